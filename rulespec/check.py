@@ -1,0 +1,176 @@
+"""The check stage: option values, expression types, and whole-ruleset consistency.
+
+Runs once per (ruleset, options) before compiling; everything it finds is a
+located error. After it, every `Expression` has its type and the ruleset's
+compile-time constants (options, `enabled` switches, the target) are known.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import typecheck as tc
+from .errors import RulespecError, Span, collect, did_you_mean
+from .model import Expression, Ruleset
+
+# The runtime names each kind of expression may use (each becomes a local of
+# the generated function that evaluates it).
+TABLE_NAMES = {"table": tc.CARDS}
+BONUS_NAMES = {"cards": tc.CARDS, "hand": tc.CARDS, "round": tc.INT, "last_round": tc.BOOL}
+CAPTURE_NAMES = {"played": tc.CARD, "table": tc.CARDS}
+EVENT_NAMES = {"played": tc.CARD, "captured": tc.CARDS, "table": tc.CARDS, "table_before": tc.CARDS,
+               "last_play": tc.BOOL, "previous": tc.CARDS, "round": tc.INT}
+SCORE_NAMES = {"pile": tc.CARDS, "side": tc.INT}
+OUTCOME_NAMES = {"pile": tc.CARDS}
+
+
+@dataclass
+class Schedule:
+    """How one number of players is dealt: per round (cards per seat, table cards, steps)."""
+
+    rounds: list[tuple[int, int, tuple]]
+
+
+def resolve_options(rs: Ruleset, given: dict | None, span: Span | None = None) -> dict:
+    """The ruleset's option values: declared defaults overridden by `given` (checked)."""
+    values = {name: o.default for name, o in rs.options.items()}
+    for name, value in (given or {}).items():
+        decl = rs.options.get(name)
+        if decl is None:
+            known = ", ".join(sorted(rs.options)) or "none"
+            raise RulespecError(f"unknown option '{name}' for ruleset {rs.id} (options: {known})"
+                                f"{did_you_mean(name, rs.options)}", span)
+        values[name] = value
+    for name, decl in rs.options.items():
+        value = values[name]
+        where = decl.span if name not in (given or {}) else span
+        want = {"int": int, "bool": bool, "str": str}[decl.type]
+        if type(value) is not want:
+            raise RulespecError(f"option '{name}' is {decl.type}, found {value!r}", where)
+        if decl.choices is not None and value not in decl.choices:
+            raise RulespecError(f"option '{name}' must be one of {decl.choices}, found {value!r}", where)
+        if decl.min is not None and value < decl.min or decl.max is not None and value > decl.max:
+            raise RulespecError(f"option '{name}' must be between {decl.min} and {decl.max}, found {value}", where)
+    return values
+
+
+def context(rs: Ruleset, names: dict, *, allow_most: bool = False) -> tc.Context:
+    """A type-checking context for this ruleset with the given runtime names."""
+    return tc.Context(deck=rs.deck, names=dict(names), wild=rs.wild, options=rs.option_values,
+                      allow_most=allow_most)
+
+
+def _typed(rs, expr: Expression, names, expected, errors, allow_most=False):
+    try:
+        expr.type = tc.check(expr.tree, context(rs, names, allow_most=allow_most), expected)
+    except RulespecError as err:
+        errors.append(err)
+
+
+def constant(rs: Ruleset, expr: Expression | bool | int, expected):
+    """Evaluate an options-only expression (an `enabled` switch, the target) at compile time."""
+    if not isinstance(expr, Expression):
+        return expr
+    from compiler.emit_expr import emit
+    from . import runtime
+    ctx = context(rs, {})
+    tc.check(expr.tree, ctx, expected)
+    return eval(emit(expr.tree, ctx), {"__builtins__": {}, "_rt": runtime})  # noqa: S307 - our own emitted code
+
+
+def schedules(rs: Ruleset) -> dict[int, Schedule]:
+    """The deal schedule for each allowed number of players; it must use exactly the deck."""
+    out = {}
+    size = rs.deck.size
+    for n in rs.player_counts:
+        rounds = []
+        used = 0
+        shapes = list(rs.rounds)
+        i = 0
+        while used < size:
+            if i < len(shapes):
+                steps = shapes[i]
+            elif rs.repeat_last:
+                steps = shapes[-1]
+            else:
+                break
+            seat_cards = sum(s.count for s in steps if s.kind == "each")
+            table_cards = sum(s.count for s in steps if s.kind == "table")
+            need = seat_cards * n + table_cards
+            if used + need > size:
+                raise RulespecError(
+                    f"with {n} players round {i + 1} needs {need} cards but only {size - used} remain "
+                    f"of the {size}-card deck", rs.doc["deal"].value_spans["rounds"])
+            rounds.append((seat_cards, table_cards, tuple((s.kind, s.count, s.packet) for s in steps)))
+            used += need
+            i += 1
+            if need == 0:
+                break
+        if used != size:
+            raise RulespecError(f"with {n} players the deal uses {used} of the {size} cards "
+                                f"(set repeat_last or add rounds)", rs.doc["deal"].value_spans["rounds"])
+        out[n] = Schedule(rounds)
+    return out
+
+
+def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
+    """Type-check every expression and the ruleset's cross references; returns it annotated."""
+    rs.option_values = resolve_options(rs, options, options_span)
+    errors: list[RulespecError] = []
+    for c in rs.deal_checks:
+        _typed(rs, c.when, TABLE_NAMES, tc.BOOL, errors)
+    for b in rs.dealer_bonuses:
+        _typed(rs, b.when, TABLE_NAMES, tc.BOOL, errors)
+    for b in rs.hand_bonuses.values():
+        _typed(rs, b.when, BONUS_NAMES, tc.BOOL, errors)
+    for k in rs.kinds:
+        if k.when is not None:
+            _typed(rs, k.when, CAPTURE_NAMES, tc.BOOL, errors)
+    for e in rs.events.values():
+        _typed(rs, e.when, EVENT_NAMES, tc.BOOL, errors)
+    for c in rs.categories.values():
+        if isinstance(c.points, Expression):
+            _typed(rs, c.points, SCORE_NAMES, tc.INT, errors, allow_most=True)
+    for o in rs.outcomes.values():
+        _typed(rs, o.when, OUTCOME_NAMES, tc.BOOL, errors)
+    collect(errors)
+
+    # Compile-time switches: drop what is disabled.
+    rs.deal_checks = [c for c in rs.deal_checks if constant(rs, c.enabled, tc.BOOL)]
+    rs.dealer_bonuses = [b for b in rs.dealer_bonuses if constant(rs, b.enabled, tc.BOOL)]
+    rs.hand_bonuses = {n: b for n, b in rs.hand_bonuses.items() if constant(rs, b.enabled, tc.BOOL)}
+    rs.kinds = [k for k in rs.kinds if constant(rs, k.enabled, tc.BOOL)]
+    rs.events = {n: e for n, e in rs.events.items() if constant(rs, e.enabled, tc.BOOL)}
+    rs.outcomes = {n: o for n, o in rs.outcomes.items() if constant(rs, o.enabled, tc.BOOL)}
+    rs.target = constant(rs, rs.target, tc.INT)
+
+    # Cross references: every category an event or bonus scores in is a category.
+    doc = rs.doc
+    def need_category(cat: str, span):
+        c = rs.categories.get(cat)
+        if c is None:
+            errors.append(RulespecError(f"unknown scoring category '{cat}'{did_you_mean(cat, rs.categories)}", span))
+        elif not c.from_events:
+            errors.append(RulespecError(f"category '{cat}' is computed from points, so events cannot score in it; "
+                                        f"give it from_events: true", span))
+    for b in rs.dealer_bonuses:
+        need_category(b.category, b.when.span)
+    for b in rs.hand_bonuses.values():
+        need_category(b.category, b.span)
+        for other in b.excluded_by + b.shares_cards_with:
+            if other not in (doc.get("hand_bonuses") or {}):
+                errors.append(RulespecError(f"hand bonus '{b.name}' names unknown bonus '{other}'"
+                                            f"{did_you_mean(other, rs.hand_bonuses)}", b.span))
+    for e in rs.events.values():
+        need_category(e.category, e.when.span)
+    if rs.misdeal_limit is None and any(c.result == "misdeal" for c in rs.deal_checks):
+        errors.append(RulespecError("a deal check gives a misdeal but the ruleset sets no misdeals.limit",
+                                    doc.value_spans.get("deal_checks")))
+    if "total" in rs.categories:
+        errors.append(RulespecError("'total' is the sum of the categories; it cannot be a category itself",
+                                    rs.categories["total"].span))
+    try:
+        rs.schedules = schedules(rs)
+    except RulespecError as err:
+        errors.append(err)
+    collect(errors)
+    return rs

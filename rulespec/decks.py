@@ -1,0 +1,100 @@
+"""Decks: ranks, suits, capture values, and the card numbering every stage shares.
+
+A card's index is `suit_index * len(ranks) + rank_index`; a set of cards is an
+int bitmask over those indices. When a ruleset has a wild card, indices
+`size + rank_index` are *virtual* cards: the wild card declared as that rank
+(its suit stays the wild card's suit). Virtual cards never reach a pile.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import RulespecError, Span, did_you_mean
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck: ordered ranks with capture values (None: no value) and suits."""
+
+    id: str
+    ranks: tuple[str, ...]
+    values: tuple[int | None, ...]
+    suits: tuple[str, ...]
+    suit_names: tuple[str, ...] = ()
+    _index: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self):
+        for s, suit in enumerate(self.suits):
+            for r, rank in enumerate(self.ranks):
+                self._index[rank + suit] = s * len(self.ranks) + r
+
+    @property
+    def size(self) -> int:
+        return len(self.ranks) * len(self.suits)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Card names by index (real cards only)."""
+        return tuple(rank + suit for suit in self.suits for rank in self.ranks)
+
+    def rank_of(self, index: int) -> str:
+        return self.ranks[index % len(self.ranks)] if index < self.size else self.ranks[index - self.size]
+
+    def suit_index(self, index: int, wild: int | None = None) -> int:
+        if index < self.size:
+            return index // len(self.ranks)
+        assert wild is not None
+        return wild // len(self.ranks)
+
+    def value_of(self, index: int) -> int | None:
+        return self.values[index % len(self.ranks)] if index < self.size else self.values[index - self.size]
+
+    def index(self, name: str) -> int | None:
+        """The index of a card name, or None if it is not in this deck."""
+        return self._index.get(name)
+
+    def card(self, name, span: Span | None = None, where: str = "") -> int:
+        """The index of a card name; a located error naming the card otherwise."""
+        if not isinstance(name, str):
+            raise RulespecError(f"expected a card such as '7D'{where}, found {name!r}", span)
+        idx = self._index.get(name)
+        if idx is None:
+            if len(name) < 2:
+                why = "a card is a rank followed by a suit, such as '7D'"
+            elif name[-1] not in self.suits:
+                why = f"unknown suit '{name[-1]}' (suits: {' '.join(self.suits)})"
+            elif name[:-1] not in self.ranks:
+                why = f"unknown rank '{name[:-1]}' (ranks: {' '.join(self.ranks)})"
+            else:
+                why = "not a card of this deck"
+            raise RulespecError(
+                f"unknown card '{name}'{where} in deck {self.id}: {why}{did_you_mean(name, self.names)}", span
+            )
+        return idx
+
+    def rank_index(self, rank: str) -> int | None:
+        try:
+            return self.ranks.index(rank)
+        except ValueError:
+            return None
+
+
+FRENCH40 = Deck("french40", ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"),
+                (1, 2, 3, 4, 5, 6, 7, 8, 9, 10), ("H", "D", "C", "S"),
+                ("hearts", "diamonds", "clubs", "spades"))
+LATIN40 = Deck("latin40", ("A", "2", "3", "4", "5", "6", "7", "F", "C", "R"),
+               (1, 2, 3, 4, 5, 6, 7, 8, 9, 10), ("C", "D", "B", "S"),
+               ("coppe", "denari", "bastoni", "spade"))
+BRESCIANE52 = Deck("bresciane52", ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F", "C", "R"),
+                   (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, None, None, None), ("C", "D", "B", "S"),
+                   ("coppe", "denari", "bastoni", "spade"))
+
+STANDARD_DECKS: dict[str, Deck] = {d.id: d for d in (FRENCH40, LATIN40, BRESCIANE52)}
+
+
+def bits(mask: int):
+    """The indices set in a bitmask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low

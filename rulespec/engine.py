@@ -1,0 +1,650 @@
+"""The engine: one hand of a compiled ruleset, and a game as a series of hands.
+
+The state API follows OpenSpiel's spirit: `current_seat`, `legal_moves()`,
+`play()`, `declare()`, `is_over`, `score()`, `observation(seat)`, `clone()`.
+Everything game-specific comes from the compiled ruleset module (`rules`);
+this file only moves cards. Card sets are int bitmasks of real card indices;
+the wild card, once declared as a rank, is seen by the compiled functions as
+its virtual index (see decks.py) until it is captured.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .errors import RulespecError
+
+
+class IllegalMove(RulespecError):
+    """A play or declaration the rules refuse (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A hand-bonus claim: the bonus, the real cards it is made with, the wild card's rank (or None)."""
+
+    bonus: str
+    cards: int
+    wild_rank: int | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that scored: which play made it (0: the deal), who, what, how many points where."""
+
+    play: int
+    seat: int | None
+    side: int | None
+    name: str
+    points: int
+    category: str | None
+
+
+def _lowbits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class DealSource:
+    """Where the cards of a hand come from: a deck order, or explicit rounds."""
+
+    def __init__(self, *, order: list[int] | None = None, rounds: list | None = None, rng: random.Random | None = None):
+        self.order = order            # a full deck order, top card first (consumed as dealt)
+        self.rounds = rounds          # explicit rounds: list of (table list | None, {seat: [cards]})
+        self.rng = rng                # for reshuffles of a seeded game
+        self.pos = 0
+        self.round_no = 0
+        self.seen = 0                 # cards an explicit deal has given so far
+
+
+@dataclass
+class ExplicitRound:
+    """One round as a transcript writes it: table cards, cards per seat, thrown in or not."""
+
+    table: list[int] | None
+    hands: dict[int, list[int]]
+    redeal: bool = False
+    span: object = None
+
+
+class Hand:
+    """The state of one hand: deal, plays, events and score."""
+
+    def __init__(self, rules, seats: int, dealer: int, source: DealSource):
+        if seats not in rules.SEATS_ALLOWED:
+            raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
+                                f"players, not {seats}")
+        if not 0 <= dealer < seats:
+            raise RulespecError(f"dealer must be a seat from 0 to {seats - 1}, found {dealer}")
+        self.rules = rules
+        self.n = seats
+        self.k = rules.SIDES[seats]
+        self.dealer = dealer
+        self.source = source
+        self.schedule = rules.schedule(seats)       # list of (seat_cards, table_cards, steps) per round
+        self.hands = [0] * seats
+        self.table = 0
+        self.table_order: list[int] = []             # table cards in the order they arrived (display)
+        self.piles = [0] * self.k
+        self.round = 0
+        self.turn = (dealer + 1) % seats
+        self.wild_as: int | None = None              # virtual index of the declared wild card
+        self.last_capturer: int | None = None
+        self.previous = 0                            # the card the previous play left on the table
+        self.events: list[Event] = []
+        self.dealer_events: list[str] = []
+        self.plays = 0
+        self.played_this_round = [0] * seats
+        self.declared = [0] * seats                  # declared cards still to be played (declared_first)
+        self.shown = [0] * seats                     # declared cards, shown face up to everyone
+        self.knocked_round = [False] * seats
+        self.round_dealt = [0] * seats
+        self.outcome: tuple[str, list[int]] | None = None
+        self.over = False
+        self.misdeals = 0
+        self.redeal_marked = False
+        self.deal_log: list[tuple[list[int], dict[int, list[int]]]] = []
+        self.final_table = 0
+        self._start()
+
+    # -- dealing -------------------------------------------------------------
+    def _take(self, count: int) -> list[int]:
+        src = self.source
+        cards = src.order[src.pos:src.pos + count]
+        if len(cards) < count:
+            raise RulespecError(f"the deck order has too few cards for round {self.round}")
+        src.pos += count
+        return cards
+
+    def _lay_round(self) -> None:
+        """Give the next round's cards, from the deck order or the explicit round."""
+        self.round += 1
+        seat_cards, table_cards, steps = self.schedule[self.round - 1]
+        table_before = set(self.table_order)
+        src = self.source
+        if src.order is not None:
+            first = (self.dealer + 1) % self.n
+            for kind, count, packet in steps:
+                if kind == "table":
+                    for c in self._take(count):
+                        self.table |= 1 << c
+                        self.table_order.append(c)
+                else:
+                    for _ in range(count // packet):
+                        for j in range(self.n):
+                            seat = (first + j) % self.n
+                            for c in self._take(packet):
+                                self.hands[seat] |= 1 << c
+        else:
+            if src.round_no >= len(src.rounds):
+                raise RulespecError(f"the transcript's deal does not list round {self.round}")
+            given = src.rounds[src.round_no]
+            src.round_no += 1
+            self._lay_explicit(given, seat_cards, table_cards)
+        self.round_dealt = list(self.hands)
+        self.deal_log.append(([c for c in self.table_order if c not in table_before],
+                              {seat: _lowbits(self.hands[seat]) for seat in range(self.n)}))
+        self.played_this_round = [0] * self.n
+        self.knocked_round = [False] * self.n
+        self.previous = 0
+
+    def _lay_explicit(self, given: "ExplicitRound", seat_cards: int, table_cards: int) -> None:
+        """Lay a round written out in a transcript, checking it against the schedule."""
+        names = self.rules.CARD_NAMES
+        got_table = len(given.table or ())
+        if got_table != table_cards:
+            raise RulespecError(f"round {self.round} lays {table_cards} table cards, the transcript gives "
+                                f"{got_table}", given.span)
+        for seat in range(self.n):
+            got = len(given.hands.get(seat, ()))
+            if got != seat_cards:
+                raise RulespecError(f"round {self.round} gives {seat_cards} cards to seat {seat}, the transcript "
+                                    f"gives {got}", given.span)
+        extra = sorted(s for s in given.hands if not 0 <= s < self.n)
+        if extra:
+            raise RulespecError(f"round {self.round} deals to seat {extra[0]}, but seats are 0..{self.n - 1}",
+                                given.span)
+        for seat, c in [(None, c) for c in given.table or ()] + [(s, c) for s in sorted(given.hands)
+                                                                 for c in given.hands[s]]:
+            if self.source.seen >> c & 1:
+                raise RulespecError(f"card {names[c]} is dealt twice in this deal", given.span)
+            self.source.seen |= 1 << c
+            if seat is None:
+                self.table |= 1 << c
+                self.table_order.append(c)
+            else:
+                self.hands[seat] |= 1 << c
+        self.redeal_marked = given.redeal
+
+    def _start(self) -> None:
+        """Deal round 1, apply the deal checks and the dealer bonus."""
+        rules = self.rules
+        while True:
+            self._lay_round()
+            check = rules.deal_check(self.table)
+            explicit = self.source.rounds is not None
+            if check is None:
+                if explicit and self.redeal_marked:
+                    raise RulespecError("this round is marked redeal: true, but the rules do not throw this "
+                                        "deal in", self.source.rounds[self.source.round_no - 1].span)
+                break
+            name, result, event = check
+            ends_game = result == "dealer_wins" or (
+                result == "misdeal" and rules.MISDEAL_LIMIT and self.misdeals + 1 >= rules.MISDEAL_LIMIT)
+            if explicit and not self.redeal_marked and not ends_game:
+                raise RulespecError(f"the rules throw this deal in ({event}); mark the round redeal: true "
+                                    f"and give the new deal as the next round",
+                                    self.source.rounds[self.source.round_no - 1].span)
+            if result == "dealer_wins":
+                self.dealer_events.append(event)
+                self._end_game(name, [self.dealer % self.k])
+                return
+            self.dealer_events.append(event)
+            if result == "misdeal":
+                self.misdeals += 1
+                if rules.MISDEAL_LIMIT and self.misdeals >= rules.MISDEAL_LIMIT:
+                    others = sorted({s % self.k for s in range(self.n)} - {self.dealer % self.k})
+                    self._end_game("misdeal", others)
+                    return
+            self._redeal()
+        bonus = rules.dealer_bonus(self.table)
+        if bonus is not None:
+            event, points, category, capture_table = bonus
+            side = self.dealer % self.k
+            self.dealer_events.append(event)
+            self.events.append(Event(0, self.dealer, side, event, points, category))
+            if capture_table:
+                self.piles[side] |= self.table
+                self.table = 0
+                self.table_order = []
+                self.last_capturer = side
+        self.turn = (self.dealer + 1) % self.n
+
+    def _redeal(self) -> None:
+        """Gather everything and deal again (same dealer)."""
+        src = self.source
+        if src.order is not None:
+            if src.rng is None:
+                raise RulespecError("this deck order would be thrown in (" + self.dealer_events[-1] +
+                                    "): a deck: order describes one deal only; write the deal as rounds instead")
+            src.order = list(range(self.rules.N_CARDS))
+            src.rng.shuffle(src.order)
+            src.pos = 0
+        self.deal_log.append(None)     # marks the deal before as thrown in
+        self.source.seen = 0
+        self.hands = [0] * self.n
+        self.table = 0
+        self.table_order = []
+        self.round = 0
+
+    def _end_game(self, name: str, winners: list[int]) -> None:
+        self.outcome = (name, winners)
+        self.over = True
+
+    # -- views ---------------------------------------------------------------
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to play, or None when the hand is over."""
+        return None if self.over else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.k
+
+    def _eff(self, mask: int) -> int:
+        """A mask as the compiled functions see it: the declared wild card as its virtual index."""
+        if self.wild_as is not None and mask & self.rules.WILD_BIT:
+            return (mask ^ self.rules.WILD_BIT) | (1 << self.wild_as)
+        return mask
+
+    def _real(self, mask: int) -> int:
+        if self.wild_as is not None and mask >> self.wild_as & 1:
+            return (mask ^ (1 << self.wild_as)) | self.rules.WILD_BIT
+        return mask
+
+    def captures_for(self, card: int) -> list[int]:
+        """Every capture set (real masks) the card has against the table now."""
+        eff_card = self._eff(1 << card)
+        return [self._real(m) for m in self.rules.captures(eff_card, self._eff(self.table))]
+
+    def options_for(self, card: int) -> list[int]:
+        """The capture sets the card may take (0 = play without capturing)."""
+        caps = self.captures_for(card)
+        if not caps or not self.rules.FORCED:
+            return caps + [0]
+        return caps
+
+    def legal_moves(self) -> list[tuple[int, int]]:
+        """(card, capture mask) pairs the current seat may play."""
+        if self.over:
+            return []
+        hand = self.hands[self.turn]
+        pending = self.declared[self.turn] & hand
+        if self.rules.DECLARED_FIRST and pending:
+            hand = pending
+        return [(c, m) for c in _lowbits(hand) for m in self.options_for(c)]
+
+    # -- declarations ----------------------------------------------------------
+    def _declaration_window(self, seat: int, with_card: bool) -> str | None:
+        """None if `seat` may declare now, else why not."""
+        rules = self.rules
+        if self.over:
+            return "the hand is over"
+        first_turn = self.played_this_round[seat] == 0
+        if rules.TIMING == "first_turn":
+            if not with_card:
+                return "a declaration is made at the start of one's own first turn with the hand, with the play"
+            return None if first_turn else "a declaration is made at one's first turn with a new hand, not later"
+        if rules.TIMING == "before_first_turn":
+            return None if first_turn else "a declaration is made before one's first turn with the hand"
+        # after_deal: right after the deal, before the first play, in seat order
+        if with_card or any(self.played_this_round):
+            return "a declaration is made right after the deal, before the first play"
+        later = [s for s in range(self.n) if self.knocked_round[s] and self._order(s) > self._order(seat)]
+        if later:
+            return f"declarations after the deal go in seat order; seat {later[0]} has already declared"
+        return None
+
+    def _order(self, seat: int) -> int:
+        return (seat - self.dealer - 1) % self.n
+
+    def check_declaration(self, seat: int, decl: Declaration) -> tuple[int, str]:
+        """Validate one declaration; returns (points, category) or raises IllegalMove."""
+        rules = self.rules
+        spec = rules.HAND_BONUSES.get(decl.bonus)
+        if spec is None:
+            known = ", ".join(sorted(rules.HAND_BONUSES)) or "none"
+            raise IllegalMove(f"unknown bonus '{decl.bonus}' (this ruleset's bonuses: {known})")
+        names = rules.card_names(decl.cards)
+        if decl.cards & ~self.hands[seat]:
+            raise IllegalMove(f"{decl.bonus}: {rules.card_names(decl.cards & ~self.hands[seat])} not in seat {seat}'s hand")
+        if decl.cards.bit_count() != spec.size:
+            raise IllegalMove(f"{decl.bonus} is made with {spec.size} cards, not {decl.cards.bit_count()} ({names})")
+        last_round = self.round == len(self.schedule)
+        if spec.rounds and self.round not in spec.rounds and not ("last" in spec.rounds and last_round):
+            raise IllegalMove(f"{decl.bonus} cannot be declared in round {self.round}")
+        if decl.wild_rank is not None:
+            if not (decl.cards & rules.WILD_BIT):
+                raise IllegalMove(f"{decl.bonus}: a rank for the wild card is given but {names} do not include it")
+            if not (spec.wild and rules.DECLARE_WILD) or decl.wild_rank not in rules.WILD_DECLARE_AS:
+                allowed = " ".join(rules.RANK_NAMES[r] for r in rules.WILD_DECLARE_AS) if spec.wild else "none"
+                raise IllegalMove(f"{decl.bonus}: the wild card cannot be declared as "
+                                  f"{rules.RANK_NAMES[decl.wild_rank]} here (allowed: {allowed})")
+        cards = decl.cards
+        if decl.wild_rank is not None:
+            cards = (cards ^ rules.WILD_BIT) | (1 << (rules.N_CARDS + decl.wild_rank))
+        ctx = (self.hands[seat], self.round, last_round)
+        if not spec.check(cards, *ctx):
+            how = f" with the wild card as {rules.RANK_NAMES[decl.wild_rank]}" if decl.wild_rank is not None else ""
+            raise IllegalMove(f"{names} do not make {decl.bonus}{how}")
+        for other in spec.excluded_by:
+            if other in rules.HAND_BONUSES and self._can_make(other, decl.cards, ctx):
+                raise IllegalMove(f"{names} make {other}, so they cannot be declared as {decl.bonus}")
+        if spec.unique_by:
+            self._check_unique(seat, decl, spec)
+        return spec.points, spec.category
+
+    def _can_make(self, bonus: str, real_cards: int, ctx) -> bool:
+        """Whether the cards make `bonus` with some (or no) declaration of the wild card."""
+        rules = self.rules
+        spec = rules.HAND_BONUSES[bonus]
+        if spec.check(real_cards, *ctx):
+            return True
+        if real_cards & rules.WILD_BIT and spec.wild and rules.DECLARE_WILD:
+            base = real_cards ^ rules.WILD_BIT
+            return any(spec.check(base | (1 << (rules.N_CARDS + r)), *ctx) for r in rules.WILD_DECLARE_AS)
+        return False
+
+    def _check_unique(self, seat: int, decl: Declaration, spec) -> None:
+        """A bonus scored once per value/rank: an earlier seat (dealing order) holding it wins."""
+        rules = self.rules
+        key = rules.unique_key(spec.unique_by, decl.cards, decl.wild_rank)
+        for other in range(self.n):
+            if self._order(other) >= self._order(seat):
+                continue
+            held = self.round_dealt[other]
+            for c in _lowbits(held):
+                keys = {rules.unique_key(spec.unique_by, 1 << c, None)}
+                if c == rules.WILD_INDEX and spec.wild and rules.DECLARE_WILD:
+                    keys |= {rules.unique_key(spec.unique_by, 1 << c, r) for r in rules.WILD_DECLARE_AS}
+                if key in keys and self._can_make(decl.bonus, 1 << c, (held, self.round, True)):
+                    raise IllegalMove(f"{decl.bonus}: seat {other}, earlier in dealing order, holds the same "
+                                      f"{spec.unique_by}")
+
+    def _apply_declarations(self, seat: int, decls: list[Declaration], with_card: bool) -> list[Event]:
+        if not decls:
+            return []
+        why = self._declaration_window(seat, with_card)
+        if why:
+            raise IllegalMove(why)
+        rules = self.rules
+        if rules.PER_TURN == "one" and len(decls) > 1:
+            raise IllegalMove("one declaration per turn in this ruleset")
+        scored = []
+        used: list[tuple[str, int]] = []
+        wild_rank = None
+        for d in decls:
+            points, category = self.check_declaration(seat, d)
+            spec = rules.HAND_BONUSES[d.bonus]
+            for other, cards in used + [(None, self.shown[seat])]:
+                if cards & d.cards and not (other and other in spec.shares_cards_with):
+                    overlap = rules.card_names(cards & d.cards)
+                    raise IllegalMove(f"{overlap} already belong to a declared bonus")
+                if other == d.bonus and cards == d.cards:
+                    raise IllegalMove(f"{d.bonus} is declared twice on the same cards")
+            if d.wild_rank is not None:
+                if wild_rank is not None and wild_rank != d.wild_rank:
+                    raise IllegalMove("the wild card is declared as two different ranks")
+                wild_rank = d.wild_rank
+            used.append((d.bonus, d.cards))
+            scored.append((d, points, category))
+        side = seat % self.k
+        events = []
+        for d, points, category in scored:
+            self.shown[seat] |= d.cards
+            self.declared[seat] |= d.cards
+            ev = Event(self.plays + 1, seat, side, d.bonus, points, category)
+            self.events.append(ev)
+            events.append(ev)
+        if wild_rank is not None:
+            self.wild_as = rules.N_CARDS + wild_rank
+        self.knocked_round[seat] = True
+        return events
+
+    def declare(self, seat: int, decls: list[Declaration]) -> list[Event]:
+        """A knock: declarations with no card (where the ruleset's timing allows it)."""
+        if self.over:
+            raise IllegalMove("the hand is over")
+        snapshot = self.clone()
+        try:
+            return self._apply_declarations(seat, decls, with_card=False)
+        except IllegalMove:
+            self.__dict__.update(snapshot.__dict__)
+            raise
+
+    def bonus_options(self, seat: int) -> list[Declaration]:
+        """Single declarations `seat` could make now (for bots and players)."""
+        rules = self.rules
+        if self._declaration_window(seat, rules.TIMING == "first_turn"):
+            return []
+        out = []
+        hand = self.hands[seat] & ~self.shown[seat]
+        cards = _lowbits(hand)
+        from itertools import combinations
+        for name, spec in rules.HAND_BONUSES.items():
+            if spec.size > len(cards):
+                continue
+            for combo in combinations(cards, spec.size):
+                mask = sum(1 << c for c in combo)
+                ranks = [None]
+                if mask & rules.WILD_BIT and spec.wild and rules.DECLARE_WILD:
+                    ranks += list(rules.WILD_DECLARE_AS)
+                for r in ranks:
+                    d = Declaration(name, mask, r)
+                    try:
+                        self.check_declaration(seat, d)
+                    except IllegalMove:
+                        continue
+                    out.append(d)
+                    break
+        return out
+
+    # -- play ------------------------------------------------------------------
+    def play(self, seat: int, card: int, capture: int, declarations: list[Declaration] = ()) -> list[Event]:
+        """Play `card` (an index) taking `capture` (a real mask; 0 for none); returns the events."""
+        if self.over:
+            raise IllegalMove("the hand is over")
+        if seat != self.turn:
+            raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        rules = self.rules
+        snapshot = self.clone() if declarations else None
+        try:
+            events = self._apply_declarations(seat, list(declarations), with_card=True)
+            events += self._play_card(seat, card, capture)
+        except IllegalMove:
+            if snapshot is not None:
+                self.__dict__.update(snapshot.__dict__)
+            raise
+        return events
+
+    def _play_card(self, seat: int, card: int, capture: int) -> list[Event]:
+        rules = self.rules
+        bit = 1 << card
+        if not self.hands[seat] & bit:
+            raise IllegalMove(f"{rules.CARD_NAMES[card]} is not in seat {seat}'s hand")
+        pending = self.declared[seat] & self.hands[seat]
+        if rules.DECLARED_FIRST and pending and not pending & bit:
+            raise IllegalMove(f"declared cards are played first ({rules.card_names(pending)})")
+        options = self.options_for(card)
+        if capture not in options:
+            if capture & ~self.table:
+                raise IllegalMove(f"{rules.card_names(capture & ~self.table)} not on the table")
+            if capture == 0:
+                raise IllegalMove(f"{rules.CARD_NAMES[card]} must capture: it can take "
+                                  + " or ".join(rules.card_names(m) for m in options))
+            can = " or ".join(rules.card_names(m) if m else "nothing" for m in options) or "nothing"
+            raise IllegalMove(f"illegal capture: {rules.CARD_NAMES[card]} cannot take "
+                              f"{rules.card_names(capture)} (it can take {can})")
+        self.plays += 1
+        side = seat % self.k
+        eff_card = self._eff(bit)
+        table_before = self._eff(self.table)
+        eff_capture = self._eff(capture)
+        self.hands[seat] ^= bit
+        self.declared[seat] &= ~bit
+        self.played_this_round[seat] += 1
+        if capture:
+            self.table ^= capture
+            self.table_order = [c for c in self.table_order if not capture >> c & 1]
+            self.piles[side] |= capture | bit
+            self.last_capturer = side
+        else:
+            self.table |= bit
+            self.table_order.append(card)
+        last_play = not any(self.hands) and self._stock_empty()
+        table_after = self._eff(self.table)
+        fired = rules.play_events(eff_card, eff_capture, table_after, table_before, last_play,
+                                  self._eff(self.previous), self.round)
+        events = [Event(self.plays, seat, side, name, pts, cat) for name, pts, cat in fired]
+        self.events.extend(events)
+        if self.wild_as is not None and (capture | bit) & rules.WILD_BIT and capture:
+            self.wild_as = None            # the declared wild card was captured: a 7H again
+        self.previous = 0 if capture else bit
+        self.turn = (seat + 1) % self.n
+        if not any(self.hands):
+            if self._stock_empty():
+                self._finish()
+            else:
+                self._lay_round()
+        return events
+
+    def _stock_empty(self) -> bool:
+        return self.round >= len(self.schedule)
+
+    def _finish(self) -> None:
+        """End of hand: leftovers to the last capturer, then outcomes."""
+        rules = self.rules
+        self.final_table = self.table
+        if self.table and self.last_capturer is not None and rules.LEFTOVERS == "last_capturer":
+            self.piles[self.last_capturer] |= self.table
+            self.table = 0
+            self.table_order = []
+        self.wild_as = None
+        self.over = True
+        found = rules.outcome(self.piles)
+        if found is not None:
+            name, side = found
+            self.outcome = (name, [side])
+
+    # -- results ---------------------------------------------------------------
+    def event_points(self) -> list[dict[str, int]]:
+        """Points of events per side and category."""
+        out = [dict() for _ in range(self.k)]
+        for e in self.events:
+            if e.side is not None and e.category:
+                out[e.side][e.category] = out[e.side].get(e.category, 0) + e.points
+        return out
+
+    def score(self) -> list[dict[str, int]]:
+        """Per side: every scoring category and `total` (meaningful once the hand is over)."""
+        return self.rules.score(self.piles, self.event_points())
+
+    def events_by_side(self, include_dealer: bool = True) -> dict[int, list[str]]:
+        out: dict[int, list[str]] = {s: [] for s in range(self.k)}
+        for e in self.events:
+            if e.side is not None and (include_dealer or e.play > 0):
+                out[e.side].append(e.name)
+        return out
+
+    def observation(self, seat: int) -> dict:
+        """What `seat` can see: its own hand, the table, shown declarations, piles' sizes, events."""
+        rules = self.rules
+        return {
+            "seat": seat,
+            "side": seat % self.k,
+            "dealer": self.dealer,
+            "round": self.round,
+            "turn": self.current_seat,
+            "hand": _lowbits(self.hands[seat]),
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "shown": [_lowbits(self.shown[s] & self.hands[s]) for s in range(self.n)],
+            "table": list(self.table_order),
+            "wild_as": rules.RANK_NAMES[self.wild_as - rules.N_CARDS] if self.wild_as is not None else None,
+            "pile_sizes": [p.bit_count() for p in self.piles],
+            "captured": [_lowbits(p) for p in self.piles],
+            "events": [(e.play, e.seat, e.side, e.name) for e in self.events],
+            "previous": _lowbits(self.previous),
+        }
+
+    def clone(self) -> "Hand":
+        """An independent copy of this state."""
+        new = Hand.__new__(Hand)
+        new.__dict__.update(self.__dict__)
+        for name in ("hands", "table_order", "piles", "events", "dealer_events", "played_this_round",
+                     "declared", "shown", "knocked_round", "round_dealt", "deal_log"):
+            setattr(new, name, list(getattr(self, name)))
+        src = DealSource(order=list(self.source.order) if self.source.order is not None else None,
+                         rounds=self.source.rounds, rng=self.source.rng)
+        src.pos, src.round_no, src.seen = self.source.pos, self.source.round_no, self.source.seen
+        new.source = src
+        return new
+
+
+def shuffled_source(n_cards: int, rng: random.Random) -> DealSource:
+    """A fresh shuffled deck for a seeded hand."""
+    order = list(range(n_cards))
+    rng.shuffle(order)
+    return DealSource(order=order, rng=rng)
+
+
+class Game:
+    """A game: hands until a side reaches the target (or an outcome ends it)."""
+
+    def __init__(self, rules, seats: int | None = None, seed: int | None = None, dealer: int = 0):
+        self.rules = rules
+        self.n = seats or rules.DEFAULT_SEATS
+        self.k = rules.SIDES[self.n]
+        self.rng = random.Random(seed)
+        self.dealer = dealer
+        self.totals = [0] * self.k
+        self.hands_played = 0
+        self.winners: list[int] | None = None
+        self.outcome: str | None = None
+        self.misdeals = 0
+        self.hand: Hand | None = None
+
+    def new_hand(self) -> Hand:
+        """Deal the next hand (the dealer passes on after every completed hand)."""
+        self.hand = Hand(self.rules, self.n, self.dealer, shuffled_source(self.rules.N_CARDS, self.rng))
+        return self.hand
+
+    def finish_hand(self) -> None:
+        """Add the finished hand's totals; decide whether the game is over."""
+        hand = self.hand
+        assert hand is not None and hand.is_over
+        self.hands_played += 1
+        if hand.outcome is not None:
+            self.outcome, self.winners = hand.outcome[0], list(hand.outcome[1])
+            if hand.plays == 0:       # the deal itself ended the game
+                return
+        for side, row in enumerate(hand.score()):
+            self.totals[side] += row["total"]
+        self.dealer = (self.dealer + 1) % self.n
+        if self.winners is not None:
+            return
+        if max(self.totals) >= self.rules.TARGET:
+            best = max(self.totals)
+            top = [s for s, t in enumerate(self.totals) if t == best]
+            if len(top) == 1:
+                self.winners = top
+
+    @property
+    def is_over(self) -> bool:
+        return self.winners is not None

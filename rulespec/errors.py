@@ -1,0 +1,102 @@
+"""Located errors: every problem rulespec reports carries a source span."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+import difflib
+
+
+@dataclass(frozen=True)
+class Span:
+    """A place in a source file: 1-based line and column, optional end."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int | None = None
+    end_column: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    def shifted(self, line_offset: int, column_offset: int) -> "Span":
+        """This span moved into an enclosing text (expression inside YAML)."""
+        col = self.column + (column_offset if self.line == 1 else 0)
+        return Span(self.file, self.line + line_offset, col)
+
+
+# Source texts seen so far, so that an error can show the offending line.
+_SOURCES: dict[str, str] = {}
+
+
+def register_source(file: str, text: str) -> None:
+    """Remember a file's text so errors located in it can quote it."""
+    _SOURCES[file] = text
+
+
+def source_line(span: Span) -> str | None:
+    """The text of the span's line, or None if the file's text is unknown."""
+    text = _SOURCES.get(span.file)
+    if text is None:
+        try:
+            text = Path(span.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        _SOURCES[span.file] = text
+    lines = text.splitlines()
+    if 1 <= span.line <= len(lines):
+        return lines[span.line - 1]
+    return None
+
+
+class RulespecError(Exception):
+    """One or more located problems in a ruleset, expression or transcript."""
+
+    def __init__(self, message: str, span: Span | None = None, *, others: list["RulespecError"] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.others = list(others or [])
+
+    @property
+    def all(self) -> list["RulespecError"]:
+        """This error followed by any further independent ones."""
+        return [self, *self.others]
+
+    def headline(self) -> str:
+        """`file:line:col: message` for the first problem."""
+        return f"{self.span}: {self.message}" if self.span else self.message
+
+    def render(self) -> str:
+        """All problems, each with its source line and a caret under the column."""
+        parts = []
+        for err in self.all:
+            text = err.headline()
+            if err.span is not None:
+                line = source_line(err.span)
+                if line is not None:
+                    caret = " " * (max(err.span.column, 1) - 1) + "^"
+                    text += f"\n    {line}\n    {caret}"
+            parts.append(text)
+        return "\n".join(parts)
+
+    def __str__(self) -> str:
+        return self.headline()
+
+
+def fail(message: str, span: Span | None = None) -> "NoReturn":  # type: ignore[name-defined]
+    """Raise a located RulespecError (the one way every stage reports a problem)."""
+    raise RulespecError(message, span)
+
+
+def collect(errors: list[RulespecError]) -> None:
+    """Raise the first of several independent errors with the rest attached."""
+    flat = [e for r in errors for e in r.all]
+    if flat:
+        raise RulespecError(flat[0].message, flat[0].span, others=flat[1:])
+
+
+def did_you_mean(word: str, candidates) -> str:
+    """`; did you mean 'x'?` for the nearest candidate, or an empty string."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""

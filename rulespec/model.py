@@ -1,0 +1,306 @@
+"""The ruleset as typed objects: built from the merged document, expressions parsed.
+
+This is the "parse expressions" stage: every expression string becomes an
+`Expression` holding its text, its span in the YAML file that wrote it and
+its syntax tree. Type checking is the next stage (check.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import expressions
+from .decks import STANDARD_DECKS, Deck
+from .errors import RulespecError, Span, did_you_mean
+from .rulesets import load_merged
+
+
+@dataclass
+class Expression:
+    """An expression from the ruleset: its text, where it was written, its tree."""
+
+    text: str
+    span: Span
+    tree: object
+    type: object = None
+
+
+@dataclass
+class DealStep:
+    kind: str            # "each" or "table"
+    count: int
+    packet: int = 1
+
+
+@dataclass
+class DealCheck:
+    name: str
+    when: Expression
+    result: str          # redeal | misdeal | dealer_wins
+    event: str
+    enabled: object = True
+
+
+@dataclass
+class DealerBonus:
+    event: str
+    when: Expression
+    points: int
+    category: str
+    capture_table: bool
+    enabled: object = True
+
+
+@dataclass
+class HandBonus:
+    name: str
+    size: int
+    when: Expression
+    points: int
+    category: str
+    wild: bool
+    excluded_by: list[str]
+    shares_cards_with: list[str]
+    rounds: list            # round numbers (1-based) or "last"; empty: every round
+    unique_by: str | None
+    span: Span
+    enabled: object = True
+
+
+@dataclass
+class CaptureKind:
+    kind: str
+    when: Expression | None
+    exclusive: bool
+    total: int
+    min_cards: int
+    unless_match: bool
+    span: Span
+    enabled: object = True
+
+
+@dataclass
+class EventRule:
+    name: str
+    when: Expression
+    points: int
+    category: str
+    enabled: object = True
+
+
+@dataclass
+class Category:
+    name: str
+    points: Expression | int | None
+    from_events: bool
+    span: Span
+
+
+@dataclass
+class Outcome:
+    name: str
+    when: Expression
+    result: str
+    enabled: object = True
+
+
+@dataclass
+class OptionDecl:
+    name: str
+    type: str
+    default: object
+    choices: list | None
+    min: int | None
+    max: int | None
+    description: str
+    span: Span
+
+
+@dataclass
+class Ruleset:
+    """A whole ruleset after inheritance (the input of check and compile)."""
+
+    id: str
+    name: str
+    description: str
+    source: str
+    base: str | None
+    files: list[Path]
+    span: Span
+    deck: Deck
+    wild: int | None
+    wild_declare_as: list[int]
+    player_counts: list[int]
+    default_players: int
+    sides: dict[int, int]
+    packet: int
+    rounds: list[list[DealStep]]
+    repeat_last: bool
+    deal_checks: list[DealCheck]
+    misdeal_limit: int | None
+    dealer_bonuses: list[DealerBonus]
+    hand_bonuses: dict[str, HandBonus]
+    timing: str
+    declare_wild: bool
+    declared_first: bool
+    per_turn: str
+    forced: bool
+    leftovers: str
+    kinds: list[CaptureKind]
+    events: dict[str, EventRule]
+    categories: dict[str, Category]
+    outcomes: dict[str, Outcome]
+    target: Expression | int
+    tie: str
+    options: dict[str, OptionDecl]
+    option_values: dict[str, object] = field(default_factory=dict)
+    doc: object = None
+
+
+REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
+
+
+def _expr(doc, key) -> Expression:
+    text = doc[key]
+    span = doc.value_spans[key]
+    return Expression(text, span, expressions.parse(text, span))
+
+
+def _enabled(doc):
+    if "enabled" not in doc:
+        return True
+    value = doc["enabled"]
+    return value if isinstance(value, bool) else _expr(doc, "enabled")
+
+
+def _deck(doc) -> Deck:
+    spec = doc["deck"]
+    if isinstance(spec, str):
+        return STANDARD_DECKS[spec]
+    ranks = [str(r["rank"]) for r in spec["ranks"]]
+    for i, rank in enumerate(ranks):
+        if not rank or not all(c.isupper() or c.isdigit() for c in rank):
+            raise RulespecError(f"a rank is written in capital letters or digits, found '{rank}'",
+                                spec["ranks"][i].value_spans["rank"])
+        if ranks.index(rank) != i:
+            raise RulespecError(f"rank '{rank}' is listed twice", spec["ranks"][i].value_spans["rank"])
+    suits = list(spec["suits"])
+    if len(set(suits)) != len(suits):
+        raise RulespecError("a suit is listed twice", spec.value_spans["suits"])
+    return Deck(spec["id"], tuple(ranks), tuple(r["value"] for r in spec["ranks"]), tuple(suits))
+
+
+def build(doc, files: list[Path]) -> Ruleset:
+    """Typed ruleset from a merged, schema-valid document (expressions parsed, not checked)."""
+    missing = [k for k in REQUIRED_SECTIONS if k not in doc]
+    if missing:
+        raise RulespecError(
+            f"ruleset '{doc['id']}' has no {', '.join(missing)} (write them, or extend a ruleset that has them)",
+            doc.span)
+    deck = _deck(doc)
+
+    wild, declare_as = None, []
+    wild_doc = doc.get("wild")
+    if wild_doc:
+        wild = deck.card(wild_doc["card"], wild_doc.value_spans["card"], " (the wild card)")
+        for i, rank in enumerate(wild_doc["declare_as"]):
+            r = deck.rank_index(str(rank))
+            if r is None:
+                raise RulespecError(f"unknown rank '{rank}' in deck {deck.id} (ranks: {' '.join(deck.ranks)})"
+                                    f"{did_you_mean(rank, deck.ranks)}", wild_doc["declare_as"].item_spans[i])
+            declare_as.append(r)
+
+    players = doc["players"]
+    sides = {}
+    for key, value in players["sides"].items():
+        if not (isinstance(key, int) or str(key).isdigit()) or not 2 <= int(key) <= 8:
+            raise RulespecError(f"players.sides is keyed by a number of players (2 to 8), found {key!r}",
+                                players["sides"].key_spans.get(key))
+        sides[int(key)] = value
+    for n in players["counts"]:
+        if n not in sides:
+            raise RulespecError(f"players.sides gives no number of sides for {n} players", players.value_spans["sides"])
+        if n % sides[n]:
+            raise RulespecError(f"{n} players cannot form {sides[n]} equal sides", players.value_spans["sides"])
+    if players["default"] not in players["counts"]:
+        raise RulespecError(f"players.default {players['default']} is not one of counts {players['counts']}",
+                            players.value_spans["default"])
+
+    deal = doc["deal"]
+    packet = deal.get("packet", 1)
+    rounds = []
+    for r in deal["rounds"]:
+        steps = []
+        for step in r:
+            if "each" in step:
+                p = step.get("packet", packet)
+                if step["each"] % p:
+                    raise RulespecError(f"{step['each']} cards each cannot be given {p} at a time", step.span)
+                steps.append(DealStep("each", step["each"], p))
+            else:
+                steps.append(DealStep("table", step["table"]))
+        rounds.append(steps)
+
+    deal_checks = [DealCheck(c["name"], _expr(c, "when"), c["result"], c.get("event", c["name"]), _enabled(c))
+                   for c in doc.get("deal_checks", [])]
+    misdeals = doc.get("misdeals")
+    dealer_bonuses = [DealerBonus(b["event"], _expr(b, "when"), b["points"], b["category"],
+                                  b.get("capture_table", False), _enabled(b)) for b in doc.get("dealer_bonuses", [])]
+    decl = doc.get("declarations") or {}
+    hand_bonuses = {}
+    for name, b in (doc.get("hand_bonuses") or {}).items():
+        if b is None:
+            continue
+        missing = [k for k in ("size", "when", "points", "category") if k not in b]
+        if missing:
+            raise RulespecError(f"hand bonus '{name}' has no {', '.join(missing)}", b.span)
+        hand_bonuses[name] = HandBonus(
+            name, b["size"], _expr(b, "when"), b["points"], b["category"], b.get("wild", True),
+            list(b.get("excluded_by", [])), list(b.get("shares_cards_with", [])), list(b.get("rounds", [])),
+            b.get("unique_by"), doc["hand_bonuses"].key_spans[name], _enabled(b))
+
+    cap = doc["capture"]
+    kinds = [CaptureKind(k["kind"], _expr(k, "when") if "when" in k else None, k.get("exclusive", False),
+                         k.get("total", 15), k.get("min_cards", 2 if k["kind"] == "sum" else 1),
+                         k.get("unless_match", False), k.span, _enabled(k)) for k in cap["kinds"]]
+    events = {name: EventRule(name, _expr(e, "when"), e.get("points", 1), e.get("category", name), _enabled(e))
+              for name, e in (doc.get("events") or {}).items() if e is not None}
+    categories = {}
+    for name, c in doc["scoring"].items():
+        if c is None:
+            continue
+        if ("points" in c) == bool(c.get("from_events")):
+            raise RulespecError(f"scoring category '{name}' needs exactly one of points or from_events", c.span)
+        pts = None
+        if "points" in c:
+            pts = c["points"] if isinstance(c["points"], int) else _expr(c, "points")
+        categories[name] = Category(name, pts, bool(c.get("from_events")), doc["scoring"].key_spans[name])
+    outcomes = {name: Outcome(name, _expr(o, "when"), o["result"], _enabled(o))
+                for name, o in (doc.get("outcomes") or {}).items() if o is not None}
+    game = doc["game"]
+    target = game["target"] if isinstance(game["target"], int) else _expr(game, "target")
+    options = {}
+    for name, o in (doc.get("options") or {}).items():
+        options[name] = OptionDecl(name, o["type"], o["default"], o.get("choices"), o.get("min"), o.get("max"),
+                                   o.get("description", ""), doc["options"].key_spans[name])
+
+    return Ruleset(
+        id=doc["id"], name=doc.get("name", doc["id"]), description=doc.get("description", ""),
+        source=doc.get("source", ""), base=doc.get("extends"), files=files, span=doc.span,
+        deck=deck, wild=wild, wild_declare_as=declare_as,
+        player_counts=list(players["counts"]), default_players=players["default"], sides=sides,
+        packet=packet, rounds=rounds, repeat_last=deal.get("repeat_last", False),
+        deal_checks=deal_checks, misdeal_limit=misdeals["limit"] if misdeals else None,
+        dealer_bonuses=dealer_bonuses, hand_bonuses=hand_bonuses,
+        timing=decl.get("timing", "first_turn"), declare_wild=decl.get("wild", True),
+        declared_first=decl.get("declared_first", False), per_turn=decl.get("per_turn", "all"),
+        forced=cap.get("forced", True), leftovers=cap.get("leftovers", "last_capturer"), kinds=kinds,
+        events=events, categories=categories, outcomes=outcomes, target=target, tie=game.get("tie", "play_on"),
+        options=options, doc=doc,
+    )
+
+
+def load(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None) -> Ruleset:
+    """Load, validate, merge and parse a ruleset given by id or path."""
+    doc, files = load_merged(ref, relative_to=relative_to, span=span)
+    return build(doc, files)

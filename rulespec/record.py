@@ -1,0 +1,70 @@
+"""Record a hand played by bots as a transcript (labelled recorded, not hand-verified)."""
+from __future__ import annotations
+
+import random
+
+import yaml
+
+from .bots import BOTS, play_out
+from .engine import Hand, shuffled_source
+
+
+def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bots: str = "random",
+           command: str = "") -> str:
+    """A complete hand as transcript YAML text; the expectations are the engine's own results."""
+    rules = compiled.module
+    n = seats or rules.DEFAULT_SEATS
+    rng = random.Random(f"rulespec-record:{seed}")
+    hand = Hand(rules, n, dealer, shuffled_source(rules.N_CARDS, rng))
+    names = rules.CARD_NAMES
+    plays = []
+
+    def on_play(seat, decls, card, capture, events):
+        entry = {"seat": seat}
+        if decls:
+            out = []
+            for d in decls:
+                item = {"bonus": d.bonus}
+                if d.wild_rank is not None:
+                    item["matta"] = rules.RANK_NAMES[d.wild_rank]
+                item["cards"] = rules.card_names(d.cards).split()
+                out.append(item)
+            entry["declare"] = out
+        if card is not None:
+            entry["card"] = names[card]
+            entry["capture"] = rules.card_names(capture).split() if capture else []
+        entry["events"] = [e.name for e in events]
+        plays.append(entry)
+
+    bot_list = [BOTS[bots](random.Random(f"rulespec-bot:{seed}:{s}")) for s in range(n)]
+    if not hand.is_over:
+        play_out(hand, bot_list, on_play)
+
+    deal = []
+    rounds = hand.deal_log
+    for i, r in enumerate(rounds):
+        if r is None:
+            continue
+        table, hands = r
+        entry = {}
+        if table:
+            entry["table"] = [names[c] for c in table]
+        entry["hands"] = {seat: [names[c] for c in hands[seat]] for seat in sorted(hands)}
+        if i + 1 < len(rounds) and rounds[i + 1] is None:
+            entry["redeal"] = True
+        deal.append(entry)
+    doc = {"ruleset": compiled.id}
+    if compiled.ruleset.option_values != {k: o.default for k, o in compiled.ruleset.options.items()}:
+        doc["options"] = dict(compiled.ruleset.option_values)
+    doc.update({"seats": n, "dealer": dealer, "deal": deal, "plays": plays})
+    expect = {"dealer_events": list(hand.dealer_events),
+              "events": {s: sorted(v) for s, v in hand.events_by_side(include_dealer=False).items()}}
+    if hand.outcome is not None:
+        expect["outcome"] = hand.outcome[0]
+        expect["winner"] = list(hand.outcome[1])
+    if hand.plays:
+        expect["score"] = {s: row for s, row in enumerate(hand.score())}
+    doc["expect"] = expect
+    header = (f"# recorded: engine output frozen for regression, not hand-verified\n"
+              f"# {command or f'rulespec record {compiled.id} --seed {seed}'}\n")
+    return header + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=100)

@@ -1,0 +1,256 @@
+"""Replay golden transcripts through the compiled engine and report every difference.
+
+A transcript (shared/spec/transcripts.md) is read, its ruleset compiled with
+its options, the deal laid out exactly as written, and each play applied in
+order. Every expectation is compared; a failure names the file, the play
+number, the seat, the card, what was expected and what happened.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler.build import compile_ruleset
+
+from .engine import DealSource, Declaration, ExplicitRound, Hand, IllegalMove
+from .errors import RulespecError, Span
+from .transcript import read_transcript, resolve_ruleset_ref
+
+
+@dataclass
+class ReplayResult:
+    """The outcome of replaying one transcript."""
+
+    path: Path
+    ok: bool
+    plays: int = 0
+    failures: list[str] = field(default_factory=list)
+    stopped_at_error: bool = False
+
+    def summary(self) -> str:
+        if self.ok:
+            extra = ", stopped at the expected refusal" if self.stopped_at_error else ""
+            return f"ok   {self.path} ({self.plays} plays{extra})"
+        return f"FAIL {self.path}\n" + "\n".join(f"  {m}" for m in self.failures)
+
+
+def _ms(names) -> str:
+    return "[" + ", ".join(names) + "]"
+
+
+class _Replayer:
+    def __init__(self, path: Path):
+        self.path = path
+        self.t = read_transcript(path)
+        t = self.t
+        ref = resolve_ruleset_ref(t)
+        self.compiled = compile_ruleset(ref, t.options, relative_to=path.parent, span=t.ruleset_span,
+                                        options_span=getattr(t, "options_span", None) or t.ruleset_span)
+        self.rules = self.compiled.module
+        self.deck = self.compiled.ruleset.deck
+        self.failures: list[str] = []
+
+    # -- reading cards ---------------------------------------------------------
+    def card(self, ref) -> int:
+        return self.deck.card(ref.name, ref.span)
+
+    def mask(self, refs, what: str) -> int:
+        m = 0
+        for ref in refs:
+            c = self.card(ref)
+            if m >> c & 1:
+                raise RulespecError(f"card {ref.name} is listed twice in {what}", ref.span)
+            m |= 1 << c
+        return m
+
+    def names(self, mask: int) -> list[str]:
+        return sorted(self.rules.card_names(mask).split()) if mask else []
+
+    # -- setting up ------------------------------------------------------------
+    def new_hand(self) -> Hand:
+        t = self.t
+        rules = self.rules
+        seats = t.seats if t.seats is not None else rules.DEFAULT_SEATS
+        if seats not in rules.SEATS_ALLOWED:
+            raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
+                                f"players, not {seats}", getattr(t, "seats_span", None) or t.ruleset_span)
+        if not 0 <= t.dealer < seats:
+            raise RulespecError(f"dealer must be a seat from 0 to {seats - 1}, found {t.dealer}",
+                                getattr(t, "dealer_span", None) or t.ruleset_span)
+        if t.deck is not None:
+            order = [self.card(r) for r in t.deck]
+            seen = {}
+            for ref, c in zip(t.deck, order):
+                if c in seen:
+                    raise RulespecError(f"card {ref.name} appears twice in the deck order", ref.span)
+                seen[c] = ref
+            if len(order) != rules.N_CARDS:
+                missing = [n for i, n in enumerate(rules.CARD_NAMES[:rules.N_CARDS]) if i not in seen]
+                span = getattr(t, "deck_span", None) or t.ruleset_span
+                raise RulespecError(f"the deck order has {len(order)} cards, the deck {self.deck.id} has "
+                                    f"{rules.N_CARDS}; missing: {' '.join(missing)}", span)
+            source = DealSource(order=order)
+        else:
+            rounds = []
+            for r in t.deal:
+                table = [self.card(c) for c in r.table] if r.table is not None else None
+                hands = {int(seat): [self.card(c) for c in cards] for seat, cards in r.hands.items()}
+                rounds.append(ExplicitRound(table, hands, r.redeal, r.span))
+            source = DealSource(rounds=rounds)
+        return Hand(rules, seats, t.dealer, source)
+
+    def declarations(self, hand: Hand, play) -> list[Declaration]:
+        out = []
+        for d in play.declare:
+            wild_rank = None
+            if d.matta is not None:
+                rank = str(d.matta)
+                wild_rank = self.deck.rank_index(rank)
+                if wild_rank is None:
+                    raise RulespecError(f"unknown rank '{rank}' for the wild card (ranks: "
+                                        f"{' '.join(self.deck.ranks)})", d.span)
+            if d.cards is not None:
+                cards = self.mask(d.cards, "the declared cards")
+            else:
+                spec = self.rules.HAND_BONUSES.get(d.bonus)
+                held = hand.hands[play.seat] & ~hand.shown[play.seat]
+                if spec is not None and held.bit_count() != spec.size:
+                    raise IllegalMove(f"{d.bonus}: seat {play.seat} holds {held.bit_count()} cards, so the "
+                                      f"declaration must name its {spec.size} cards with cards:")
+                cards = held
+            out.append(Declaration(d.bonus, cards, wild_rank))
+        return out
+
+    # -- the run ---------------------------------------------------------------
+    def fail(self, span: Span | None, text: str) -> None:
+        self.failures.append(f"{span}: {text}" if span else f"{self.path}: {text}")
+
+    def run(self) -> ReplayResult:
+        t = self.t
+        try:
+            hand = self.new_hand()
+        except IllegalMove as err:
+            raise RulespecError(err.message, t.ruleset_span) from None
+        result = ReplayResult(self.path, True)
+        if hand.is_over and t.plays:
+            self.fail(t.plays[0].span, f"the deal ended the game ({hand.outcome[0]}), so there can be no plays")
+        for play in t.plays:
+            if self.failures:
+                break
+            result.plays += 1
+            stop = self.play(hand, play)
+            if stop:
+                result.stopped_at_error = True
+                break
+        if not self.failures and t.expect is not None and not result.stopped_at_error:
+            self.expect(hand, t.expect)
+        result.failures = self.failures
+        result.ok = not self.failures
+        return result
+
+    def where(self, play) -> str:
+        card = play.card.name if play.card is not None else "knock"
+        return f"play {play.number} (seat {play.seat}, {card})"
+
+    def play(self, hand: Hand, play) -> bool:
+        """Apply one play; True when replay stops here (an expected refusal)."""
+        where = self.where(play)
+        card = self.card(play.card) if play.card is not None else None
+        capture = self.mask(play.capture or [], "the capture") if play.card is not None else 0
+        try:
+            decls = self.declarations(hand, play)
+            if play.legal is not None and card is not None:
+                self.check_legal(hand, play, decls, card, where)
+            if card is None:
+                events = hand.declare(play.seat, decls)
+            else:
+                events = hand.play(play.seat, card, capture, decls)
+        except IllegalMove as err:
+            if play.error is not None:
+                return True
+            self.fail(play.span, f"{where}: refused: {err.message}")
+            return False
+        if play.error is not None:
+            self.fail(play.span, f"{where}: expected a refusal ({play.error}), but the engine accepted the play")
+            return False
+        if play.events is not None:
+            got = [e.name for e in events]
+            if Counter(got) != Counter(play.events):
+                self.fail(play.span, f"{where}: expected events {_ms(play.events)}, got {_ms(got)}")
+        return False
+
+    def check_legal(self, hand: Hand, play, decls, card: int, where: str) -> None:
+        probe = hand.clone()
+        if decls:
+            probe._apply_declarations(play.seat, decls, with_card=True)
+        expected = set()
+        for option in play.legal:
+            expected.add(self.mask(option, "a legal capture set"))
+        got = set(probe.options_for(card)) if probe.hands[play.seat] >> card & 1 else set()
+        if got != expected:
+            fmt = lambda ms: ", ".join(_ms(self.names(m)) for m in sorted(ms, key=lambda m: self.names(m)))
+            self.fail(play.span, f"{where}: expected legal captures {{{fmt(expected)}}}, got {{{fmt(got)}}}")
+
+    def expect(self, hand: Hand, e) -> None:
+        span = e.span
+        if e.dealer_events is not None:
+            if Counter(e.dealer_events) != Counter(hand.dealer_events):
+                self.fail(span, f"expect.dealer_events: expected {_ms(e.dealer_events)}, got "
+                                f"{_ms(hand.dealer_events)}")
+        if e.table is not None:
+            want = self.mask(e.table, "expect.table")
+            got = hand.final_table if hand.is_over else hand.table
+            if want != got:
+                self.fail(span, f"expect.table: expected {_ms(self.names(want))}, got {_ms(self.names(got))}")
+        if e.events is not None:
+            with_dealer = hand.events_by_side(include_dealer=True)
+            without = hand.events_by_side(include_dealer=False)
+            for side, names in sorted(e.events.items()):
+                if side not in with_dealer:
+                    self.fail(span, f"expect.events: there is no side {side} (sides: 0..{hand.k - 1})")
+                    continue
+                # The dealer's bonus events may be listed under the dealer's side or left to dealer_events.
+                if Counter(names) not in (Counter(with_dealer[side]), Counter(without[side])):
+                    self.fail(span, f"expect.events: side {side}: expected {_ms(sorted(names))}, got "
+                                    f"{_ms(sorted(with_dealer[side]))}")
+        ended_at_deal = hand.is_over and hand.plays == 0 and hand.outcome is not None
+        if e.score is not None:
+            if not hand.is_over:
+                left = sum(h.bit_count() for h in hand.hands)
+                self.fail(span, f"expect.score: the hand is not complete ({left} cards in hand still to play"
+                                f"{', and deal rounds to come' if not hand._stock_empty() else ''})")
+            else:
+                rows = hand.score()
+                for side, cats in sorted(e.score.items()):
+                    if not 0 <= side < len(rows):
+                        self.fail(span, f"expect.score: there is no side {side} (sides: 0..{len(rows) - 1})")
+                        continue
+                    for cat, want in cats.items():
+                        if cat not in rows[side]:
+                            self.fail(span, f"expect.score: unknown category '{cat}' (categories: "
+                                            f"{', '.join(rows[side])})")
+                        elif rows[side][cat] != want:
+                            self.fail(span, f"expect.score: side {side} {cat}: expected {want}, got "
+                                            f"{rows[side][cat]}")
+        if e.outcome is not None:
+            got = hand.outcome[0] if hand.outcome else None
+            if got != e.outcome:
+                self.fail(span, f"expect.outcome: expected {e.outcome}, got {got or 'none'}")
+        if e.winner is not None:
+            if hand.outcome is not None:
+                got = sorted(hand.outcome[1])
+            elif hand.is_over and not ended_at_deal:
+                totals = [row["total"] for row in hand.score()]
+                got = [s for s, v in enumerate(totals) if v == max(totals)]
+            else:
+                got = None
+            if got is None:
+                self.fail(span, "expect.winner: the hand is not complete and no outcome ended the game")
+            elif sorted(e.winner) != got:
+                self.fail(span, f"expect.winner: expected {sorted(e.winner)}, got {got}")
+
+
+def replay(path: str | Path) -> ReplayResult:
+    """Replay one transcript; raises RulespecError when the file itself is invalid."""
+    return _Replayer(Path(path)).run()

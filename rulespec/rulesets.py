@@ -1,0 +1,103 @@
+"""Find rulesets by id or path and resolve `extends:` into one merged document.
+
+Merging: mappings merge key by key (recursively), any other value (lists
+included) replaces the inherited one, and `null` removes an inherited key.
+Every value keeps the span of the file that wrote it, so an error in an
+inherited part names the inherited file.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import yamlsafe
+from .errors import RulespecError, Span, did_you_mean
+from .validate import validate
+
+_PKG = Path(__file__).resolve().parent
+MAX_EXTENDS_DEPTH = 16
+
+
+def rulesets_dir() -> Path:
+    """The shipped rulesets: inside the installed package, or the checkout's top level."""
+    for candidate in (_PKG / "rulesets", _PKG.parent / "rulesets"):
+        if candidate.is_dir():
+            return candidate
+    raise RulespecError("cannot find the shipped rulesets folder (a broken installation?)")
+
+
+def shipped_ids() -> list[str]:
+    """Ids of every shipped ruleset, sorted."""
+    return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
+
+
+def locate(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None) -> Path:
+    """The file of a ruleset given as a shipped id or a path."""
+    text = str(ref)
+    if isinstance(ref, Path) or "/" in text or text.endswith((".yaml", ".yml")):
+        path = Path(text)
+        if not path.is_absolute() and relative_to is not None:
+            path = relative_to / path
+        if not path.is_file():
+            raise RulespecError(f"no ruleset file '{text}'", span)
+        return path
+    path = rulesets_dir() / f"{text}.yaml"
+    if not path.is_file():
+        raise RulespecError(
+            f"unknown ruleset '{text}'; expected a shipped id or a path to a .yaml file"
+            f"{did_you_mean(text, shipped_ids())}", span)
+    return path
+
+
+def load_file(path: Path) -> dict:
+    """One ruleset file: loaded safely and validated against the ruleset schema."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RulespecError(f"cannot read {path}: {exc.strerror}") from None
+    doc = yamlsafe.load(data, str(path))
+    validate(doc, "ruleset", what="ruleset")
+    return doc
+
+
+def load_merged(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None):
+    """The ruleset document after inheritance, with the chain of files it came from."""
+    chain: list[Path] = []
+    docs = []
+    path = locate(ref, relative_to=relative_to, span=span)
+    while True:
+        if path.resolve() in [p.resolve() for p in chain]:
+            names = " -> ".join(p.name for p in chain + [path])
+            raise RulespecError(f"extends forms a cycle: {names}", docs[-1].value_spans.get("extends"))
+        if len(chain) >= MAX_EXTENDS_DEPTH:
+            raise RulespecError(f"extends is nested more than {MAX_EXTENDS_DEPTH} deep", span)
+        doc = load_file(path)
+        chain.append(path)
+        docs.append(doc)
+        parent = doc.get("extends")
+        if parent is None:
+            break
+        path = locate(parent, relative_to=path.parent, span=doc.value_spans.get("extends"))
+    merged = docs[-1]
+    for doc in reversed(docs[:-1]):
+        merged = merge(merged, doc)
+    return merged, chain
+
+
+def merge(base, over):
+    """`over` laid on `base`: mappings merge, null deletes, anything else replaces."""
+    if not (isinstance(base, yamlsafe.LocDict) and isinstance(over, yamlsafe.LocDict)):
+        return over
+    out = yamlsafe.LocDict()
+    out.span = over.span
+    out.key_spans = dict(base.key_spans)
+    out.value_spans = dict(base.value_spans)
+    for key, value in base.items():
+        out[key] = value
+    for key, value in over.items():
+        if value is None and key in base:
+            del out[key]
+            continue
+        out[key] = merge(base[key], value) if key in base else value
+        out.key_spans[key] = over.key_spans.get(key)
+        out.value_spans[key] = over.value_spans.get(key)
+    return out

@@ -1,0 +1,182 @@
+"""Runtime support imported by generated rule modules as `_rt`: a small, stable surface.
+
+Card sets are int bitmasks over card indices (rulespec.decks); a single card
+is its one-bit mask. Tables by card index (`values`, `ranks`, `suits`) cover
+the virtual wild cards too; the generated module holds them as `_VALUE`,
+`_RANK`, `_SUIT` and passes them in, so these helpers keep no state.
+"""
+from __future__ import annotations
+
+from typing import Callable as _Callable, NamedTuple
+
+# ====================================================================
+# Expression helpers (called by code from compiler/emit_expr.py)
+# ====================================================================
+
+
+def tables(deck, wild: int | None = None) -> dict[str, object]:
+    """The module-level names emitted expressions use: `_VALUE`, `_RANK`, `_SUIT`, `_WILD`."""
+    count = deck.size + (len(deck.ranks) if wild is not None else 0)
+    return {
+        "_VALUE": tuple(deck.value_of(i) or 0 for i in range(count)),
+        "_RANK": tuple(deck.rank_of(i) for i in range(count)),
+        "_SUIT": tuple(deck.suits[deck.suit_index(i, wild)] for i in range(count)),
+        "_WILD": (1 << wild) if wild is not None else 0,
+    }
+
+
+def bits(mask: int):
+    """The indices set in a bitmask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def idx(card: int) -> int:
+    """The index of a one-card mask."""
+    return card.bit_length() - 1
+
+
+def first(cards: int, table, empty):
+    """`table` at the set's lowest card index, or `empty` for no cards (rank(), suit(), value() of a set)."""
+    if not cards:
+        return empty
+    return table[(cards & -cards).bit_length() - 1]
+
+
+def select(cards: int, pred) -> int:
+    """The cards of a set whose index satisfies `pred` (filters that need runtime values)."""
+    out = 0
+    for i in bits(cards):
+        if pred(i):
+            out |= 1 << i
+    return out
+
+
+def total(cards: int, values) -> int:
+    """Sum of capture values (a card with no value counts 0)."""
+    return sum(values[i] for i in bits(cards))
+
+
+def can_total(cards: int, target: int, values, wild: int) -> bool:
+    """Whether the set totals `target`, the real wild card (if held) counting as any value 1..10."""
+    if cards & wild:
+        rest = total(cards & ~wild, values)
+        return 1 <= target - rest <= 10
+    return total(cards, values) == target
+
+
+def holds_all(cards: int, wanted: int) -> bool:
+    """Whether every card of `wanted` is in `cards`."""
+    return wanted & ~cards == 0
+
+
+def run(cards: int, sequence) -> int:
+    """How many cards of `sequence`, from its start, are held without a gap."""
+    n = 0
+    for card in sequence:
+        if not cards & card:
+            break
+        n += 1
+    return n
+
+
+def best_per_suit(cards: int, suit_masks, scores) -> int:
+    """Sum over suits of the best score held in each; 0 if some suit is missing."""
+    result = 0
+    for suit in suit_masks:
+        held = cards & suit
+        if not held:
+            return 0
+        result += max(scores[i] for i in bits(held))
+    return result
+
+
+def max_same_rank(cards: int, ranks) -> int:
+    """The size of the largest group of cards of one rank (0 for no cards)."""
+    counts: dict[str, int] = {}
+    for i in bits(cards):
+        counts[ranks[i]] = counts.get(ranks[i], 0) + 1
+    return max(counts.values(), default=0)
+
+
+def same(cards: int, attribute) -> bool:
+    """Whether the set is non-empty and every card has the same attribute (rank or suit)."""
+    seen = {attribute[i] for i in bits(cards)}
+    return len(seen) == 1
+
+
+def same_value(cards: int, values) -> bool:
+    """Whether the set is non-empty and all its cards have one capture value (valueless cards never match)."""
+    seen = {values[i] for i in bits(cards)}
+    return len(seen) == 1 and 0 not in seen
+
+
+def most(values, side: int) -> bool:
+    """Whether `values[side]` is strictly greater than every other side's (a tie at the top: False)."""
+    mine = values[side]
+    return all(mine > v for s, v in enumerate(values) if s != side)
+
+
+# ====================================================================
+# Engine helpers (added by the lead)
+# ====================================================================
+
+
+
+class BonusSpec(NamedTuple):
+    """A compiled hand bonus: its check and its data."""
+
+    check: _Callable
+    size: int
+    points: int
+    category: str
+    wild: bool
+    excluded_by: tuple
+    shares_cards_with: tuple
+    rounds: tuple
+    unique_by: str | None
+
+
+def subsets_sum(items, target: int, min_cards: int) -> list[int]:
+    """Masks of the subsets of `items` ((bit, value) pairs) with at least `min_cards` cards summing to `target`."""
+    out: list[int] = []
+    if target <= 0:
+        return out
+    n = len(items)
+    # Depth-first over the items in order; the remaining total bounds the search.
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + items[i][1]
+
+    def walk(i: int, left: int, mask: int, count: int) -> None:
+        if left == 0:
+            if count >= min_cards:
+                out.append(mask)
+            return
+        if i == n or suffix[i] < left:
+            return
+        bit, value = items[i]
+        if value <= left:
+            walk(i + 1, left - value, mask | bit, count + 1)
+        walk(i + 1, left, mask, count)
+
+    walk(0, target, 0, 0)
+    return out
+
+
+def unique(masks: list[int]) -> list[int]:
+    """The masks without repeats, in first-seen order."""
+    seen = set()
+    out = []
+    for m in masks:
+        if m not in seen:
+            seen.add(m)
+            out.append(m)
+    return out
+
+
+def card_names(mask: int, names) -> str:
+    """The names of a mask's cards, space-separated, lowest index first."""
+    return " ".join(names[i] for i in bits(mask))
