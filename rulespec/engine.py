@@ -302,6 +302,13 @@ class Hand:
             if not with_card:
                 return "a declaration is made at the start of one's own first turn with the hand, with the play"
             return None if first_turn else "a declaration is made at one's first turn with a new hand, not later"
+        if rules.TIMING == "own_turn":
+            # One set at a time: at the start of any own turn, once the cards declared before are played.
+            if not with_card:
+                return "a declaration is made at the start of one's own turn, with the play"
+            if self.declared[seat] & self.hands[seat]:
+                return "the cards declared before must be played before declaring again"
+            return None
         if rules.TIMING == "before_first_turn":
             return None if first_turn else "a declaration is made before one's first turn with the hand"
         # after_deal: right after the deal, before the first play, in seat order
