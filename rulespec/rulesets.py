@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import copy
+from functools import lru_cache
+
 from . import yamlsafe
 from .errors import RulespecError, Span, did_you_mean
-from .validate import validate
+from .validate import load_schema, validate
 
 _PKG = Path(__file__).resolve().parent
 MAX_EXTENDS_DEPTH = 16
@@ -48,14 +51,29 @@ def locate(ref: str | Path, *, relative_to: Path | None = None, span: Span | Non
     return path
 
 
+@lru_cache(maxsize=None)
+def _partial_schema() -> dict:
+    """The ruleset schema without nested `required`: one file of a chain may give part of a section."""
+    def strip(node):
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if k != "required"}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+    full = load_schema("ruleset")
+    partial = strip(copy.deepcopy(full))
+    partial["required"] = full["required"]
+    return partial
+
+
 def load_file(path: Path) -> dict:
-    """One ruleset file: loaded safely and validated against the ruleset schema."""
+    """One ruleset file: loaded safely and validated (its sections may be partial)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise RulespecError(f"cannot read {path}: {exc.strerror}") from None
     doc = yamlsafe.load(data, str(path))
-    validate(doc, "ruleset", what="ruleset")
+    validate(doc, _partial_schema(), what="ruleset")
     return doc
 
 
@@ -80,6 +98,8 @@ def load_merged(ref: str | Path, *, relative_to: Path | None = None, span: Span 
     merged = docs[-1]
     for doc in reversed(docs[:-1]):
         merged = merge(merged, doc)
+    # The whole ruleset, after inheritance, must be complete.
+    validate(merged, "ruleset", what="ruleset")
     return merged, chain
 
 
