@@ -167,6 +167,7 @@ def _hand_bonuses(w, rs):
 
 def _captures(w, rs):
     w(f"FORCED = {rs.forced!r}")
+    w("_SUMS = {}  # table mask -> its subsets by total (runtime.subset_sums)")
     w(f"LEFTOVERS = {rs.leftovers!r}")
     w()
     w()
@@ -179,13 +180,14 @@ def _captures(w, rs):
     w("v = _VALUE[p]")
     w("numbered = _NUMBERED[p]")
     w("found = []")
-    needs_items = any(k.kind in ("sum", "fifteen") for k in rs.kinds)
-    if needs_items:
-        w("items = [(1 << i, _VALUE[i]) for i in _rt.bits(table) if _NUMBERED[i]]")
-    has_match = any(k.kind == "match" for k in rs.kinds)
-    if has_match or any(k.unless_match for k in rs.kinds):
+    needs_sums = any(k.kind in ("sum", "fifteen", "match") or k.unless_match for k in rs.kinds)
+    if needs_sums:
+        limit = max([max((x for x in _values(rs) if x), default=0)] +
+                    [k.total for k in rs.kinds if k.kind == "fifteen"])
+        w(f"sums = _rt.subset_sums(table, _VALUE, _NUMBERED, {limit}, _SUMS)")
+    if any(k.kind == "match" or k.unless_match for k in rs.kinds):
         w("# a match: one table card of the same value (a card with no value: of the same rank)")
-        w("matches = ([1 << i for i in _rt.bits(table) if _NUMBERED[i] and _VALUE[i] == v] if numbered")
+        w("matches = ([m for m, c in sums.get(v, ()) if c == 1] if numbered")
         w("           else [1 << i for i in _rt.bits(table) if not _NUMBERED[i] and _RANK[i] == _RANK[p]])")
     for n, k in enumerate(rs.kinds):
         w(f"# capture kind {n + 1}: {k.kind} ({Path(k.span.file).name}:{k.span.line})")
@@ -202,9 +204,9 @@ def _captures(w, rs):
         elif k.kind == "match":
             expr = "matches"
         elif k.kind == "sum":
-            expr = f"_rt.subsets_sum(items, v, {k.min_cards})"
+            expr = f"[m for m, c in sums.get(v, ()) if c >= {max(k.min_cards, 2)}]"
         else:
-            expr = f"_rt.subsets_sum(items, {k.total} - v, {k.min_cards})"
+            expr = f"[m for m, c in sums.get({k.total} - v, ()) if c >= {k.min_cards}]"
         test = " and ".join(cond) if cond else "True"
         if k.exclusive:
             w(f"if {test}:")
@@ -216,10 +218,15 @@ def _captures(w, rs):
         else:
             w(f"if {test}:")
             w(f"    found += {expr}")
-    w("return _rt.unique(found)")
+    w("return _rt.unique(found) if len(found) > 1 else found")
     w.dedent()
     w()
     w()
+
+
+def _values(rs):
+    deck = rs.deck
+    return [deck.value_of(i) for i in range(deck.size)]
 
 
 def _events(w, rs):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import combinations
+from typing import NamedTuple
 
 from .errors import RulespecError
 
@@ -19,8 +21,7 @@ class IllegalMove(RulespecError):
     """A play or declaration the rules refuse (the message says why)."""
 
 
-@dataclass(frozen=True)
-class Declaration:
+class Declaration(NamedTuple):
     """A hand-bonus claim: the bonus, the real cards it is made with, the wild card's rank (or None)."""
 
     bonus: str
@@ -28,8 +29,7 @@ class Declaration:
     wild_rank: int | None = None
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """Something that scored: which play made it (0: the deal), who, what, how many points where."""
 
     play: int
@@ -47,6 +47,20 @@ def _lowbits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+class _Names:
+    """Card names of a mask, formatted only when shown."""
+
+    __slots__ = ("rules", "mask")
+
+    def __init__(self, rules, mask: int):
+        self.rules, self.mask = rules, mask
+
+    def __str__(self) -> str:
+        return self.rules.card_names(self.mask)
+
+    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
 
 
 class DealSource:
@@ -109,6 +123,8 @@ class Hand:
         self.redeal_marked = False
         self.deal_log: list[tuple[list[int], dict[int, list[int]]]] = []
         self.final_table = 0
+        self._options_key = None
+        self._options: dict[int, list[int]] = {}
         self._start()
 
     # -- dealing -------------------------------------------------------------
@@ -271,14 +287,23 @@ class Hand:
 
     def captures_for(self, card: int) -> list[int]:
         """Every capture set (real masks) the card has against the table now."""
+        if self.wild_as is None:
+            return self.rules.captures(1 << card, self.table)
         eff_card = self._eff(1 << card)
         return [self._real(m) for m in self.rules.captures(eff_card, self._eff(self.table))]
 
     def options_for(self, card: int) -> list[int]:
         """The capture sets the card may take (0 = play without capturing)."""
-        caps = self.captures_for(card)
-        if not caps or not self.rules.FORCED:
-            return caps + [0]
+        # Cached for the current table: legal_moves() and play() ask for the same card.
+        key = (self.table, self.wild_as)
+        if self._options_key != key:
+            self._options_key, self._options = key, {}
+        caps = self._options.get(card)
+        if caps is None:
+            caps = self.captures_for(card)
+            if not caps or not self.rules.FORCED:
+                caps = caps + [0]
+            self._options[card] = caps
         return caps
 
     def legal_moves(self) -> list[tuple[int, int]]:
@@ -289,7 +314,10 @@ class Hand:
         pending = self.declared[self.turn] & hand
         if self.rules.DECLARED_FIRST and pending:
             hand = pending
-        return [(c, m) for c in _lowbits(hand) for m in self.options_for(c)]
+        moves = []
+        for c in _lowbits(hand):
+            moves += [(c, m) for m in self.options_for(c)]
+        return moves
 
     # -- declarations ----------------------------------------------------------
     def _declaration_window(self, seat: int, with_card: bool) -> str | None:
@@ -329,7 +357,7 @@ class Hand:
         if spec is None:
             known = ", ".join(sorted(rules.HAND_BONUSES)) or "none"
             raise IllegalMove(f"unknown bonus '{decl.bonus}' (this ruleset's bonuses: {known})")
-        names = rules.card_names(decl.cards)
+        names = _Names(rules, decl.cards)    # formatted only if a message needs it
         if decl.cards & ~self.hands[seat]:
             raise IllegalMove(f"{decl.bonus}: {rules.card_names(decl.cards & ~self.hands[seat])} not in seat {seat}'s hand")
         if decl.cards.bit_count() != spec.size:
@@ -439,21 +467,27 @@ class Hand:
     def bonus_options(self, seat: int) -> list[Declaration]:
         """Single declarations `seat` could make now (for bots and players)."""
         rules = self.rules
-        if self._declaration_window(seat, rules.TIMING == "first_turn"):
+        if not rules.HAND_BONUSES or self._declaration_window(seat, rules.TIMING != "after_deal"
+                                                               and rules.TIMING != "before_first_turn"):
             return []
         out = []
         hand = self.hands[seat] & ~self.shown[seat]
         cards = _lowbits(hand)
-        from itertools import combinations
+        ctx = (self.hands[seat], self.round, self.round == len(self.schedule))
+        wild_bit = rules.WILD_BIT
         for name, spec in rules.HAND_BONUSES.items():
             if spec.size > len(cards):
                 continue
+            wild_ok = spec.wild and rules.DECLARE_WILD
             for combo in combinations(cards, spec.size):
                 mask = sum(1 << c for c in combo)
                 ranks = [None]
-                if mask & rules.WILD_BIT and spec.wild and rules.DECLARE_WILD:
+                if mask & wild_bit and wild_ok:
                     ranks += list(rules.WILD_DECLARE_AS)
                 for r in ranks:
+                    probe = mask if r is None else (mask ^ wild_bit) | (1 << (rules.N_CARDS + r))
+                    if not spec.check(probe, *ctx):
+                        continue        # the cheap test first: most hands make no bonus
                     d = Declaration(name, mask, r)
                     try:
                         self.check_declaration(seat, d)

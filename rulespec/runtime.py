@@ -139,30 +139,31 @@ class BonusSpec(NamedTuple):
     unique_by: str | None
 
 
-def subsets_sum(items, target: int, min_cards: int) -> list[int]:
-    """Masks of the subsets of `items` ((bit, value) pairs) with at least `min_cards` cards summing to `target`."""
-    out: list[int] = []
-    if target <= 0:
-        return out
-    n = len(items)
-    # Depth-first over the items in order; the remaining total bounds the search.
-    suffix = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + items[i][1]
+def subset_sums(table: int, values, numbered, limit: int, cache: dict) -> dict:
+    """Every subset of the table's numbered cards by total: {total: [(mask, size), ...]}.
 
-    def walk(i: int, left: int, mask: int, count: int) -> None:
-        if left == 0:
-            if count >= min_cards:
-                out.append(mask)
-            return
-        if i == n or suffix[i] < left:
-            return
-        bit, value = items[i]
-        if value <= left:
-            walk(i + 1, left - value, mask | bit, count + 1)
-        walk(i + 1, left, mask, count)
-
-    walk(0, target, 0, 0)
+    Totals above `limit` (the largest any capture kind asks for) are pruned.
+    Computed once per table state and cached (legal moves ask for every card
+    in hand against the same table); the cache is the compiled module's own.
+    """
+    got = cache.get(table)
+    if got is not None:
+        return got
+    subsets = [(0, 0, 0)]
+    for i in bits(table):
+        if numbered[i]:
+            bit, value = 1 << i, values[i]
+            subsets += [(m | bit, t + value, c + 1) for m, t, c in subsets if t + value <= limit]
+    out: dict = {}
+    for m, t, c in subsets[1:]:
+        entry = out.get(t)
+        if entry is None:
+            out[t] = [(m, c)]
+        else:
+            entry.append((m, c))
+    if len(cache) > 20000:
+        cache.clear()      # a bound on memory; tables rarely repeat across hands anyway
+    cache[table] = out
     return out
 
 
