@@ -172,12 +172,13 @@ class _Replayer:
             self.fail(play.span, f"{where}: refused: {err.message}")
             return False
         if play.error is not None:
-            self.fail(play.span, f"{where}: expected a refusal ({play.error}), but the engine accepted the play")
+            self.fail(play.error_span or play.span,
+                      f"{where}: expected a refusal ({play.error}), but the engine accepted the play")
             return False
         if play.events is not None:
             got = [e.name for e in events]
             if Counter(got) != Counter(play.events):
-                self.fail(play.span, f"{where}: expected events {_ms(play.events)}, got {_ms(got)}")
+                self.fail(play.events_span or play.span, f"{where}: expected events {_ms(play.events)}, got {_ms(got)}")
         return False
 
     def check_legal(self, hand: Hand, play, decls, card: int, where: str) -> None:
@@ -190,53 +191,54 @@ class _Replayer:
         got = set(probe.options_for(card)) if probe.hands[play.seat] >> card & 1 else set()
         if got != expected:
             fmt = lambda ms: ", ".join(_ms(self.names(m)) for m in sorted(ms, key=lambda m: self.names(m)))
-            self.fail(play.span, f"{where}: expected legal captures {{{fmt(expected)}}}, got {{{fmt(got)}}}")
+            self.fail(play.legal_span or play.span, f"{where}: expected legal captures {{{fmt(expected)}}}, got {{{fmt(got)}}}")
 
     def expect(self, hand: Hand, e) -> None:
         span = e.span
+        at = lambda specific: specific or span  # noqa: E731 - the expectation's own line when known
         if e.dealer_events is not None:
             if Counter(e.dealer_events) != Counter(hand.dealer_events):
-                self.fail(span, f"expect.dealer_events: expected {_ms(e.dealer_events)}, got "
+                self.fail(at(e.dealer_events_span), f"expect.dealer_events: expected {_ms(e.dealer_events)}, got "
                                 f"{_ms(hand.dealer_events)}")
         if e.table is not None:
             want = self.mask(e.table, "expect.table")
             got = hand.final_table if hand.is_over else hand.table
             if want != got:
-                self.fail(span, f"expect.table: expected {_ms(self.names(want))}, got {_ms(self.names(got))}")
+                self.fail(at(e.table_span), f"expect.table: expected {_ms(self.names(want))}, got {_ms(self.names(got))}")
         if e.events is not None:
             with_dealer = hand.events_by_side(include_dealer=True)
             without = hand.events_by_side(include_dealer=False)
             for side, names in sorted(e.events.items()):
                 if side not in with_dealer:
-                    self.fail(span, f"expect.events: there is no side {side} (sides: 0..{hand.k - 1})")
+                    self.fail(at(e.events_span), f"expect.events: there is no side {side} (sides: 0..{hand.k - 1})")
                     continue
                 # The dealer's bonus events may be listed under the dealer's side or left to dealer_events.
                 if Counter(names) not in (Counter(with_dealer[side]), Counter(without[side])):
-                    self.fail(span, f"expect.events: side {side}: expected {_ms(sorted(names))}, got "
+                    self.fail(at(e.events_span), f"expect.events: side {side}: expected {_ms(sorted(names))}, got "
                                     f"{_ms(sorted(with_dealer[side]))}")
         ended_at_deal = hand.is_over and hand.plays == 0 and hand.outcome is not None
         if e.score is not None:
             if not hand.is_over:
                 left = sum(h.bit_count() for h in hand.hands)
-                self.fail(span, f"expect.score: the hand is not complete ({left} cards in hand still to play"
+                self.fail(at(e.score_span), f"expect.score: the hand is not complete ({left} cards in hand still to play"
                                 f"{', and deal rounds to come' if not hand._stock_empty() else ''})")
             else:
                 rows = hand.score()
                 for side, cats in sorted(e.score.items()):
                     if not 0 <= side < len(rows):
-                        self.fail(span, f"expect.score: there is no side {side} (sides: 0..{len(rows) - 1})")
+                        self.fail(at(e.score_span), f"expect.score: there is no side {side} (sides: 0..{len(rows) - 1})")
                         continue
                     for cat, want in cats.items():
                         if cat not in rows[side]:
-                            self.fail(span, f"expect.score: unknown category '{cat}' (categories: "
+                            self.fail(at(e.score_span), f"expect.score: unknown category '{cat}' (categories: "
                                             f"{', '.join(rows[side])})")
                         elif rows[side][cat] != want:
-                            self.fail(span, f"expect.score: side {side} {cat}: expected {want}, got "
+                            self.fail(at(e.score_span), f"expect.score: side {side} {cat}: expected {want}, got "
                                             f"{rows[side][cat]}")
         if e.outcome is not None:
             got = hand.outcome[0] if hand.outcome else None
             if got != e.outcome:
-                self.fail(span, f"expect.outcome: expected {e.outcome}, got {got or 'none'}")
+                self.fail(at(e.outcome_span), f"expect.outcome: expected {e.outcome}, got {got or 'none'}")
         if e.winner is not None:
             if hand.outcome is not None:
                 got = sorted(hand.outcome[1])
@@ -246,9 +248,9 @@ class _Replayer:
             else:
                 got = None
             if got is None:
-                self.fail(span, "expect.winner: the hand is not complete and no outcome ended the game")
+                self.fail(at(e.winner_span), "expect.winner: the hand is not complete and no outcome ended the game")
             elif sorted(e.winner) != got:
-                self.fail(span, f"expect.winner: expected {sorted(e.winner)}, got {got}")
+                self.fail(at(e.winner_span), f"expect.winner: expected {sorted(e.winner)}, got {got}")
 
 
 def replay(path: str | Path) -> ReplayResult:

@@ -1,0 +1,109 @@
+"""Replay reports: a wrong expectation or an invalid transcript names the play and the difference."""
+import textwrap
+
+import pytest
+
+from rulespec.cli import run
+from rulespec.errors import RulespecError
+from rulespec.replay import replay
+
+BASE = """\
+ruleset: cirulla
+seats: 4
+dealer: 0
+deal:
+  - table: [2C, 5S, 6H, JD]
+    hands: {1: [5D, KC, 3H], 2: [JS, 4D, QH], 3: [7C, AS, 2D], 0: [4S, 6C, KH]}
+plays:
+  - {seat: 1, card: 5D, capture: [5S], legal: [[5S], [2C, JD]], events: []}
+  - {seat: 2, card: JS, capture: [2C, 6H], events: []}
+  - {seat: 3, card: 7C, capture: [JD], events: [scopa]}
+expect:
+  table: []
+  events: {0: [], 1: [scopa]}
+"""
+
+
+def write(tmp_path, text, name="t.yaml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def failures(tmp_path, text):
+    result = replay(write(tmp_path, text))
+    return [f.split(": ", 1)[1] for f in result.failures]
+
+
+def test_base_passes(tmp_path):
+    assert replay(write(tmp_path, BASE)).ok
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("events: [scopa]}", "events: []}",
+     "play 3 (seat 3, 7C): expected events [], got [scopa]"),
+    ("legal: [[5S], [2C, JD]]", "legal: [[5S]]",
+     "play 1 (seat 1, 5D): expected legal captures {[5S]}, got {[2C, JD], [5S]}"),
+    ("{seat: 2, card: JS, capture: [2C, 6H]", "{seat: 2, card: JS, capture: [2C]",
+     "play 2 (seat 2, JS): refused: illegal capture: JS cannot take 2C (it can take JD or 6H 2C)"),
+    ("{seat: 2, card: JS", "{seat: 3, card: JS",
+     "play 2 (seat 3, JS): refused: it is seat 2's turn, not seat 3's"),
+    ("table: []", "table: [4S]", "expect.table: expected [4S], got []"),
+    ("events: {0: [], 1: [scopa]}", "events: {0: [scopa], 1: [scopa]}",
+     "expect.events: side 0: expected [scopa], got []"),
+])
+def test_a_difference_names_the_play(tmp_path, old, new, message):
+    assert old in BASE
+    assert failures(tmp_path, BASE.replace(old, new)) == [message]
+
+
+def test_failure_is_located_at_the_play(tmp_path):
+    result = replay(write(tmp_path, BASE.replace("events: [scopa]}", "events: []}")))
+    assert result.failures[0].startswith(f"{tmp_path / 't.yaml'}:10:")
+
+
+def test_expected_refusal_passes_and_unexpected_acceptance_fails(tmp_path):
+    refused = BASE.replace("capture: [2C, 6H], events: []}", "capture: [], error: must capture}")
+    assert replay(write(tmp_path, refused)).ok
+    accepted = BASE.replace("capture: [2C, 6H], events: []}", "capture: [2C, 6H], error: whatever}")
+    assert failures(tmp_path, accepted) == [
+        "play 2 (seat 2, JS): expected a refusal (whatever), but the engine accepted the play"]
+
+
+def test_score_on_an_incomplete_hand_is_a_failure(tmp_path):
+    text = BASE + "  score: {0: {total: 0}}\n"
+    assert failures(tmp_path, text)[0].startswith("expect.score: the hand is not complete")
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("2C, 5S, 6H, JD]", "2C, 5S, 6H, 9D]", "unknown card '9D' in deck french40"),
+    ("[5D, KC, 3H]", "[5D, KC, 5S]", "card 5S is dealt twice in this deal"),
+    ("[5D, KC, 3H]", "[5D, KC]", "round 1 gives 3 cards to seat 1, the transcript gives 2"),
+    ("table: [2C, 5S, 6H, JD]", "table: [AC, AH, 6H, JD]", "mark the round redeal: true"),
+    ("ruleset: cirulla", "ruleset: cirula", "unknown ruleset 'cirula'"),
+    ("seats: 4", "seats: 5", "cirulla is played by 2, 3, 4 players, not 5"),
+])
+def test_invalid_transcripts_are_refused_with_a_location(tmp_path, old, new, message):
+    path = write(tmp_path, BASE.replace(old, new))
+    with pytest.raises(RulespecError) as info:
+        replay(path)
+    assert message in info.value.message
+    assert info.value.span is not None and info.value.span.file == str(path)
+
+
+def test_deck_order_that_would_be_thrown_in_is_refused(tmp_path):
+    deck = ["2H", "3H", "4H", "5H", "6H", "7D", "JH", "QH", "KH", "2C", "3C", "4C", "AD", "AC"]
+    rest = [r + s for s in "HDCS" for r in "A234567JQK" if r + s not in deck]
+    text = f"ruleset: cirulla\ndealer: 0\ndeck: [{', '.join(deck + rest)}]\nplays: []\n"
+    # 12 cards to the players, then AD AC ... : the table holds two aces.
+    with pytest.raises(RulespecError, match="deck: order describes one deal only"):
+        replay(write(tmp_path, text))
+
+
+def test_cli_replay_exit_codes(tmp_path, capsys):
+    import io
+    good, bad = write(tmp_path, BASE, "good.yaml"), write(tmp_path, BASE.replace("table: []", "table: [4S]"), "bad.yaml")
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["replay", str(good)], out, err) == 0
+    assert run(["replay", str(good), str(bad)], out, err) == 1
+    assert "1 passed, 1 failed" in out.getvalue()
