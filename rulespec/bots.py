@@ -40,7 +40,7 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, hand: Hand, seat: int):
-        decls = best_declarations(hand, seat) if hand.rules.TIMING == "first_turn" else []
+        decls = best_declarations(hand, seat) if hand.declares_with_play else []
         if decls:
             probe = hand.clone()
             probe._apply_declarations(seat, decls, with_card=True)
@@ -60,7 +60,7 @@ class GreedyBot:
         self.rng = rng
 
     def choose(self, hand: Hand, seat: int):
-        decls = best_declarations(hand, seat) if hand.rules.TIMING == "first_turn" else []
+        decls = best_declarations(hand, seat) if hand.declares_with_play else []
         base = hand.clone()
         if decls:
             base._apply_declarations(seat, decls, with_card=True)
@@ -79,7 +79,7 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot}
 
 def knocks(hand: Hand) -> list[tuple[int, list[Declaration]]]:
     """Card-less declarations due now (rulesets whose bonuses are declared apart from a play)."""
-    if hand.rules.TIMING == "first_turn" or hand.is_over:
+    if hand.declares_with_play or hand.is_over:
         return []
     done = []
     for j in range(hand.n):

@@ -271,6 +271,11 @@ class Hand:
     def is_over(self) -> bool:
         return self.over
 
+    @property
+    def declares_with_play(self) -> bool:
+        """Whether declarations go with a play (else they are card-less knocks)."""
+        return self.rules.TIMING in ("first_turn", "own_turn")
+
     def side_of(self, seat: int) -> int:
         return seat % self.k
 
