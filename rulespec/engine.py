@@ -166,7 +166,6 @@ class Hand:
                               {seat: _lowbits(self.hands[seat]) for seat in range(self.n)}))
         self.played_this_round = [0] * self.n
         self.knocked_round = [False] * self.n
-        self.previous = 0
 
     def _lay_explicit(self, given: "ExplicitRound", seat_cards: int, table_cards: int) -> None:
         """Lay a round written out in a transcript, checking it against the schedule."""

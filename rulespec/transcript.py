@@ -1,0 +1,320 @@
+"""Transcript reader: a golden hand transcript file into frozen dataclasses that carry spans.
+
+load (yamlsafe) -> validate (transcript.schema.json) -> build. Card names are
+kept as written, with their spans: which cards exist depends on the ruleset's
+deck, so the replay checks them (`Deck.card(name, span)`). The structure is
+checked here: seat keys, seat ranges against `seats`, keys given twice.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import RulespecError, Span, collect
+from .validate import validate
+from .yamlsafe import MAX_BYTES, LocDict, LocList, check_size, load
+
+_RECORDED = re.compile(r"#\s*recorded\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CardRef:
+    """A card name as written in a transcript, with where it was written."""
+
+    name: str
+    span: Span
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class DealRound:
+    """One deal round: table cards, each seat's cards, whether it is thrown in."""
+
+    table: list[CardRef] | None
+    hands: dict[int, list[CardRef]]
+    redeal: bool
+    span: Span | None
+    table_span: Span | None = None
+    hand_spans: dict[int, Span] = field(default_factory=dict)  # seat -> its key
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A bonus claimed in a play: its name, the wild card's declared rank, the cards named."""
+
+    bonus: str
+    matta: str | None
+    cards: list[CardRef] | None
+    span: Span | None
+    bonus_span: Span | None = None
+    matta_span: Span | None = None
+
+
+@dataclass(frozen=True)
+class Play:
+    """One listed play (number is 1-based): a card and capture, or a knock (no card)."""
+
+    number: int
+    seat: int
+    declare: list[Declaration]
+    card: CardRef | None
+    capture: list[CardRef] | None
+    events: list[str] | None
+    legal: list[list[CardRef]] | None
+    error: str | None
+    span: Span | None
+    seat_span: Span | None = None
+    capture_span: Span | None = None
+    events_span: Span | None = None
+    legal_span: Span | None = None
+    error_span: Span | None = None
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What must hold after the last play; None where the transcript does not say."""
+
+    dealer_events: list[str] | None
+    table: list[CardRef] | None
+    events: dict[int, list[str]] | None
+    score: dict[int, dict[str, int]] | None
+    outcome: str | None
+    winner: list[int] | None
+    span: Span | None = None
+    dealer_events_span: Span | None = None
+    table_span: Span | None = None
+    events_span: Span | None = None
+    score_span: Span | None = None
+    outcome_span: Span | None = None
+    winner_span: Span | None = None
+    event_spans: dict[int, Span] = field(default_factory=dict)  # side -> its event list
+    score_spans: dict[int, dict[str, Span]] = field(default_factory=dict)  # side -> category -> value
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A golden hand transcript as read, before any ruleset is consulted."""
+
+    path: Path
+    ruleset: str
+    ruleset_span: Span | None
+    options: dict[str, object]
+    seats: int | None
+    dealer: int
+    deal: list[DealRound] | None
+    deck: list[CardRef] | None
+    plays: list[Play]
+    expect: Expect | None
+    recorded: bool
+    span: Span | None = None
+    option_spans: dict[str, Span] = field(default_factory=dict)  # option name -> its value
+    seats_span: Span | None = None
+    dealer_span: Span | None = None
+    deal_span: Span | None = None
+    deck_span: Span | None = None
+    plays_span: Span | None = None
+
+
+def read_transcript(path: str | Path) -> Transcript:
+    """Read, validate and build one transcript file; a located RulespecError otherwise."""
+    path = Path(path)
+    name = str(path)
+    try:
+        with open(path, "rb") as handle:
+            check_size(os.fstat(handle.fileno()).st_size, name)
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as err:
+        raise RulespecError(f"{name}: cannot read transcript: {err.strerror or err}") from None
+    doc = load(data, name)
+    validate(doc, "transcript", what="transcript")
+    return _Build(path, doc, _is_recorded(data)).transcript()
+
+
+def parse_transcript(source: str | bytes, filename: str) -> Transcript:
+    """Like read_transcript, for text already in memory (tests, tools)."""
+    doc = load(source, filename)
+    validate(doc, "transcript", what="transcript")
+    data = source.encode("utf-8") if isinstance(source, str) else source
+    return _Build(Path(filename), doc, _is_recorded(data)).transcript()
+
+
+def resolve_ruleset_ref(transcript: Transcript) -> str | Path:
+    """The ruleset id as written, or a path resolved against the transcript's folder."""
+    ref = transcript.ruleset
+    if "/" not in ref and "\\" not in ref and not ref.endswith((".yaml", ".yml", ".json")):
+        return ref
+    return Path(transcript.path).parent / ref
+
+
+def _is_recorded(data: bytes) -> bool:
+    # Only the comment block that opens the file counts: a later comment
+    # mentioning "recorded" says nothing about how the file was made.
+    for line in data.decode("utf-8", errors="replace").lstrip("\ufeff").splitlines():
+        text = line.strip()
+        if not text:
+            continue
+        if not text.startswith("#"):
+            return False
+        if _RECORDED.match(text):
+            return True
+    return False
+
+
+class _Build:
+    """Builds the dataclasses from a validated document, collecting structural errors."""
+
+    def __init__(self, path: Path, doc: LocDict, recorded: bool):
+        self.path = path
+        self.doc = doc
+        self.recorded = recorded
+        self.errors: list[RulespecError] = []
+        self.seats = doc.get("seats")
+
+    def transcript(self) -> Transcript:
+        doc = self.doc
+        vs = doc.value_spans
+        dealer = doc["dealer"]
+        self.check_seat(dealer, vs.get("dealer"))
+        deal = [self.round(r, _item_span(doc["deal"], i)) for i, r in enumerate(doc["deal"])] if "deal" in doc else None
+        deck = self.cards(doc["deck"]) if "deck" in doc else None
+        plays_list = doc.get("plays", LocList())
+        plays = [self.play(i + 1, p, _item_span(plays_list, i)) for i, p in enumerate(plays_list)]
+        expect = self.expect(doc["expect"]) if "expect" in doc else None
+        options = doc.get("options", LocDict())
+        collect(self.errors)
+        return Transcript(
+            path=self.path,
+            ruleset=doc["ruleset"],
+            ruleset_span=vs.get("ruleset"),
+            options=dict(options),
+            seats=self.seats,
+            dealer=dealer,
+            deal=deal,
+            deck=deck,
+            plays=plays,
+            expect=expect,
+            recorded=self.recorded,
+            span=doc.span,
+            option_spans=dict(getattr(options, "value_spans", {})),
+            seats_span=vs.get("seats"),
+            dealer_span=vs.get("dealer"),
+            deal_span=vs.get("deal"),
+            deck_span=vs.get("deck"),
+            plays_span=vs.get("plays"),
+        )
+
+    def check_seat(self, seat: int, span: Span | None) -> None:
+        if self.seats is not None and seat >= self.seats:
+            self.errors.append(
+                RulespecError(f"seat {seat} is out of range: this transcript has {self.seats} seats (0 to {self.seats - 1})", span)
+            )
+
+    def cards(self, items: LocList) -> list[CardRef]:
+        return [CardRef(name, _item_span(items, i)) for i, name in enumerate(items)]
+
+    def numbered(self, mapping: LocDict, what: str, where: str) -> dict[int, tuple[object, Span | None, Span | None]]:
+        """A mapping keyed by seat or side numbers (ints or digit strings) -> {n: (value, key span, value span)}."""
+        result: dict[int, tuple[object, Span | None, Span | None]] = {}
+        for key, value in mapping.items():
+            number = int(key)
+            key_span = mapping.key_spans.get(key)
+            if number in result:
+                first = result[number][1]
+                at = f" (first at line {first.line})" if first else ""
+                self.errors.append(RulespecError(f"{what} {number} is listed twice in {where}{at}", key_span))
+                continue
+            result[number] = (value, key_span, mapping.value_spans.get(key))
+        return result
+
+    def round(self, item: LocDict, span: Span | None) -> DealRound:
+        hands: dict[int, list[CardRef]] = {}
+        hand_spans: dict[int, Span] = {}
+        for seat, (cards, key_span, _) in self.numbered(item.get("hands", LocDict()), "seat", "hands").items():
+            self.check_seat(seat, key_span)
+            hands[seat] = self.cards(cards)
+            if key_span is not None:
+                hand_spans[seat] = key_span
+        return DealRound(
+            table=self.cards(item["table"]) if "table" in item else None,
+            hands=hands,
+            redeal=bool(item.get("redeal", False)),
+            span=span,
+            table_span=item.value_spans.get("table"),
+            hand_spans=hand_spans,
+        )
+
+    def play(self, number: int, item: LocDict, span: Span | None) -> Play:
+        vs = item.value_spans
+        self.check_seat(item["seat"], vs.get("seat"))
+        declare_list = item.get("declare", LocList())
+        legal = item.get("legal")
+        return Play(
+            number=number,
+            seat=item["seat"],
+            declare=[self.declaration(d, _item_span(declare_list, i)) for i, d in enumerate(declare_list)],
+            card=CardRef(item["card"], vs.get("card")) if "card" in item else None,
+            capture=self.cards(item["capture"]) if "capture" in item else None,
+            events=list(item["events"]) if "events" in item else None,
+            legal=[self.cards(s) for s in legal] if legal is not None else None,
+            error=item.get("error"),
+            span=span,
+            seat_span=vs.get("seat"),
+            capture_span=vs.get("capture"),
+            events_span=vs.get("events"),
+            legal_span=vs.get("legal"),
+            error_span=vs.get("error"),
+        )
+
+    def declaration(self, item: LocDict, span: Span | None) -> Declaration:
+        matta = item.get("matta")
+        return Declaration(
+            bonus=item["bonus"],
+            # `matta: 2` reads as an integer; the rank symbol is the text "2".
+            matta=str(matta) if matta is not None else None,
+            cards=self.cards(item["cards"]) if "cards" in item else None,
+            span=span,
+            bonus_span=item.value_spans.get("bonus"),
+            matta_span=item.value_spans.get("matta"),
+        )
+
+    def expect(self, item: LocDict) -> Expect:
+        vs = item.value_spans
+        events = event_spans = None
+        if "events" in item:
+            numbered = self.numbered(item["events"], "side", "expect.events")
+            events = {side: list(v) for side, (v, _, _) in numbered.items()}
+            event_spans = {side: s for side, (_, _, s) in numbered.items() if s is not None}
+        score = score_spans = None
+        if "score" in item:
+            numbered = self.numbered(item["score"], "side", "expect.score")
+            score = {side: dict(v) for side, (v, _, _) in numbered.items()}
+            score_spans = {side: dict(v.value_spans) for side, (v, _, _) in numbered.items()}
+        winner = item.get("winner")
+        if isinstance(winner, int):
+            winner = [winner]
+        return Expect(
+            dealer_events=list(item["dealer_events"]) if "dealer_events" in item else None,
+            table=self.cards(item["table"]) if "table" in item else None,
+            events=events,
+            score=score,
+            outcome=item.get("outcome"),
+            winner=list(winner) if winner is not None else None,
+            span=item.span,
+            dealer_events_span=vs.get("dealer_events"),
+            table_span=vs.get("table"),
+            events_span=vs.get("events"),
+            score_span=vs.get("score"),
+            outcome_span=vs.get("outcome"),
+            winner_span=vs.get("winner"),
+            event_spans=event_spans or {},
+            score_spans=score_spans or {},
+        )
+
+
+def _item_span(items, index: int) -> Span | None:
+    spans = getattr(items, "item_spans", None)
+    return spans[index] if spans is not None and index < len(spans) else getattr(items, "span", None)

@@ -1,0 +1,376 @@
+"""Validate stage: check loaded YAML against a packaged JSON Schema, with located, human messages.
+
+jsonschema finds the problems; this module decides which of them a person
+should see (one per place, the most specific branch of a oneOf/anyOf), says
+them in plain words, and locates each at the offending key or value.
+A subschema may carry `"x-message"` (a string, or a mapping from keyword to
+string) to override the wording; `{found}` in it is replaced by the value found.
+`"x-at": "<key>"` beside it locates that message at the key of that name.
+"""
+from __future__ import annotations
+
+import heapq
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import jsonschema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import STRONG_MATCHES, WEAK_MATCHES, ValidationError
+
+from .errors import RulespecError, Span, did_you_mean
+from .yamlsafe import key_span_at, span_at
+
+SCHEMA_DIR = Path(__file__).parent / "schemas"
+MAX_ERRORS = 20
+_MAX_RAW = 500  # stop asking jsonschema for more once a file is this broken
+
+# YAML gives 4.0 for `4.0`; a count or a seat must be written as an integer.
+_TYPE_CHECKER = Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+)
+_Validator = jsonschema.validators.extend(Draft202012Validator, type_checker=_TYPE_CHECKER)
+
+_TYPE_WORDS = {
+    "integer": "an integer",
+    "number": "a number",
+    "string": "a string",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping",
+    "null": "nothing",
+}
+
+
+@lru_cache(maxsize=None)
+def load_schema(name: str) -> dict:
+    """The packaged schema `rulespec/schemas/<name>.schema.json`, checked once."""
+    file = name if name.endswith(".json") else f"{name}.schema.json"
+    schema = json.loads((SCHEMA_DIR / file).read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return schema
+
+
+@lru_cache(maxsize=None)
+def _named_validator(name: str):
+    return _Validator(load_schema(name))
+
+
+def validate(doc, schema: str | dict, *, what: str) -> None:
+    """Raise one RulespecError (others attached) for every place `doc` breaks `schema`."""
+    validator = _named_validator(schema) if isinstance(schema, str) else _Validator(schema)
+    problems: dict[tuple, _Problem] = {}
+    # The schema sees JSON: YAML's integer keys (`1: [5H]`) become "1". Spans
+    # are still looked up in the document as loaded.
+    view = _json_view(doc)
+    for count, error in enumerate(validator.iter_errors(view)):
+        if count >= _MAX_RAW:
+            break
+        for problem in _explain(best_match(error), doc, view, what, validator.schema):
+            previous = problems.get(problem.group)
+            if previous is None:
+                problems[problem.group] = problem
+            elif problem.kind == "required":
+                previous.merge_missing(problem)
+    if not problems:
+        return
+    ordered = sorted(problems.values(), key=_Problem.order)[:MAX_ERRORS]
+    errors = [RulespecError(p.text(), p.span) for p in ordered]
+    raise RulespecError(errors[0].message, errors[0].span, others=errors[1:])
+
+
+class _Problem:
+    """One human-facing problem before it becomes a RulespecError."""
+
+    def __init__(self, message: str, span: Span | None, group: tuple, kind: str = "", missing=(), where: str = ""):
+        self.message = message
+        self.span = span
+        self.group = group
+        self.kind = kind
+        self.missing = list(missing)
+        self.where = where
+
+    def merge_missing(self, other: "_Problem") -> None:
+        for key in other.missing:
+            if key not in self.missing:
+                self.missing.append(key)
+
+    def text(self) -> str:
+        if self.kind != "required":
+            return self.message
+        names = [_show_key(k) for k in self.missing]
+        if len(names) == 1:
+            return f"missing key {names[0]} in {self.where}"
+        return f"missing keys {', '.join(names[:-1])} and {names[-1]} in {self.where}"
+
+    def order(self):
+        if self.span is None:
+            return (1, 0, 0, self.text())
+        return (0, self.span.line, self.span.column, self.text())
+
+
+def _relevance(error: ValidationError):
+    # jsonschema's own relevance, but paths compared as text: a mapping may
+    # have both integer and string keys, which Python cannot order.
+    matches_type = getattr(error, "_matches_type", lambda: True)
+    return (
+        -len(error.path),
+        tuple((isinstance(p, int), str(p)) for p in error.path),
+        error.validator not in WEAK_MATCHES,
+        error.validator in STRONG_MATCHES,
+        not matches_type(),
+    )
+
+
+def best_match(error: ValidationError) -> ValidationError:
+    """The error within a oneOf/anyOf tree a person should see (jsonschema's descent)."""
+    best = error
+    while best.context:
+        smallest = heapq.nsmallest(2, best.context, key=_relevance)
+        if len(smallest) == 2 and _relevance(smallest[0]) == _relevance(smallest[1]):
+            return best
+        best = smallest[0]
+    return best
+
+
+def _json_view(node):
+    if isinstance(node, dict):
+        return {(str(k) if isinstance(k, int) and not isinstance(k, bool) else k): _json_view(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_json_view(item) for item in node]
+    return node
+
+
+def _explain(error: ValidationError, doc, view, what: str, root_schema) -> list[_Problem]:
+    path = list(error.absolute_path)
+    where = describe_path(doc, path, what)
+    value_group = ("value", _path_key(path))
+    custom = _custom_message(error)
+
+    if _under_property_names(error):
+        key = error.instance
+        message = custom or f"invalid key {_show(key)} in {where}: {_plain_message(error, where)}"
+        return [_Problem(message, key_span_at(doc, path, key), ("key", _path_key(path), repr(key)))]
+    if custom is not None:
+        # `"x-at": key` locates the message at that key of the mapping, when present.
+        at = error.schema.get("x-at") if isinstance(error.schema, dict) else None
+        if isinstance(at, str) and isinstance(error.instance, dict) and at in error.instance:
+            return [_Problem(custom, key_span_at(doc, path, at), ("key", _path_key(path), repr(at)))]
+        return [_Problem(custom, span_at(doc, path), value_group)]
+
+    kind = error.validator
+    if kind in ("additionalProperties", "unevaluatedProperties") and isinstance(error.instance, dict):
+        known = sorted(error.schema.get("properties", {}))
+        problems = []
+        for key in _extra_keys(error):
+            message = f"unknown key {_show_key(key)} in {where}"
+            if known:
+                message += f"; expected one of: {', '.join(known)}{did_you_mean(key, known)}"
+            problems.append(_Problem(message, key_span_at(doc, path, key), ("key", _path_key(path), repr(key))))
+        return problems
+    if kind == "required" and isinstance(error.instance, dict):
+        missing = [k for k in error.validator_value if k not in error.instance]
+        return [_Problem("", span_at(doc, path), ("required", _path_key(path)), "required", missing, where)]
+    if kind == "dependentRequired" and isinstance(error.instance, dict):
+        problems = []
+        for key, needed in error.validator_value.items():
+            absent = [n for n in needed if key in error.instance and n not in error.instance]
+            if absent:
+                names = " and ".join(f"key {_show_key(n)}" for n in absent)
+                problems.append(
+                    _Problem(f"key {_show_key(key)} needs {names} in {where}", key_span_at(doc, path, key), ("key", _path_key(path), repr(key)))
+                )
+        return problems
+    if kind is None and error.schema is False:
+        # A `false` subschema. jsonschema reports it at the parent's path, so
+        # find the key by the identity of the value it refused.
+        parent = _node_at(view, path)
+        properties = _schema_at(root_schema, list(error.absolute_schema_path))
+        if isinstance(parent, dict) and isinstance(properties, dict):
+            for key, item in parent.items():
+                if properties.get(key) is False and item is error.instance:
+                    return [_Problem(f"key {_show_key(key)} is not allowed in {where}", key_span_at(doc, path, key), ("key", _path_key(path), repr(key)))]
+        return [_Problem(f"{_show(error.instance)} is not allowed here", span_at(doc, path), value_group)]
+    return [_Problem(_plain_message(error, where), span_at(doc, path), value_group)]
+
+
+def _plain_message(error: ValidationError, where: str) -> str:
+    """Plain words for one keyword's failure."""
+    kind, expected, found = error.validator, error.validator_value, error.instance
+    if kind == "type":
+        return f"expected {_types(expected)}, found {_show(found)}"
+    if kind in ("oneOf", "anyOf"):
+        types = _branch_types(error)
+        if types:
+            return f"expected {types}, found {_show(found)}"
+        if kind == "oneOf" and not error.context:
+            return f"{_show(found)} fits more than one of the allowed forms in {where}"
+        if error.context:
+            # Every branch failed equally: a branch that at least accepted the
+            # value's type says the most useful thing.
+            ranked = sorted(error.context, key=_relevance)
+            typed = [e for e in ranked if e.validator != "type"]
+            return _plain_message((typed or ranked)[0], where)
+    if kind == "enum":
+        options = [str(v) for v in expected]
+        return f"unknown value {_show(found)}; expected one of: {', '.join(options)}{did_you_mean(found, options) if isinstance(found, str) else ''}"
+    if kind == "const":
+        return f"expected {_show(expected)}, found {_show(found)}"
+    if kind == "minimum":
+        return f"expected at least {expected}, found {_show(found)}"
+    if kind == "maximum":
+        return f"expected at most {expected}, found {_show(found)}"
+    if kind == "exclusiveMinimum":
+        return f"expected more than {expected}, found {_show(found)}"
+    if kind == "exclusiveMaximum":
+        return f"expected less than {expected}, found {_show(found)}"
+    if kind == "multipleOf":
+        return f"expected a multiple of {expected}, found {_show(found)}"
+    if kind == "minItems":
+        return "expected a non-empty list" if expected == 1 else f"expected at least {expected} items, found {len(found)}"
+    if kind == "maxItems":
+        return f"expected at most {expected} items, found {len(found)}"
+    if kind == "minLength":
+        return "expected a non-empty string" if expected == 1 else f"expected at least {expected} characters, found {_show(found)}"
+    if kind == "maxLength":
+        return f"expected at most {expected} characters, found {_show(found)}"
+    if kind == "minProperties":
+        return "expected a non-empty mapping" if expected == 1 else f"expected at least {expected} keys, found {len(found)}"
+    if kind == "maxProperties":
+        return f"expected at most {expected} keys, found {len(found)}"
+    if kind == "pattern":
+        return f"invalid value {_show(found)}; expected text matching {expected}"
+    if kind == "uniqueItems":
+        seen = []
+        for item in found:
+            if item in seen:
+                return f"repeated item {_show(item)} in {where}"
+            seen.append(item)
+        return f"repeated items in {where}"
+    if kind == "not":
+        return f"{_show(found)} is not allowed here"
+    return error.message
+
+
+def _custom_message(error: ValidationError) -> str | None:
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    custom = schema.get("x-message")
+    if isinstance(custom, dict):
+        custom = custom.get(error.validator)
+    if not isinstance(custom, str):
+        return None
+    return custom.replace("{found}", _show(error.instance))
+
+
+def _under_property_names(error: ValidationError) -> bool:
+    return "propertyNames" in list(error.absolute_schema_path)[:-1] or error.validator == "propertyNames"
+
+
+def _extra_keys(error: ValidationError):
+    properties = error.schema.get("properties", {})
+    patterns = list(error.schema.get("patternProperties", {}))
+    for key in error.instance:
+        if key in properties:
+            continue
+        if isinstance(key, str) and any(re.search(p, key) for p in patterns):
+            continue
+        yield key
+
+
+def _branch_types(error: ValidationError) -> str | None:
+    """`an integer or a list` when every branch failed only on its type."""
+    if not error.context or any(e.validator != "type" or e.path for e in error.context):
+        return None
+    names: list[str] = []
+    for e in error.context:
+        for t in [e.validator_value] if isinstance(e.validator_value, str) else e.validator_value:
+            if t not in names:
+                names.append(t)
+    return _types(names)
+
+
+def _types(types) -> str:
+    words = [_TYPE_WORDS.get(t, t) for t in ([types] if isinstance(types, str) else types)]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _show(value) -> str:
+    """A value as a message quotes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "an empty value"
+    if isinstance(value, str):
+        return f"'{value if len(value) <= 40 else value[:37] + '...'}'"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return str(value)
+
+
+def _show_key(key) -> str:
+    return f"'{key}'" if isinstance(key, str) else str(key)
+
+
+def _path_key(path) -> tuple:
+    return tuple((isinstance(p, int), str(p)) for p in path)
+
+
+def _schema_at(root, schema_path):
+    """The subschema at a jsonschema schema path, following local `$ref`s; None if lost."""
+    node = root
+    for step in schema_path:
+        # jsonschema's schema paths step through a `$ref` without naming it.
+        for _ in range(16):
+            if not (isinstance(node, dict) and step not in node and "$ref" in node):
+                break
+            node = _resolve_local(root, node["$ref"])
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            node = node[step]
+        else:
+            return None
+    return node
+
+
+def _resolve_local(root, ref):
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    node = root
+    for part in [p for p in ref[1:].split("/") if p]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            return None
+    return node
+
+
+def _node_at(doc, path):
+    node = doc
+    for step in path:
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            node = node[step]
+        else:
+            return None
+    return node
+
+
+def describe_path(doc, path, what: str) -> str:
+    """`what` for the root, else a path such as `plays[2].declare[0]` or `deal[0].hands.1`."""
+    if not path:
+        return what
+    text, node = "", doc
+    for step in path:
+        if isinstance(node, list):
+            text += f"[{step}]"
+            node = node[step] if isinstance(step, int) and 0 <= step < len(node) else None
+        else:
+            text += f".{step}" if text else str(step)
+            node = node.get(step) if isinstance(node, dict) else None
+    return text
