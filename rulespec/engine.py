@@ -117,6 +117,7 @@ class Hand:
         self.shown = [0] * seats                     # declared cards, shown face up to everyone
         self.knocked_round = [False] * seats
         self.round_dealt = [0] * seats
+        self.declared_wild: dict[int, int] = {}       # seat -> the rank it declared the wild card as
         self.outcome: tuple[str, list[int]] | None = None
         self.over = False
         self.misdeals = 0
@@ -402,18 +403,23 @@ class Hand:
         return False
 
     def _check_unique(self, seat: int, decl: Declaration, spec) -> None:
-        """A bonus scored once per value/rank: an earlier seat (dealing order) holding it wins."""
+        """A bonus scored once per value/rank: an earlier seat (dealing order) holding it wins.
+
+        "Holding" is holding a qualifying card, declared or not. The wild card
+        counts as the rank its holder declared it; undeclared it is its printed card.
+        """
         rules = self.rules
         key = rules.unique_key(spec.unique_by, decl.cards, decl.wild_rank)
+        ctx_round = (self.round, self.round == len(self.schedule))
         for other in range(self.n):
             if self._order(other) >= self._order(seat):
                 continue
             held = self.round_dealt[other]
             for c in _lowbits(held):
-                keys = {rules.unique_key(spec.unique_by, 1 << c, None)}
-                if c == rules.WILD_INDEX and spec.wild and rules.DECLARE_WILD:
-                    keys |= {rules.unique_key(spec.unique_by, 1 << c, r) for r in rules.WILD_DECLARE_AS}
-                if key in keys and self._can_make(decl.bonus, 1 << c, (held, self.round, True)):
+                rank = self.declared_wild.get(other) if c == rules.WILD_INDEX else None
+                probe = 1 << c if rank is None else 1 << (rules.N_CARDS + rank)
+                if (rules.unique_key(spec.unique_by, 1 << c, rank) == key
+                        and spec.check(probe, held, *ctx_round)):
                     raise IllegalMove(f"{decl.bonus}: seat {other}, earlier in dealing order, holds the same "
                                       f"{spec.unique_by}")
 
@@ -454,6 +460,7 @@ class Hand:
             events.append(ev)
         if wild_rank is not None:
             self.wild_as = rules.N_CARDS + wild_rank
+            self.declared_wild[seat] = wild_rank
         self.knocked_round[seat] = True
         return events
 
@@ -635,6 +642,7 @@ class Hand:
         for name in ("hands", "table_order", "piles", "events", "dealer_events", "played_this_round",
                      "declared", "shown", "knocked_round", "round_dealt", "deal_log"):
             setattr(new, name, list(getattr(self, name)))
+        new.declared_wild = dict(self.declared_wild)
         src = DealSource(order=list(self.source.order) if self.source.order is not None else None,
                          rounds=self.source.rounds, rng=self.source.rng)
         src.pos, src.round_no, src.seen = self.source.pos, self.source.round_no, self.source.seen
