@@ -366,7 +366,8 @@ class Hand:
         if decl.cards & ~self.hands[seat]:
             raise IllegalMove(f"{decl.bonus}: {rules.card_names(decl.cards & ~self.hands[seat])} not in seat {seat}'s hand")
         if decl.cards.bit_count() != spec.size:
-            raise IllegalMove(f"{decl.bonus} is made with {spec.size} cards, not {decl.cards.bit_count()} ({names})")
+            raise IllegalMove(f"{decl.bonus} is made with {spec.size} cards, not {decl.cards.bit_count()} ({names}); "
+                              f"name the {spec.size} cards")
         last_round = self.round == len(self.schedule)
         if spec.rounds and self.round not in spec.rounds and not ("last" in spec.rounds and last_round):
             raise IllegalMove(f"{decl.bonus} cannot be declared in round {self.round}")

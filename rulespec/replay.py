@@ -113,12 +113,9 @@ class _Replayer:
             if d.cards is not None:
                 cards = self.mask(d.cards, "the declared cards")
             else:
-                spec = self.rules.HAND_BONUSES.get(d.bonus)
-                held = hand.hands[play.seat] & ~hand.shown[play.seat]
-                if spec is not None and held.bit_count() != spec.size:
-                    raise IllegalMove(f"{d.bonus}: seat {play.seat} holds {held.bit_count()} cards, so the "
-                                      f"declaration must name its {spec.size} cards with cards:")
-                cards = held
+                # Without `cards:` the declaration is made with the whole hand (the usual three);
+                # the engine judges the timing first, then whether those cards make the bonus.
+                cards = hand.hands[play.seat] & ~hand.shown[play.seat]
             out.append(Declaration(d.bonus, cards, wild_rank))
         return out
 
