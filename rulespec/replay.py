@@ -71,7 +71,11 @@ class _Replayer:
     def new_hand(self) -> Hand:
         t = self.t
         rules = self.rules
-        seats = t.seats if t.seats is not None else rules.DEFAULT_SEATS
+        seats = t.seats
+        if seats is None:
+            # Unstated: the seats the first dealt round names, else the ruleset's default.
+            named = len(t.deal[0].hands) if t.deal and t.deal[0].hands else 0
+            seats = named if named in rules.SEATS_ALLOWED else rules.DEFAULT_SEATS
         if seats not in rules.SEATS_ALLOWED:
             raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
                                 f"players, not {seats}", getattr(t, "seats_span", None) or t.ruleset_span)

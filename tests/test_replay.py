@@ -107,3 +107,19 @@ def test_cli_replay_exit_codes(tmp_path, capsys):
     assert run(["replay", str(good)], out, err) == 0
     assert run(["replay", str(good), str(bad)], out, err) == 1
     assert "1 passed, 1 failed" in out.getvalue()
+
+
+def test_seats_may_be_left_out_when_the_deal_names_them(tmp_path):
+    text = """\
+    ruleset: cirulla
+    dealer: 1
+    deal:
+      - table: [2C, 5S, 6H, JD]
+        hands: {0: [5D, KC, 3H], 1: [JS, 4D, QH]}
+    plays:
+      - {seat: 0, card: 5D, capture: [5S], events: []}
+    expect:
+      table: [2C, 6H, JD]
+      events: {0: [], 1: []}
+    """
+    assert replay(write(tmp_path, text)).ok
