@@ -31,26 +31,36 @@ class Schedule:
 
 
 def resolve_options(rs: Ruleset, given: dict | None, span: Span | None = None) -> dict:
-    """The ruleset's option values: declared defaults overridden by `given` (checked)."""
+    """The ruleset's option values: declared defaults overridden by `given` (checked; every problem reported)."""
     values = {name: o.default for name, o in rs.options.items()}
+    errors: list[RulespecError] = []
     for name, value in (given or {}).items():
         decl = rs.options.get(name)
         if decl is None:
             known = ", ".join(sorted(rs.options)) or "none"
-            raise RulespecError(f"unknown option '{name}' for ruleset {rs.id} (options: {known})"
-                                f"{did_you_mean(name, rs.options)}", span)
+            errors.append(RulespecError(f"unknown option '{name}' for ruleset {rs.id} (options: {known})"
+                                        f"{did_you_mean(name, rs.options)}", span))
+            continue
         values[name] = value
     for name, decl in rs.options.items():
         value = values[name]
-        where = decl.span if name not in (given or {}) else span
+        given_here = name in (given or {})
+        where = span if given_here else (_option_value_span(rs, name) or decl.span)
+        what = f"option '{name}'" if given_here else f"the default of option '{name}'"
         want = {"int": int, "bool": bool, "str": str}[decl.type]
         if type(value) is not want:
-            raise RulespecError(f"option '{name}' is {decl.type}, found {value!r}", where)
-        if decl.choices is not None and value not in decl.choices:
-            raise RulespecError(f"option '{name}' must be one of {decl.choices}, found {value!r}", where)
-        if decl.min is not None and value < decl.min or decl.max is not None and value > decl.max:
-            raise RulespecError(f"option '{name}' must be between {decl.min} and {decl.max}, found {value}", where)
+            errors.append(RulespecError(f"{what} is {decl.type}, found {value!r}", where))
+        elif decl.choices is not None and value not in decl.choices:
+            errors.append(RulespecError(f"{what} must be one of {decl.choices}, found {value!r}", where))
+        elif decl.min is not None and value < decl.min or decl.max is not None and value > decl.max:
+            errors.append(RulespecError(f"{what} must be between {decl.min} and {decl.max}, found {value}", where))
+    collect(errors)
     return values
+
+
+def _option_value_span(rs: Ruleset, name: str) -> Span | None:
+    node = ((rs.doc or {}).get("options") or {}).get(name)
+    return getattr(node, "value_spans", {}).get("default")
 
 
 def context(rs: Ruleset, names: dict, *, allow_most: bool = False) -> tc.Context:
@@ -63,7 +73,15 @@ def _typed(rs, expr: Expression, names, expected, errors, allow_most=False):
     try:
         expr.type = tc.check(expr.tree, context(rs, names, allow_most=allow_most), expected)
     except RulespecError as err:
-        errors.append(err)
+        errors.append(RulespecError(err.message + _HINTS.get(err.message, ""), err.span)
+                      if err.span == expr.tree.span else err)
+
+
+# What to write instead, when a whole expression has the other type.
+_HINTS = {
+    "expected int, found bool": "; points are a number: write '1 if <condition> else 0'",
+    "expected bool, found int": "; a condition is true or false: compare the number, e.g. '... >= 1'",
+}
 
 
 def constant(rs: Ruleset, expr: Expression | bool | int, expected):
@@ -113,7 +131,11 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
 
 
 def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
-    """Type-check every expression and the ruleset's cross references; returns it annotated."""
+    """Type-check every expression and the ruleset's cross references; returns it annotated.
+
+    Independent problems are all reported, in file and line order; lint's
+    warnings (rulespec/lint.py) are left in `rs.warnings`.
+    """
     rs.option_values = resolve_options(rs, options, options_span)
     errors: list[RulespecError] = []
     for c in rs.deal_checks:
@@ -132,7 +154,20 @@ def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = 
             _typed(rs, c.points, SCORE_NAMES, tc.INT, errors, allow_most=True)
     for o in rs.outcomes.values():
         _typed(rs, o.when, OUTCOME_NAMES, tc.BOOL, errors)
-    collect(errors)
+    for item in [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds,
+                 *rs.events.values(), *rs.outcomes.values()]:
+        if isinstance(item.enabled, Expression):
+            _typed(rs, item.enabled, {}, tc.BOOL, errors)
+    if isinstance(rs.target, Expression):
+        _typed(rs, rs.target, {}, tc.INT, errors)
+    try:
+        rs.schedules = schedules(rs)
+    except RulespecError as err:
+        errors.append(err)
+    # Cross references, things that can never happen, conflicting overrides: lint.py.
+    from .lint import lint, note_inherited
+    lint_errors, rs.warnings = lint(rs)
+    collect(note_inherited(_in_order(rs, errors + lint_errors), rs.files))
 
     # Compile-time switches: drop what is disabled.
     rs.deal_checks = [c for c in rs.deal_checks if constant(rs, c.enabled, tc.BOOL)]
@@ -142,35 +177,18 @@ def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = 
     rs.events = {n: e for n, e in rs.events.items() if constant(rs, e.enabled, tc.BOOL)}
     rs.outcomes = {n: o for n, o in rs.outcomes.items() if constant(rs, o.enabled, tc.BOOL)}
     rs.target = constant(rs, rs.target, tc.INT)
-
-    # Cross references: every category an event or bonus scores in is a category.
-    doc = rs.doc
-    def need_category(cat: str, span):
-        c = rs.categories.get(cat)
-        if c is None:
-            errors.append(RulespecError(f"unknown scoring category '{cat}'{did_you_mean(cat, rs.categories)}", span))
-        elif not c.from_events:
-            errors.append(RulespecError(f"category '{cat}' is computed from points, so events cannot score in it; "
-                                        f"give it from_events: true", span))
-    for b in rs.dealer_bonuses:
-        need_category(b.category, b.when.span)
-    for b in rs.hand_bonuses.values():
-        need_category(b.category, b.span)
-        for other in b.excluded_by + b.shares_cards_with:
-            if other not in (doc.get("hand_bonuses") or {}):
-                errors.append(RulespecError(f"hand bonus '{b.name}' names unknown bonus '{other}'"
-                                            f"{did_you_mean(other, rs.hand_bonuses)}", b.span))
-    for e in rs.events.values():
-        need_category(e.category, e.when.span)
-    if rs.misdeal_limit is None and any(c.result == "misdeal" for c in rs.deal_checks):
-        errors.append(RulespecError("a deal check gives a misdeal but the ruleset sets no misdeals.limit",
-                                    doc.value_spans.get("deal_checks")))
-    if "total" in rs.categories:
-        errors.append(RulespecError("'total' is the sum of the categories; it cannot be a category itself",
-                                    rs.categories["total"].span))
-    try:
-        rs.schedules = schedules(rs)
-    except RulespecError as err:
-        errors.append(err)
-    collect(errors)
     return rs
+
+
+MAX_ERRORS = 20
+
+
+def _in_order(rs: Ruleset, errors: list[RulespecError]) -> list[RulespecError]:
+    """Errors by file (the ruleset's own first, then its bases) and line; at most MAX_ERRORS."""
+    rank = {str(p): i for i, p in enumerate(rs.files)}
+    flat = [e for err in errors for e in err.all]
+
+    def key(e):
+        s = e.span
+        return (0, rank.get(s.file, len(rank)), s.file, s.line, s.column) if s else (1, 0, "", 0, 0)
+    return sorted(flat, key=key)[:MAX_ERRORS]

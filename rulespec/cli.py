@@ -1,8 +1,9 @@
-"""The `rulespec` command: validate, compile, replay, record, simulate, list."""
+"""The `rulespec` command: validate, compile, replay, record, simulate, list, explain, diff, test, new, schema."""
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -23,7 +24,7 @@ def _parse_options(pairs: list[str]) -> dict:
         name, value = pair.split("=", 1)
         if value in ("true", "false"):
             out[name] = value == "true"
-        elif value.lstrip("-").isdigit():
+        elif re.fullmatch(r"-?[0-9]{1,18}", value):  # not isdigit(): int() refuses '²', '--5', 5000 digits
             out[name] = int(value)
         else:
             out[name] = value
@@ -31,22 +32,37 @@ def _parse_options(pairs: list[str]) -> dict:
 
 
 def cmd_validate(args, out, err) -> int:
+    from .testrun import file_kind
     from .transcript import read_transcript
+    failed = 0
     for f in args.files:
-        text = Path(f).read_text(encoding="utf-8", errors="replace") if Path(f).is_file() else ""
-        if Path(f).is_file() and any(line.startswith(("plays:", "deal:", "deck:")) for line in text.splitlines()):
-            read_transcript(f)
-            print(f"ok   {f} (transcript)", file=out)
-        else:
+        try:
+            if Path(f).is_file() and file_kind(Path(f)) == "transcript":
+                read_transcript(f)
+                print(f"ok   {f} (transcript)", file=out)
+                continue
             c = _compile(f)
-            print(f"ok   {f} (ruleset {c.id})", file=out)
-    return 0
+        except RulespecError as e:
+            print(e.render(), file=err)
+            failed += 1
+            continue
+        _warn(c, err)
+        n = len(c.ruleset.warnings)
+        print(f"ok   {f} (ruleset {c.id}{f', {n} warning' + 's' * (n != 1) if n else ''})", file=out)
+    return 2 if failed else 0
+
+
+def _warn(compiled, err) -> None:
+    """Lint's warnings (rulespec/lint.py), located like errors; they do not fail the command."""
+    for w in compiled.ruleset.warnings:
+        print(w.render(), file=err)
 
 
 def cmd_compile(args, out, err) -> int:
     t0 = time.perf_counter()
     c = _compile(args.ruleset, _parse_options(args.option))
     dt = (time.perf_counter() - t0) * 1000
+    _warn(c, err)
     if args.emit:
         out.write(c.source)
     else:
@@ -89,45 +105,27 @@ def cmd_record(args, out, err) -> int:
 
 
 def cmd_simulate(args, out, err) -> int:
-    from rich.console import Console
-    from rich.progress import Progress
-    from rich.table import Table
+    from .simulate import command
+    return command(args, out, err)
 
-    from .simulate import simulate
-    c = _compile(args.ruleset, _parse_options(args.option))
-    console = Console(file=out, width=120)
-    t0 = time.perf_counter()
-    if args.json or not out.isatty():
-        stats = simulate(c, hands=args.hands, seed=args.seed, seats=args.seats, bots=args.bot)
-    else:
-        with Progress(console=Console(file=err), transient=True) as bar:
-            task = bar.add_task(f"simulating {c.id}", total=args.hands)
-            stats = simulate(c, hands=args.hands, seed=args.seed, seats=args.seats, bots=args.bot,
-                             progress=lambda: bar.advance(task))
-    dt = time.perf_counter() - t0
-    if args.json:
-        doc = {"ruleset": c.id, "hands": stats.hands, "seconds": round(dt, 3),
-               "hands_per_second": round(stats.hands / dt, 1) if dt else None,
-               "mean": {str(s): {cat: round(stats.mean(s, cat), 4) for cat in stats.categories}
-                        for s in range(stats.sides)},
-               "ci95": {str(s): {cat: round(stats.ci95(s, cat), 4) for cat in stats.categories}
-                        for s in range(stats.sides)},
-               "hand_wins": stats.hand_wins, "outcomes": stats.outcomes,
-               "mean_plays": stats.plays / stats.hands if stats.hands else 0}
-        print(json.dumps(doc, indent=2), file=out)
-        return 0
-    table = Table(title=f"{c.id}: mean points per hand over {stats.hands} hands ({args.bot} bots, seed {args.seed})")
-    table.add_column("category")
-    for s in range(stats.sides):
-        table.add_column(f"side {s}", justify="right")
-    for cat in stats.categories:
-        table.add_row(cat, *[f"{stats.mean(s, cat):.3f} ± {stats.ci95(s, cat):.3f}" for s in range(stats.sides)])
-    table.add_row("hands won", *[str(w) for w in stats.hand_wins])
-    console.print(table)
-    if stats.outcomes:
-        console.print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())))
-    console.print(f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)")
-    return 0
+
+def _play_command(sub) -> None:
+    """play: a game in the terminal against bots (rulespec/play.py)."""
+    pl = sub.add_parser("play", help="play in the terminal against bots")
+    pl.add_argument("ruleset")
+    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    pl.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
+    pl.add_argument("--seats", type=int)
+    pl.add_argument("--bots", default="greedy", metavar="BOT[,BOT...]",
+                    help="the other seats: one bot for all, one per side or one per seat (yours is ignored)")
+    pl.add_argument("--hands", type=int, help="stop after this many hands (default: play the game out)")
+    pl.add_argument("--option", action="append", metavar="NAME=VALUE")
+    pl.set_defaults(func=cmd_play)
+
+
+def cmd_play(args, out, err) -> int:
+    from .play import command
+    return command(args, sys.stdin, out, err)
 
 
 def cmd_list(args, out, err) -> int:
@@ -165,16 +163,59 @@ def build_parser() -> argparse.ArgumentParser:
     rec.set_defaults(func=cmd_record)
     s = sub.add_parser("simulate", help="simulate hands with bots and show statistics")
     s.add_argument("ruleset")
-    s.add_argument("--hands", type=int, default=1000)
+    many = s.add_mutually_exclusive_group()
+    many.add_argument("--hands", type=int, help="independent hands to play (default 1000)")
+    many.add_argument("--games", type=int, help="whole games to play to the target")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--seats", type=int)
-    s.add_argument("--bot", choices=["random", "greedy"], default="random")
+    s.add_argument("--bots", "--bot", dest="bots", default="random", metavar="BOT[,BOT...]",
+                   help="one bot for every seat or one per seat: random, greedy, ismcts[:BUDGET]")
+    s.add_argument("--workers", type=int, help="processes (default: every core)")
+    s.add_argument("--backend", choices=["local", "ray"], default="local")
+    s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_simulate)
     ls = sub.add_parser("list", help="list the shipped rulesets")
     ls.set_defaults(func=cmd_list)
+    _play_command(sub)
+    _authoring_commands(sub)
     return p
+
+
+def _authoring_commands(sub) -> None:
+    """explain, diff, test, new, schema: writing and checking variants (their code lives in their modules)."""
+    from . import diff, explain, scaffold, testrun
+    e = sub.add_parser("explain", help="the ruleset as a readable rulebook (Markdown, or --format html)")
+    e.add_argument("ruleset")
+    e.add_argument("--format", choices=["markdown", "html"], default="markdown")
+    e.add_argument("--option", action="append", metavar="NAME=VALUE")
+    e.set_defaults(func=explain.command)
+    d = sub.add_parser("diff", help="the differences between two rulesets after inheritance, in words")
+    d.add_argument("a")
+    d.add_argument("b")
+    d.set_defaults(func=diff.command)
+    t = sub.add_parser("test", help="replay golden transcripts (default: the shipped ones); --update refreshes "
+                                    "recorded ones")
+    t.add_argument("paths", nargs="*")
+    t.add_argument("--update", action="store_true",
+                   help="rewrite the expectations of failing recorded transcripts from the engine")
+    t.set_defaults(func=testrun.command)
+    n = sub.add_parser("new", help="write a starter variant file")
+    n.add_argument("name")
+    n.add_argument("--extends", required=True, metavar="BASE")
+    n.add_argument("-o", "--output", metavar="FILE")
+    n.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    n.set_defaults(func=scaffold.command)
+    sc = sub.add_parser("schema", help="print the JSON Schema of rulesets or transcripts (for editors)")
+    sc.add_argument("kind", nargs="?", choices=["ruleset", "transcript"], default="ruleset")
+    sc.set_defaults(func=cmd_schema)
+
+
+def cmd_schema(args, out, err) -> int:
+    from .validate import load_schema
+    print(json.dumps(load_schema(args.kind), indent=2, ensure_ascii=False), file=out)
+    return 0
 
 
 def run(argv: list[str], out=None, err=None) -> int:

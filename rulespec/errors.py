@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 import difflib
 
 
@@ -27,6 +26,7 @@ class Span:
 
 # Source texts seen so far, so that an error can show the offending line.
 _SOURCES: dict[str, str] = {}
+_MAX_QUOTED = 2 * 1024 * 1024  # as yamlsafe.MAX_BYTES: no file larger is ever read
 
 
 def register_source(file: str, text: str) -> None:
@@ -39,7 +39,10 @@ def source_line(span: Span) -> str | None:
     text = _SOURCES.get(span.file)
     if text is None:
         try:
-            text = Path(span.file).read_text(encoding="utf-8")
+            # Never a whole huge file (one refused for its size, say): its first 2 MiB hold any line quoted.
+            with open(span.file, "rb") as handle:
+                data = handle.read(_MAX_QUOTED + 1)
+            text = data[:_MAX_QUOTED].decode("utf-8", errors="strict" if len(data) <= _MAX_QUOTED else "replace")
         except (OSError, UnicodeDecodeError):
             return None
         _SOURCES[span.file] = text

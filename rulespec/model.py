@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import expressions
 from .decks import STANDARD_DECKS, Deck
-from .errors import RulespecError, Span, did_you_mean
+from .errors import RulespecError, Span, collect, did_you_mean, source_line
 from .rulesets import load_merged
 
 
@@ -23,6 +23,7 @@ class Expression:
     span: Span
     tree: object
     type: object = None
+    error: RulespecError | None = None  # a syntax error (tree is None); build() reports them all
 
 
 @dataclass
@@ -155,6 +156,7 @@ class Ruleset:
     options: dict[str, OptionDecl]
     option_values: dict[str, object] = field(default_factory=dict)
     doc: object = None
+    warnings: list = field(default_factory=list)   # lint's findings that do not stop the compile
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -163,7 +165,46 @@ REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
 def _expr(doc, key) -> Expression:
     text = doc[key]
     span = doc.value_spans[key]
-    return Expression(text, span, expressions.parse(text, span))
+    try:
+        return Expression(text, span, expressions.parse(_as_laid_out(text, span), span))
+    except RulespecError as err:
+        return Expression(text, span, None, error=err)
+
+
+def _as_laid_out(text, span: Span):
+    """A block scalar's expression with its lines as in the file, so that every node's span is right.
+
+    YAML folds `>-` lines into one and strips `|` lines of their indentation;
+    parsing the text as laid out (line breaks are blanks to the grammar) keeps
+    each column where the file has it. Anything else is parsed as it is.
+    """
+    if not isinstance(text, str) or span is None:
+        return text
+    first = source_line(span)
+    if first is None or first[span.column - 1:].startswith(text):
+        return text
+    indent = span.column - 1
+    lines, line = [], span.line
+    while True:
+        raw = source_line(Span(span.file, line, 1))
+        if raw is None or (raw.strip() and len(raw) - len(raw.lstrip(" ")) < indent):
+            break
+        lines.append(raw)
+        line += 1
+    while lines and not lines[-1].strip():
+        lines.pop()
+    content = [raw[indent:] for raw in lines]
+    if " ".join(c.strip() for c in content if c.strip()) != " ".join(text.split()) and \
+            "\n".join(content) != text.rstrip("\n"):
+        return text
+    laid_out = "\n".join([content[0]] + lines[1:]) if content else text
+    # Only when both read the same: a string literal broken across lines reads differently.
+    try:
+        if expressions.to_text(expressions.parse(laid_out, span)) != expressions.to_text(expressions.parse(text, span)):
+            return text
+    except RulespecError:
+        return text
+    return laid_out
 
 
 def _enabled(doc):
@@ -199,6 +240,7 @@ def build(doc, files: list[Path]) -> Ruleset:
             doc.span)
     deck = _deck(doc)
 
+    errors: list[RulespecError] = []  # independent problems, all reported
     wild, declare_as = None, []
     wild_doc = doc.get("wild")
     if wild_doc:
@@ -206,25 +248,31 @@ def build(doc, files: list[Path]) -> Ruleset:
         for i, rank in enumerate(wild_doc["declare_as"]):
             r = deck.rank_index(str(rank))
             if r is None:
-                raise RulespecError(f"unknown rank '{rank}' in deck {deck.id} (ranks: {' '.join(deck.ranks)})"
-                                    f"{did_you_mean(rank, deck.ranks)}", wild_doc["declare_as"].item_spans[i])
+                errors.append(RulespecError(f"unknown rank '{rank}' in deck {deck.id} (ranks: "
+                                            f"{' '.join(deck.ranks)}){did_you_mean(rank, deck.ranks)}",
+                                            wild_doc["declare_as"].item_spans[i]))
+                continue
             declare_as.append(r)
 
     players = doc["players"]
     sides = {}
     for key, value in players["sides"].items():
-        if not (isinstance(key, int) or str(key).isdigit()) or not 2 <= int(key) <= 8:
-            raise RulespecError(f"players.sides is keyed by a number of players (2 to 8), found {key!r}",
-                                players["sides"].key_spans.get(key))
+        # ASCII digits only, and few of them: int() refuses '²' and numbers of 4300+ digits.
+        if not (isinstance(key, int) or (key.isascii() and key.isdigit() and len(key) <= 4)) or not 2 <= int(key) <= 8:
+            errors.append(RulespecError(f"players.sides is keyed by a number of players (2 to 8), found {key!r}",
+                                        players["sides"].key_spans.get(key)))
+            continue
         sides[int(key)] = value
     for n in players["counts"]:
         if n not in sides:
-            raise RulespecError(f"players.sides gives no number of sides for {n} players", players.value_spans["sides"])
-        if n % sides[n]:
-            raise RulespecError(f"{n} players cannot form {sides[n]} equal sides", players.value_spans["sides"])
+            errors.append(RulespecError(f"players.sides gives no number of sides for {n} players",
+                                        players.value_spans["sides"]))
+        elif n % sides[n]:
+            errors.append(RulespecError(f"{n} players cannot form {sides[n]} equal sides",
+                                        players["sides"].value_spans.get(n) or players.value_spans["sides"]))
     if players["default"] not in players["counts"]:
-        raise RulespecError(f"players.default {players['default']} is not one of counts {players['counts']}",
-                            players.value_spans["default"])
+        errors.append(RulespecError(f"players.default {players['default']} is not one of counts "
+                                    f"{players['counts']}", players.value_spans["default"]))
 
     deal = doc["deal"]
     packet = deal.get("packet", 1)
@@ -235,7 +283,7 @@ def build(doc, files: list[Path]) -> Ruleset:
             if "each" in step:
                 p = step.get("packet", packet)
                 if step["each"] % p:
-                    raise RulespecError(f"{step['each']} cards each cannot be given {p} at a time", step.span)
+                    errors.append(RulespecError(f"{step['each']} cards each cannot be given {p} at a time", step.span))
                 steps.append(DealStep("each", step["each"], p))
             else:
                 steps.append(DealStep("table", step["table"]))
@@ -253,7 +301,9 @@ def build(doc, files: list[Path]) -> Ruleset:
             continue
         missing = [k for k in ("size", "when", "points", "category") if k not in b]
         if missing:
-            raise RulespecError(f"hand bonus '{name}' has no {', '.join(missing)}", b.span)
+            need = " and ".join([", ".join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)
+            errors.append(RulespecError(f"hand bonus '{name}' needs {need}", b.span))
+            continue
         hand_bonuses[name] = HandBonus(
             name, b["size"], _expr(b, "when"), b["points"], b["category"], b.get("wild", True),
             list(b.get("excluded_by", [])), list(b.get("shares_cards_with", [])), list(b.get("rounds", [])),
@@ -270,7 +320,9 @@ def build(doc, files: list[Path]) -> Ruleset:
         if c is None:
             continue
         if ("points" in c) == bool(c.get("from_events")):
-            raise RulespecError(f"scoring category '{name}' needs exactly one of points or from_events", c.span)
+            errors.append(RulespecError(f"scoring category '{name}' needs exactly one of points or from_events",
+                                        c.span))
+            continue
         pts = None
         if "points" in c:
             pts = c["points"] if isinstance(c["points"], int) else _expr(c, "points")
@@ -284,7 +336,7 @@ def build(doc, files: list[Path]) -> Ruleset:
         options[name] = OptionDecl(name, o["type"], o["default"], o.get("choices"), o.get("min"), o.get("max"),
                                    o.get("description", ""), doc["options"].key_spans[name])
 
-    return Ruleset(
+    rs = Ruleset(
         id=doc["id"], name=doc.get("name", doc["id"]), description=doc.get("description", ""),
         source=doc.get("source", ""), base=doc.get("extends"), files=files, span=doc.span,
         deck=deck, wild=wild, wild_declare_as=declare_as,
@@ -298,9 +350,21 @@ def build(doc, files: list[Path]) -> Ruleset:
         events=events, categories=categories, outcomes=outcomes, target=target, tie=game.get("tie", "play_on"),
         options=options, doc=doc,
     )
+    parts = [*deal_checks, *dealer_bonuses, *hand_bonuses.values(), *kinds, *events.values(), *outcomes.values()]
+    exprs = [x for p in parts for x in (getattr(p, "when", None), p.enabled)] + [c.points for c in categories.values()]
+    errors += [x.error for x in exprs + [target] if isinstance(x, Expression) and x.error is not None]
+    order = {str(f): i for i, f in enumerate(files)}  # the ruleset's own file first, then its bases
+    collect(sorted(errors, key=lambda e: (order.get(e.span.file, len(order)), e.span.line, e.span.column)
+                   if e.span else (len(order) + 1, 0, 0)))
+    return rs
 
 
 def load(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None) -> Ruleset:
     """Load, validate, merge and parse a ruleset given by id or path."""
     doc, files = load_merged(ref, relative_to=relative_to, span=span)
-    return build(doc, files)
+    try:
+        return build(doc, files)
+    except RulespecError as err:
+        from .lint import note_inherited
+        collect(note_inherited([err], files))
+        raise

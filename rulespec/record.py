@@ -57,6 +57,14 @@ def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bo
     if compiled.ruleset.option_values != {k: o.default for k, o in compiled.ruleset.options.items()}:
         doc["options"] = dict(compiled.ruleset.option_values)
     doc.update({"seats": n, "dealer": dealer, "deal": deal, "plays": plays})
+    doc["expect"] = expectations(hand)
+    header = (f"# recorded: engine output frozen for regression, not hand-verified\n"
+              f"# {command or f'rulespec record {compiled.id} --seed {seed}'}\n")
+    return header + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=100)
+
+
+def expectations(hand) -> dict:
+    """The `expect:` block of a recorded transcript: the engine's own results for a finished hand."""
     expect = {"dealer_events": list(hand.dealer_events),
               "events": {s: sorted(v) for s, v in hand.events_by_side(include_dealer=False).items()}}
     if hand.outcome is not None:
@@ -64,7 +72,4 @@ def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bo
         expect["winner"] = list(hand.outcome[1])
     if hand.plays:
         expect["score"] = {s: row for s, row in enumerate(hand.score())}
-    doc["expect"] = expect
-    header = (f"# recorded: engine output frozen for regression, not hand-verified\n"
-              f"# {command or f'rulespec record {compiled.id} --seed {seed}'}\n")
-    return header + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=100)
+    return expect

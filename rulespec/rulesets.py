@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import copy
+import os
 from functools import lru_cache
 
 from . import yamlsafe
@@ -69,7 +70,10 @@ def _partial_schema() -> dict:
 def load_file(path: Path) -> dict:
     """One ruleset file: loaded safely and validated (its sections may be partial)."""
     try:
-        data = path.read_bytes()
+        # Never more than the size limit in memory: a huge file is refused by its size alone.
+        with open(path, "rb") as handle:
+            yamlsafe.check_size(os.fstat(handle.fileno()).st_size, str(path))
+            data = handle.read(yamlsafe.MAX_BYTES + 1)
     except OSError as exc:
         raise RulespecError(f"cannot read {path}: {exc.strerror}") from None
     doc = yamlsafe.load(data, str(path))
@@ -87,7 +91,8 @@ def load_merged(ref: str | Path, *, relative_to: Path | None = None, span: Span 
             names = " -> ".join(p.name for p in chain + [path])
             raise RulespecError(f"extends forms a cycle: {names}", docs[-1].value_spans.get("extends"))
         if len(chain) >= MAX_EXTENDS_DEPTH:
-            raise RulespecError(f"extends is nested more than {MAX_EXTENDS_DEPTH} deep", span)
+            raise RulespecError(f"extends is nested more than {MAX_EXTENDS_DEPTH} deep",
+                                docs[-1].value_spans.get("extends") if docs else span)
         doc = load_file(path)
         chain.append(path)
         docs.append(doc)
@@ -98,6 +103,7 @@ def load_merged(ref: str | Path, *, relative_to: Path | None = None, span: Span 
     merged = docs[-1]
     for doc in reversed(docs[:-1]):
         merged = merge(merged, doc)
+    merged.chain_docs = docs  # each file as written, the ruleset's own first (lint.py compares them)
     # The whole ruleset, after inheritance, must be complete.
     validate(merged, "ruleset", what="ruleset")
     return merged, chain

@@ -1,0 +1,233 @@
+"""`rulespec diff A B`: what differs between two rulesets after inheritance, in words.
+
+`differences(a, b)` is the one entry point. Each checked ruleset is described
+as an ordered table of facts (label -> value in words, so expressions are
+compared by what they say: `x >= 2` and `2 <= x` are one fact); the differences are the
+facts that changed, that only B has (added) and that only A has (removed).
+Settings that cannot matter are not facts: the sides for a number of players
+the game does not allow, the declaration rules of a game without bonuses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import Expression, Ruleset
+from .words import Words, count_words, join_words, plain, rounds_words
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One fact that differs: `changed`, `added` or `removed`, with its value in each ruleset."""
+
+    change: str
+    label: str
+    before: str | None
+    after: str | None
+
+    def __str__(self) -> str:
+        if self.change == "changed":
+            return f"changed: {self.label}: {self.before} → {self.after}"
+        if self.change == "added":
+            return f"added: {self.label}: {self.after}"
+        return f"removed: {self.label}: {self.before}"
+
+
+class _Facts:
+    """The facts of one ruleset, in rulebook order: key -> (label, value in words)."""
+
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+        self.words = Words(rs)
+        self.scoring = Words(rs, "score")
+        self.facts: dict[tuple, tuple[str, str, str]] = {}
+
+    def put(self, key: tuple, label: str, value: str, core: str | None = None) -> None:
+        """A fact; `core` is what is compared when the fact is the whole of a rule whose parts are facts too."""
+        self.facts[key] = (label, plain(value), plain(core if core is not None else value))
+
+    def cond(self, e: Expression | None) -> str:
+        return self.words.condition(e.tree) if e is not None else "always"
+
+    def build(self) -> dict[tuple, tuple[str, str]]:
+        rs = self.rs
+        deck = rs.deck
+        self.put(("deck",), "the deck", deck.id)
+        self.put(("wild",), "the wild card", deck.names[rs.wild] if rs.wild is not None else "none")
+        if rs.wild is not None:
+            self.put(("wild", "declare_as"), "ranks the wild card may be declared as",
+                     " ".join(deck.ranks[r] for r in rs.wild_declare_as))
+        self.put(("players",), "numbers of players", join_words([str(n) for n in rs.player_counts], "or"))
+        if len(rs.player_counts) > 1:
+            self.put(("players", "default"), "the usual number of players", str(rs.default_players))
+        for n in rs.player_counts:
+            k = rs.sides[n]
+            self.put(("players", "sides", n), f"sides with {n} players",
+                     "each player alone" if k == n else f"{k} sides of {n // k}")
+        self.put(("deal",), "the deal", self.deal())
+        for c in rs.deal_checks:
+            result = {"redeal": "deal again", "misdeal": "a misdeal", "dealer_wins": "the dealer's side wins"}[c.result]
+            event = f" (event {c.event})" if c.event != c.name else ""
+            self.put(("deal_check", c.name), f"deal check {c.name}", f"if {self.cond(c.when)}: {result}{event}")
+        if rs.misdeal_limit is not None:
+            self.put(("misdeals",), "misdeals in a row that lose the game", str(rs.misdeal_limit))
+        for b in rs.dealer_bonuses:
+            takes = ", taking the table" if b.capture_table else ""
+            key, label = ("dealer_bonus", b.event), f"dealer bonus {b.event}"
+            self.put(key, label, f"if {self.cond(b.when)}: {_points(b.points)} in {b.category}{takes}",
+                     f"if {self.cond(b.when)}")
+            self.put(key + ("points",), f"{label}: points", f"{_points(b.points)} in {b.category}")
+            self.put(key + ("takes",), f"{label}: the dealer's side takes the table", _yes(b.capture_table))
+        for name, b in rs.hand_bonuses.items():
+            self.hand_bonus(name, b)
+        if rs.hand_bonuses:
+            self.put(("sets",), "bonus sets one hand can hold", self.sets_per_hand())
+            self.put(("timing",), "when bonuses are declared", {
+                "first_turn": "at the start of one's first turn with the hand",
+                "own_turn": "at the start of any of one's turns",
+                "before_first_turn": "any time before one's first play with the hand",
+                "after_deal": "right after the deal, in seat order",
+            }[rs.timing])
+            self.put(("per_turn",), "sets declared at a time", "all" if rs.per_turn == "all" else "one")
+            if rs.wild is not None:
+                self.put(("declare_wild",), "the wild card may be declared", _yes(rs.declare_wild))
+            self.put(("declared_first",), "declared cards are played before the others", _yes(rs.declared_first))
+        self.put(("forced",), "a card that can capture must capture", _yes(rs.forced))
+        self.put(("leftovers",), "cards left on the table at the end go to",
+                 "the side that captured last" if rs.leftovers == "last_capturer" else "nobody")
+        seen: dict[str, int] = {}
+        for k in rs.kinds:
+            seen[k.kind] = seen.get(k.kind, 0) + 1
+            key = k.kind if seen[k.kind] == 1 else f"{k.kind} #{seen[k.kind]}"
+            self.capture_kind(key, k)
+        self.put(("kind_order",), "the order of the capture kinds", ", ".join(k.kind for k in rs.kinds))
+        for name, e in rs.events.items():
+            self.put(("event", name), f"event {name}", f"when {self.cond(e.when)}: {_points(e.points)} in "
+                     f"{e.category}", f"when {self.cond(e.when)}")
+            self.put(("event", name, "points"), f"event {name}: points", f"{_points(e.points)} in {e.category}")
+        for name, c in rs.categories.items():
+            if c.from_events:
+                value = "the points of the events and bonuses scored in it"
+            elif isinstance(c.points, Expression):
+                value = self.scoring.points(c.points.tree)
+            else:
+                value = _points(c.points)
+            self.put(("category", name), f"scoring category {name}", value)
+        for name, o in rs.outcomes.items():
+            self.put(("outcome", name), f"outcome {name}", f"{self.scoring.side(o.when.tree)} wins the game")
+        self.put(("target",), "points to win the game", str(rs.target))
+        for name, o in rs.options.items():
+            value = f"{o.type}, default {_show(o.default)}"
+            if o.choices is not None:
+                value += f", one of {', '.join(map(_show, o.choices))}"
+            if o.min is not None or o.max is not None:
+                value += f", from {o.min if o.min is not None else '...'} to {o.max if o.max is not None else '...'}"
+            self.put(("option", name), f"option {name}", value)
+        return self.facts
+
+    def deal(self) -> str:
+        rs = self.rs
+        rounds = []
+        for i, steps in enumerate(rs.rounds, start=1):
+            parts = []
+            for s in steps:
+                if s.kind == "table":
+                    parts.append(f"{s.count} on the table")
+                else:
+                    at = "" if s.packet == 1 else " in one packet" if s.packet == s.count else f" ({s.packet} at a time)"
+                    parts.append(f"{s.count} each{at}")
+            rounds.append(f"round {i}: " + ", then ".join(parts))
+        text = "; ".join(rounds)
+        if rs.repeat_last:
+            text += f"; round {len(rs.rounds)} again while cards remain"
+        return text
+
+    def sets_per_hand(self) -> str:
+        """How many disjoint bonus sets the largest hand dealt in one round can hold."""
+        rs = self.rs
+        sets, cards = 0, 0
+        for schedule in rs.schedules.values():
+            for r, (seat, _table, _steps) in enumerate(schedule.rounds, start=1):
+                last = r == len(schedule.rounds)
+                sizes = [b.size for b in rs.hand_bonuses.values()
+                         if not b.rounds or r in b.rounds or ("last" in b.rounds and last)]
+                if sizes and seat // min(sizes) > sets:
+                    sets, cards = seat // min(sizes), seat
+        return "one" if sets <= 1 else f"up to {count_words(sets)} ({cards} cards in hand)"
+
+    def hand_bonus(self, name: str, b) -> None:
+        key = ("hand_bonus", name)
+        cards = "one card" if b.size == 1 else f"{count_words(b.size)} cards"
+        self.put(key, f"hand bonus {name}", f"{cards} such that {self.cond(b.when)}: {_points(b.points)} in "
+                 f"{b.category}", f"{cards} such that {self.cond(b.when)}")
+        extras = {
+            "points": ("points", f"{_points(b.points)} in {b.category}"),
+            "rounds": ("declared in", rounds_words(b.rounds) if b.rounds else "every round"),
+            "wild": ("the wild card may stand in", _yes(b.wild)),
+            "excluded_by": ("not on cards that can make", join_words(b.excluded_by, "or") or "no limit"),
+            "shares_cards_with": ("may share cards with", join_words(b.shares_cards_with, "or") or "none"),
+            "unique_by": ("one player per", b.unique_by or "no limit"),
+        }
+        for field, (label, value) in extras.items():
+            self.put(key + (field,), f"hand bonus {name}: {label}", value)
+
+    def capture_kind(self, key: str, k) -> None:
+        base = ("kind", key)
+        what = {"sweep": "takes the whole table", "match": "one table card of the played card's value",
+                "sum": "table cards adding up to the played card's value",
+                "fifteen": f"table cards that with the played card total {k.total}"}[k.kind]
+        self.put(base, f"capture {key}", what)
+        self.put(base + ("when",), f"capture {key}: only when", self.cond(k.when))
+        self.put(base + ("exclusive",), f"capture {key}: the only capture offered when it applies", _yes(k.exclusive))
+        self.put(base + ("min_cards",), f"capture {key}: at least", f"{k.min_cards} table cards")
+        if k.kind == "sum":
+            self.put(base + ("unless_match",), f"capture {key}: not when a match exists", _yes(k.unless_match))
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _show(value) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def differences(a: Ruleset, b: Ruleset) -> list[Difference]:
+    """What changes from checked ruleset `a` to checked ruleset `b`, in `a`'s order then `b`'s additions."""
+    fa, fb = _Facts(a).build(), _Facts(b).build()
+
+    def part_of_another(key, facts) -> bool:
+        # A detail (hand bonus x: rounds) comes and goes with what it details (hand bonus x).
+        return any(key[:i] in facts for i in range(1, len(key)))
+
+    out = []
+    for key, (label, value, core) in fa.items():
+        if key not in fb:
+            if not part_of_another(key, fa):
+                out.append(Difference("removed", label, value, None))
+        elif fb[key][2] != core:
+            out.append(Difference("changed", label, core, fb[key][2]))
+    for key, (label, value, _core) in fb.items():
+        if key not in fa and not part_of_another(key, fb):
+            out.append(Difference("added", label, None, value))
+    return out
+
+
+def report(a: Ruleset, b: Ruleset) -> str:
+    """The differences as text, one per line, after a heading line."""
+    diffs = differences(a, b)
+    head = f"{a.id} ({a.name}) → {b.id} ({b.name}): "
+    if not diffs:
+        return head + "no differences in the rules\n"
+    n = len(diffs)
+    return head + f"{n} difference{'s' if n != 1 else ''}\n" + "".join(f"  {d}\n" for d in diffs)
+
+
+def command(args, out, err) -> int:
+    """`rulespec diff A B`: both after inheritance, with their default options."""
+    from compiler.build import compile_ruleset
+    out.write(report(compile_ruleset(args.a).ruleset, compile_ruleset(args.b).ruleset))
+    return 0

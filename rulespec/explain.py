@@ -1,0 +1,398 @@
+"""`rulespec explain`: a ruleset as a readable rulebook, in Markdown or as one HTML page.
+
+`explain(rs, fmt)` is the one entry point. The rulebook is generated from the
+checked model alone (rulespec/words.py says the expressions in words): first
+as a list of blocks (headings, paragraphs, lists, a table), then rendered by
+one small function per format. Every piece of text from the ruleset is
+escaped for the format it lands in.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+from .model import Expression, Ruleset
+from .words import CODE_END, CODE_START, Words, code, count_words, join_words, plain, rounds_words
+
+FORMATS = ("markdown", "html")
+
+
+@dataclass
+class Block:
+    """One block of the rulebook: `h1`/`h2`/`h3`/`p` (text), `ul` (items), `table` (header row + rows)."""
+
+    kind: str
+    content: object
+
+
+def user(text) -> str:
+    """Text from the ruleset, made safe to embed in words: one line, no code markers."""
+    return " ".join(re.sub(f"[{CODE_START}{CODE_END}\x04\x05]", "", str(text)).split())
+
+
+def bold(text: str) -> str:
+    # A private marker pair, like the code markers: each format renders it.
+    return f"\x04{text}\x05"
+
+
+# ------------------------------------------------------------------ the rulebook
+
+
+class _Book:
+    """Builds the blocks for one checked ruleset."""
+
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+        self.words = Words(rs)
+        self.scoring = Words(rs, "score")
+        self.blocks: list[Block] = []
+
+    def add(self, kind: str, content) -> None:
+        self.blocks.append(Block(kind, content))
+
+    def cond(self, expr: Expression | None) -> str:
+        return self.words.condition(expr.tree) if expr is not None else "always"
+
+    def build(self) -> list[Block]:
+        rs = self.rs
+        self.add("h1", user(rs.name))
+        if rs.description:
+            self.add("p", user(rs.description))
+        about = f"Ruleset {code(user(rs.id))}"
+        if rs.base:
+            about += f", a variant of {code(user(rs.base))}"
+        if rs.source:
+            about += f"; rules document: {user(rs.source)}"
+        self.add("p", about + ". Generated from the ruleset by rulespec explain.")
+        for section in (self.players, self.deal, self.hand_bonuses, self.play, self.events, self.score,
+                        self.end, self.options):
+            section()
+        return self.blocks
+
+    # -- players and cards
+    def players(self) -> None:
+        rs = self.rs
+        self.add("h2", "Players and cards")
+        counts = join_words([str(n) for n in rs.player_counts], "or")
+        items = [f"{counts} player{'s' if rs.player_counts != [1] else ''}"
+                 + (f" ({rs.default_players} unless said otherwise)" if len(rs.player_counts) > 1 else "") + "."]
+        alone = [n for n in rs.player_counts if rs.sides[n] == n]
+        if alone:
+            items.append(f"With {join_words([str(n) for n in alone], 'or')} players, each plays alone.")
+        for n in rs.player_counts:
+            k = rs.sides[n]
+            if k != n:
+                items.append(f"With {n} players, {k} sides of {n // k}: seat i plays for side i mod {k} "
+                             f"(partners are {k} seats apart).")
+        deck = rs.deck
+        values = ", ".join(f"{r} = {v}" if v is not None else f"{r} no value" for r, v in zip(deck.ranks, deck.values))
+        suits = ", ".join(f"{self.words.suit_word(s)} ({s})" if deck.suit_names else s for s in deck.suits)
+        items.append(f"The deck {code(deck.id)}: {deck.size} cards, suits {suits}; capture values {values}. "
+                     f"A card with no value captures only a card of its own rank and takes no part in sums.")
+        if rs.wild is not None:
+            name = deck.names[rs.wild]
+            ranks = " ".join(deck.ranks[r] for r in rs.wild_declare_as)
+            items.append(f"The wild card is {self.words.card_name(name)}. In a hand bonus it may be declared as "
+                         f"any of {ranks} that makes the bonus; declared, it keeps that rank and value in play "
+                         f"until it is captured. In a total (can make ...) it counts as any value from 1 to 10.")
+        self.add("ul", items)
+
+    # -- the deal
+    def step(self, step) -> str:
+        if step.kind == "table":
+            return f"{step.count} face up on the table"
+        at = "" if step.packet == 1 and self.rs.packet == 1 else \
+            " in one packet" if step.packet == step.count else f", {step.packet} at a time"
+        return f"{step.count} card{'s' if step.count != 1 else ''} to each player{at}"
+
+    def deal(self) -> None:
+        rs = self.rs
+        self.add("h2", "The deal")
+        items = []
+        how = "one at a time" if rs.packet == 1 else f"{rs.packet} at a time"
+        items.append(f"The dealer deals from the top of the deck, to each player in turn from the first player "
+                     f"(the seat after the dealer) on, {how} unless said otherwise.")
+        for i, steps in enumerate(rs.rounds, start=1):
+            text = ", then ".join(self.step(s) for s in steps)
+            items.append(f"Round {i}: {text}.")
+        if rs.repeat_last:
+            items.append(f"Then rounds like round {len(rs.rounds)}, while cards remain, each when every hand "
+                         f"is empty.")
+        per = []
+        for n, schedule in sorted(rs.schedules.items()):
+            count = len(schedule.rounds)
+            per.append(f"{count} round{'s' if count != 1 else ''} with {n} players")
+        items.append(f"The deck makes {join_words(per)}.")
+        self.add("ul", items)
+        if rs.deal_checks:
+            self.add("p", "After round 1 the table is checked; the first of these that holds applies:")
+            results = {
+                "redeal": "the same dealer gathers the cards and deals again",
+                "misdeal": f"a misdeal: the cards are dealt again, and the {_ordinal(rs.misdeal_limit or 0)} "
+                           f"misdeal in a row makes the dealer's opponents win the game",
+                "dealer_wins": "the dealer's side wins the game at once",
+            }
+            self.add("ul", [f"{bold(c.name)}: if {self.cond(c.when)}, {results[c.result]}"
+                            + (f" (event {code(c.event)})" if c.event != c.name else "") + "."
+                            for c in rs.deal_checks])
+        if rs.dealer_bonuses:
+            self.add("p", "Then the dealer scores the first of these bonuses that holds:")
+            self.add("ul", [f"{bold(b.event)}: if {self.cond(b.when)}, {_points(b.points)} in {code(b.category)}"
+                            + (" and the dealer's side takes the table (a capture)" if b.capture_table else "")
+                            + "." for b in rs.dealer_bonuses])
+
+    # -- hand bonuses
+    def hand_bonuses(self) -> None:
+        rs = self.rs
+        if not rs.hand_bonuses:
+            return
+        self.add("h2", "Hand bonuses")
+        self.add("p", "A player may declare (knock) sets of cards from their hand that make a bonus. A card belongs "
+                      "to one declared set unless the bonus says it may share.")
+        items = []
+        for name, b in rs.hand_bonuses.items():
+            cards = "one card" if b.size == 1 else f"{count_words(b.size)} cards"
+            text = f"{bold(name)}: {cards} of the hand such that {self.cond(b.when)}: {_points(b.points)} in " \
+                   f"{code(b.category)}."
+            if b.rounds:
+                text += f" Only in {rounds_words(b.rounds, 'or')}."
+            if not b.wild and rs.wild is not None:
+                text += " The wild card cannot stand in."
+            if b.excluded_by:
+                text += f" Cards that can make {join_words([code(o) for o in b.excluded_by], 'or')} " \
+                        f"cannot be declared as this."
+            if b.shares_cards_with:
+                text += f" May be declared on the same cards as {join_words([code(o) for o in b.shares_cards_with], 'or')}."
+            if b.unique_by:
+                text += f" Only one player scores it per {b.unique_by}: an earlier seat in dealing order holding " \
+                        f"the same {b.unique_by} wins."
+            items.append(text)
+        self.add("ul", items)
+        timing = {
+            "first_turn": "at the start of one's first turn with a newly dealt hand, together with that turn's play",
+            "own_turn": "at the start of any of one's turns, with the play, once every card declared before has "
+                        "been played",
+            "before_first_turn": "at any time before one's first play with the hand (a knock without a card)",
+            "after_deal": "right after the deal, before anyone plays, in seat order",
+        }[rs.timing]
+        items = [f"Bonuses are declared {timing}."]
+        if rs.per_turn == "one":
+            items.append("One set is declared at a time.")
+        if rs.wild is not None:
+            items.append("The wild card may be declared as a rank that makes the bonus." if rs.declare_wild
+                         else "The wild card cannot be declared.")
+        items.append("Declared cards must be played before the others." if rs.declared_first
+                     else "Declared cards may be played in any order.")
+        self.add("p", " ".join(items))
+
+    # -- play and captures
+    def play(self) -> None:
+        rs = self.rs
+        self.add("h2", "Play and captures")
+        self.add("p", "Players play one card each in turn, from the first player on. The played card may capture "
+                      "table cards; the player chooses among all the captures offered:")
+        items = []
+        for k in rs.kinds:
+            text = {
+                "sweep": "takes the whole table",
+                "match": "one table card of the played card's value (a card with no value: one of its rank)",
+                "sum": f"{count_words(max(k.min_cards, 2))} or more table cards whose values add up to the played "
+                       f"card's value",
+                "fifteen": f"{count_words(k.min_cards)} or more table cards that, with the played card, total "
+                           f"{k.total}",
+            }[k.kind]
+            text = f"{bold(k.kind)}: {text}"
+            if k.when is not None:
+                text += f", when {self.cond(k.when)}"
+            if k.unless_match:
+                text += ", unless a match is possible"
+            if k.exclusive:
+                text += "; when it applies, it is the only capture offered"
+            items.append(text + ".")
+        self.add("ul", items)
+        items = ["A card that can capture must capture." if rs.forced else "Capturing is optional: a card may be "
+                 "left on the table even if it could capture."]
+        items.append("A card that captures nothing stays face up on the table.")
+        items.append("At the end of the hand, the cards left on the table go to the side that captured last."
+                     if rs.leftovers == "last_capturer" else "At the end of the hand, the cards left on the table "
+                     "go to nobody.")
+        self.add("p", " ".join(items))
+
+    def events(self) -> None:
+        rs = self.rs
+        if not rs.events:
+            return
+        self.add("h2", "Points made in play")
+        self.add("p", "After each play, every one of these that holds scores for the player's side:")
+        self.add("ul", [f"{bold(name)}: when {self.cond(e.when)}: {_points(e.points)} in {code(e.category)}."
+                        for name, e in rs.events.items()])
+
+    # -- scoring
+    def score(self) -> None:
+        rs = self.rs
+        self.add("h2", "Scoring a hand")
+        scorers: dict[str, list[str]] = {}
+        for b in rs.dealer_bonuses:
+            scorers.setdefault(b.category, []).append(b.event)
+        for name, b in rs.hand_bonuses.items():
+            scorers.setdefault(b.category, []).append(name)
+        for name, e in rs.events.items():
+            scorers.setdefault(e.category, []).append(name)
+        rows = []
+        for name, c in rs.categories.items():
+            if c.from_events:
+                made = scorers.get(name, [])
+                text = "the points scored in it during the hand" + (
+                    f": {join_words([code(m) for m in made])}" if made else "")
+            elif isinstance(c.points, Expression):
+                text = self.scoring.points(c.points.tree)
+            else:
+                text = _points(c.points)
+            rows.append([code(name), text])
+        self.add("p", "At the end of a hand each side scores, per category:")
+        self.add("table", [["category", "points"], *rows])
+        self.add("p", "A side's total for the hand is the sum of its categories.")
+
+    def end(self) -> None:
+        rs = self.rs
+        self.add("h2", "End of the game")
+        items = []
+        for name, o in rs.outcomes.items():
+            items.append(f"{bold(name)}: {self.scoring.side(o.when.tree)} at the end of a hand wins the game at once.")
+        items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end of a "
+                     f"hand, if a side has {rs.target} or more points in all, the side with the highest total "
+                     f"wins; a tie at the top plays another hand.")
+        self.add("ul", items)
+
+    def options(self) -> None:
+        rs = self.rs
+        if not rs.options:
+            return
+        self.add("h2", "Options")
+        rows = [["option", "type", "value here", "default", "description"]]
+        for name, o in rs.options.items():
+            rows.append([code(name), o.type, user(_show(rs.option_values.get(name, o.default))), user(_show(o.default)),
+                         user(o.description)])
+        self.add("table", rows)
+        self.add("p", f"Set them with {code('--option NAME=VALUE')}.")
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _ordinal(n: int) -> str:
+    words = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+    return words.get(n, f"{n}th")
+
+
+def _show(value) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+# ------------------------------------------------------------------ rendering
+
+_PIECES = re.compile(f"({CODE_START}.*?{CODE_END}|\x04.*?\x05)", re.S)
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~&!])")
+
+
+def _md_code(text: str, in_table: bool) -> str:
+    if in_table:
+        text = text.replace("|", "\\|")
+    longest = max((len(m) for m in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _md_inline(text: str, in_table: bool = False) -> str:
+    out = []
+    for piece in _PIECES.split(text):
+        if piece.startswith(CODE_START):
+            out.append(_md_code(piece[1:-1], in_table))
+        elif piece.startswith("\x04"):
+            out.append(f"**{_md_inline(piece[1:-1], in_table)}**")
+        else:
+            out.append(_MD_SPECIAL.sub(r"\\\1", piece))
+    return "".join(out)
+
+
+def render_markdown(blocks: list[Block]) -> str:
+    """The blocks as CommonMark (GitHub tables); all ruleset text escaped."""
+    out = []
+    for b in blocks:
+        if b.kind in ("h1", "h2", "h3"):
+            out.append("#" * int(b.kind[1]) + " " + _md_inline(b.content))
+        elif b.kind == "p":
+            out.append(_md_inline(b.content))
+        elif b.kind == "ul":
+            out.append("\n".join(f"- {_md_inline(item)}" for item in b.content))
+        elif b.kind == "table":
+            header, *rows = b.content
+            lines = ["| " + " | ".join(_md_inline(c, True) for c in header) + " |",
+                     "|" + "|".join("---" for _ in header) + "|"]
+            lines += ["| " + " | ".join(_md_inline(c, True) for c in row) + " |" for row in rows]
+            out.append("\n".join(lines))
+    return "\n\n".join(out) + "\n"
+
+
+def _html_inline(text: str) -> str:
+    out = []
+    for piece in _PIECES.split(text):
+        if piece.startswith(CODE_START):
+            out.append(f"<code>{html.escape(piece[1:-1])}</code>")
+        elif piece.startswith("\x04"):
+            out.append(f"<strong>{_html_inline(piece[1:-1])}</strong>")
+        else:
+            out.append(html.escape(piece))
+    return "".join(out)
+
+
+_STYLE = ("body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;line-height:1.5}"
+          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;"
+          "vertical-align:top}code{background:#f4f4f4;padding:0 .2em}")
+
+
+def render_html(blocks: list[Block]) -> str:
+    """The blocks as one self-contained HTML page; all ruleset text escaped."""
+    title = next((b.content for b in blocks if b.kind == "h1"), "rulebook")
+    body = []
+    for b in blocks:
+        if b.kind in ("h1", "h2", "h3"):
+            body.append(f"<{b.kind}>{_html_inline(b.content)}</{b.kind}>")
+        elif b.kind == "p":
+            body.append(f"<p>{_html_inline(b.content)}</p>")
+        elif b.kind == "ul":
+            body.append("<ul>\n" + "\n".join(f"<li>{_html_inline(i)}</li>" for i in b.content) + "\n</ul>")
+        elif b.kind == "table":
+            header, *rows = b.content
+            lines = ["<table>", "<tr>" + "".join(f"<th>{_html_inline(c)}</th>" for c in header) + "</tr>"]
+            lines += ["<tr>" + "".join(f"<td>{_html_inline(c)}</td>" for c in row) + "</tr>" for row in rows]
+            body.append("\n".join(lines + ["</table>"]))
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{html.escape(plain(title))}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
+            + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+RENDERERS = {"markdown": render_markdown, "html": render_html}
+
+
+def rulebook(rs: Ruleset) -> list[Block]:
+    """The rulebook's blocks for a checked ruleset."""
+    return _Book(rs).build()
+
+
+def explain(rs: Ruleset, fmt: str = "markdown") -> str:
+    """A checked ruleset as a rulebook in `fmt` (markdown or html)."""
+    return RENDERERS[fmt](rulebook(rs))
+
+
+def command(args, out, err) -> int:
+    """`rulespec explain RULESET [--format markdown|html] [--option NAME=VALUE]`."""
+    from compiler.build import compile_ruleset
+
+    from .cli import _parse_options
+    text = explain(compile_ruleset(args.ruleset, _parse_options(args.option)).ruleset, args.format)
+    out.write(text)
+    return 0

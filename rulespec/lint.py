@@ -1,0 +1,434 @@
+"""Static checks at compile time (Ludii's "missing requirements"), called by check.py.
+
+Each check is one function in CHECKS; it reads the typed ruleset (and, for
+`extends`, the files of the chain) and reports located errors and warnings:
+what is used but never defined, defined but never used, can never happen, or
+overridden in conflict with the base. Errors stop the compile; warnings are
+printed by `rulespec validate` and `rulespec compile` and do not.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from . import typecheck as tc
+from .errors import RulespecError, Span, did_you_mean
+from .expressions import Attr, Name, walk
+from .model import Expression, Ruleset
+from .words import rounds_words
+
+# Hand bonuses made by at most this many cards are tried on every combination of the deck.
+MAX_BONUS_SIZE = 3
+
+
+class LintWarning(RulespecError):
+    """A located problem that does not stop the compile: `file:line:col: warning: message`."""
+
+    def headline(self) -> str:
+        return f"{self.span}: warning: {self.message}" if self.span else f"warning: {self.message}"
+
+
+class _Report:
+    """Collects the findings of every check."""
+
+    def __init__(self):
+        self.errors: list[RulespecError] = []
+        self.warnings: list[LintWarning] = []
+
+    def error(self, message: str, span: Span | None) -> None:
+        self.errors.append(RulespecError(message, span))
+
+    def warning(self, message: str, span: Span | None) -> None:
+        self.warnings.append(LintWarning(message, span))
+
+
+def lint(rs: Ruleset) -> tuple[list[RulespecError], list[LintWarning]]:
+    """Every check on a ruleset whose expressions are type-checked (those that failed are skipped)."""
+    report = _Report()
+    for check in CHECKS:
+        check(rs, report)
+    return report.errors, report.warnings
+
+
+# ------------------------------------------------------------ where things are written
+
+
+def _section(rs: Ruleset, key: str):
+    value = rs.doc.get(key) if rs.doc is not None else None
+    return value if value is not None else {}
+
+
+def _key_span(mapping, key) -> Span | None:
+    return getattr(mapping, "key_spans", {}).get(key) or getattr(mapping, "span", None)
+
+
+def _value_span(mapping, key) -> Span | None:
+    spans = getattr(mapping, "value_spans", {})
+    return spans.get(key) or _key_span(mapping, key)
+
+
+def _item_span(items, i: int) -> Span | None:
+    spans = getattr(items, "item_spans", [])
+    return spans[i] if i < len(spans) else getattr(items, "span", None)
+
+
+def expressions(rs: Ruleset):
+    """Every expression of the ruleset (conditions, points, switches, the target)."""
+    items = [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds, *rs.events.values(),
+             *rs.outcomes.values()]
+    for item in items:
+        for value in (getattr(item, "when", None), getattr(item, "enabled", None)):
+            if isinstance(value, Expression):
+                yield value
+    for c in rs.categories.values():
+        if isinstance(c.points, Expression):
+            yield c.points
+    if isinstance(rs.target, Expression):
+        yield rs.target
+
+
+# ------------------------------------------------------------ categories
+
+
+def _scorers(rs: Ruleset):
+    """(what, category, span of the category, whether it is the default) for everything that scores."""
+    for i, b in enumerate(rs.dealer_bonuses):
+        node = _section(rs, "dealer_bonuses")[i]
+        yield f"dealer bonus '{b.event}'", b.category, _value_span(node, "category"), False
+    bonuses = _section(rs, "hand_bonuses")
+    for name, b in rs.hand_bonuses.items():
+        node = bonuses.get(name)
+        yield f"hand bonus '{name}'", b.category, _value_span(node, "category") if node else b.span, False
+    events = _section(rs, "events")
+    for name, e in rs.events.items():
+        node = events.get(name)
+        if node is not None and "category" in node:
+            yield f"event '{name}'", e.category, _value_span(node, "category"), False
+        else:  # an event scores in the category of its own name
+            yield f"event '{name}'", e.category, _key_span(events, name), True
+
+
+def check_categories(rs: Ruleset, report: _Report) -> None:
+    """Every category scored in exists and is from_events; every from_events category is scored in."""
+    used = set()
+    for what, cat, span, defaulted in _scorers(rs):
+        used.add(cat)
+        c = rs.categories.get(cat)
+        if c is None:
+            hint = " (an event scores in the category of its own name unless it says category:)" if defaulted else ""
+            report.error(f"{what} scores in unknown scoring category '{cat}'{did_you_mean(cat, rs.categories)}"
+                         f"{hint}", span)
+        elif not c.from_events:
+            report.error(f"{what} scores in category '{cat}', which is computed from points, so nothing can "
+                         f"score in it; give it from_events: true", span)
+    if "total" in rs.categories:
+        report.error("'total' is the sum of the categories; it cannot be a category itself",
+                     rs.categories["total"].span)
+    for name, c in rs.categories.items():
+        if c.from_events and name not in used:
+            report.warning(f"scoring category '{name}' is from_events but no event or bonus scores in it, "
+                           f"so it is always 0", c.span)
+
+
+# ------------------------------------------------------------ names of bonuses and events
+
+
+def check_bonus_names(rs: Ruleset, report: _Report) -> None:
+    """excluded_by and shares_cards_with name other hand bonuses of the ruleset."""
+    section = _section(rs, "hand_bonuses")
+    for name, b in rs.hand_bonuses.items():
+        node = section.get(name) or {}
+        for key in ("excluded_by", "shares_cards_with"):
+            items = node.get(key) if hasattr(node, "get") else None
+            for i, other in enumerate(getattr(b, key)):
+                span = _item_span(items, i) if items is not None else b.span
+                if other == name:
+                    report.error(f"hand bonus '{name}' names itself in {key}", span)
+                elif other not in rs.hand_bonuses:
+                    known = ", ".join(sorted(set(rs.hand_bonuses) - {name})) or "none"
+                    report.error(f"hand bonus '{name}' names unknown bonus '{other}' in {key} (hand bonuses: "
+                                 f"{known}){did_you_mean(other, rs.hand_bonuses)}", span)
+
+
+def check_event_names(rs: Ruleset, report: _Report) -> None:
+    """Event names are told apart in the event log: no name is made by two kinds of rule."""
+    seen: dict[str, str] = {}
+
+    def see(name: str, kind: str, what: str, span):
+        first = seen.setdefault(name, kind)
+        if first != kind:
+            clash = f"has the name of a {first}" if what.endswith(f"'{name}'") else \
+                f"makes event '{name}', the name of a {first}"
+            report.warning(f"{what} {clash}: the event log cannot tell them apart", span)
+
+    for i, c in enumerate(rs.deal_checks):
+        see(c.event, "deal check", f"deal check '{c.name}'", _item_span(_section(rs, "deal_checks"), i))
+    for i, b in enumerate(rs.dealer_bonuses):
+        see(b.event, "dealer bonus", f"dealer bonus '{b.event}'", _item_span(_section(rs, "dealer_bonuses"), i))
+    for name, b in rs.hand_bonuses.items():
+        see(name, "hand bonus", f"hand bonus '{name}'", b.span)
+    for name in rs.events:
+        see(name, "play event", f"event '{name}'", _key_span(_section(rs, "events"), name))
+
+
+# ------------------------------------------------------------ options
+
+
+def check_options(rs: Ruleset, report: _Report) -> None:
+    """Every declared option is read by some expression."""
+    used = {node.name for expr in expressions(rs) for node in walk(expr.tree)
+            if isinstance(node, Attr) and node.base == "options"}
+    for name, decl in rs.options.items():
+        if name not in used:
+            report.warning(f"option '{name}' is declared but no expression reads options.{name}", decl.span)
+
+
+# ------------------------------------------------------------ deal and declarations
+
+
+def check_deal_settings(rs: Ruleset, report: _Report) -> None:
+    """Settings that only matter together with something the ruleset lacks."""
+    doc = rs.doc
+    if rs.misdeal_limit is None and any(c.result == "misdeal" for c in rs.deal_checks):
+        report.error("a deal check gives a misdeal but the ruleset sets no misdeals.limit",
+                     doc.value_spans.get("deal_checks"))
+    if rs.misdeal_limit is not None and not any(c.result == "misdeal" for c in rs.deal_checks):
+        report.warning("misdeals.limit is set but no deal check has result: misdeal", doc.key_spans.get("misdeals"))
+    decl = doc.get("declarations")
+    if decl and not rs.hand_bonuses:
+        report.warning("declarations are set but the ruleset has no hand bonuses to declare",
+                       doc.key_spans.get("declarations"))
+    elif decl and rs.per_turn == "one" and rs.timing != "own_turn":
+        report.warning(f"per_turn: one only matters with timing: own_turn (timing is {rs.timing})",
+                       _value_span(decl, "per_turn"))
+
+
+def _seat_cards(rs: Ruleset) -> dict[int, list[int]]:
+    """Per number of players: the cards each seat receives in each round."""
+    out = {}
+    for n, schedule in (getattr(rs, "schedules", None) or {}).items():
+        out[n] = [seat for seat, _table, _steps in schedule.rounds]
+    return out
+
+
+def check_bonus_rounds(rs: Ruleset, report: _Report) -> None:
+    """A hand bonus limited to rounds that never happen, or bigger than every hand it could be in."""
+    per_count = _seat_cards(rs)
+    if not per_count:
+        return
+    for name, b in rs.hand_bonuses.items():
+        possible = []
+        for rounds in per_count.values():
+            for r, cards in enumerate(rounds, start=1):
+                if not b.rounds or r in b.rounds or ("last" in b.rounds and r == len(rounds)):
+                    possible.append(cards)
+        if not possible:
+            longest = max(len(r) for r in per_count.values())
+            report.warning(f"hand bonus '{name}' is limited to {rounds_words(b.rounds, 'or')}, but the "
+                           f"deal has at most {longest} round{'s' if longest > 1 else ''}", b.span)
+        elif max(possible) < b.size:
+            report.warning(f"hand bonus '{name}' is made by {b.size} cards, but a hand holds at most "
+                           f"{max(possible)} in the rounds it may be declared", b.span)
+
+
+# ------------------------------------------------------------ bonuses that can never be made
+
+
+def _bonus_function(rs: Ruleset, b):
+    """The bonus condition as a Python function (cards, hand, round, last_round) -> bool."""
+    from compiler.emit_expr import emit
+
+    from . import check, runtime
+    code = emit(b.when.tree, check.context(rs, check.BONUS_NAMES))
+    namespace = {"__builtins__": {"min": min, "max": max, "abs": abs, "tuple": tuple}, "_rt": runtime,
+                 **runtime.tables(rs.deck, rs.wild)}
+    return eval(f"lambda cards, hand, round, last_round: {code}", namespace)  # noqa: S307 - our own emitted code
+
+
+def _runtime_names(expr: Expression) -> set[str]:
+    return {n.id for n in walk(expr.tree) if isinstance(n, Name) and n.ref == "local"}
+
+
+def _round_contexts(rs: Ruleset, b, uses_round: bool) -> list[tuple[int, bool]]:
+    """(round, last_round) pairs the bonus may be declared in."""
+    if not uses_round:
+        return [(1, False)]
+    pairs = set()
+    for rounds in _seat_cards(rs).values():
+        for r in range(1, len(rounds) + 1):
+            last = r == len(rounds)
+            if not b.rounds or r in b.rounds or ("last" in b.rounds and last):
+                pairs.add((r, last))
+    return sorted(pairs) or [(1, False)]
+
+
+def check_bonus_possible(rs: Ruleset, report: _Report) -> None:
+    """Each hand bonus of at most 3 cards holds for some cards of the deck (the wild card as any allowed rank)."""
+    functions = {}
+    for name, b in rs.hand_bonuses.items():
+        if b.when.type is not tc.BOOL or "hand" in _runtime_names(b.when):
+            continue
+        try:
+            functions[name] = _bonus_function(rs, b)
+        except RulespecError:  # e.g. a division by zero folded at compile time: the compile reports it
+            continue
+    size = rs.deck.size
+    wild_bit = 1 << rs.wild if rs.wild is not None else 0
+    virtual = [1 << (size + r) for r in rs.wild_declare_as] if rs.wild is not None and rs.declare_wild else []
+
+    def variants(name: str, mask: int) -> list[int]:
+        """The masks the condition sees: as dealt, and with the wild card declared as each rank."""
+        if mask & wild_bit and rs.hand_bonuses[name].wild and virtual:
+            return [mask] + [(mask ^ wild_bit) | v for v in virtual]
+        return [mask]
+
+    for name, b in rs.hand_bonuses.items():
+        if name not in functions or b.size > MAX_BONUS_SIZE or b.size > size:
+            continue
+        names = _runtime_names(b.when) | {n for other in b.excluded_by if other in rs.hand_bonuses
+                                          for n in _runtime_names(rs.hand_bonuses[other].when)}
+        contexts = _round_contexts(rs, b, bool(names & {"round", "last_round"}))
+        excluders = [o for o in b.excluded_by if o in functions]
+        try:
+            made, excluded = _search(functions, name, excluders, variants, contexts, size, b.size)
+        except ArithmeticError:  # the condition fails on some cards (the engine would too): no verdict here
+            continue
+        if made:
+            continue
+        wild = " (the wild card declared as any rank it may take)" if wild_bit and b.wild and virtual else ""
+        cards = "card" if b.size == 1 else f"{b.size} cards"
+        if excluded:
+            others = " or ".join(f"'{o}'" for o in excluders)
+            report.warning(f"hand bonus '{name}' can never be made: every {cards} of deck {rs.deck.id} that "
+                           f"satisfy its condition can make {others}, which excludes it{wild}", b.when.span)
+        else:
+            report.warning(f"hand bonus '{name}' can never be made: no {cards} of deck {rs.deck.id} satisfy "
+                           f"its condition{wild}", b.when.span)
+
+
+def _search(functions, name, excluders, variants, contexts, size: int, k: int) -> tuple[bool, bool]:
+    """(made, excluded): whether some k cards make the bonus, and whether some did but were excluded."""
+    excluded = False
+    for combo in combinations(range(size), k):
+        mask = 0
+        for c in combo:
+            mask |= 1 << c
+        for ctx in contexts:
+            if not any(functions[name](m, m, *ctx) for m in variants(name, mask)):
+                continue
+            if any(functions[o](m, m, *ctx) for o in excluders for m in variants(o, mask)):
+                excluded = True
+                continue
+            return True, excluded
+    return False, excluded
+
+
+# ------------------------------------------------------------ extends
+
+
+def _plain(node):
+    if isinstance(node, dict):
+        return {k: _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+def _path(path: list) -> str:
+    return ".".join(str(p) for p in path)
+
+
+# Sections whose keys are names the ruleset chooses: a new key there may be a misspelt inherited one.
+_OPEN_SECTIONS = ("hand_bonuses", "events", "scoring", "outcomes", "options")
+
+
+def _overrides(over, base, path: list, base_id: str, report: _Report) -> None:
+    for key, value in over.items():
+        here = path + [key]
+        inherited = base.get(key) if isinstance(base, dict) else None
+        if value is None:
+            if inherited is None:
+                known = list(base) if isinstance(base, dict) else []
+                where = f" {_path(path)}" if path else ""
+                report.error(f"'{_path(here)}' is set to null to remove it, but {base_id} has no '{key}'"
+                             f"{' in' + where if where else ''} to remove{did_you_mean(key, known)}",
+                             _key_span(over, key))
+        elif isinstance(value, list) and isinstance(inherited, list) and _plain(value) == _plain(inherited):
+            report.warning(f"'{_path(here)}' repeats the list {base_id} has: a list replaces the inherited one "
+                           f"whole, so this changes nothing; remove it", _key_span(over, key))
+        elif isinstance(value, dict) and isinstance(inherited, dict):
+            _overrides(value, inherited, here, base_id, report)
+        elif len(path) == 1 and path[0] in _OPEN_SECTIONS and key not in base:
+            close = [k for k in base if isinstance(k, str) and _typo(str(key), k)]
+            if close:
+                report.warning(f"'{_path(here)}' is new here, not a change to {base_id}'s '{close[0]}'",
+                               _key_span(over, key))
+
+
+def _typo(a: str, b: str) -> bool:
+    """Whether `a` is `b` with one slip (two in longer names): a letter added, dropped, changed or swapped."""
+    if a == b or min(len(a), len(b)) <= 3:
+        return False
+    limit = 1 if max(len(a), len(b)) <= 6 else 2
+    if abs(len(a) - len(b)) > limit:
+        return False
+    # Optimal string alignment distance.
+    prev2, prev = None, list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if prev2 is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[-1] <= limit
+
+
+def check_extends(rs: Ruleset, report: _Report) -> None:
+    """Each file of an `extends` chain against what it inherits."""
+    if len(rs.files) < 2:
+        return
+    from . import yamlsafe
+    from .rulesets import merge
+    docs = getattr(rs.doc, "chain_docs", None)
+    if docs is None or len(docs) != len(rs.files):
+        # Each file was validated when the chain was merged; here it is only read again.
+        docs = [yamlsafe.load(p.read_bytes(), str(p)) for p in rs.files]
+    for i in range(len(docs) - 1):
+        over = docs[i]
+        base = docs[-1]
+        for d in reversed(docs[i + 1:-1]):
+            base = merge(base, d)
+        base_id = docs[i + 1]["id"]
+        if over["id"] == base_id:
+            report.error(f"id '{over['id']}' is the id of the ruleset it extends; give the variant an id of its own",
+                         over.value_spans.get("id"))
+        body = {k: v for k, v in over.items() if k not in ("id", "extends")}
+        body = type(over)(body)
+        body.key_spans, body.value_spans = over.key_spans, over.value_spans
+        _overrides(body, base, [], base_id, report)
+
+
+def note_inherited(errors: list[RulespecError], files) -> list[RulespecError]:
+    """Errors located in a base file say which ruleset inherited them (the file itself is in the location)."""
+    if len(files) < 2:
+        return errors
+    own = str(files[0])
+    out = []
+    for err in errors:
+        for e in err.all:
+            if e.span is not None and e.span.file != own and str(e.span.file) in map(str, files):
+                e = type(e)(f"{e.message} (inherited by {files[0].name})", e.span)
+            out.append(e)
+    return out
+
+
+CHECKS = [
+    check_extends,
+    check_categories,
+    check_bonus_names,
+    check_event_names,
+    check_options,
+    check_deal_settings,
+    check_bonus_rounds,
+    check_bonus_possible,
+]

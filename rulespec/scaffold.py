@@ -1,0 +1,144 @@
+"""`rulespec new NAME --extends BASE`: a starter variant file that validates as written.
+
+`starter(name, base, path)` is the one entry point. The file holds the
+schema comment for editors, the id, extends, a name and a description, and
+commented examples of the usual overrides, each written from the base's own
+data so that uncommenting any one of them (alone) still gives a valid ruleset.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from .errors import RulespecError
+from .model import Ruleset
+
+ID_RE = re.compile(r"[a-z][a-z0-9_-]*\Z")
+SCHEMA = Path(__file__).resolve().parent / "schemas" / "ruleset.schema.json"
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _schema_ref(folder: Path) -> str:
+    """The schema for editors: relative inside the rulespec checkout (as the shipped files have it), else a URI."""
+    folder = folder.resolve()
+    if folder == _ROOT or _ROOT in folder.parents:
+        return Path(os.path.relpath(SCHEMA, folder)).as_posix()
+    return SCHEMA.as_uri()
+
+
+def _flow(value) -> str:
+    """A small value in YAML flow style."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return value if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_./-]*", value) and value not in ("true", "false", "null") \
+            else '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_flow(k)}: {_flow(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def _examples(rs: Ruleset) -> list[tuple[str, list[str]]]:
+    """(what it does, YAML lines) for each commented example, from the base's own data."""
+    out = []
+    target = rs.doc["game"]["target"]
+    if isinstance(target, int):
+        other = 101 if target != 101 else 51
+        out.append((f"Play to another target ({rs.id}: {target}):", [f"game: {{target: {other}}}"]))
+    n = rs.default_players
+    if len(rs.player_counts) > 1:
+        counts = ", ".join(map(str, rs.player_counts))
+        out.append((f"Only {n} players ({rs.id}: {counts}; the sides per number of players are inherited):",
+                    [f"players: {{counts: [{n}], default: {n}}}"]))
+    deal = rs.doc["deal"]
+    lines = ["deal:", "  rounds:"] + [f"    - {_flow(_plain(r))}" for r in deal["rounds"]]
+    lines.append(f"  repeat_last: {_flow(bool(deal.get('repeat_last', False)))}")
+    out.append((f"Another deal: {rs.id}'s rounds, to edit (every number of players must use the deck exactly):",
+                lines))
+    if rs.hand_bonuses:
+        gone = list(rs.hand_bonuses)[-1]
+        lines = ["hand_bonuses:", f"  {gone}: null"]
+        for name, b in rs.hand_bonuses.items():
+            if name == gone:
+                continue
+            fixes = {key: [o for o in getattr(b, key) if o != gone] for key in ("excluded_by", "shares_cards_with")
+                     if gone in getattr(b, key)}
+            if fixes:
+                lines.append(f"  {name}: {_flow(fixes)}")
+        out.append((f"Remove a hand bonus ({rs.id} has: {', '.join(rs.hand_bonuses)}):", lines))
+    deck = rs.deck
+    card = deck.ranks[-1] + deck.suits[min(1, len(deck.suits) - 1)]
+    category = f"holds_{card.lower()}"
+    if category not in rs.categories:
+        out.append((f"A new scoring category: 1 point to the side that captured {card}:",
+                    ["scoring:", f"  {category}: {{points: '1 if holds(pile, {card}) else 0'}}"]))
+    if rs.events:
+        name, e = next(iter(rs.events.items()))
+        out.append((f"Change the points of an event ({name}: {e.points}):",
+                    ["events:", f"  {name}: {{points: {e.points + 1}}}"]))
+    out.append(("Optional captures:" if rs.forced else "Compulsory captures:",
+                [f"capture: {{forced: {_flow(not rs.forced)}}}"]))
+    if isinstance(target, int) and "short" not in rs.options:
+        out.append(("An option, set on the command line with --option short=true:",
+                    ["options:", "  short: {type: bool, default: false, description: play to half the target}",
+                     f"game: {{target: '{max(target // 2, 1)} if options.short else {target}'}}"]))
+    return out
+
+
+def _plain(node):
+    if isinstance(node, dict):
+        return {k: _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+def starter(name: str, base: str, path: Path) -> str:
+    """The text of a new variant `name` of `base` (an id or a path), to be written at `path`."""
+    from compiler.build import compile_ruleset
+    if not ID_RE.match(name) or len(name) > 64:
+        raise RulespecError(f"invalid ruleset id '{name}': use lowercase letters, digits, '-' and '_', "
+                            f"starting with a letter")
+    base_path = Path(base)
+    if "/" in base or base.endswith((".yaml", ".yml")):
+        # A base given as a path is written relative to the new file.
+        ref = Path(os.path.relpath(base_path.resolve(), path.parent.resolve())).as_posix()
+    else:
+        ref = base
+    rs = compile_ruleset(base if ref == base else base_path).ruleset
+    if name == rs.id:
+        raise RulespecError(f"the variant needs an id of its own, not its base's ('{rs.id}')")
+    lines = [
+        f"# yaml-language-server: $schema={_schema_ref(path.parent)}",
+        f"# {name}: a variant of {rs.id}, started by `rulespec new`. What is not written here is as in {rs.id}:",
+        f"# `rulespec explain {path.name}` shows the whole game, `rulespec diff {ref} {path.name}` what differs.",
+        f"id: {name}",
+        f"extends: {_flow(ref)}",
+        f"name: {_flow(f'{rs.name} ({name})')}",
+        f"description: {_flow(f'{rs.name} with ... (say in one line what {name} changes).')}",
+        "",
+        "# Uncomment one of these and edit it. A mapping merges key by key into the base's; a list or a",
+        "# value replaces the inherited one; null removes an inherited entry. docs/language.md has the rest.",
+    ]
+    for what, example in _examples(rs):
+        lines.append("#")
+        lines.append(f"# {what}")
+        lines += [f"# {line}" for line in example]
+    return "\n".join(lines) + "\n"
+
+
+def command(args, out, err) -> int:
+    """`rulespec new NAME --extends BASE [-o FILE]`."""
+    path = Path(args.output) if args.output else Path(f"{args.name}.yaml")
+    if path.exists() and not args.force:
+        raise RulespecError(f"{path} already exists; choose another name, -o FILE, or --force to overwrite it")
+    text = starter(args.name, args.extends, path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path}: a variant of {args.extends}; check it with `rulespec validate {path}`", file=out)
+    return 0

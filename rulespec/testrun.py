@@ -1,0 +1,187 @@
+"""`rulespec test`: find and replay golden transcripts; `--update` refreshes recorded ones.
+
+`run_tests(paths, update=...)` is the one entry point. Replaying is
+rulespec/replay.py's; updating keeps a recorded transcript's inputs (deal,
+plays, declarations) and rewrites its expectations (each play's events and
+legal captures, the `expect:` block) from what the engine does now, in the
+format of rulespec/record.py. A hand-verified transcript is never rewritten:
+its expectations were checked by a person against the rules.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from . import yamlsafe
+from .errors import RulespecError
+
+_ROOT = Path(__file__).resolve().parent.parent
+TRANSCRIPT_KEYS = frozenset({"ruleset", "plays", "deal", "deck", "dealer", "seats", "expect"})
+
+
+def default_paths() -> list[Path]:
+    """The shipped golden transcripts: the tests/golden folder of a source checkout."""
+    golden = _ROOT / "tests" / "golden"
+    # Only in a checkout: an installed package has no tests folder of its own beside it.
+    if golden.is_dir() and (_ROOT / "pyproject.toml").is_file() and (_ROOT / "rulespec").is_dir():
+        return [golden]
+    raise RulespecError("no golden transcripts to replay: the tests/golden folder comes with a source checkout "
+                        "of rulespec, not with the installed package; give the transcripts' files or folders")
+
+
+def file_kind(path: Path) -> str:
+    """`transcript` or `ruleset`, from the file's top-level keys (a file that cannot be read: by its text)."""
+    try:
+        with open(path, "rb") as handle:  # at most the size limit: a huge file is refused later, by its size
+            data = handle.read(yamlsafe.MAX_BYTES + 1)
+    except OSError:
+        data = b""
+    try:
+        doc = yamlsafe.load(data, str(path))
+        keys = set(doc)
+    except RulespecError:
+        keys = {line.split(":", 1)[0] for line in data.decode("utf-8", errors="replace").splitlines()
+                if ":" in line and line[:1].isalpha()}
+    if "ruleset" in keys or "plays" in keys:
+        return "transcript"
+    if "id" in keys or "extends" in keys:
+        return "ruleset"
+    return "transcript" if keys & TRANSCRIPT_KEYS else "ruleset"
+
+
+def find(paths: list[Path]) -> list[Path]:
+    """The transcripts named or under the folders named (rulesets beside them are skipped), sorted."""
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files += [f for f in sorted(p.rglob("*.yaml")) + sorted(p.rglob("*.yml")) if file_kind(f) == "transcript"]
+        elif p.exists():
+            files.append(p)
+        else:
+            raise RulespecError(f"no such file or folder: {p}")
+    return files
+
+
+@dataclass
+class Outcome:
+    """What happened to one transcript: passed, failed (with the lines to show), updated."""
+
+    path: Path
+    ok: bool
+    lines: list[str] = field(default_factory=list)
+    updated: bool = False
+
+
+def run_one(path: Path, update: bool = False) -> Outcome:
+    """Replay one transcript; with `update`, a recorded one that fails is rewritten first."""
+    from .replay import replay
+    from .transcript import read_transcript
+    try:
+        result = replay(path)
+    except RulespecError as err:
+        return Outcome(path, False, [f"FAIL {path}", *("  " + line for line in err.render().splitlines())])
+    if result.ok:
+        return Outcome(path, True, [result.summary()])
+    lines = result.summary().splitlines()
+    if not update:
+        return Outcome(path, False, lines)
+    if not read_transcript(path).recorded:
+        return Outcome(path, False, lines + ["  hand-verified: not updated (fix the engine, or the transcript "
+                                             "by hand)"])
+    try:
+        text = updated_text(path)
+    except RulespecError as err:
+        return Outcome(path, False, lines + [f"  cannot update: {err.headline()}"])
+    path.write_text(text, encoding="utf-8")
+    again = replay(path)
+    if not again.ok:  # pragma: no cover - the engine is deterministic
+        return Outcome(path, False, again.summary().splitlines())
+    return Outcome(path, True, [f"updated {path} ({again.plays} plays)"], updated=True)
+
+
+def run_tests(files: list[Path], update: bool = False, out=None) -> tuple[int, int, int]:
+    """Replay transcripts; prints each result and returns (passed, failed, updated)."""
+    passed = failed = updated = 0
+    for path in files:
+        outcome = run_one(path, update)
+        if out is not None:
+            print("\n".join(outcome.lines), file=out)
+        passed += outcome.ok
+        failed += not outcome.ok
+        updated += outcome.updated
+    return passed, failed, updated
+
+
+# ------------------------------------------------------------------ updating
+
+
+def _plain(node):
+    if isinstance(node, dict):
+        return {k: _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+def _header(text: str) -> str:
+    """The comment lines that open the file (kept as written)."""
+    lines = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line)
+    return "".join(line + "\n" for line in lines)
+
+
+def updated_text(path: Path) -> str:
+    """A recorded transcript with its expectations recomputed by the engine (inputs unchanged)."""
+    from .engine import IllegalMove
+    from .record import expectations
+    from .replay import _Replayer
+
+    r = _Replayer(path)
+    raw = path.read_text(encoding="utf-8")
+    doc = _plain(yamlsafe.load(raw, str(path)))
+    hand = r.new_hand()
+    names = r.rules.CARD_NAMES
+    for play, entry in zip(r.t.plays, doc.get("plays", [])):
+        card = r.card(play.card) if play.card is not None else None
+        capture = r.mask(play.capture or [], "the capture") if card is not None else 0
+        try:
+            decls = r.declarations(hand, play)
+            if "legal" in entry and card is not None:
+                probe = hand.clone()
+                if decls:
+                    probe._apply_declarations(play.seat, decls, with_card=True)
+                options = probe.options_for(card) if probe.hands[play.seat] >> card & 1 else []
+                entry["legal"] = sorted(([names[i] for i in range(len(names)) if m >> i & 1] for m in options))
+            events = hand.declare(play.seat, decls) if card is None else hand.play(play.seat, card, capture, decls)
+        except IllegalMove as err:
+            if play.error is not None:
+                break  # the refusal the transcript expects ends it, as in replay
+            raise RulespecError(f"play {play.number} is refused by the engine now: {err.message}", play.span) from None
+        entry.pop("error", None)
+        entry["events"] = [e.name for e in events]
+    if "expect" in doc or hand.is_over:
+        expect = expectations(hand)
+        if "table" in (doc.get("expect") or {}):
+            final = hand.final_table if hand.is_over else hand.table
+            expect["table"] = sorted(r.rules.card_names(final).split()) if final else []
+        doc["expect"] = expect
+    return _header(raw) + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=100)
+
+
+def command(args, out, err) -> int:
+    """`rulespec test [PATH...] [--update]`."""
+    paths = [Path(p) for p in args.paths] if args.paths else default_paths()
+    files = find(paths)
+    if not files:
+        print(f"rulespec test: no transcripts under {', '.join(map(str, paths))}", file=err)
+        return 2
+    passed, failed, updated = run_tests(files, update=args.update, out=out)
+    if args.update:
+        print(f"{updated} updated", file=out)
+    print(f"{passed} passed, {failed} failed", file=out)
+    return 1 if failed else 0

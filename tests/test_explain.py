@@ -1,0 +1,145 @@
+"""`rulespec explain`: expressions in words, the rulebook's sections, and escaping in both formats."""
+from __future__ import annotations
+
+import io
+import textwrap
+
+import pytest
+
+from compiler.build import compile_ruleset
+from rulespec import check, model
+from rulespec.cli import run
+from rulespec.explain import explain
+from rulespec.expressions import parse
+from rulespec.errors import Span
+from rulespec.rulesets import shipped_ids
+from rulespec.words import Words, plain, source
+
+# (where the expression is written, expression, words)
+PHRASES = [
+    ("deal", 'count(table, rank == "A") >= 2', "the table holds two or more aces"),
+    ("deal", 'count(table, rank == "A") == 0', "the table holds no aces"),
+    ("deal", 'not count(table, rank == "A") >= 2', "the table holds less than two aces"),
+    ("deal", "can_total(table, 15)",
+     "the values on the table can make 15 (the wild card counting as any value from 1 to 10)"),
+    ("deal", "max_same_rank(table) == 4", "the table holds exactly four cards of one rank"),
+    ("deal", 'count(table, rank in ["J", "Q", "K"]) > 1', "the table holds more than one jacks, queens or kings"),
+    ("bonus", "total(cards) <= 9", "the values of the declared cards total 9 or less"),
+    ("bonus", "same_value(cards)", "the declared cards are all of the same value"),
+    ("bonus", "value(cards) <= 3", "the declared card has a value of 3 or less"),
+    ("bonus", "holds_all(cards, [JD, QD, KD])",
+     "the declared cards include the jack, queen and king of diamonds (JD QD KD)"),
+    ("event", "not empty(captured) and empty(table) and not last_play",
+     "the play captures something and the table is empty and it is not the hand's last play"),
+    ("event", "count(captured) >= 3", "three or more cards are captured"),
+    ("event", 'rank(played) == "A"', "the played card is an ace"),
+    ("event", "empty(captured) or last_play", "the play captures nothing or it is the hand's last play"),
+    ("event", "not (empty(captured) or last_play)",
+     "neither the play captures nothing nor it is the hand's last play"),
+    ("score", "1 if most(count(pile)) else 0", "1 point to the side with the most cards (nobody on a tie)"),
+    ("score", '1 if most(count(pile, suit == "D")) else 0',
+     "1 point to the side with the most diamonds (nobody on a tie)"),
+    ("score", "5 if holds_all(pile, [JD, QD, KD]) else 0",
+     "5 points if the side has captured the jack, queen and king of diamonds (JD QD KD), else 0"),
+    ("score", 'count(pile, suit == "D") == count(deck, suit == "D")', "the side has captured all the diamonds"),
+    ("score", "run(pile, [AD, 2D, 3D]) if holds(pile, AD) else 0",
+     "if the side has captured the ace of diamonds (AD): one point per card of the run AD 2D 3D that the side "
+     "has captured from its first card without a gap; otherwise 0"),
+    # No phrase of its own: the expression as written, as code.
+    ("deal", "total(table - wild) + (1 if holds(table, wild) else 0) <= 9",
+     "`total(table - wild) + (1 if holds(table, wild) else 0)` is 9 or less"),
+    ("event", "count(captured, suit != suit(played)) == 0",
+     "the captured cards include no cards for which `suit != suit(played)`"),
+]
+
+NAMES = {"deal": check.TABLE_NAMES, "bonus": check.BONUS_NAMES, "event": check.EVENT_NAMES,
+         "score": check.SCORE_NAMES}
+
+
+@pytest.fixture(scope="module")
+def cirulla_rs():
+    return compile_ruleset("cirulla").ruleset
+
+
+@pytest.mark.parametrize("place, text, words", PHRASES, ids=[t for _, t, _ in PHRASES])
+def test_expression_in_words(cirulla_rs, place, text, words):
+    tree = parse(text, Span("w.yaml", 1, 1))
+    typ = check.tc.check(tree, check.context(cirulla_rs, NAMES[place], allow_most=place == "score"))
+    w = Words(cirulla_rs, "score" if place == "score" else "")
+    said = w.points(tree) if place == "score" and str(typ) == "int" else w.condition(tree)
+    assert plain(said) == words
+
+
+@pytest.mark.parametrize("text", ["a if b else c if d else e", "(a if b else c) if d else e", "not (a and b)",
+                                  "a - (b - c)", "a - b - c", "-(a + b)", "(a | b) & c", "a | b & c",
+                                  'x(a, [AD, 2D], {"7": 21})', "(a == b) == c"])
+def test_source_keeps_only_the_parentheses_it_needs(text):
+    from rulespec.expressions import to_text
+    tree = parse(text, Span("w.yaml", 1, 1))
+    again = source(tree)
+    assert to_text(parse(again, Span("w.yaml", 1, 1))) == to_text(tree)
+    assert again == text or len(again) < len(text)
+
+
+def test_cirulla_rulebook(cirulla_rs):
+    text = explain(cirulla_rs)
+    for line in [
+        "# Cirulla",
+        "## The deal",
+        "- Round 1: 3 cards to each player, then 4 face up on the table.",
+        "- The deck makes 6 rounds with 2 players, 4 rounds with 3 players and 3 rounds with 4 players.",
+        "- **redeal**: if the table holds two or more aces, the same dealer gathers the cards and deals again.",
+        "## Hand bonuses",
+        "| `carte` | 1 point to the side with the most cards (nobody on a tie) |",
+        "- **cappotto**: a side that has captured all the diamonds at the end of a hand wins the game at once.",
+    ]:
+        assert line in text.splitlines()
+
+
+@pytest.mark.parametrize("rid", shipped_ids())
+def test_every_shipped_ruleset_explains(rid):
+    rs = compile_ruleset(rid).ruleset
+    md, page = explain(rs), explain(rs, "html")
+    assert md.startswith("# ")
+    assert page.count("<html") == 1 and page.rstrip().endswith("</html>")
+    assert "\x02" not in md + page and "\x03" not in md + page
+
+
+HOSTILE = """\
+    id: hostile
+    extends: cirulla
+    name: "<script>alert(1)</script> & *bold* [link](x) | `tick`"
+    description: "<img src=x onerror=alert(1)> \\x02code\\x03 # not a heading"
+    scoring:
+      pipes: {points: "count(select(pile, suit == \\"D\\") | select(pile, rank == \\"K\\")) // 2"}
+    """
+
+
+def test_html_escapes_everything(tmp_path):
+    path = tmp_path / "h.yaml"
+    path.write_text(textwrap.dedent(HOSTILE), encoding="utf-8")
+    page = explain(check.check(model.load(path)), "html")
+    assert "<script>" not in page and "<img" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; *bold*" in page
+    assert "<code>count(select(pile, suit == &quot;D&quot;) | select(pile, rank == &quot;K&quot;)) // 2</code>" in page
+    assert page.count("<code>") == page.count("</code>")
+
+
+def test_markdown_escapes_everything(tmp_path):
+    path = tmp_path / "h.yaml"
+    path.write_text(textwrap.dedent(HOSTILE), encoding="utf-8")
+    md = explain(check.check(model.load(path)))
+    assert md.splitlines()[0] == r"# \<script\>alert(1)\</script\> \& \*bold\* \[link\](x) \| \`tick\`"
+    assert "\\<img src=x onerror=alert(1)\\> code \\# not a heading" in md
+    # Inside a table cell, a | in code is escaped too, so the row keeps its two cells.
+    row = next(line for line in md.splitlines() if line.startswith("| `pipes`"))
+    assert "\\|" in row and row.count(" | ") == 1
+
+
+def test_explain_command(capsys):
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["explain", "cirullone", "--format", "html"], out, err) == 0
+    assert out.getvalue().startswith("<!DOCTYPE html>") and err.getvalue() == ""
+    out = io.StringIO()
+    assert run(["explain", "cirulla-short"], out, err) == 0
+    assert "if a side has 26 or more points in all" in out.getvalue()

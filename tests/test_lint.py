@@ -1,0 +1,140 @@
+"""Static checks (rulespec/lint.py) beyond the catalogue: what they find, what they must not, and their cost."""
+from __future__ import annotations
+
+import textwrap
+import time
+
+import pytest
+
+from rulespec import check, lint, model
+from rulespec.errors import RulespecError, Span
+from rulespec.rulesets import shipped_ids
+
+
+def checked(tmp_path, text: str, options=None):
+    path = tmp_path / "v.yaml"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return check.check(model.load(path), options)
+
+
+def warnings(rs) -> list[str]:
+    return [w.message for w in rs.warnings]
+
+
+@pytest.mark.parametrize("rid", shipped_ids())
+def test_shipped_rulesets_are_clean(rid):
+    rs = check.check(model.load(rid))
+    assert rs.warnings == []
+
+
+BONUSES = [
+    # (bonus mapping, the warning it gives or None)
+    ("{size: 3, when: 'total(cards) <= 9', points: 1, category: scope}", None),
+    ("{size: 3, when: 'total(cards) >= 31', points: 1, category: scope}",
+     "hand bonus 'x' can never be made: no 3 cards of deck french40 satisfy its condition (the wild card "
+     "declared as any rank it may take)"),
+    # Two KH: the real one and the wild card declared as a king (the virtual card keeps the wild card's suit).
+    ("{size: 3, when: 'count(cards, rank == \"K\" and suit == \"H\") == 2', points: 1, category: scope}", None),
+    ("{size: 3, when: 'count(cards, rank == \"K\" and suit == \"H\") == 2', points: 1, category: scope, wild: false}",
+     "hand bonus 'x' can never be made: no 3 cards of deck french40 satisfy its condition"),
+    ("{size: 1, when: 'value(cards) == 10', points: 1, category: scope}", None),
+    ("{size: 2, when: 'round == 9 and same_value(cards)', points: 1, category: scope}",
+     "hand bonus 'x' can never be made: no 2 cards of deck french40 satisfy its condition (the wild card "
+     "declared as any rank it may take)"),
+    ("{size: 2, when: 'round == 6 and same_value(cards)', points: 1, category: scope}", None),  # 2 players
+    ("{size: 3, when: 'last_round and total(cards) == 30', points: 1, category: scope}", None),
+    # Made with the whole hand: not enumerated, so no verdict.
+    ("{size: 3, when: 'count(hand) > 12', points: 1, category: scope}", None),
+    # Four cards: more than a hand holds (and too many combinations to try).
+    ("{size: 4, when: 'total(cards) > 40', points: 1, category: scope}",
+     "hand bonus 'x' is made by 4 cards, but a hand holds at most 3 in the rounds it may be declared"),
+]
+
+
+@pytest.mark.parametrize("bonus, expected", BONUSES, ids=[b for b, _ in BONUSES])
+def test_bonus_that_can_never_be_made(tmp_path, bonus, expected):
+    rs = checked(tmp_path, f"""\
+        id: v
+        extends: cirulla
+        hand_bonuses:
+          x: {bonus}
+        """)
+    assert warnings(rs) == ([expected] if expected else [])
+
+
+def test_every_combination_is_cheap(tmp_path):
+    # The worst case: a 52-card deck and a bonus nothing makes, so every triple is tried.
+    started = time.perf_counter()
+    rs = checked(tmp_path, """\
+        id: v
+        extends: cicera
+        hand_bonuses:
+          x: {size: 3, when: 'total(cards) > 30', points: 1, category: scua}
+        declarations: {timing: first_turn}
+        """)
+    assert time.perf_counter() - started < 2.0
+    assert warnings(rs) == ["hand bonus 'x' can never be made: no 3 cards of deck bresciane52 satisfy its condition"]
+
+
+def test_an_option_read_only_by_a_switch_is_used(tmp_path):
+    rs = checked(tmp_path, """\
+        id: v
+        extends: cirulla
+        options:
+          decino: {type: bool, default: true}
+        hand_bonuses:
+          decino: {enabled: options.decino}
+          barsega: {excluded_by: []}
+        """)
+    assert warnings(rs) == []
+
+
+def test_disabled_rules_are_still_checked(tmp_path):
+    # With the option off the event is dropped, but with it on it would score in an unknown category.
+    with pytest.raises(RulespecError) as info:
+        checked(tmp_path, """\
+            id: v
+            extends: cirulla
+            options:
+              extra: {type: bool, default: false}
+            events:
+              extra: {when: 'count(captured) >= 4', enabled: options.extra}
+            """)
+    assert info.value.headline().endswith("event 'extra' scores in unknown scoring category 'extra' (an event "
+                                           "scores in the category of its own name unless it says category:)")
+
+
+def test_errors_come_in_file_and_line_order(tmp_path):
+    with pytest.raises(RulespecError) as info:
+        checked(tmp_path, """\
+            id: v
+            extends: cirulla
+            scoring:
+              b: {points: 'cont(pile)'}
+              a: {points: 'holds(pile, 7D)'}
+            events:
+              scopa: {category: scopa}
+            """)
+    assert [(e.span.line, e.span.column) for e in info.value.all] == [(4, 16), (5, 16), (7, 21)]
+
+
+TYPOS = [("setebello", "settebello", True), ("decimo", "decino", True), ("primera", "primiera", True),
+         ("grnade", "grande", True), ("re_bello", "settebello", False), ("carte", "certa", False),
+         ("x", "y", False), ("scope", "scope", False), ("buffoni", "denari", False)]
+
+
+@pytest.mark.parametrize("a, b, expected", TYPOS)
+def test_typo(a, b, expected):
+    assert lint._typo(a, b) is expected
+
+
+def test_note_inherited_names_the_ruleset_that_inherited():
+    files = ["child.yaml", "base.yaml"]
+    from pathlib import Path
+    errs = lint.note_inherited([RulespecError("x", Span("base.yaml", 1, 1)), RulespecError("y", Span("child.yaml", 2, 1))],
+                               [Path(f) for f in files])
+    assert [e.headline() for e in errs] == ["base.yaml:1:1: x (inherited by child.yaml)", "child.yaml:2:1: y"]
+
+
+def test_warning_headline():
+    assert lint.LintWarning("m", Span("f.yaml", 3, 4)).headline() == "f.yaml:3:4: warning: m"
