@@ -171,26 +171,40 @@ def _captures(w, rs):
     w(f"LEFTOVERS = {rs.leftovers!r}")
     w()
     w()
-    w("def captures(played, table):")
-    w('    """Every capture set (masks) the played card has against the table."""')
+    kinds = rs.kinds
+    needs_sums = any(k.kind in ("sum", "fifteen", "match") or k.unless_match for k in kinds)
+    limit = max([max((x for x in _values(rs) if x), default=0)] +
+                [k.total for k in kinds if k.kind == "fifteen"])
+    sums_call = f"_rt.subset_sums(table, _VALUE, _NUMBERED, {limit}, _SUMS)" if needs_sums else "None"
+    w("def _options(p, played, table, sums):")
+    w('    """The capture sets of card index `p` (mask `played`) against a non-empty table."""')
     w.indent()
-    w("if not table:")
-    w("    return []")
-    w("p = played.bit_length() - 1")
     w("v = _VALUE[p]")
     w("numbered = _NUMBERED[p]")
     w("found = []")
-    needs_sums = any(k.kind in ("sum", "fifteen", "match") or k.unless_match for k in rs.kinds)
-    if needs_sums:
-        limit = max([max((x for x in _values(rs) if x), default=0)] +
-                    [k.total for k in rs.kinds if k.kind == "fifteen"])
-        w(f"sums = _rt.subset_sums(table, _VALUE, _NUMBERED, {limit}, _SUMS)")
-    if any(k.kind == "match" or k.unless_match for k in rs.kinds):
+    plain = lambda k: k.when is None and not k.exclusive and not k.unless_match  # noqa: E731
+    match = next((k for k in kinds if k.kind == "match"), None)
+    summ = next((k for k in kinds if k.kind == "sum"), None)
+    # What the compiler knows: a plain match and a plain sum together are "every set of table
+    # cards totalling v", one lookup instead of two filtered ones.
+    merged = (match is not None and summ is not None and plain(match) and plain(summ)
+              and summ.min_cards <= 2)
+    if any(k.kind == "match" or k.unless_match for k in kinds) and not merged:
         w("# a match: one table card of the same value (a card with no value: of the same rank)")
         w("matches = ([m for m, c in sums.get(v, ()) if c == 1] if numbered")
         w("           else [1 << i for i in _rt.bits(table) if not _NUMBERED[i] and _RANK[i] == _RANK[p]])")
-    for n, k in enumerate(rs.kinds):
+    for n, k in enumerate(kinds):
         w(f"# capture kind {n + 1}: {k.kind} ({Path(k.span.file).name}:{k.span.line})")
+        if merged and k is summ:
+            w("# (merged with the match above)")
+            continue
+        if merged and k is match:
+            w("# match and sum: every set of table cards totalling the played value")
+            w("if numbered:")
+            w("    found += [m for m, c in sums.get(v, ())]")
+            w("else:")
+            w("    found += [1 << i for i in _rt.bits(table) if not _NUMBERED[i] and _RANK[i] == _RANK[p]]")
+            continue
         cond = []
         if k.when is not None:
             w(_where(k.when))
@@ -206,7 +220,8 @@ def _captures(w, rs):
         elif k.kind == "sum":
             expr = f"[m for m, c in sums.get(v, ()) if c >= {max(k.min_cards, 2)}]"
         else:
-            expr = f"[m for m, c in sums.get({k.total} - v, ()) if c >= {k.min_cards}]"
+            expr = (f"[m for m, c in sums.get({k.total} - v, ()) if c >= {k.min_cards}]" if k.min_cards > 1
+                    else f"[m for m, c in sums.get({k.total} - v, ())]")
         test = " and ".join(cond) if cond else "True"
         if k.exclusive:
             w(f"if {test}:")
@@ -218,7 +233,36 @@ def _captures(w, rs):
         else:
             w(f"if {test}:")
             w(f"    found += {expr}")
-    w("return _rt.unique(found) if len(found) > 1 else found")
+    # Two kinds can offer the same set only if a fifteen's total is twice a played value.
+    overlap = any(k.kind == "fifteen" and k.total % 2 == 0 for k in kinds) or (
+        sum(1 for k in kinds if k.kind == "sweep" and not k.exclusive) > 0)
+    w("return _rt.unique(found) if len(found) > 1 else found" if overlap else "return found")
+    w.dedent()
+    w()
+    w()
+    w("def captures(played, table):")
+    w('    """Every capture set (masks) the played card has against the table."""')
+    w("    if not table:")
+    w("        return []")
+    w(f"    return _options(played.bit_length() - 1, played, table, {sums_call})")
+    w()
+    w()
+    w("def legal(hand, table):")
+    w('    """Every (card index, capture mask) move of a hand, 0 for no capture (no declared wild card)."""')
+    w.indent()
+    w("if not table:")
+    w("    return [(p, 0) for p in _rt.bits(hand)]")
+    w(f"sums = {sums_call}")
+    w("out = []")
+    w("for p in _rt.bits(hand):")
+    w("    caps = _options(p, 1 << p, table, sums)")
+    w("    if caps:")
+    w("        out += [(p, m) for m in caps]")
+    if not rs.forced:
+        w("        out.append((p, 0))")
+    w("    else:")
+    w("        out.append((p, 0))")
+    w("return out")
     w.dedent()
     w()
     w()

@@ -15,6 +15,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from .errors import RulespecError
+from .runtime import bits as _rt_bits
 
 
 class IllegalMove(RulespecError):
@@ -41,12 +42,8 @@ class Event(NamedTuple):
 
 
 def _lowbits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    """The card indices of a mask, lowest first."""
+    return list(_rt_bits(mask))
 
 
 class _Names:
@@ -126,6 +123,7 @@ class Hand:
         self.final_table = 0
         self._options_key = None
         self._options: dict[int, list[int]] = {}
+        self._legal = None                  # (seat, hand, table, moves) of the last legal_moves()
         self._start()
 
     # -- dealing -------------------------------------------------------------
@@ -319,6 +317,10 @@ class Hand:
         pending = self.declared[self.turn] & hand
         if self.rules.DECLARED_FIRST and pending:
             hand = pending
+        if self.wild_as is None:
+            moves = self.rules.legal(hand, self.table)    # the compiled fast path
+            self._legal = (self.turn, hand, self.table, moves)
+            return moves
         moves = []
         for c in _lowbits(hand):
             moves += [(c, m) for m in self.options_for(c)]
@@ -535,8 +537,11 @@ class Hand:
         pending = self.declared[seat] & self.hands[seat]
         if rules.DECLARED_FIRST and pending and not pending & bit:
             raise IllegalMove(f"declared cards are played first ({rules.card_names(pending)})")
-        options = self.options_for(card)
-        if capture not in options:
+        known = self._legal
+        if (self.wild_as is None and known is not None and known[0] == seat and known[1] == self.hands[seat]
+                and known[2] == self.table and (card, capture) in known[3]):
+            pass                              # a move legal_moves() offered for this very state
+        elif capture not in (options := self._options_now(card)):
             if capture & ~self.table:
                 raise IllegalMove(f"{rules.card_names(capture & ~self.table)} not on the table")
             if capture == 0:
@@ -547,9 +552,11 @@ class Hand:
                               f"{rules.card_names(capture)} (it can take {can})")
         self.plays += 1
         side = seat % self.k
-        eff_card = self._eff(bit)
-        table_before = self._eff(self.table)
-        eff_capture = self._eff(capture)
+        if self.wild_as is None:
+            eff_card, table_before, eff_capture, previous = bit, self.table, capture, self.previous
+        else:
+            eff_card, table_before = self._eff(bit), self._eff(self.table)
+            eff_capture, previous = self._eff(capture), self._eff(self.previous)
         self.hands[seat] ^= bit
         self.declared[seat] &= ~bit
         self.played_this_round[seat] += 1
@@ -561,22 +568,35 @@ class Hand:
         else:
             self.table |= bit
             self.table_order.append(card)
-        last_play = not any(self.hands) and self._stock_empty()
-        table_after = self._eff(self.table)
+        hands_empty = not any(self.hands)
+        last_play = hands_empty and self.round >= len(self.schedule)
+        table_after = self.table if self.wild_as is None else self._eff(self.table)
         fired = rules.play_events(eff_card, eff_capture, table_after, table_before, last_play,
-                                  self._eff(self.previous), self.round)
-        events = [Event(self.plays, seat, side, name, pts, cat) for name, pts, cat in fired]
-        self.events.extend(events)
+                                  previous, self.round)
+        if fired:
+            events = [Event(self.plays, seat, side, name, pts, cat) for name, pts, cat in fired]
+            self.events.extend(events)
+        else:
+            events = []
         if self.wild_as is not None and (capture | bit) & rules.WILD_BIT and capture:
             self.wild_as = None            # the declared wild card was captured: a 7H again
         self.previous = 0 if capture else bit
         self.turn = (seat + 1) % self.n
-        if not any(self.hands):
-            if self._stock_empty():
+        if hands_empty:
+            if last_play:
                 self._finish()
             else:
                 self._lay_round()
         return events
+
+    def _options_now(self, card: int) -> list[int]:
+        """The capture sets `card` may take now, 0 for none (without the per-table cache)."""
+        if self.wild_as is not None:
+            return self.options_for(card)
+        options = self.rules.captures(1 << card, self.table)
+        if not options or not self.rules.FORCED:
+            options.append(0)
+        return options
 
     def _stock_empty(self) -> bool:
         return self.round >= len(self.schedule)

@@ -25,12 +25,24 @@ def tables(deck, wild: int | None = None) -> dict[str, object]:
     }
 
 
-def bits(mask: int):
-    """The indices set in a bitmask, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def bits(mask: int) -> tuple[int, ...]:
+    """The indices set in a bitmask, lowest first (memoised: hands and tables recur)."""
+    got = _BITS.get(mask)
+    if got is None:
+        out = []
+        m = mask
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        got = tuple(out)
+        if len(_BITS) > 100_000:
+            _BITS.clear()       # bounded memory
+        _BITS[mask] = got
+    return got
 
 
 def idx(card: int) -> int:
