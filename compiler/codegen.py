@@ -9,6 +9,7 @@ the compiler makes up and `repr()` literals reach the source.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from compiler.emit_expr import emit
@@ -176,67 +177,105 @@ def _captures(w, rs):
     limit = max([max((x for x in _values(rs) if x), default=0)] +
                 [k.total for k in kinds if k.kind == "fifteen"])
     sums_call = f"_rt.subset_sums(table, _VALUE, _NUMBERED, {limit}, _SUMS)" if needs_sums else "None"
-    w("def _options(p, played, table, sums):")
-    w('    """The capture sets of card index `p` (mask `played`) against a non-empty table."""')
-    w.indent()
-    w("v = _VALUE[p]")
-    w("numbered = _NUMBERED[p]")
-    w("found = []")
+    all_numbered = all(x is not None for x in _values(rs))
     plain = lambda k: k.when is None and not k.exclusive and not k.unless_match  # noqa: E731
     match = next((k for k in kinds if k.kind == "match"), None)
     summ = next((k for k in kinds if k.kind == "sum"), None)
     # What the compiler knows: a plain match and a plain sum together are "every set of table
     # cards totalling v", one lookup instead of two filtered ones.
-    merged = (match is not None and summ is not None and plain(match) and plain(summ)
-              and summ.min_cards <= 2)
-    if any(k.kind == "match" or k.unless_match for k in kinds) and not merged:
-        w("# a match: one table card of the same value (a card with no value: of the same rank)")
-        w("matches = ([m for m, c in sums.get(v, ()) if c == 1] if numbered")
-        w("           else [1 << i for i in _rt.bits(table) if not _NUMBERED[i] and _RANK[i] == _RANK[p]])")
-    for n, k in enumerate(kinds):
-        w(f"# capture kind {n + 1}: {k.kind} ({Path(k.span.file).name}:{k.span.line})")
-        if merged and k is summ:
-            w("# (merged with the match above)")
-            continue
-        if merged and k is match:
-            w("# match and sum: every set of table cards totalling the played value")
-            w("if numbered:")
-            w("    found += [m for m, c in sums.get(v, ())]")
-            w("else:")
-            w("    found += [1 << i for i in _rt.bits(table) if not _NUMBERED[i] and _RANK[i] == _RANK[p]]")
-            continue
-        cond = []
-        if k.when is not None:
-            w(_where(k.when))
-            cond.append(f"({_e(rs, k.when, CAPTURE_NAMES)})")
-        if k.kind in ("sum", "fifteen"):
-            cond.insert(0, "numbered")
-        if k.unless_match:
-            cond.append("not matches")
-        if k.kind == "sweep":
-            expr = "[table]"
-        elif k.kind == "match":
-            expr = "matches"
-        elif k.kind == "sum":
-            expr = f"[m for m, c in sums.get(v, ()) if c >= {max(k.min_cards, 2)}]"
+    merged = match is not None and summ is not None and plain(match) and plain(summ) and summ.min_cards <= 2
+    # Two kinds can offer the same set only if a fifteen's total is twice a played value,
+    # or a sweep is offered beside other kinds.
+    overlap = any(k.kind == "fifteen" and k.total % 2 == 0 for k in kinds) or any(
+        k.kind == "sweep" and not k.exclusive for k in kinds)
+
+    def body(pairs: bool):
+        """The capture kinds of card index `p` against `table`.
+
+        pairs=False: collect the capture masks in `found`. pairs=True (legal moves): append
+        (p, mask) moves straight to `out`, from position `n0` on.
+        """
+        def comp(source, cond=""):
+            item = "(p, m)" if pairs else "m"
+            return f"[{item} for m, c in {source}{' if ' + cond if cond else ''}]"
+
+        def add(expr_list, pad=""):
+            w(f"{pad}{'out' if pairs else 'found'} += {expr_list}")
+
+        w("v = _VALUE[p]")
+        # What the compiler knows: in a deck where every card has a value, `numbered` is always true.
+        w("numbered = True" if all_numbered else "numbered = _NUMBERED[p]")
+        w("n0 = len(out)" if pairs else "found = []")
+        rank_matches = "[1 << i for i in _rt.bits(table) if not _NUMBERED[i] and _RANK[i] == _RANK[p]]"
+        if any(k.kind == "match" or k.unless_match for k in kinds) and not merged:
+            w("# a match: one table card of the same value (a card with no value: of the same rank)")
+            w("matches = ([m for m, c in sums.get(v, ()) if c == 1] if numbered")
+            w(f"           else {rank_matches})")
+        for n, k in enumerate(kinds):
+            w(f"# capture kind {n + 1}: {k.kind} ({Path(k.span.file).name}:{k.span.line})")
+            if merged and k is summ:
+                w("# (merged with the match above)")
+                continue
+            if merged and k is match:
+                w("# match and sum: every set of table cards totalling the played value")
+                if all_numbered:
+                    add(comp("sums.get(v, ())"))
+                    continue
+                w("if numbered:")
+                add(comp("sums.get(v, ())"), "    ")
+                w("else:")
+                add(f"[(p, m) for m in {rank_matches}]" if pairs else rank_matches, "    ")
+                continue
+            cond = []
+            if k.when is not None:
+                w(_where(k.when))
+                # In the capture functions the played card's index is already the local `p`.
+                cond.append(f"({_e(rs, k.when, CAPTURE_NAMES).replace('_rt.idx(played)', 'p')})")
+            if k.kind in ("sum", "fifteen") and not all_numbered:
+                cond.insert(0, "numbered")
+            if k.unless_match:
+                cond.append("not matches")
+            if k.kind == "sweep":
+                expr = "[(p, table)]" if pairs else "[table]"
+            elif k.kind == "match":
+                expr = "[(p, m) for m in matches]" if pairs else "matches"
+            elif k.kind == "sum":
+                expr = comp("sums.get(v, ())", f"c >= {max(k.min_cards, 2)}")
+            else:
+                expr = comp(f"sums.get({k.total} - v, ())", f"c >= {k.min_cards}" if k.min_cards > 1 else "")
+            test = " and ".join(cond) if cond else "True"
+            if k.exclusive:
+                w(f"if {test}:")
+                w(f"    got = {expr}")
+                w("    if got:")
+                if pairs:
+                    w("        del out[n0:]          # exclusive: the only captures offered")
+                    w("        out += got")
+                    if not rs.forced:
+                        w("        out.append((p, 0))")
+                    w("        continue")
+                else:
+                    w("        return got")
+            elif test == "True":
+                add(expr)
+            else:
+                w(f"if {test}:")
+                add(expr, "    ")
+        if pairs:
+            if overlap:
+                w("out[n0:] = list(dict.fromkeys(out[n0:]))")
+            if rs.forced:
+                w("if len(out) == n0:")
+                w("    out.append((p, 0))")
+            else:
+                w("out.append((p, 0))")
         else:
-            expr = (f"[m for m, c in sums.get({k.total} - v, ()) if c >= {k.min_cards}]" if k.min_cards > 1
-                    else f"[m for m, c in sums.get({k.total} - v, ())]")
-        test = " and ".join(cond) if cond else "True"
-        if k.exclusive:
-            w(f"if {test}:")
-            w(f"    got = {expr}")
-            w("    if got:")
-            w("        return got")
-        elif test == "True":
-            w(f"found += {expr}")
-        else:
-            w(f"if {test}:")
-            w(f"    found += {expr}")
-    # Two kinds can offer the same set only if a fifteen's total is twice a played value.
-    overlap = any(k.kind == "fifteen" and k.total % 2 == 0 for k in kinds) or (
-        sum(1 for k in kinds if k.kind == "sweep" and not k.exclusive) > 0)
-    w("return _rt.unique(found) if len(found) > 1 else found" if overlap else "return found")
+            w("return (_rt.unique(found) if len(found) > 1 else found)" if overlap else "return found")
+
+    w("def _options(p, played, table, sums):")
+    w('    """The capture sets of card index `p` (mask `played`) against a non-empty table."""')
+    w.indent()
+    body(pairs=False)
     w.dedent()
     w()
     w()
@@ -255,13 +294,12 @@ def _captures(w, rs):
     w(f"sums = {sums_call}")
     w("out = []")
     w("for p in _rt.bits(hand):")
-    w("    caps = _options(p, 1 << p, table, sums)")
-    w("    if caps:")
-    w("        out += [(p, m) for m in caps]")
-    if not rs.forced:
-        w("        out.append((p, 0))")
-    w("    else:")
-    w("        out.append((p, 0))")
+    w.indent()
+    if any(k.when is not None and "played" in _e(rs, k.when, CAPTURE_NAMES).replace("_rt.idx(played)", "p")
+           for k in kinds):
+        w("played = 1 << p")
+    body(pairs=True)
+    w.dedent()
     w("return out")
     w.dedent()
     w()
@@ -288,15 +326,60 @@ def _events(w, rs):
     w()
 
 
+def _hoist_most(src: str, hoisted: list[str]) -> str:
+    """Move each `_rt.most(<values>, side)` argument list out to `_mostN` (see _scoring)."""
+    out, i, marker = [], 0, "_rt.most("
+    while True:
+        j = src.find(marker, i)
+        if j < 0:
+            out.append(src[i:])
+            return "".join(out)
+        k = j + len(marker)
+        depth, quote, m = 0, None, k
+        while m < len(src):                     # the end of the first argument: a comma at depth 0
+            ch = src[m]
+            if quote:
+                if ch == "\\":
+                    m += 1
+                elif ch == quote:
+                    quote = None
+            elif ch in "'\"":
+                quote = ch
+            elif ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            elif ch == "," and depth == 0:
+                break
+            m += 1
+        values = src[k:m]
+        if "_rt.most(" in values or re.search(r"\bside\b", values):   # nested, or per side: leave it
+            out.append(src[i:k])
+            i = k
+            continue
+        hoisted.append(values)
+        out.append(src[i:j] + f"_rt.most(_most{len(hoisted) - 1}")
+        i = m
+
+
 def _scoring(w, rs):
     w(f"CATEGORIES = {tuple(rs.categories)!r}")
     w(f"TARGET = {rs.target!r}")
     w(f"TIE = {rs.tie!r}")
     w()
     w()
+    # Each most(...) compares one value per side: the list of values is the same for every
+    # side, so it is computed once, before the loop over the sides.
+    hoisted: list[str] = []
+    exprs = {}
+    for c in rs.categories.values():
+        if isinstance(c.points, Expression):
+            exprs[c.name] = _hoist_most(_e(rs, c.points, SCORE_NAMES, allow_most=True), hoisted)
     w("def score(piles, event_points):")
     w('    """Per side: every category\'s points and the total."""')
     w.indent()
+    for i, values in enumerate(hoisted):
+        w(f"_most{i} = {values}")
     w("out = []")
     w("for side, pile in enumerate(piles):")
     w.indent()
@@ -307,7 +390,7 @@ def _scoring(w, rs):
             w(f"row[{c.name!r}] = got.get({c.name!r}, 0)")
         elif isinstance(c.points, Expression):
             w(_where(c.points))
-            w(f"row[{c.name!r}] = {_e(rs, c.points, SCORE_NAMES, allow_most=True)}")
+            w(f"row[{c.name!r}] = {exprs[c.name]}")
         else:
             w(f"row[{c.name!r}] = {c.points!r}")
     w("row['total'] = sum(row.values())")

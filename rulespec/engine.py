@@ -99,7 +99,7 @@ class Hand:
         self.schedule = rules.schedule(seats)       # list of (seat_cards, table_cards, steps) per round
         self.hands = [0] * seats
         self.table = 0
-        self.table_order: list[int] = []             # table cards in the order they arrived (display)
+        self._arrivals: list[int] = []               # cards in the order they reached the table
         self.piles = [0] * self.k
         self.round = 0
         self.turn = (dealer + 1) % seats
@@ -119,7 +119,8 @@ class Hand:
         self.over = False
         self.misdeals = 0
         self.redeal_marked = False
-        self.deal_log: list[tuple[list[int], dict[int, list[int]]]] = []
+        # Per deal round: (table cards laid, cards per seat) as masks; None after a thrown-in deal.
+        self.deal_log: list[tuple[int, tuple[int, ...]] | None] = []
         self.final_table = 0
         self._options_key = None
         self._options: dict[int, list[int]] = {}
@@ -139,21 +140,26 @@ class Hand:
         """Give the next round's cards, from the deck order or the explicit round."""
         self.round += 1
         seat_cards, table_cards, steps = self.schedule[self.round - 1]
-        table_before = set(self.table_order)
+        table_before = self.table
         src = self.source
         if src.order is not None:
-            first = (self.dealer + 1) % self.n
+            n = self.n
+            first = (self.dealer + 1) % n
+            hands = self.hands
             for kind, count, packet in steps:
                 if kind == "table":
                     for c in self._take(count):
                         self.table |= 1 << c
-                        self.table_order.append(c)
-                else:
-                    for _ in range(count // packet):
-                        for j in range(self.n):
-                            seat = (first + j) % self.n
-                            for c in self._take(packet):
-                                self.hands[seat] |= 1 << c
+                        self._arrivals.append(c)
+                    continue
+                chunk = self._take(count * n)
+                pos = 0
+                for _ in range(count // packet):
+                    for j in range(n):
+                        seat = (first + j) % n
+                        for c in chunk[pos:pos + packet]:
+                            hands[seat] |= 1 << c
+                        pos += packet
         else:
             if src.round_no >= len(src.rounds):
                 raise RulespecError(f"the transcript's deal does not list round {self.round}")
@@ -161,8 +167,7 @@ class Hand:
             src.round_no += 1
             self._lay_explicit(given, seat_cards, table_cards)
         self.round_dealt = list(self.hands)
-        self.deal_log.append(([c for c in self.table_order if c not in table_before],
-                              {seat: _lowbits(self.hands[seat]) for seat in range(self.n)}))
+        self.deal_log.append((self.table & ~table_before, tuple(self.hands)))
         self.played_this_round = [0] * self.n
         self.knocked_round = [False] * self.n
 
@@ -189,7 +194,7 @@ class Hand:
             self.source.seen |= 1 << c
             if seat is None:
                 self.table |= 1 << c
-                self.table_order.append(c)
+                self._arrivals.append(c)
             else:
                 self.hands[seat] |= 1 << c
         self.redeal_marked = given.redeal
@@ -234,7 +239,6 @@ class Hand:
             if capture_table:
                 self.piles[side] |= self.table
                 self.table = 0
-                self.table_order = []
                 self.last_capturer = side
         self.turn = (self.dealer + 1) % self.n
 
@@ -252,7 +256,7 @@ class Hand:
         self.source.seen = 0
         self.hands = [0] * self.n
         self.table = 0
-        self.table_order = []
+        self._arrivals = []
         self.round = 0
 
     def _end_game(self, name: str, winners: list[int]) -> None:
@@ -268,6 +272,12 @@ class Hand:
     @property
     def is_over(self) -> bool:
         return self.over
+
+    @property
+    def table_order(self) -> list[int]:
+        """The table's cards in the order they arrived (for display)."""
+        table = self.table
+        return [c for c in self._arrivals if table >> c & 1]
 
     @property
     def declares_with_play(self) -> bool:
@@ -518,69 +528,69 @@ class Hand:
             raise IllegalMove("the hand is over")
         if seat != self.turn:
             raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-        rules = self.rules
-        snapshot = self.clone() if declarations else None
+        if not declarations:
+            return self._play_card(seat, card, capture)
+        snapshot = self.clone()
         try:
             events = self._apply_declarations(seat, list(declarations), with_card=True)
             events += self._play_card(seat, card, capture)
         except IllegalMove:
-            if snapshot is not None:
-                self.__dict__.update(snapshot.__dict__)
+            self.__dict__.update(snapshot.__dict__)
             raise
         return events
 
     def _play_card(self, seat: int, card: int, capture: int) -> list[Event]:
         rules = self.rules
         bit = 1 << card
-        if not self.hands[seat] & bit:
+        hands = self.hands
+        hand = hands[seat]
+        if not hand & bit:
             raise IllegalMove(f"{rules.CARD_NAMES[card]} is not in seat {seat}'s hand")
-        pending = self.declared[seat] & self.hands[seat]
-        if rules.DECLARED_FIRST and pending and not pending & bit:
-            raise IllegalMove(f"declared cards are played first ({rules.card_names(pending)})")
+        if rules.DECLARED_FIRST:
+            pending = self.declared[seat] & hand
+            if pending and not pending & bit:
+                raise IllegalMove(f"declared cards are played first ({rules.card_names(pending)})")
+        table = self.table
+        wild_as = self.wild_as
         known = self._legal
-        if (self.wild_as is None and known is not None and known[0] == seat and known[1] == self.hands[seat]
-                and known[2] == self.table and (card, capture) in known[3]):
-            pass                              # a move legal_moves() offered for this very state
-        elif capture not in (options := self._options_now(card)):
-            if capture & ~self.table:
-                raise IllegalMove(f"{rules.card_names(capture & ~self.table)} not on the table")
-            if capture == 0:
-                raise IllegalMove(f"{rules.CARD_NAMES[card]} must capture: it can take "
-                                  + " or ".join(rules.card_names(m) for m in options))
-            can = " or ".join(rules.card_names(m) if m else "nothing" for m in options) or "nothing"
-            raise IllegalMove(f"illegal capture: {rules.CARD_NAMES[card]} cannot take "
-                              f"{rules.card_names(capture)} (it can take {can})")
+        if not (wild_as is None and known is not None and known[0] == seat and known[1] == hand
+                and known[2] == table and (card, capture) in known[3]):
+            # Not a move legal_moves() offered for this very state: check it.
+            options = self._options_now(card)
+            if capture not in options:
+                self._refuse(card, capture, options)
         self.plays += 1
         side = seat % self.k
-        if self.wild_as is None:
-            eff_card, table_before, eff_capture, previous = bit, self.table, capture, self.previous
+        if wild_as is None:
+            eff_card, table_before, eff_capture, previous = bit, table, capture, self.previous
         else:
-            eff_card, table_before = self._eff(bit), self._eff(self.table)
+            eff_card, table_before = self._eff(bit), self._eff(table)
             eff_capture, previous = self._eff(capture), self._eff(self.previous)
-        self.hands[seat] ^= bit
-        self.declared[seat] &= ~bit
+        hands[seat] = hand ^ bit
+        if self.declared[seat]:
+            self.declared[seat] &= ~bit
         self.played_this_round[seat] += 1
         if capture:
-            self.table ^= capture
-            self.table_order = [c for c in self.table_order if not capture >> c & 1]
+            table ^= capture
             self.piles[side] |= capture | bit
             self.last_capturer = side
+            self.previous = 0
         else:
-            self.table |= bit
-            self.table_order.append(card)
-        hands_empty = not any(self.hands)
+            table |= bit
+            self._arrivals.append(card)
+            self.previous = bit
+        self.table = table
+        hands_empty = not any(hands)
         last_play = hands_empty and self.round >= len(self.schedule)
-        table_after = self.table if self.wild_as is None else self._eff(self.table)
-        fired = rules.play_events(eff_card, eff_capture, table_after, table_before, last_play,
-                                  previous, self.round)
+        fired = rules.play_events(eff_card, eff_capture, table if wild_as is None else self._eff(table),
+                                  table_before, last_play, previous, self.round)
         if fired:
             events = [Event(self.plays, seat, side, name, pts, cat) for name, pts, cat in fired]
             self.events.extend(events)
         else:
             events = []
-        if self.wild_as is not None and (capture | bit) & rules.WILD_BIT and capture:
+        if wild_as is not None and capture and (capture | bit) & rules.WILD_BIT:
             self.wild_as = None            # the declared wild card was captured: a 7H again
-        self.previous = 0 if capture else bit
         self.turn = (seat + 1) % self.n
         if hands_empty:
             if last_play:
@@ -588,6 +598,18 @@ class Hand:
             else:
                 self._lay_round()
         return events
+
+    def _refuse(self, card: int, capture: int, options: list[int]) -> None:
+        """Raise the IllegalMove that says why `capture` is not one of the card's options."""
+        rules = self.rules
+        if capture & ~self.table:
+            raise IllegalMove(f"{rules.card_names(capture & ~self.table)} not on the table")
+        if capture == 0:
+            raise IllegalMove(f"{rules.CARD_NAMES[card]} must capture: it can take "
+                              + " or ".join(rules.card_names(m) for m in options))
+        can = " or ".join(rules.card_names(m) if m else "nothing" for m in options) or "nothing"
+        raise IllegalMove(f"illegal capture: {rules.CARD_NAMES[card]} cannot take "
+                          f"{rules.card_names(capture)} (it can take {can})")
 
     def _options_now(self, card: int) -> list[int]:
         """The capture sets `card` may take now, 0 for none (without the per-table cache)."""
@@ -608,8 +630,7 @@ class Hand:
         if self.table and self.last_capturer is not None and rules.LEFTOVERS == "last_capturer":
             self.piles[self.last_capturer] |= self.table
             self.table = 0
-            self.table_order = []
-        self.wild_as = None
+            self.wild_as = None
         self.over = True
         found = rules.outcome(self.piles)
         if found is not None:
@@ -660,7 +681,7 @@ class Hand:
         """An independent copy of this state."""
         new = Hand.__new__(Hand)
         new.__dict__.update(self.__dict__)
-        for name in ("hands", "table_order", "piles", "events", "dealer_events", "played_this_round",
+        for name in ("hands", "_arrivals", "piles", "events", "dealer_events", "played_this_round",
                      "declared", "shown", "knocked_round", "round_dealt", "deal_log"):
             setattr(new, name, list(getattr(self, name)))
         new.declared_wild = dict(self.declared_wild)

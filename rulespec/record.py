@@ -48,8 +48,8 @@ def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bo
         table, hands = r
         entry = {}
         if table:
-            entry["table"] = [names[c] for c in table]
-        entry["hands"] = {seat: [names[c] for c in hands[seat]] for seat in sorted(hands)}
+            entry["table"] = rules.card_names(table).split()
+        entry["hands"] = {seat: rules.card_names(mask).split() for seat, mask in enumerate(hands)}
         if i + 1 < len(rounds) and rounds[i + 1] is None:
             entry["redeal"] = True
         deal.append(entry)
