@@ -122,6 +122,9 @@ def load(source: str | bytes, filename: str) -> object:
     check_size(size, filename)
     text = _decode(source, filename)
     register_source(filename, text)
+    node = _compose_fast(text)
+    if node is not None:
+        return _finish(node, text, filename)
     try:
         loader = _Loader(text, filename)
     except yaml.reader.ReaderError as err:
@@ -134,6 +137,11 @@ def load(source: str | bytes, filename: str) -> object:
         raise RulespecError(f"nesting deeper than {MAX_DEPTH} levels", Span(filename, 1, 1)) from None
     finally:
         loader.dispose()
+    return _finish(node, text, filename)
+
+
+def _finish(node, text: str, filename: str) -> object:
+    """The composed node graph as located Python data (both parsers end here)."""
     if node is None:
         raise RulespecError("empty file; expected a mapping", Span(filename, 1, 1))
     if not isinstance(node, MappingNode):
@@ -143,6 +151,64 @@ def load(source: str | bytes, filename: str) -> object:
     builder = _Builder(text, filename)
     builder.measure(node)
     return builder.build(node)
+
+
+# The fast path: libyaml composes ordinary files (it is several times faster than the pure-Python
+# parser, which makes replaying a folder of transcripts take seconds instead of tens of seconds).
+# Only a text that is plainly tame takes it: small, printable, and — checked on the composed graph
+# — without aliases and within the depth bound. Anything else, and any error at all, goes to the
+# pure-Python loader above, whose bounds and messages are the reference.
+_FAST_MAX_BYTES = 256 * 1024
+_UNTAME = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff\ud800-\udfff]")
+
+
+def _compose_fast(text: str):
+    if _CParser is None or len(text) > _FAST_MAX_BYTES or _UNTAME.search(text):
+        return None
+    try:
+        loader = _CLoader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except Exception:  # noqa: BLE001 - the reference loader will say what is wrong
+        return None
+    if node is None or not _tame(node):
+        return None
+    return node
+
+
+def _tame(root) -> bool:
+    """No node reached twice (no aliases), nesting within MAX_DEPTH, at most MAX_NODES nodes."""
+    seen = set()
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if id(node) in seen or depth > MAX_DEPTH or len(seen) >= MAX_NODES:
+            return False
+        seen.add(id(node))
+        if isinstance(node, SequenceNode):
+            stack.extend((child, depth + 1) for child in node.value)
+        elif isinstance(node, MappingNode):
+            for key, value in node.value:
+                stack.append((key, depth + 1))
+                stack.append((value, depth + 1))
+    return True
+
+
+try:
+    from yaml.cyaml import CParser as _CParser
+
+    class _CLoader(_CParser, yaml.resolver.BaseResolver):
+        """libyaml's parser and composer with the same JSON-like resolution as _Loader."""
+
+        def __init__(self, text: str):
+            _CParser.__init__(self, text)
+            yaml.resolver.BaseResolver.__init__(self)
+
+        resolve = _Loader.resolve
+except ImportError:   # PyYAML built without libyaml
+    _CParser = None
 
 
 def check_size(size: int, filename: str) -> None:
