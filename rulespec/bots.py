@@ -1,9 +1,10 @@
-"""Bots that choose moves from what a seat may know: its legal moves and its own bonuses."""
+"""Bots that choose moves from what a seat may know: random, greedy, and ISMCTS (rulespec/ismcts.py)."""
 from __future__ import annotations
 
 import random
 
 from .engine import Declaration, Hand
+from .errors import RulespecError
 
 
 def best_declarations(hand: Hand, seat: int) -> list[Declaration]:
@@ -74,7 +75,40 @@ class GreedyBot:
         return decls, best[0], best[1]
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+def _ismcts(rng: random.Random, budget: int | None = None):
+    from .ismcts import ISMCTSBot      # imported late: ismcts builds on this module
+    return ISMCTSBot(rng) if budget is None else ISMCTSBot(rng, budget)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "ismcts": _ismcts}
+
+
+def make_bot(spec: str, rng: random.Random):
+    """A bot from its name, with an optional budget after a colon (`ismcts:200`)."""
+    name, _, arg = spec.partition(":")
+    if name not in BOTS:
+        raise RulespecError(f"unknown bot '{name}' (bots: {', '.join(BOTS)})")
+    if not arg:
+        return BOTS[name](rng)
+    if name != "ismcts" or not arg.isdigit() or int(arg) < 1:
+        raise RulespecError(f"bot '{spec}': only ismcts takes a budget, a positive number of rollouts "
+                            f"(ismcts:200)")
+    return BOTS[name](rng, int(arg))
+
+
+def parse_bots(text: str, seats: int, sides: int | None = None) -> list[str]:
+    """Bot specs per seat from `random` (every seat), `random,greedy,random,ismcts` (one per seat) or,
+    with `sides` given, one per side (`ismcts,random`: seat i gets the bot of side i mod sides)."""
+    specs = [s.strip() for s in text.split(",")]
+    if len(specs) == 1 or (sides and len(specs) == sides):
+        specs = [specs[seat % len(specs)] for seat in range(seats)]
+    if len(specs) != seats:
+        per_side = f", one per side ({sides})" if sides and sides != seats else ""
+        raise RulespecError(f"--bots names {len(specs)} bots for {seats} seats (give one{per_side}, "
+                            f"or one per seat)")
+    for spec in specs:
+        make_bot(spec, random.Random(0))           # reports an unknown name before any work starts
+    return specs
 
 
 def knocks(hand: Hand) -> list[tuple[int, list[Declaration]]]:
@@ -91,14 +125,17 @@ def knocks(hand: Hand) -> list[tuple[int, list[Declaration]]]:
     return done
 
 
-def play_out(hand: Hand, bots: list, on_play=None) -> None:
-    """Let the bots finish the hand (`on_play(seat, decls, card, capture, events)` sees each move)."""
+def play_out(hand: Hand, bots: list, on_play=None, on_turn=None) -> None:
+    """Let the bots finish the hand (`on_play(seat, decls, card, capture, events)` sees each move,
+    `on_turn(hand, seat)` each turn before the bot chooses)."""
     while not hand.is_over:
         for seat, decls in knocks(hand):
             if on_play:
                 on_play(seat, decls, None, 0, [e for e in hand.events if e.play == hand.plays + 1
                                                and e.seat == seat])
         seat = hand.current_seat
+        if on_turn:
+            on_turn(hand, seat)
         decls, card, capture = bots[seat].choose(hand, seat)
         events = hand.play(seat, card, capture, decls)
         if on_play:

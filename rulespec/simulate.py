@@ -1,52 +1,95 @@
-"""Simulate many hands with bots and summarise the points per category and side."""
+"""Simulate many hands or games with bots per seat, in parallel, and summarise them.
+
+Every hand (or game) `i` of a run draws its cards and its bots' choices from
+random streams named after (seed, i) alone, and the statistics are integer
+sums, so a run gives the same figures whatever the number of workers or the
+backend (local processes, or Ray with `backend="ray"`).
+"""
 from __future__ import annotations
 
 import math
+import os
 import random
 from dataclasses import dataclass, field
 
-from .bots import BOTS, play_out
-from .engine import Hand, shuffled_source
+from .bots import make_bot, parse_bots, play_out
+from .engine import Game, Hand, shuffled_source
+from .errors import RulespecError
+
+MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a bug, not a long game
 
 
 @dataclass
 class Stats:
-    """Running sums of per-category points per side over many hands."""
+    """Integer sums over hands (and games) that merge exactly; means and 95% intervals from them."""
 
     sides: int
+    seats: int
     categories: tuple[str, ...]
     hands: int = 0
     plays: int = 0
+    decisions: int = 0
+    legal_moves: int = 0
+    games: int = 0
+    game_hands: int = 0
     outcomes: dict = field(default_factory=dict)
-    sums: dict = field(default_factory=dict)       # (side, category) -> sum
+    sums: dict = field(default_factory=dict)       # (side, category) -> sum of points
     squares: dict = field(default_factory=dict)    # (side, category) -> sum of squares
-    hand_wins: list = field(default_factory=list)
+    hand_wins: list = field(default_factory=list)  # per side: hands with the strictly highest total
+    game_wins: list = field(default_factory=list)  # per side: games won
 
-    def add(self, hand: Hand) -> None:
+    def __post_init__(self):
+        self.hand_wins = self.hand_wins or [0] * self.sides
+        self.game_wins = self.game_wins or [0] * self.sides
+
+    def _add(self, side: int, cat: str, pts: int) -> None:
+        key = (side, cat)
+        self.sums[key] = self.sums.get(key, 0) + pts
+        self.squares[key] = self.squares.get(key, 0) + pts * pts
+
+    def add_hand(self, hand: Hand) -> None:
+        """Count one finished hand."""
         self.hands += 1
         self.plays += hand.plays
         if hand.outcome is not None:
             self.outcomes[hand.outcome[0]] = self.outcomes.get(hand.outcome[0], 0) + 1
-        if not self.hand_wins:
-            self.hand_wins = [0] * self.sides
         if hand.plays == 0:
             return
         rows = hand.score()
-        top = max(r["total"] for r in rows)
-        leaders = [s for s, r in enumerate(rows) if r["total"] == top]
-        if len(leaders) == 1:
-            self.hand_wins[leaders[0]] += 1
+        totals = [r["total"] for r in rows]
+        top = max(totals)
+        if totals.count(top) == 1:
+            self.hand_wins[totals.index(top)] += 1
         for side, row in enumerate(rows):
             for cat, pts in row.items():
-                key = (side, cat)
-                self.sums[key] = self.sums.get(key, 0) + pts
-                self.squares[key] = self.squares.get(key, 0) + pts * pts
+                self._add(side, cat, pts)
+            others = [t for s, t in enumerate(totals) if s != side]
+            self._add(side, "margin", totals[side] - max(others) if others else 0)
 
+    def add_game(self, game: Game) -> None:
+        self.games += 1
+        self.game_hands += game.hands_played
+        for side in game.winners or ():
+            self.game_wins[side] += 1
+
+    def merge(self, other: "Stats") -> None:
+        for name in ("hands", "plays", "decisions", "legal_moves", "games", "game_hands"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for k, v in other.outcomes.items():
+            self.outcomes[k] = self.outcomes.get(k, 0) + v
+        for k, v in other.sums.items():
+            self.sums[k] = self.sums.get(k, 0) + v
+        for k, v in other.squares.items():
+            self.squares[k] = self.squares.get(k, 0) + v
+        self.hand_wins = [a + b for a, b in zip(self.hand_wins, other.hand_wins)]
+        self.game_wins = [a + b for a, b in zip(self.game_wins, other.game_wins)]
+
+    # -- summaries -------------------------------------------------------------
     def mean(self, side: int, cat: str) -> float:
         return self.sums.get((side, cat), 0) / self.hands if self.hands else 0.0
 
     def ci95(self, side: int, cat: str) -> float:
-        """Half-width of the 95% confidence interval of the mean."""
+        """Half-width of the 95% confidence interval of the mean points per hand."""
         n = self.hands
         if n < 2:
             return 0.0
@@ -54,18 +97,260 @@ class Stats:
         var = max(self.squares.get((side, cat), 0) / n - m * m, 0.0) * n / (n - 1)
         return 1.96 * math.sqrt(var / n)
 
+    def win_rate(self, side: int) -> tuple[float, float]:
+        """Games won (a game run) or hands won outright (a hand run) by the side: rate and 95% half-width."""
+        n, wins = (self.games, self.game_wins[side]) if self.games else (self.hands, self.hand_wins[side])
+        if not n:
+            return 0.0, 0.0
+        p = wins / n
+        return p, 1.96 * math.sqrt(p * (1 - p) / n)
 
-def simulate(compiled, *, hands: int, seed: int, seats: int | None = None, bots: str = "random",
-             progress=None) -> Stats:
-    """Play `hands` independent hands (dealer rotating) and gather statistics; reproducible per seed."""
-    rules = compiled.module
-    n = seats or rules.DEFAULT_SEATS
-    stats = Stats(rules.SIDES[n], tuple(rules.CATEGORIES) + ("total",))
-    for i in range(hands):
-        rng = random.Random(f"rulespec-sim:{seed}:{i}")
-        hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
-        play_out(hand, [BOTS[bots](rng) for _ in range(n)])
-        stats.add(hand)
-        if progress:
-            progress()
+    @property
+    def mean_plays(self) -> float:
+        return self.plays / self.hands if self.hands else 0.0
+
+    @property
+    def mean_legal_moves(self) -> float:
+        return self.legal_moves / self.decisions if self.decisions else 0.0
+
+
+def _stats_for(rules, seats: int) -> Stats:
+    return Stats(rules.SIDES[seats], seats, tuple(rules.CATEGORIES) + ("total", "margin"))
+
+
+def _hand_bots(job: dict, key: str) -> list:
+    return [make_bot(spec, random.Random(f"rulespec-sim:{job['seed']}:{key}:bot{seat}"))
+            for seat, spec in enumerate(job["bots"])]
+
+
+def _play(hand: Hand, bots: list, stats: Stats) -> None:
+    def on_turn(h, seat):
+        stats.decisions += 1
+        stats.legal_moves += len(h.legal_moves())
+    play_out(hand, bots, on_turn=on_turn)
+    stats.add_hand(hand)
+
+
+def run_chunk(job: dict, start: int, stop: int) -> Stats:
+    """Play hands (or games) start..stop-1 of a job; the unit of work of every backend."""
+    from compiler.build import compile_ruleset
+    rules = compile_ruleset(job["ref"], job["options"]).module
+    n = job["seats"]
+    stats = _stats_for(rules, n)
+    for i in range(start, stop):
+        if job["games"]:
+            game = Game(rules, n, seed=f"rulespec-sim:{job['seed']}:game{i}", dealer=i % n)
+            bots = _hand_bots(job, f"game{i}")
+            while not game.is_over:
+                if game.hands_played >= MAX_HANDS_PER_GAME:
+                    raise RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands")
+                _play(game.new_hand(), bots, stats)
+                game.finish_hand()
+            stats.add_game(game)
+        else:
+            rng = random.Random(f"rulespec-sim:{job['seed']}:{i}")
+            _play(Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng)), _hand_bots(job, str(i)), stats)
     return stats
+
+
+def default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _chunks(total: int, workers: int) -> list[tuple[int, int]]:
+    size = max(1, math.ceil(total / (workers * 16)))
+    return [(a, min(a + size, total)) for a in range(0, total, size)]
+
+
+def simulate(ref, *, options: dict | None = None, hands: int | None = None, games: int | None = None,
+             seed: int = 0, seats: int | None = None, bots: str = "random", workers: int | None = None,
+             backend: str = "local", address: str | None = None, progress=None) -> Stats:
+    """Play `hands` hands or `games` games of a ruleset (an id, a path or a Compiled); reproducible per seed.
+
+    `bots`: one bot for every seat or one per seat (`random,greedy,random,ismcts:200`).
+    `workers`: processes (default: every core); `backend="ray"` sends the work to a Ray cluster at
+    `address` (None: a local one). `progress(units)` is called as hands or games finish.
+    """
+    from compiler.build import Compiled, compile_ruleset
+    if isinstance(ref, Compiled):
+        options = options if options is not None else (dict(ref.ruleset.option_values) or None)
+        ref = str(ref.ruleset.files[0])
+    rules = compile_ruleset(ref, options).module
+    n = seats or rules.DEFAULT_SEATS
+    if n not in rules.SEATS_ALLOWED:
+        raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
+                            f"players, not {n}")
+    if (hands is None) == (games is None):
+        raise RulespecError("give a number of hands or a number of games")
+    total = games if games is not None else hands
+    if total < 1:
+        raise RulespecError("the number of hands or games must be at least 1")
+    job = {"ref": str(ref), "options": options, "seats": n, "bots": parse_bots(bots, n, rules.SIDES[n]), "seed": seed,
+           "games": games is not None}
+    workers = workers or default_workers()
+    chunks = _chunks(total, workers)
+    if backend == "ray":
+        parts = _run_ray(job, chunks, address, progress)
+    elif backend != "local":
+        raise RulespecError(f"unknown backend '{backend}' (local, ray)")
+    elif workers == 1 or len(chunks) == 1:
+        parts = []
+        for a, b in chunks:
+            parts.append(run_chunk(job, a, b))
+            if progress:
+                progress(b - a)
+    else:
+        parts = _run_processes(job, chunks, workers, progress)
+    stats = _stats_for(rules, n)
+    for part in parts:
+        stats.merge(part)
+    return stats
+
+
+def _run_processes(job: dict, chunks, workers: int, progress) -> list[Stats]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    # fork (where there is one) shares the compiled ruleset with the workers; the caller's progress
+    # display must not run a thread of its own across the fork (cli.py refreshes it by hand).
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    parts: list[Stats | None] = [None] * len(chunks)
+    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=ctx) as pool:
+        futures = {pool.submit(run_chunk, job, a, b): k for k, (a, b) in enumerate(chunks)}
+        for fut in as_completed(futures):
+            k = futures[fut]
+            parts[k] = fut.result()
+            if progress:
+                progress(chunks[k][1] - chunks[k][0])
+    return parts
+
+
+def _run_ray(job: dict, chunks, address: str | None, progress) -> list[Stats]:
+    try:
+        import ray
+    except ImportError:
+        raise RulespecError("--backend ray needs Ray: pip install 'rulespec[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        remote = ray.remote(run_chunk)
+        pending = {remote.remote(job, a, b): k for k, (a, b) in enumerate(chunks)}
+        parts: list[Stats | None] = [None] * len(chunks)
+        waiting = list(pending)
+        while waiting:
+            done, waiting = ray.wait(waiting, num_returns=1)
+            for ref in done:
+                k = pending[ref]
+                parts[k] = ray.get(ref)
+                if progress:
+                    progress(chunks[k][1] - chunks[k][0])
+        return parts
+    finally:
+        if started:
+            ray.shutdown()
+
+
+# -- output ----------------------------------------------------------------------
+def to_dict(stats: Stats, **head) -> dict:
+    """The statistics as JSON-ready data (`head` first: ruleset, seed, bots, timing...)."""
+    r4 = lambda x: round(x, 4)  # noqa: E731
+    doc = dict(head)
+    doc.update({
+        "hands": stats.hands,
+        "games": stats.games or None,
+        "mean": {str(s): {c: r4(stats.mean(s, c)) for c in stats.categories} for s in range(stats.sides)},
+        "ci95": {str(s): {c: r4(stats.ci95(s, c)) for c in stats.categories} for s in range(stats.sides)},
+        "win_rate": {"by": "games" if stats.games else "hands",
+                     "side": {str(s): r4(stats.win_rate(s)[0]) for s in range(stats.sides)},
+                     "side_ci95": {str(s): r4(stats.win_rate(s)[1]) for s in range(stats.sides)},
+                     "seat": {str(s): r4(stats.win_rate(s % stats.sides)[0]) for s in range(stats.seats)}},
+        "hand_wins": stats.hand_wins,
+        "game_wins": stats.game_wins if stats.games else None,
+        "mean_hands_per_game": r4(stats.game_hands / stats.games) if stats.games else None,
+        "mean_plays_per_hand": r4(stats.mean_plays),
+        "mean_legal_moves": r4(stats.mean_legal_moves),
+        "outcomes": dict(sorted(stats.outcomes.items())),
+    })
+    return doc
+
+
+def render(stats: Stats, console, *, title: str, bots: list[str]) -> None:
+    """The statistics as rich tables: points per category and side, then win rates per side and seat."""
+    from rich.table import Table
+    table = Table(title=title)
+    table.add_column("mean points per hand")
+    for s in range(stats.sides):
+        members = [f"{seat}:{bots[seat]}" for seat in range(stats.seats) if seat % stats.sides == s]
+        table.add_column(f"side {s} ({', '.join(members)})", justify="right")
+    for cat in stats.categories:
+        table.add_row(cat, *[f"{stats.mean(s, cat):.3f} ± {stats.ci95(s, cat):.3f}" for s in range(stats.sides)])
+    what = "games won" if stats.games else "hands won"
+    table.add_row(what, *[f"{p:.1%} ± {ci:.1%}" for p, ci in (stats.win_rate(s) for s in range(stats.sides))])
+    console.print(table)
+    seats = Table(title=f"{what} per seat")
+    for col in ("seat", "bot", "side", "win rate"):
+        seats.add_column(col, justify="right" if col == "win rate" else "left")
+    for seat in range(stats.seats):
+        p, ci = stats.win_rate(seat % stats.sides)
+        seats.add_row(str(seat), bots[seat], str(seat % stats.sides), f"{p:.1%} ± {ci:.1%}")
+    console.print(seats)
+    line = (f"{stats.hands} hands; {stats.mean_plays:.1f} plays per hand; "
+            f"{stats.mean_legal_moves:.2f} legal moves per turn on average")
+    if stats.games:
+        line += f"; {stats.games} games, {stats.game_hands / stats.games:.2f} hands per game"
+    console.print(line)
+    if stats.outcomes:
+        console.print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())))
+
+
+def command(args, out, err) -> int:
+    """`rulespec simulate`: run, show a progress bar on a terminal, print the tables or JSON."""
+    import json
+    import time
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from compiler.build import compile_ruleset
+    from .cli import _parse_options
+    options = _parse_options(args.option) or None
+    compiled = compile_ruleset(args.ruleset, options)
+    rules = compiled.module
+    n = args.seats or rules.DEFAULT_SEATS
+    bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
+    games = args.games
+    hands = None if games is not None else (args.hands if args.hands is not None else 1000)
+    total = games if games is not None else hands
+    run = dict(options=options, hands=hands, games=games, seed=args.seed, seats=args.seats, bots=args.bots,
+               workers=args.workers, backend=args.backend, address=args.address)
+    t0 = time.perf_counter()
+    if args.json or not err.isatty():
+        stats = simulate(args.ruleset, **run)
+    else:
+        # No auto-refresh: a refresh thread must not be running when the worker processes fork.
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(file=err), transient=True, auto_refresh=False) as bar:
+            task = bar.add_task(f"simulating {compiled.id}", total=total)
+            bar.refresh()
+
+            def advance(k):
+                bar.advance(task, k)
+                bar.refresh()
+            stats = simulate(args.ruleset, progress=advance, **run)
+    dt = time.perf_counter() - t0
+    unit = "games" if games is not None else "hands"
+    if args.json:
+        doc = to_dict(stats, ruleset=compiled.id, options=options or {}, seed=args.seed, seats=n, bots=bots,
+                      backend=args.backend, workers=args.workers or default_workers(), seconds=round(dt, 3),
+                      hands_per_second=round(stats.hands / dt, 1) if dt else None)
+        print(json.dumps(doc, indent=2), file=out)
+        return 0
+    console = Console(file=out, width=max(100, 24 * stats.sides + 30))
+    render(stats, console, bots=bots,
+           title=f"{compiled.id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}")
+    console.print(f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)")
+    return 0

@@ -1,0 +1,134 @@
+"""An information-set Monte Carlo bot: sample the hidden cards, roll out at random, keep the best mean.
+
+The bot sees what its seat may see (`Hand.observation(seat)`: its own hand,
+the table, every captured pile, the declared cards still in hand, the hand
+sizes) and nothing else. For each determinisation it deals the unseen cards
+at random to the other seats' hidden hands and to the stock (`determinise`),
+then tries every legal move in it and finishes the hand with uniformly random
+play; the move with the best mean result for its side (its total minus the
+best other side's, ± the target for an outcome that ends the game) wins.
+Every move is tried on the same determinisations (common random numbers),
+which makes the comparison between moves far less noisy than the budget
+alone suggests. This is the root-only ("flat") form of ISMCTS: the
+statistics are kept per move of the information set at the root, not in a
+tree below it.
+
+Rollouts play no hand-bonus declarations (they would cost a search over the
+hand's triples at every first turn, and a bonus's points hardly depend on the
+move being judged); the bot itself declares its bonuses as the other bots do.
+"""
+from __future__ import annotations
+
+import random
+
+from .bots import best_declarations
+from .engine import DealSource, Hand
+
+
+def _mask(cards) -> int:
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
+
+
+def unseen_cards(obs: dict, n_cards: int) -> list[int]:
+    """The cards a seat cannot see, lowest first: other seats' undeclared cards and the stock."""
+    seen = _mask(obs["hand"]) | _mask(obs["table"])
+    for pile in obs["captured"]:
+        seen |= _mask(pile)
+    for shown in obs["shown"]:
+        seen |= _mask(shown)
+    return [c for c in range(n_cards) if not seen >> c & 1]
+
+
+def stock_size(hand: Hand) -> int:
+    """How many cards the rounds still to be dealt will give (public: it follows from the schedule)."""
+    return sum(seat_cards * hand.n + table_cards
+               for seat_cards, table_cards, _steps in hand.schedule[hand.round:])
+
+
+def determinise(hand: Hand, seat: int, rng: random.Random) -> Hand:
+    """A copy of `hand` whose hidden cards are redrawn from what `seat` cannot see.
+
+    Only `hand.observation(seat)` and public facts (the deal schedule, the
+    rules) decide the new hidden cards. The copy is a clone whose every
+    piece of hidden information is then overwritten: the other seats' hands
+    (their shown cards kept), the stock (a fresh deck order of the unseen
+    rest), and the record of what was dealt.
+    """
+    obs = hand.observation(seat)
+    unseen = unseen_cards(obs, hand.rules.N_CARDS)
+    rng.shuffle(unseen)
+    d = hand.clone()
+    dealt = list(d.round_dealt)
+    for s in range(hand.n):
+        if s == seat:
+            continue
+        need = obs["hand_sizes"][s] - len(obs["shown"][s])
+        d.hands[s] = _mask(obs["shown"][s]) | _mask(unseen[:need])
+        dealt[s] = d.hands[s]          # what seat s was dealt is hidden too; its current hand stands in
+        unseen = unseen[need:]
+    if len(unseen) != stock_size(hand):
+        raise AssertionError(f"determinise: {len(unseen)} unseen cards left for a stock of {stock_size(hand)}")
+    d.round_dealt = dealt
+    d.deal_log = []
+    d.source = DealSource(order=unseen, rng=random.Random(rng.getrandbits(32)))
+    return d
+
+
+def rollout(hand: Hand, rng: random.Random) -> None:
+    """Finish the hand with uniformly random legal moves and no declarations."""
+    while not hand.over:
+        moves = hand.legal_moves()
+        card, capture = moves[rng.randrange(len(moves))]
+        hand.play(hand.turn, card, capture)
+
+
+def result_for(hand: Hand, side: int) -> float:
+    """A finished hand's value for `side`: its total minus the best other side's, ± the target for an outcome."""
+    totals = [row["total"] for row in hand.score()] if hand.plays else [0] * hand.k
+    value = totals[side] - max(t for s, t in enumerate(totals) if s != side)
+    if hand.outcome is not None:
+        value += hand.rules.TARGET if side in hand.outcome[1] else -hand.rules.TARGET
+    return value
+
+
+class ISMCTSBot:
+    """Information-set Monte Carlo: `budget` random rollouts per decision, spread over the legal moves."""
+
+    name = "ismcts"
+
+    def __init__(self, rng: random.Random, budget: int = 120):
+        self.rng = rng
+        self.budget = budget
+
+    def choose(self, hand: Hand, seat: int):
+        decls = best_declarations(hand, seat) if hand.declares_with_play else []
+        if decls:
+            probe = hand.clone()
+            probe._apply_declarations(seat, decls, with_card=True)
+            moves = probe.legal_moves()
+        else:
+            moves = hand.legal_moves()
+        if len(moves) == 1:
+            return decls, moves[0][0], moves[0][1]
+        scores = self.evaluate(hand, seat, decls, moves)
+        best = max(range(len(moves)), key=lambda i: (scores[i], -i))
+        card, capture = moves[best]
+        return decls, card, capture
+
+    def evaluate(self, hand: Hand, seat: int, decls, moves) -> list[float]:
+        """Mean rollout result of each move for the seat's side, over shared determinisations."""
+        side = hand.side_of(seat)
+        rounds = max(1, -(-self.budget // len(moves)))
+        sums = [0.0] * len(moves)
+        for _ in range(rounds):
+            world = determinise(hand, seat, self.rng)
+            stream = self.rng.getrandbits(64)
+            for i, (card, capture) in enumerate(moves):
+                h = world.clone()
+                h.play(seat, card, capture, decls)
+                rollout(h, random.Random(stream))
+                sums[i] += result_for(h, side)
+        return [s / rounds for s in sums]

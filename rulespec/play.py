@@ -1,0 +1,239 @@
+"""`rulespec play`: a game in the terminal, one seat for a person, the others for bots.
+
+What the person sees comes from `Hand.observation(seat)` alone: their hand,
+the table, the cards declared face up, the piles' sizes and the events as
+they happen. Input and output are streams, so tests drive a whole game with
+a script of answers.
+"""
+from __future__ import annotations
+
+import random
+
+from .bots import best_declarations, make_bot, parse_bots
+from .engine import Declaration, Game, Hand, IllegalMove
+from .errors import RulespecError
+
+
+class Quit(Exception):
+    """The person asked to stop (q, or the input ended)."""
+
+
+class TerminalGame:
+    """One person against bots; `run()` plays a game (or `hands` hands) and returns the exit code."""
+
+    def __init__(self, compiled, *, seat: int = 0, seed: int | None = None, seats: int | None = None,
+                 bots: str = "greedy", hands: int | None = None, inp=None, out=None):
+        self.compiled = compiled
+        self.rules = rules = compiled.module
+        self.n = seats or rules.DEFAULT_SEATS
+        if self.n not in rules.SEATS_ALLOWED:
+            raise RulespecError(f"{rules.RULESET_ID} is played by "
+                                f"{', '.join(map(str, rules.SEATS_ALLOWED))} players, not {self.n}")
+        if not 0 <= seat < self.n:
+            raise RulespecError(f"--seat must be a seat from 0 to {self.n - 1}, found {seat}")
+        self.me = seat
+        self.k = rules.SIDES[self.n]
+        self.seed = seed if seed is not None else random.randrange(10 ** 6)
+        specs = parse_bots(bots, self.n, self.k)
+        self.bot_names = specs
+        self.bots = [make_bot(spec, random.Random(f"rulespec-play:{self.seed}:{s}")) for s, spec in enumerate(specs)]
+        self.max_hands = hands
+        self.inp = inp
+        self.out = out
+        self.asked: set = set()           # (hand number, round) where the person was offered a knock
+
+    # -- text ------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+        self.out.flush()
+
+    def names(self, cards) -> str:
+        if isinstance(cards, int):
+            return self.rules.card_names(cards) if cards else "nothing"
+        return " ".join(self.rules.CARD_NAMES[c] for c in cards) if cards else "nothing"
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.me else f"seat {seat} ({self.bot_names[seat]})"
+
+    def describe_decl(self, d: Declaration) -> str:
+        spec = self.rules.HAND_BONUSES[d.bonus]
+        wild = f", matta as {self.rules.RANK_NAMES[d.wild_rank]}" if d.wild_rank is not None else ""
+        return f"{d.bonus} with {self.names(d.cards)}{wild} ({spec.points} {spec.category})"
+
+    def ask(self, prompt: str, count: int, zero: bool = False) -> int:
+        """A number from 1..count (0 too when `zero`), asked again until valid; q or end of input quits."""
+        low = 0 if zero else 1
+        while True:
+            self.out.write(prompt)
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                self.say()
+                raise Quit
+            text = line.strip().lower()
+            if text in ("q", "quit", "exit"):
+                raise Quit
+            if text.isdigit() and low <= int(text) <= count:
+                return int(text)
+            self.say(f"  type a number from {low} to {count}, or q to quit")
+
+    # -- the person's turn -------------------------------------------------------
+    def show_state(self, hand: Hand) -> None:
+        obs = hand.observation(self.me)
+        self.say()
+        self.say(f"table: {self.names(obs['table'])}"
+                 + (f"   (the matta {self.names([self.rules.WILD_INDEX])} counts as {obs['wild_as']})"
+                    if obs["wild_as"] else ""))
+        for s, shown in enumerate(obs["shown"]):
+            if shown and s != self.me:
+                self.say(f"{self.who(s)} shows {self.names(shown)}")
+        points = hand.event_points()          # announced events: public, like the piles' sizes
+        piles = ", ".join(f"side {s}{' (yours)' if s == obs['side'] else ''}: {n} cards, "
+                          + (", ".join(f"{v} {cat}" for cat, v in sorted(points[s].items())) or "0 scope")
+                          for s, n in enumerate(obs["pile_sizes"]))
+        self.say(f"captured: {piles}")
+        self.say(f"your hand: {self.names(obs['hand'])}")
+
+    def choose_declarations(self, hand: Hand, with_card: bool) -> list[Declaration]:
+        options = hand.bonus_options(self.me)
+        if not options:
+            return []
+        choices = [[d] for d in options]
+        best = best_declarations(hand, self.me)
+        if len(best) > 1:
+            choices.append(best)
+        self.say("you can declare:")
+        for i, ds in enumerate(choices, 1):
+            self.say(f"  {i}) " + " and ".join(self.describe_decl(d) for d in ds))
+        when = "with this play" if with_card else "now"
+        pick = self.ask(f"declare {when}? number, or 0 for nothing: ", len(choices), zero=True)
+        return choices[pick - 1] if pick else []
+
+    def person_turn(self, hand: Hand):
+        self.say(f"\n-- your turn (seat {self.me}) --")
+        self.show_state(hand)
+        decls = self.choose_declarations(hand, with_card=True) if hand.declares_with_play else []
+        probe = hand
+        if decls:
+            probe = hand.clone()
+            probe._apply_declarations(self.me, decls, with_card=True)
+        moves = probe.legal_moves()
+        self.say("your moves:")
+        for i, (card, capture) in enumerate(moves, 1):
+            what = f"takes {self.names(capture)}" if capture else "stays on the table"
+            self.say(f"  {i}) {self.names([card])} {what}")
+        pick = self.ask("your move: ", len(moves))
+        card, capture = moves[pick - 1]
+        return decls, card, capture
+
+    # -- knocks (rulesets whose bonuses are declared apart from a play) ------------------
+    def knocks(self, hand: Hand) -> None:
+        if hand.declares_with_play or hand.is_over:
+            return
+        for j in range(hand.n):
+            seat = (hand.dealer + 1 + j) % hand.n
+            if seat == self.me:
+                key = (self.game.hands_played, hand.round)
+                if key in self.asked or not hand.bonus_options(seat):
+                    continue
+                self.asked.add(key)
+                self.show_state(hand)
+                decls = self.choose_declarations(hand, with_card=False)
+            else:
+                decls = best_declarations(hand, seat)
+            if decls:
+                events = hand.declare(seat, decls)
+                self.narrate_declarations(seat, decls, events)
+
+    # -- narration ------------------------------------------------------------------
+    def narrate_declarations(self, seat: int, decls, events) -> None:
+        for d in decls:
+            self.say(f"{self.who(seat)} declare{'' if seat == self.me else 's'} {self.describe_decl(d)}")
+
+    def narrate_play(self, seat: int, card: int, capture: int, events) -> None:
+        verb = "play" if seat == self.me else "plays"
+        what = f", taking {self.names(capture)}" if capture else ", to the table"
+        scored = [e for e in events if e.name not in self.rules.HAND_BONUSES]
+        tail = "".join(f" — {e.name}! (+{e.points} {e.category} for side {e.side})" for e in scored)
+        self.say(f"{self.who(seat)} {verb} {self.names([card])}{what}{tail}")
+
+    def show_score(self, hand: Hand) -> None:
+        from rich.console import Console
+        from rich.table import Table
+        rows = hand.score()
+        table = Table(title=f"hand {self.game.hands_played} score")
+        table.add_column("category")
+        for s in range(self.k):
+            table.add_column(f"side {s}{' (you)' if s == self.me % self.k else ''}", justify="right")
+        for cat in rows[0]:
+            table.add_row(cat, *[str(r[cat]) for r in rows])
+        table.add_row("game total", *[str(t) for t in self.game.totals])
+        Console(file=self.out, width=80, color_system=None).print(table)
+
+    # -- the game ----------------------------------------------------------------------
+    def play_hand(self, hand: Hand) -> None:
+        rules = self.rules
+        mates = [s for s in range(self.n) if s % self.k == self.me % self.k and s != self.me]
+        self.say(f"\n=== hand {self.game.hands_played + 1}: dealer {self.who(hand.dealer)}; "
+                 f"you are seat {self.me}, side {self.me % self.k}"
+                 + (f" with {', '.join(f'seat {m}' for m in mates)}" if mates else "") + " ===")
+        for event in hand.dealer_events:
+            self.say(f"deal: {event}")
+        dealer_bonus = [e for e in hand.events if e.play == 0]
+        for e in dealer_bonus:
+            self.say(f"the dealer's table scores {e.name}: +{e.points} {e.category} for side {e.side}")
+        round_no = hand.round
+        while not hand.is_over:
+            self.knocks(hand)
+            seat = hand.current_seat
+            if seat == self.me:
+                decls, card, capture = self.person_turn(hand)
+            else:
+                decls, card, capture = self.bots[seat].choose(hand, seat)
+            try:
+                events = hand.play(seat, card, capture, decls)
+            except IllegalMove as err:        # a bot's mistake would be a bug; say it rather than crash
+                raise RulespecError(f"{self.who(seat)}: {err.message}") from None
+            if decls:
+                self.narrate_declarations(seat, decls, events)
+            self.narrate_play(seat, card, capture, events)
+            if hand.round != round_no and not hand.is_over:
+                round_no = hand.round
+                self.say(f"-- round {round_no}: new cards dealt --")
+        if hand.final_table and hand.last_capturer is not None and rules.LEFTOVERS == "last_capturer":
+            self.say(f"the last cards on the table ({self.names(hand.final_table)}) go to side {hand.last_capturer}")
+
+    def run(self) -> int:
+        rules = self.rules
+        self.game = game = Game(rules, self.n, seed=f"rulespec-play:{self.seed}")
+        self.say(f"{self.compiled.ruleset.name} ({rules.RULESET_ID}), {self.n} players, seed {self.seed}; "
+                 f"first to {rules.TARGET}. Type a move's number; q quits.")
+        try:
+            while not game.is_over and (self.max_hands is None or game.hands_played < self.max_hands):
+                hand = game.new_hand()
+                self.play_hand(hand)
+                game.finish_hand()
+                if hand.plays:
+                    self.show_score(hand)
+                if hand.outcome is not None:
+                    self.say(f"outcome: {hand.outcome[0]} (side {', '.join(map(str, hand.outcome[1]))})")
+        except Quit:
+            self.say("game abandoned.")
+            return 0
+        if game.is_over:
+            won = self.me % self.k in game.winners
+            self.say(f"\ngame over after {game.hands_played} hands: side "
+                     f"{', '.join(map(str, game.winners))} wins {game.totals} — "
+                     + ("you win!" if won else "you lose."))
+        else:
+            self.say(f"\nstopped after {game.hands_played} hands: totals {game.totals}")
+        return 0
+
+
+def command(args, inp, out, err) -> int:
+    """`rulespec play RULESET`: build the game from the command line and run it."""
+    from compiler.build import compile_ruleset
+    from .cli import _parse_options
+    compiled = compile_ruleset(args.ruleset, _parse_options(args.option) or None)
+    return TerminalGame(compiled, seat=args.seat, seed=args.seed, seats=args.seats, bots=args.bots,
+                        hands=args.hands, inp=inp, out=out).run()
