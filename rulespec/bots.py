@@ -43,8 +43,7 @@ class RandomBot:
     def choose(self, hand: Hand, seat: int):
         decls = best_declarations(hand, seat) if hand.declares_with_play else []
         if decls:
-            probe = hand.clone()
-            probe._apply_declarations(seat, decls, with_card=True)
+            probe = hand.with_declarations(seat, decls)
             moves = probe.legal_moves()
         else:
             moves = hand.legal_moves()
@@ -62,9 +61,7 @@ class GreedyBot:
 
     def choose(self, hand: Hand, seat: int):
         decls = best_declarations(hand, seat) if hand.declares_with_play else []
-        base = hand.clone()
-        if decls:
-            base._apply_declarations(seat, decls, with_card=True)
+        base = hand.with_declarations(seat, decls) if decls else hand.clone()
         best, best_key = None, None
         for card, capture in base.legal_moves():
             probe = base.clone()

@@ -677,6 +677,32 @@ class Hand:
             "previous": _lowbits(self.previous),
         }
 
+    def stock_size(self) -> int:
+        """How many cards the rounds still to be dealt will give (public: it follows from the schedule)."""
+        return sum(seat_cards * self.n + table_cards for seat_cards, table_cards, _ in self.schedule[self.round:])
+
+    def with_declarations(self, seat: int, declarations: list[Declaration]) -> "Hand":
+        """A copy in which `seat` has made these declarations (as at the start of its turn); IllegalMove if refused."""
+        probe = self.clone()
+        probe._apply_declarations(seat, list(declarations), with_card=self.declares_with_play)
+        return probe
+
+    def with_hidden(self, hands: dict[int, int], stock: list[int], rng: random.Random | None = None) -> "Hand":
+        """A copy whose hidden information is replaced: these seats' hands (masks) and the stock's order.
+
+        For determinised search: what was dealt to those seats this round is
+        taken to be their hands as given, and the record of the deal is dropped.
+        """
+        if len(stock) != self.stock_size():
+            raise ValueError(f"the stock holds {self.stock_size()} cards, not {len(stock)}")
+        new = self.clone()
+        for seat, mask in hands.items():
+            new.hands[seat] = mask
+            new.round_dealt[seat] = mask
+        new.deal_log = []
+        new.source = DealSource(order=list(stock), rng=rng)
+        return new
+
     def clone(self) -> "Hand":
         """An independent copy of this state."""
         new = Hand.__new__(Hand)

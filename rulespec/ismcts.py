@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from .bots import best_declarations
-from .engine import DealSource, Hand
+from .engine import Hand
 
 
 def _mask(cards) -> int:
@@ -43,9 +43,8 @@ def unseen_cards(obs: dict, n_cards: int) -> list[int]:
 
 
 def stock_size(hand: Hand) -> int:
-    """How many cards the rounds still to be dealt will give (public: it follows from the schedule)."""
-    return sum(seat_cards * hand.n + table_cards
-               for seat_cards, table_cards, _steps in hand.schedule[hand.round:])
+    """How many cards the rounds still to be dealt will give (Hand.stock_size)."""
+    return hand.stock_size()
 
 
 def determinise(hand: Hand, seat: int, rng: random.Random) -> Hand:
@@ -60,21 +59,16 @@ def determinise(hand: Hand, seat: int, rng: random.Random) -> Hand:
     obs = hand.observation(seat)
     unseen = unseen_cards(obs, hand.rules.N_CARDS)
     rng.shuffle(unseen)
-    d = hand.clone()
-    dealt = list(d.round_dealt)
+    hidden = {}
     for s in range(hand.n):
         if s == seat:
             continue
         need = obs["hand_sizes"][s] - len(obs["shown"][s])
-        d.hands[s] = _mask(obs["shown"][s]) | _mask(unseen[:need])
-        dealt[s] = d.hands[s]          # what seat s was dealt is hidden too; its current hand stands in
+        hidden[s] = _mask(obs["shown"][s]) | _mask(unseen[:need])
         unseen = unseen[need:]
-    if len(unseen) != stock_size(hand):
-        raise AssertionError(f"determinise: {len(unseen)} unseen cards left for a stock of {stock_size(hand)}")
-    d.round_dealt = dealt
-    d.deal_log = []
-    d.source = DealSource(order=unseen, rng=random.Random(rng.getrandbits(32)))
-    return d
+    if len(unseen) != hand.stock_size():
+        raise AssertionError(f"determinise: {len(unseen)} unseen cards left for a stock of {hand.stock_size()}")
+    return hand.with_hidden(hidden, unseen, random.Random(rng.getrandbits(32)))
 
 
 def rollout(hand: Hand, rng: random.Random) -> None:
@@ -106,8 +100,7 @@ class ISMCTSBot:
     def choose(self, hand: Hand, seat: int):
         decls = best_declarations(hand, seat) if hand.declares_with_play else []
         if decls:
-            probe = hand.clone()
-            probe._apply_declarations(seat, decls, with_card=True)
+            probe = hand.with_declarations(seat, decls)
             moves = probe.legal_moves()
         else:
             moves = hand.legal_moves()

@@ -115,8 +115,7 @@ class TerminalGame:
         decls = self.choose_declarations(hand, with_card=True) if hand.declares_with_play else []
         probe = hand
         if decls:
-            probe = hand.clone()
-            probe._apply_declarations(self.me, decls, with_card=True)
+            probe = hand.with_declarations(self.me, decls)
         moves = probe.legal_moves()
         self.say("your moves:")
         for i, (card, capture) in enumerate(moves, 1):
