@@ -173,8 +173,8 @@ def subset_sums(table: int, values, numbered, limit: int, cache: dict) -> dict:
             out[t] = [(m, c)]
         else:
             entry.append((m, c))
-    if len(cache) > 20000:
-        cache.clear()      # a bound on memory; tables rarely repeat across hands anyway
+    if len(cache) > 2048:
+        cache.clear()      # a bound on memory: the cache serves one move (legal moves, then the play)
     cache[table] = out
     return out
 
