@@ -32,6 +32,13 @@ def best_declarations(hand: Hand, seat: int) -> list[Declaration]:
     return chosen
 
 
+def declared_moves(hand: Hand, seat: int) -> tuple[list[Declaration], list[tuple[int, int]]]:
+    """The declarations a bot makes with its play (the most points), and the legal moves after them."""
+    decls = best_declarations(hand, seat) if hand.declares_with_play else []
+    moves = (hand.with_declarations(seat, decls) if decls else hand).legal_moves()
+    return decls, moves
+
+
 class RandomBot:
     """Plays a uniformly random legal move; declares the bonuses it holds."""
 
@@ -41,12 +48,7 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, hand: Hand, seat: int):
-        decls = best_declarations(hand, seat) if hand.declares_with_play else []
-        if decls:
-            probe = hand.with_declarations(seat, decls)
-            moves = probe.legal_moves()
-        else:
-            moves = hand.legal_moves()
+        decls, moves = declared_moves(hand, seat)
         card, capture = moves[self.rng.randrange(len(moves))]
         return decls, card, capture
 

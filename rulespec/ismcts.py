@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 
-from .bots import best_declarations
+from .bots import declared_moves
 from .engine import Hand
 
 
@@ -98,12 +98,7 @@ class ISMCTSBot:
         self.budget = budget
 
     def choose(self, hand: Hand, seat: int):
-        decls = best_declarations(hand, seat) if hand.declares_with_play else []
-        if decls:
-            probe = hand.with_declarations(seat, decls)
-            moves = probe.legal_moves()
-        else:
-            moves = hand.legal_moves()
+        decls, moves = declared_moves(hand, seat)
         if len(moves) == 1:
             return decls, moves[0][0], moves[0][1]
         scores = self.evaluate(hand, seat, decls, moves)

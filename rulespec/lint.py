@@ -15,6 +15,7 @@ from .errors import RulespecError, Span, did_you_mean
 from .expressions import Attr, Name, walk
 from .model import Expression, Ruleset
 from .words import rounds_words
+from .yamlsafe import plain as _plain
 
 # Hand bonuses made by at most this many cards are tried on every combination of the deck.
 MAX_BONUS_SIZE = 3
@@ -323,14 +324,6 @@ def _search(functions, name, excluders, variants, contexts, size: int, k: int) -
 
 
 # ------------------------------------------------------------ extends
-
-
-def _plain(node):
-    if isinstance(node, dict):
-        return {k: _plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v) for v in node]
-    return node
 
 
 def _path(path: list) -> str:

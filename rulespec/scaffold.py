@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .errors import RulespecError
 from .model import Ruleset
+from .yamlsafe import plain as _plain
 
 ID_RE = re.compile(r"[a-z][a-z0-9_-]*\Z")
 SCHEMA = Path(__file__).resolve().parent / "schemas" / "ruleset.schema.json"
@@ -88,14 +89,6 @@ def _examples(rs: Ruleset) -> list[tuple[str, list[str]]]:
                     ["options:", "  short: {type: bool, default: false, description: play to half the target}",
                      f"game: {{target: '{max(target // 2, 1)} if options.short else {target}'}}"]))
     return out
-
-
-def _plain(node):
-    if isinstance(node, dict):
-        return {k: _plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v) for v in node]
-    return node
 
 
 def starter(name: str, base: str, path: Path) -> str:

@@ -16,6 +16,7 @@ import yaml
 
 from . import yamlsafe
 from .errors import RulespecError
+from .yamlsafe import plain as _plain
 
 _ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPT_KEYS = frozenset({"ruleset", "plays", "deal", "deck", "dealer", "seats", "expect"})
@@ -115,14 +116,6 @@ def run_tests(files: list[Path], update: bool = False, out=None) -> tuple[int, i
 
 
 # ------------------------------------------------------------------ updating
-
-
-def _plain(node):
-    if isinstance(node, dict):
-        return {k: _plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v) for v in node]
-    return node
 
 
 def _header(text: str) -> str:

@@ -211,6 +211,15 @@ except ImportError:   # PyYAML built without libyaml
     _CParser = None
 
 
+def plain(node):
+    """The same data as plain dicts and lists (no spans), e.g. for dumping or comparing."""
+    if isinstance(node, dict):
+        return {k: plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [plain(v) for v in node]
+    return node
+
+
 def check_size(size: int, filename: str) -> None:
     """Refuse a file of more than 2 MiB before reading it."""
     if size > MAX_BYTES:
