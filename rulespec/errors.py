@@ -87,7 +87,7 @@ class RulespecError(Exception):
         return self.headline()
 
 
-def fail(message: str, span: Span | None = None) -> "NoReturn":  # type: ignore[name-defined]
+def fail(message: str, span: Span | None = None) -> NoReturn:
     """Raise a located RulespecError (the one way every stage reports a problem)."""
     raise RulespecError(message, span)
 
