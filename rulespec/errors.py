@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import difflib
+from typing import NoReturn
 
 
 @dataclass(frozen=True)
