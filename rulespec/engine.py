@@ -18,6 +18,10 @@ from .errors import RulespecError
 from .runtime import bits as _rt_bits
 
 
+# A deal check that holds for nearly every deal would redeal forever.
+MAX_REDEALS = 1000
+
+
 class IllegalMove(RulespecError):
     """A play or declaration the rules refuse (the message says why)."""
 
@@ -202,9 +206,15 @@ class Hand:
     def _start(self) -> None:
         """Deal round 1, apply the deal checks and the dealer bonus."""
         rules = self.rules
+        thrown_in = 0
         while True:
             self._lay_round()
             check = rules.deal_check(self.table)
+            if check is not None:
+                thrown_in += 1
+                if thrown_in > MAX_REDEALS:
+                    raise RulespecError(f"the deal checks threw in {MAX_REDEALS} deals in a row "
+                                        f"({check[0]}); a deal check that holds for (nearly) every deal?")
             explicit = self.source.rounds is not None
             if check is None:
                 if explicit and self.redeal_marked:

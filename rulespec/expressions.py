@@ -11,13 +11,19 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from .errors import RulespecError, Span
 
 # Words the grammar uses; the contextual lexer may still hand one over as a NAME.
 KEYWORDS = frozenset({"if", "else", "or", "and", "not", "in", "true", "false"})
+
+# Every later stage (tree building, type checking, emitting) recurses once per
+# level, so a deeper tree would exhaust Python's recursion: refused up front.
+MAX_DEPTH = 64
+# As for integers in YAML (yamlsafe.MAX_INT_DIGITS): larger literals are refused, not converted.
+MAX_INT_DIGITS = 18
 
 
 # ---------------------------------------------------------------- AST nodes
@@ -313,7 +319,10 @@ class _Build(Transformer):
         return str(tok)
 
     def int(self, meta, ch):
-        return Int(self.loc.meta(meta), int(ch[0]))
+        digits = str(ch[0]).lstrip("0")
+        if len(digits) > MAX_INT_DIGITS:
+            raise RulespecError(f"integer with more than {MAX_INT_DIGITS} digits in expression", self.loc.meta(meta))
+        return Int(self.loc.meta(meta), int(digits or "0"))
 
     def true(self, meta, ch):
         return Bool(self.loc.meta(meta), True)
@@ -440,6 +449,16 @@ def _syntax_error(err: UnexpectedInput, text: str, loc: _Locator) -> RulespecErr
     )
 
 
+def _check_depth(tree, loc: _Locator) -> None:
+    """Refuse a tree nested more than MAX_DEPTH levels, without recursing over it."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RulespecError(f"expression nested more than {MAX_DEPTH} levels deep", loc.meta(node.meta))
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+
+
 def parse(text: str, origin: Span) -> Expr:
     """Parse one expression; `origin` is the Span of its first character in the YAML file."""
     loc = _Locator(origin)
@@ -451,6 +470,7 @@ def parse(text: str, origin: Span) -> Expr:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
         raise _syntax_error(err, text, loc) from None
+    _check_depth(tree, loc)
     try:
         return _Build(loc).transform(tree)
     except VisitError as err:

@@ -172,6 +172,11 @@ class _Replayer:
                 return True
             self.fail(play.span, f"{where}: refused: {err.message}")
             return False
+        except RulespecError as err:
+            if err.span is not None:
+                raise
+            # The engine ran out of the deal the transcript gives (a round not listed): that deal is the place.
+            raise RulespecError(f"{where}: {err.message}", self.t.deal_span or self.t.deck_span or play.span) from None
         if play.error is not None:
             self.fail(play.error_span or play.span,
                       f"{where}: expected a refusal ({play.error}), but the engine accepted the play")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Callable as _Callable, NamedTuple
 
+from .errors import RulespecError
+
 # ====================================================================
 # Expression helpers (called by code from compiler/emit_expr.py)
 # ====================================================================
@@ -151,6 +153,11 @@ class BonusSpec(NamedTuple):
     unique_by: str | None
 
 
+# Listing capture sets is exponential in the table's size when values are small; a ruleset whose
+# deck allows that much is refused at the table where it happens, never left to run for hours.
+MAX_SUBSETS = 200_000
+
+
 def subset_sums(table: int, values, numbered, limit: int, cache: dict) -> dict:
     """Every subset of the table's numbered cards by total: {total: [(mask, size), ...]}.
 
@@ -166,6 +173,10 @@ def subset_sums(table: int, values, numbered, limit: int, cache: dict) -> dict:
         if numbered[i]:
             bit, value = 1 << i, values[i]
             subsets += [(m | bit, t + value, c + 1) for m, t, c in subsets if t + value <= limit]
+            if len(subsets) > MAX_SUBSETS:
+                raise RulespecError(f"the table ({table.bit_count()} cards) has more than {MAX_SUBSETS} sets of "
+                                    f"cards totalling {limit} or less; this ruleset's deck makes captures too many "
+                                    f"to list")
     out: dict = {}
     for m, t, c in subsets[1:]:
         entry = out.get(t)

@@ -30,7 +30,19 @@ _MAX_RAW = 500  # stop asking jsonschema for more once a file is this broken
 _TYPE_CHECKER = Draft202012Validator.TYPE_CHECKER.redefine(
     "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
 )
-_Validator = jsonschema.validators.extend(Draft202012Validator, type_checker=_TYPE_CHECKER)
+
+
+def _pattern(validator, pattern, instance, schema):
+    # Schema patterns are ECMA-262, where `$` ends the text; Python's `$` also matches before a
+    # final newline, which would let "scopa\n" through as a name.
+    if validator.is_type(instance, "string"):
+        anchored = pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith(r"\$") else pattern
+        if not re.search(anchored, instance):
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_Validator = jsonschema.validators.extend(Draft202012Validator, validators={"pattern": _pattern},
+                                          type_checker=_TYPE_CHECKER)
 
 _TYPE_WORDS = {
     "integer": "an integer",

@@ -159,12 +159,15 @@ def _finish(node, text: str, filename: str) -> object:
 # — without aliases and within the depth bound. Anything else, and any error at all, goes to the
 # pure-Python loader above, whose bounds and messages are the reference.
 _FAST_MAX_BYTES = 256 * 1024
+_FAST_MAX_BRACKETS = 4096
 _UNTAME = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff\ud800-\udfff]")
 
 
 def _compose_fast(text: str):
     if _CParser is None or len(text) > _FAST_MAX_BYTES or _UNTAME.search(text):
         return None
+    if text.count("[") + text.count("{") > _FAST_MAX_BRACKETS:
+        return None      # libyaml slows down badly on deep flow nesting; the reference loader bounds it
     try:
         loader = _CLoader(text)
         try:
