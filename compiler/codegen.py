@@ -205,7 +205,7 @@ def _captures(w, rs):
         """
         def comp(source, cond=""):
             item = "(p, m)" if pairs else "m"
-            return f"[{item} for m, c in {source}{' if ' + cond if cond else ''}]"
+            return f"[{item} for m in {source}{' if ' + cond if cond else ''}]"
 
         def add(expr_list, pad=""):
             w(f"{pad}{'out' if pairs else 'found'} += {expr_list}")
@@ -217,7 +217,7 @@ def _captures(w, rs):
         rank_matches = "[1 << i for i in _rt.bits(table) if not _NUMBERED[i] and _RANK[i] == _RANK[p]]"
         if any(k.kind == "match" or k.unless_match for k in kinds) and not merged:
             w("# a match: one table card of the same value (a card with no value: of the same rank)")
-            singles = "[m for m, c in sums.get(v, ()) if c == 1]" if needs_sums else \
+            singles = "[m for m in sums.get(v, ()) if m.bit_count() == 1]" if needs_sums else \
                 "[1 << i for i in _rt.bits(table) if _NUMBERED[i] and _VALUE[i] == v]"
             w(f"matches = ({singles} if numbered")
             w(f"           else {rank_matches})")
@@ -250,9 +250,9 @@ def _captures(w, rs):
             elif k.kind == "match":
                 expr = "[(p, m) for m in matches]" if pairs else "matches"
             elif k.kind == "sum":
-                expr = comp("sums.get(v, ())", f"c >= {max(k.min_cards, 2)}")
+                expr = comp("sums.get(v, ())", f"m.bit_count() >= {max(k.min_cards, 2)}")
             else:
-                expr = comp(f"sums.get({k.total} - v, ())", f"c >= {k.min_cards}" if k.min_cards > 1 else "")
+                expr = comp(f"sums.get({k.total} - v, ())", f"m.bit_count() >= {k.min_cards}" if k.min_cards > 1 else "")
             test = " and ".join(cond) if cond else "True"
             if k.exclusive:
                 w(f"if {test}:")

@@ -159,7 +159,7 @@ MAX_SUBSETS = 200_000
 
 
 def subset_sums(table: int, values, numbered, limit: int, cache: dict) -> dict:
-    """Every subset of the table's numbered cards by total: {total: [(mask, size), ...]}.
+    """Every non-empty subset of the table's numbered cards by total: {total: [mask, ...]}.
 
     Totals above `limit` (the largest any capture kind asks for) are pruned.
     Computed once per table state and cached (legal moves ask for every card
@@ -168,26 +168,32 @@ def subset_sums(table: int, values, numbered, limit: int, cache: dict) -> dict:
     got = cache.get(table)
     if got is not None:
         return got
-    subsets = [(0, 0, 0)]
+    # A knapsack over totals: each card extends the sets of every total, highest total first,
+    # so that a set is never extended twice by the same card (every value is at least 1).
+    by: dict = {0: [0]}
+    listed = 1
     for i in bits(table):
         if numbered[i]:
             bit, value = 1 << i, values[i]
-            subsets += [(m | bit, t + value, c + 1) for m, t, c in subsets if t + value <= limit]
-            if len(subsets) > MAX_SUBSETS:
+            for total in sorted(by, reverse=True):
+                new = total + value
+                if new <= limit:
+                    ext = [m | bit for m in by[total]]
+                    listed += len(ext)
+                    have = by.get(new)
+                    if have is None:
+                        by[new] = ext
+                    else:
+                        have += ext
+            if listed > MAX_SUBSETS:
                 raise RulespecError(f"the table ({table.bit_count()} cards) has more than {MAX_SUBSETS} sets of "
                                     f"cards totalling {limit} or less; this ruleset's deck makes captures too many "
                                     f"to list")
-    out: dict = {}
-    for m, t, c in subsets[1:]:
-        entry = out.get(t)
-        if entry is None:
-            out[t] = [(m, c)]
-        else:
-            entry.append((m, c))
+    del by[0]
     if len(cache) > 2048:
         cache.clear()      # a bound on memory: the cache serves one move (legal moves, then the play)
-    cache[table] = out
-    return out
+    cache[table] = by
+    return by
 
 
 def unique(masks: list[int]) -> list[int]:
