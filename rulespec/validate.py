@@ -44,6 +44,15 @@ def _pattern(validator, pattern, instance, schema):
 _Validator = jsonschema.validators.extend(Draft202012Validator, validators={"pattern": _pattern},
                                           type_checker=_TYPE_CHECKER)
 
+# Numeric bounds: "expected <words> <bound>, found <value>".
+_BOUND_WORDS = {
+    "minimum": "at least",
+    "maximum": "at most",
+    "exclusiveMinimum": "more than",
+    "exclusiveMaximum": "less than",
+    "multipleOf": "a multiple of",
+}
+
 _TYPE_WORDS = {
     "integer": "an integer",
     "number": "a number",
@@ -230,16 +239,8 @@ def _plain_message(error: ValidationError, where: str) -> str:
         return f"unknown value {_show(found)}; expected one of: {', '.join(options)}{did_you_mean(found, options) if isinstance(found, str) else ''}"
     if kind == "const":
         return f"expected {_show(expected)}, found {_show(found)}"
-    if kind == "minimum":
-        return f"expected at least {expected}, found {_show(found)}"
-    if kind == "maximum":
-        return f"expected at most {expected}, found {_show(found)}"
-    if kind == "exclusiveMinimum":
-        return f"expected more than {expected}, found {_show(found)}"
-    if kind == "exclusiveMaximum":
-        return f"expected less than {expected}, found {_show(found)}"
-    if kind == "multipleOf":
-        return f"expected a multiple of {expected}, found {_show(found)}"
+    if kind in _BOUND_WORDS:
+        return f"expected {_BOUND_WORDS[kind]} {expected}, found {_show(found)}"
     if kind == "minItems":
         return "expected a non-empty list" if expected == 1 else f"expected at least {expected} items, found {len(found)}"
     if kind == "maxItems":
