@@ -600,7 +600,7 @@ class Hand:
         else:
             events = []
         if wild_as is not None and capture and (capture | bit) & rules.WILD_BIT:
-            self.wild_as = None            # the declared wild card was captured: a 7H again
+            self.wild_as = None            # the declared wild card was captured: its printed card again
         self.turn = (seat + 1) % self.n
         if hands_empty:
             if last_play:

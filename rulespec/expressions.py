@@ -65,7 +65,7 @@ class Str(Expr):
 
 @dataclass(eq=False)
 class CardLit(Expr):
-    """A card literal such as `7D`; the checker resolves it against the deck."""
+    """A card literal (rank then suit); the checker resolves it against the deck."""
 
     name: str
     index: int | None = None

@@ -57,7 +57,7 @@ class TerminalGame:
 
     def describe_decl(self, d: Declaration) -> str:
         spec = self.rules.HAND_BONUSES[d.bonus]
-        wild = f", matta as {self.rules.RANK_NAMES[d.wild_rank]}" if d.wild_rank is not None else ""
+        wild = f", wild card as {self.rules.RANK_NAMES[d.wild_rank]}" if d.wild_rank is not None else ""
         return f"{d.bonus} with {self.names(d.cards)}{wild} ({spec.points} {spec.category})"
 
     def ask(self, prompt: str, count: int, zero: bool = False) -> int:
@@ -82,14 +82,14 @@ class TerminalGame:
         obs = hand.observation(self.me)
         self.say()
         self.say(f"table: {self.names(obs['table'])}"
-                 + (f"   (the matta {self.names([self.rules.WILD_INDEX])} counts as {obs['wild_as']})"
+                 + (f"   (the wild card {self.names([self.rules.WILD_INDEX])} counts as {obs['wild_as']})"
                     if obs["wild_as"] else ""))
         for s, shown in enumerate(obs["shown"]):
             if shown and s != self.me:
                 self.say(f"{self.who(s)} shows {self.names(shown)}")
         points = hand.event_points()          # announced events: public, like the piles' sizes
         piles = ", ".join(f"side {s}{' (yours)' if s == obs['side'] else ''}: {n} cards, "
-                          + (", ".join(f"{v} {cat}" for cat, v in sorted(points[s].items())) or "0 scope")
+                          + (", ".join(f"{v} {cat}" for cat, v in sorted(points[s].items())) or "0 points")
                           for s, n in enumerate(obs["pile_sizes"]))
         self.say(f"captured: {piles}")
         self.say(f"your hand: {self.names(obs['hand'])}")
