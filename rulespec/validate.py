@@ -368,13 +368,22 @@ def _schema_at(root, schema_path):
             if not (isinstance(node, dict) and step not in node and "$ref" in node):
                 break
             node = _resolve_local(root, node["$ref"])
-        if isinstance(node, dict) and step in node:
-            node = node[step]
-        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
-            node = node[step]
-        else:
+        node = _step(node, step)
+        if node is _MISSING:
             return None
     return node
+
+
+_MISSING = object()
+
+
+def _step(node, step):
+    """node[step] for a mapping key or a list index that exists, else _MISSING."""
+    if isinstance(node, dict) and step in node:
+        return node[step]
+    if isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+        return node[step]
+    return _MISSING
 
 
 def _resolve_local(root, ref):
@@ -393,11 +402,8 @@ def _resolve_local(root, ref):
 def _node_at(doc, path):
     node = doc
     for step in path:
-        if isinstance(node, dict) and step in node:
-            node = node[step]
-        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
-            node = node[step]
-        else:
+        node = _step(node, step)
+        if node is _MISSING:
             return None
     return node
 
