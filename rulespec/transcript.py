@@ -164,6 +164,11 @@ def _is_recorded(data: bytes) -> bool:
     return False
 
 
+def _spans(value_spans: dict, *keys: str) -> dict:
+    """`<key>_span` arguments: where each key's value was written (None if absent)."""
+    return {f"{key}_span": value_spans.get(key) for key in keys}
+
+
 class _Build:
     """Builds the dataclasses from a validated document, collecting structural errors."""
 
@@ -200,11 +205,7 @@ class _Build:
             recorded=self.recorded,
             span=doc.span,
             option_spans=dict(getattr(options, "value_spans", {})),
-            seats_span=vs.get("seats"),
-            dealer_span=vs.get("dealer"),
-            deal_span=vs.get("deal"),
-            deck_span=vs.get("deck"),
-            plays_span=vs.get("plays"),
+            **_spans(vs, "seats", "dealer", "deal", "deck", "plays"),
         )
 
     def check_seat(self, seat: int, span: Span | None) -> None:
@@ -262,11 +263,7 @@ class _Build:
             legal=[self.cards(s) for s in legal] if legal is not None else None,
             error=item.get("error"),
             span=span,
-            seat_span=vs.get("seat"),
-            capture_span=vs.get("capture"),
-            events_span=vs.get("events"),
-            legal_span=vs.get("legal"),
-            error_span=vs.get("error"),
+            **_spans(vs, "seat", "capture", "events", "legal", "error"),
         )
 
     def declaration(self, item: LocDict, span: Span | None) -> Declaration:

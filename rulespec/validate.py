@@ -53,6 +53,16 @@ _BOUND_WORDS = {
     "multipleOf": "a multiple of",
 }
 
+# Sizes: "expected <bound> <n> <noun>, found <size>" ("expected <empty>" for at least one).
+_SIZE_WORDS = {
+    "minItems": ("at least", "items", "a non-empty list", len),
+    "maxItems": ("at most", "items", "a non-empty list", len),
+    "minLength": ("at least", "characters", "a non-empty string", lambda found: _show(found)),
+    "maxLength": ("at most", "characters", "a non-empty string", lambda found: _show(found)),
+    "minProperties": ("at least", "keys", "a non-empty mapping", len),
+    "maxProperties": ("at most", "keys", "a non-empty mapping", len),
+}
+
 _TYPE_WORDS = {
     "integer": "an integer",
     "number": "a number",
@@ -268,18 +278,11 @@ def _plain_message(error: ValidationError, where: str) -> str:
         return f"expected {_show(expected)}, found {_show(found)}"
     if kind in _BOUND_WORDS:
         return f"expected {_BOUND_WORDS[kind]} {expected}, found {_show(found)}"
-    if kind == "minItems":
-        return "expected a non-empty list" if expected == 1 else f"expected at least {expected} items, found {len(found)}"
-    if kind == "maxItems":
-        return f"expected at most {expected} items, found {len(found)}"
-    if kind == "minLength":
-        return "expected a non-empty string" if expected == 1 else f"expected at least {expected} characters, found {_show(found)}"
-    if kind == "maxLength":
-        return f"expected at most {expected} characters, found {_show(found)}"
-    if kind == "minProperties":
-        return "expected a non-empty mapping" if expected == 1 else f"expected at least {expected} keys, found {len(found)}"
-    if kind == "maxProperties":
-        return f"expected at most {expected} keys, found {len(found)}"
+    if kind in _SIZE_WORDS:
+        bound, noun, empty, show = _SIZE_WORDS[kind]
+        if bound == "at least" and expected == 1:
+            return f"expected {empty}"
+        return f"expected {bound} {expected} {noun}, found {show(found)}"
     if kind == "pattern":
         return f"invalid value {_show(found)}; expected text matching {expected}"
     if kind == "uniqueItems":
