@@ -28,8 +28,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import baseline_cirulla  # noqa: E402
-from compiler.build import compile_ruleset  # noqa: E402
-from rulespec.engine import Hand, shuffled_source  # noqa: E402
+from rulespec.compiler.build import compile_ruleset  # noqa: E402
+from rulespec.run.engine import Hand, shuffled_source  # noqa: E402
 
 
 def rulespec_playout(rules, rng: random.Random, dealer: int) -> list[dict]:
@@ -84,7 +84,7 @@ def playout_benchmark(hands: int, rounds: int, seed: int) -> dict:
 _COMPILE_PROBE = """
 import json, sys, time
 t0 = time.perf_counter()
-import compiler.build as build
+import rulespec.compiler.build as build
 t1 = time.perf_counter()
 build.compile_ruleset(sys.argv[1])
 t2 = time.perf_counter()
@@ -101,7 +101,7 @@ _REPLAY_PROBE = """
 import json, sys, time
 from pathlib import Path
 t0 = time.perf_counter()
-from rulespec.replay import replay
+from rulespec.transcripts.replay import replay
 files = sorted(Path(sys.argv[1]).rglob("*.yaml"))
 t1 = time.perf_counter()
 ok = all(replay(f).ok for f in files)
@@ -119,7 +119,7 @@ def _probe(script: str, *args: str) -> dict:
 
 
 def compile_benchmark() -> dict:
-    from rulespec.rulesets import shipped_ids
+    from rulespec.source.rulesets import shipped_ids
     rows = {rid: _probe(_COMPILE_PROBE, rid) for rid in shipped_ids()}
     return {rid: {k: round(v * 1000, 1) for k, v in row.items()} for rid, row in rows.items()}
 

@@ -33,14 +33,17 @@ if str(ROOT) not in sys.path:
 
 from bench.invariants import check_hand  # noqa: E402
 from compiler import build  # noqa: E402
-from compiler.emit_expr import emit  # noqa: E402
-from rulespec import check as check_stage, expressions, runtime, typecheck as tc  # noqa: E402
-from rulespec.bots import RandomBot, play_out  # noqa: E402
-from rulespec.engine import Hand, shuffled_source  # noqa: E402
+from rulespec.compiler.emit_expr import emit  # noqa: E402
+from rulespec.checks import check as check_stage  # noqa: E402
+from rulespec.lang import expressions
+from rulespec.run import runtime
+from rulespec.lang import typecheck as tc
+from rulespec.bots.policies import RandomBot, play_out  # noqa: E402
+from rulespec.run.engine import Hand, shuffled_source  # noqa: E402
 from rulespec.errors import RulespecError, Span  # noqa: E402
-from rulespec.replay import replay  # noqa: E402
-from rulespec.rulesets import rulesets_dir, shipped_ids  # noqa: E402
-from rulespec.transcript import read_transcript  # noqa: E402
+from rulespec.transcripts.replay import replay  # noqa: E402
+from rulespec.source.rulesets import rulesets_dir, shipped_ids  # noqa: E402
+from rulespec.transcripts.transcript import read_transcript  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
 

@@ -25,7 +25,7 @@ _PLAYOUTS = """
 import random, sys
 sys.path.insert(0, {root!r})
 from bench.bench import rulespec_playout, baseline_playout
-from compiler.build import compile_ruleset
+from rulespec.compiler.build import compile_ruleset
 rules = compile_ruleset("cirulla").module
 which, n = sys.argv[1], int(sys.argv[2])
 play = (lambda rng, d: rulespec_playout(rules, rng, d)) if which == "rulespec" else baseline_playout

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 
-from rulespec.bots import RandomBot, knocks
-from rulespec.engine import Hand, shuffled_source
-from rulespec.expressions import Call, walk
-from rulespec.model import Expression
+from rulespec.bots.policies import RandomBot, knocks
+from rulespec.run.engine import Hand, shuffled_source
+from rulespec.lang.expressions import Call, walk
+from rulespec.lang.model import Expression
 
 
 class InvariantError(AssertionError):

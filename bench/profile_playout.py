@@ -24,7 +24,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.bench import rulespec_playout  # noqa: E402
-from compiler.build import compile_ruleset  # noqa: E402
+from rulespec.compiler.build import compile_ruleset  # noqa: E402
 
 
 def playouts(hands: int) -> None:

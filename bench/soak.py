@@ -28,8 +28,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.invariants import new_hand, play_checked  # noqa: E402
-from compiler.build import compile_ruleset  # noqa: E402
-from rulespec.rulesets import shipped_ids  # noqa: E402
+from rulespec.compiler.build import compile_ruleset  # noqa: E402
+from rulespec.source.rulesets import shipped_ids  # noqa: E402
 
 _COMPILED: dict = {}
 

@@ -8,10 +8,10 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulespec import check as check_stage
-from rulespec import model
+from rulespec.checks import check as check_stage
+from rulespec.lang import model
 from rulespec.errors import Span
-from rulespec.rulesets import locate
+from rulespec.source.rulesets import locate
 
 from .codegen import generate
 

@@ -2,7 +2,7 @@
 
 `emit(expr, ctx)` is the one entry point. At run time every card or card set
 is an int bitmask; ints, bools and strs are native. The text refers only to
-runtime names of the context (validated identifiers), `_rt` (rulespec.runtime),
+runtime names of the context (validated identifiers), `_rt` (rulespec.run.runtime),
 the generated module's `_VALUE`, `_RANK`, `_SUIT`, `_WILD` tables, `piles` and
 `side` (inside most()), and the builtins min/max/abs. Strings from the
 ruleset appear only as repr() literals. Whatever is static (options, literal
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rulespec import runtime
+from rulespec.run import runtime
 from rulespec.errors import fail
-from rulespec.expressions import (
+from rulespec.lang.expressions import (
     Attr, BinOp, Bool, BoolOp, CardLit, Call, Compare, Expr, IfElse, Int, ListLit, MapLit, Name, Neg, Not, Str, walk,
 )
-from rulespec.typecheck import (
+from rulespec.lang.typecheck import (
     BOOL, CARD, CARD_LIKE, CARDS, INT, LIST_CARD, LIST_INT, LIST_STR, MAP, NAME_RE, STR, Context, Type,
 )
 

@@ -1,4 +1,4 @@
 """`python -m rulespec` runs the command line."""
-from .cli import main
+from rulespec.cli.main import main
 
 main()

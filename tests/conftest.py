@@ -3,8 +3,8 @@ import random
 
 import pytest
 
-from compiler.build import compile_ruleset
-from rulespec.engine import DealSource, ExplicitRound, Hand, shuffled_source
+from rulespec.compiler.build import compile_ruleset
+from rulespec.run.engine import DealSource, ExplicitRound, Hand, shuffled_source
 
 
 @pytest.fixture(scope="session")

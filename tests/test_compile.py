@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import compile_ruleset
+from rulespec.compiler.build import compile_ruleset
 from rulespec.errors import RulespecError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,7 +22,7 @@ def test_generated_source_names_its_yaml_lines(cirulla):
 
 
 def test_generated_source_is_deterministic():
-    code = "from compiler.build import compile_ruleset; print(compile_ruleset('cirulla').source)"
+    code = "from rulespec.compiler.build import compile_ruleset; print(compile_ruleset('cirulla').source)"
     outs = set()
     for seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(ROOT))
@@ -110,7 +110,7 @@ def test_extends_cycle(tmp_path):
 
 
 def test_emit_command_prints_the_module(capsys):
-    from rulespec.cli import run
+    from rulespec.cli.main import run
     import io
     out = io.StringIO()
     assert run(["compile", "cirulla", "--emit"], out, io.StringIO()) == 0

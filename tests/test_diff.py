@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from compiler.build import compile_ruleset
-from rulespec.cli import run
-from rulespec.diff import differences
+from rulespec.compiler.build import compile_ruleset
+from rulespec.cli.main import run
+from rulespec.authoring.diff import differences
 
 # shared/rules/cirullone.md against cirulla.md: the deal shape, four players only, several bonus
 # triples in a hand of 6, declared cards played first, the target 101. Nothing else.

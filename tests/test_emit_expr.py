@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from compiler.emit_expr import EMITTERS, emit
-from rulespec import runtime
-from rulespec.decks import BRESCIANE52, FRENCH40
+from rulespec.compiler.emit_expr import EMITTERS, emit
+from rulespec.run import runtime
+from rulespec.lang.decks import BRESCIANE52, FRENCH40
 from rulespec.errors import RulespecError, Span
-from rulespec.expressions import Name, parse
-from rulespec.typecheck import BOOL, BUILTINS, CARD, CARDS, INT, STR, Context, check
+from rulespec.lang.expressions import Name, parse
+from rulespec.lang.typecheck import BOOL, BUILTINS, CARD, CARDS, INT, STR, Context, check
 
 ORIGIN = Span("rules.yaml", 3, 9)
 NAMES = {"table": CARDS, "pile": CARDS, "cards": CARDS, "captured": CARDS, "played": CARD,
@@ -365,11 +365,11 @@ def test_a_name_that_is_not_a_safe_identifier_is_never_emitted():
 def test_emission_is_deterministic_across_processes():
     text = f"{PRIMIERA} + count(pile, rank in ['J', 'Q'] or suit == 'D')"
     script = (
-        "from rulespec.decks import FRENCH40\n"
-        "from rulespec.expressions import parse\n"
+        "from rulespec.lang.decks import FRENCH40\n"
+        "from rulespec.lang.expressions import parse\n"
         "from rulespec.errors import Span\n"
-        "from rulespec.typecheck import Context, check, CARDS, INT\n"
-        "from compiler.emit_expr import emit\n"
+        "from rulespec.lang.typecheck import Context, check, CARDS, INT\n"
+        "from rulespec.compiler.emit_expr import emit\n"
         "ctx = Context(FRENCH40, {'pile': CARDS, 'side': INT}, wild=6, allow_most=True)\n"
         f"t = parse({text!r}, Span('r', 1, 1)); check(t, ctx); print(emit(t, ctx))\n"
     )

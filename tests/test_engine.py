@@ -3,8 +3,8 @@ import random
 
 import pytest
 
-from rulespec.bots import RandomBot, play_out
-from rulespec.engine import Declaration, Game, IllegalMove
+from rulespec.bots.policies import RandomBot, play_out
+from rulespec.run.engine import Declaration, Game, IllegalMove
 from tests.conftest import card_of, explicit_hand, mask_of, seeded_hand
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.cli import run
-from rulespec.rulesets import rulesets_dir
+from rulespec.cli.main import run
+from rulespec.source.rulesets import rulesets_dir
 
 CATALOGUE = Path(__file__).parent / "errors" / "rulesets"
 CASES = sorted(p.stem for p in CATALOGUE.glob("*.yaml"))

@@ -6,14 +6,15 @@ import textwrap
 
 import pytest
 
-from compiler.build import compile_ruleset
-from rulespec import check, model
-from rulespec.cli import run
-from rulespec.explain import explain
-from rulespec.expressions import parse
+from rulespec.compiler.build import compile_ruleset
+from rulespec.checks import check
+from rulespec.lang import model
+from rulespec.cli.main import run
+from rulespec.authoring.explain import explain
+from rulespec.lang.expressions import parse
 from rulespec.errors import Span
-from rulespec.rulesets import shipped_ids
-from rulespec.words import Words, plain, source
+from rulespec.source.rulesets import shipped_ids
+from rulespec.lang.words import Words, plain, source
 
 # (where the expression is written, expression, words)
 PHRASES = [
@@ -74,7 +75,7 @@ def test_expression_in_words(cirulla_rs, place, text, words):
                                   "a - (b - c)", "a - b - c", "-(a + b)", "(a | b) & c", "a | b & c",
                                   'x(a, [AD, 2D], {"7": 21})', "(a == b) == c"])
 def test_source_keeps_only_the_parentheses_it_needs(text):
-    from rulespec.expressions import to_text
+    from rulespec.lang.expressions import to_text
     tree = parse(text, Span("w.yaml", 1, 1))
     again = source(tree)
     assert to_text(parse(again, Span("w.yaml", 1, 1))) == to_text(tree)

@@ -3,9 +3,9 @@ from pathlib import Path
 
 import pytest
 
-from rulespec import expressions
+from rulespec.lang import expressions
 from rulespec.errors import RulespecError, Span
-from rulespec.expressions import (
+from rulespec.lang.expressions import (
     Attr, BinOp, Call, CardLit, Compare, IfElse, Int, ListLit, MapLit, Name, Str, parse, to_text, walk,
 )
 

@@ -14,12 +14,12 @@ import signal
 import pytest
 
 from bench import fuzz
-from compiler.build import compile_ruleset
-from rulespec.bots import RandomBot, play_out
-from rulespec.engine import Hand, shuffled_source
+from rulespec.compiler.build import compile_ruleset
+from rulespec.bots.policies import RandomBot, play_out
+from rulespec.run.engine import Hand, shuffled_source
 from rulespec.errors import RulespecError, Span
-from rulespec.replay import replay
-from rulespec.rulesets import rulesets_dir
+from rulespec.transcripts.replay import replay
+from rulespec.source.rulesets import rulesets_dir
 
 GOLDEN = fuzz.GOLDEN
 

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.replay import replay
+from rulespec.transcripts.replay import replay
 
 GOLDEN = Path(__file__).parent / "golden"
 FILES = sorted(GOLDEN.rglob("*.yaml"))

@@ -1,6 +1,6 @@
 """Hostile rulesets through the command line: each is one located error, found quickly, in bounded memory.
 
-`rulespec validate` and `rulespec compile` are run (rulespec.cli.run) on
+`rulespec validate` and `rulespec compile` are run (rulespec.cli.main.run) on
 rulesets built to hurt: alias bombs, deep nesting, huge files and integers,
 odd keys, bad bytes, inheritance loops and chains, decks of 0 and 1000 ranks,
 long and deeply nested expressions, absurd deal schedules. Each must exit 2
@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from rulespec import expressions
-from rulespec.cli import run
+from rulespec.lang import expressions
+from rulespec.cli.main import run
 from rulespec.errors import RulespecError, Span
-from rulespec.rulesets import rulesets_dir
+from rulespec.source.rulesets import rulesets_dir
 
 BASE = (rulesets_dir() / "cirulla.yaml").read_text(encoding="utf-8")
 WHEN = "when: 'count(table, rank == \"A\") >= 2'"

@@ -20,10 +20,10 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from compiler.build import compile_ruleset
-from rulespec.cli import run
+from rulespec.compiler.build import compile_ruleset
+from rulespec.cli.main import run
 from rulespec.errors import RulespecError
-from rulespec.rulesets import rulesets_dir
+from rulespec.source.rulesets import rulesets_dir
 
 MARK = "PWNED"
 PAYLOADS = [

@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bench.invariants import check_hand, new_hand, observation_ignores_hidden, play_checked
-from compiler.build import compile_ruleset
-from rulespec.bots import RandomBot, play_out
-from rulespec.record import record
-from rulespec.replay import replay
-from rulespec.rulesets import shipped_ids
+from rulespec.compiler.build import compile_ruleset
+from rulespec.bots.policies import RandomBot, play_out
+from rulespec.transcripts.record import record
+from rulespec.transcripts.replay import replay
+from rulespec.source.rulesets import shipped_ids
 
 EXAMPLES = int(os.environ.get("RULESPEC_PROPERTY_EXAMPLES", "15"))
 IDS = shipped_ids()
@@ -126,8 +126,8 @@ def test_checker_sees_a_leaked_card():
 DIGEST = """
 import hashlib, random, sys
 from bench.invariants import new_hand
-from compiler.build import compile_ruleset
-from rulespec.bots import RandomBot, play_out
+from rulespec.compiler.build import compile_ruleset
+from rulespec.bots.policies import RandomBot, play_out
 h = hashlib.sha256()
 for rid in sys.argv[1:]:
     compiled = compile_ruleset(rid)

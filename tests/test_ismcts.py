@@ -3,8 +3,8 @@ import random
 
 import pytest
 
-from rulespec.bots import GreedyBot, RandomBot, play_out
-from rulespec.ismcts import ISMCTSBot, determinise, unseen_cards
+from rulespec.bots.policies import GreedyBot, RandomBot, play_out
+from rulespec.bots.ismcts import ISMCTSBot, determinise, unseen_cards
 from tests.conftest import seeded_hand
 
 
@@ -114,8 +114,8 @@ def test_ismcts_plays_every_player_count(cirulla):
 
 def test_ismcts_plays_every_shipped_ruleset():
     # Determinisation follows each ruleset's deck, deal schedule and declaration timing.
-    from compiler.build import compile_ruleset
-    from rulespec.rulesets import shipped_ids
+    from rulespec.compiler.build import compile_ruleset
+    from rulespec.source.rulesets import shipped_ids
     for rid in shipped_ids():
         rules = compile_ruleset(rid).module
         n = rules.DEFAULT_SEATS

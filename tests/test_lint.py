@@ -6,9 +6,11 @@ import time
 
 import pytest
 
-from rulespec import check, lint, model
+from rulespec.checks import check
+from rulespec.checks import lint
+from rulespec.lang import model
 from rulespec.errors import RulespecError, Span
-from rulespec.rulesets import shipped_ids
+from rulespec.source.rulesets import shipped_ids
 
 
 def checked(tmp_path, text: str, options=None):

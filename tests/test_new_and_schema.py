@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.cli import run
-from rulespec.validate import load_schema
+from rulespec.cli.main import run
+from rulespec.source.validate import load_schema
 
 
 def cli(*argv) -> tuple[int, str, str]:

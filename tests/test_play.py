@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from rulespec.cli import run
-from rulespec.play import TerminalGame
+from rulespec.cli.main import run
+from rulespec.cli.play import TerminalGame
 
 
 def play(compiled, answers: str, **kw) -> str:
@@ -37,7 +37,7 @@ def test_declarations_are_offered_and_made(cirulla):
 
 
 def test_knocks_are_offered_apart_from_a_play():
-    from compiler.build import compile_ruleset
+    from rulespec.compiler.build import compile_ruleset
     text = play(compile_ruleset("cirulla-knock-after-deal"), "1\n" * 200, seed=3, hands=3)
     assert "declare now? number, or 0 for nothing: you declare barsega" in text
 

@@ -3,9 +3,9 @@ import textwrap
 
 import pytest
 
-from rulespec.cli import run
+from rulespec.cli.main import run
 from rulespec.errors import RulespecError
-from rulespec.replay import replay
+from rulespec.transcripts.replay import replay
 
 BASE = """\
 ruleset: cirulla

@@ -4,8 +4,8 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from rulespec.rulesets import rulesets_dir
-from rulespec.validate import SCHEMA_DIR
+from rulespec.source.rulesets import rulesets_dir
+from rulespec.source.validate import SCHEMA_DIR
 
 
 @pytest.mark.parametrize("name", ["ruleset", "transcript"])

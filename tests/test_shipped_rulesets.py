@@ -3,10 +3,10 @@ import random
 
 import pytest
 
-from compiler.build import compile_ruleset
-from rulespec.bots import RandomBot, play_out
-from rulespec.engine import Hand, shuffled_source
-from rulespec.rulesets import shipped_ids
+from rulespec.compiler.build import compile_ruleset
+from rulespec.bots.policies import RandomBot, play_out
+from rulespec.run.engine import Hand, shuffled_source
+from rulespec.source.rulesets import shipped_ids
 
 IDS = shipped_ids()
 

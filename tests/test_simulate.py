@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from rulespec.cli import run
+from rulespec.cli.main import run
 from rulespec.errors import RulespecError
-from rulespec.simulate import simulate, to_dict
+from rulespec.bots.simulate import simulate, to_dict
 
 
 def sim_json(*argv):

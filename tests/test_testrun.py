@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import compile_ruleset
-from rulespec import testrun
-from rulespec.cli import run
-from rulespec.record import record
+from rulespec.compiler.build import compile_ruleset
+from rulespec.transcripts import testrun
+from rulespec.cli.main import run
+from rulespec.transcripts.record import record
 
 GOLDEN = Path(__file__).parent / "golden"
 VERIFIED = GOLDEN / "cirulla" / "08-barsega.yaml"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulespec.errors import RulespecError, Span, source_line
-from rulespec.transcript import (
+from rulespec.transcripts.transcript import (
     CardRef,
     Transcript,
     parse_transcript,

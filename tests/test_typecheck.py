@@ -1,10 +1,10 @@
 """Type checking: the type of every form, and every misuse as an exact located message."""
 import pytest
 
-from rulespec.decks import BRESCIANE52, FRENCH40
+from rulespec.lang.decks import BRESCIANE52, FRENCH40
 from rulespec.errors import RulespecError, Span
-from rulespec.expressions import Call, Name, parse, walk
-from rulespec.typecheck import (
+from rulespec.lang.expressions import Call, Name, parse, walk
+from rulespec.lang.typecheck import (
     BOOL, BUILTINS, CARD, CARDS, INT, LIST_CARD, LIST_INT, LIST_STR, MAP, STR, Context, Type, accepts, check,
 )
 

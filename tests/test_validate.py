@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from rulespec.errors import RulespecError
-from rulespec.validate import describe_path, load_schema, validate
-from rulespec.yamlsafe import load
+from rulespec.source.validate import describe_path, load_schema, validate
+from rulespec.source.yamlsafe import load
 
 F = "v.yaml"
 

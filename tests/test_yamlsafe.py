@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rulespec.errors import RulespecError, Span, source_line
-from rulespec import yamlsafe
-from rulespec.yamlsafe import LocDict, LocList, key_span_at, load, span_at
+from rulespec.source import yamlsafe
+from rulespec.source.yamlsafe import LocDict, LocList, key_span_at, load, span_at
 
 F = "f.yaml"
 

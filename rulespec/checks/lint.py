@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from . import typecheck as tc
-from .errors import RulespecError, Span, did_you_mean
-from .expressions import Attr, Name, walk
-from .model import Expression, Ruleset
-from .words import rounds_words
-from .yamlsafe import plain as _plain
+from rulespec.lang import typecheck as tc
+from rulespec.errors import RulespecError, Span, did_you_mean
+from rulespec.lang.expressions import Attr, Name, walk
+from rulespec.lang.model import Expression, Ruleset
+from rulespec.lang.words import rounds_words
+from rulespec.source.yamlsafe import plain as _plain
 
 # Hand bonuses made by at most this many cards are tried on every combination of the deck.
 MAX_BONUS_SIZE = 3
@@ -236,9 +236,10 @@ def check_bonus_rounds(rs: Ruleset, report: _Report) -> None:
 
 def _bonus_function(rs: Ruleset, b):
     """The bonus condition as a Python function (cards, hand, round, last_round) -> bool."""
-    from compiler.emit_expr import emit
+    from rulespec.compiler.emit_expr import emit
 
-    from . import check, runtime
+    from rulespec.checks import check
+    from rulespec.run import runtime
     code = emit(b.when.tree, check.context(rs, check.BONUS_NAMES))
     namespace = {"__builtins__": {"min": min, "max": max, "abs": abs, "tuple": tuple}, "_rt": runtime,
                  **runtime.tables(rs.deck, rs.wild)}
@@ -380,8 +381,8 @@ def check_extends(rs: Ruleset, report: _Report) -> None:
     """Each file of an `extends` chain against what it inherits."""
     if len(rs.files) < 2:
         return
-    from . import yamlsafe
-    from .rulesets import merge
+    from rulespec.source import yamlsafe
+    from rulespec.source.rulesets import merge
     docs = getattr(rs.doc, "chain_docs", None)
     if docs is None or len(docs) != len(rs.files):
         # Each file was validated when the chain was merged; here it is only read again.

@@ -12,9 +12,9 @@ import os
 import random
 from dataclasses import dataclass, field
 
-from .bots import make_bot, parse_bots, play_out
-from .engine import Game, Hand, shuffled_source
-from .errors import RulespecError
+from rulespec.bots.policies import make_bot, parse_bots, play_out
+from rulespec.run.engine import Game, Hand, shuffled_source
+from rulespec.errors import RulespecError
 
 MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a bug, not a long game
 
@@ -133,7 +133,7 @@ def _play(hand: Hand, bots: list, stats: Stats) -> None:
 
 def run_chunk(job: dict, start: int, stop: int) -> Stats:
     """Play hands (or games) start..stop-1 of a job; the unit of work of every backend."""
-    from compiler.build import compile_ruleset
+    from rulespec.compiler.build import compile_ruleset
     rules = compile_ruleset(job["ref"], job["options"]).module
     n = job["seats"]
     stats = _stats_for(rules, n)
@@ -174,7 +174,7 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     `workers`: processes (default: every core); `backend="ray"` sends the work to a Ray cluster at
     `address` (None: a local one). `progress(units)` is called as hands or games finish.
     """
-    from compiler.build import Compiled, compile_ruleset
+    from rulespec.compiler.build import Compiled, compile_ruleset
     if isinstance(ref, Compiled):
         options = options if options is not None else (dict(ref.ruleset.option_values) or None)
         ref = str(ref.ruleset.files[0])
@@ -315,8 +315,8 @@ def command(args, out, err) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from compiler.build import compile_ruleset
-    from .cli import _parse_options
+    from rulespec.compiler.build import compile_ruleset
+    from rulespec.cli.main import _parse_options
     options = _parse_options(args.option) or None
     compiled = compile_ruleset(args.ruleset, options)
     rules = compiled.module

@@ -19,10 +19,10 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import STRONG_MATCHES, WEAK_MATCHES, ValidationError
 
-from .errors import RulespecError, Span, did_you_mean
-from .yamlsafe import key_span_at, span_at
+from rulespec.errors import RulespecError, Span, did_you_mean
+from rulespec.source.yamlsafe import key_span_at, span_at
 
-SCHEMA_DIR = Path(__file__).parent / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 MAX_ERRORS = 20
 _MAX_RAW = 500  # stop asking jsonschema for more once a file is this broken
 

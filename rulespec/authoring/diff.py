@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import Expression, Ruleset
-from .words import Words, count_words, join_words, plain, rounds_words
+from rulespec.lang.model import Expression, Ruleset
+from rulespec.lang.words import Words, count_words, join_words, plain, rounds_words
 
 
 @dataclass(frozen=True)
@@ -228,6 +228,6 @@ def report(a: Ruleset, b: Ruleset) -> str:
 
 def command(args, out, err) -> int:
     """`rulespec diff A B`: both after inheritance, with their default options."""
-    from compiler.build import compile_ruleset
+    from rulespec.compiler.build import compile_ruleset
     out.write(report(compile_ruleset(args.a).ruleset, compile_ruleset(args.b).ruleset))
     return 0

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from .bots import best_declarations, make_bot, parse_bots
-from .engine import Declaration, Game, Hand, IllegalMove
-from .errors import RulespecError
+from rulespec.bots.policies import best_declarations, make_bot, parse_bots
+from rulespec.run.engine import Declaration, Game, Hand, IllegalMove
+from rulespec.errors import RulespecError
 
 
 class Quit(Exception):
@@ -231,8 +231,8 @@ class TerminalGame:
 
 def command(args, inp, out, err) -> int:
     """`rulespec play RULESET`: build the game from the command line and run it."""
-    from compiler.build import compile_ruleset
-    from .cli import _parse_options
+    from rulespec.compiler.build import compile_ruleset
+    from rulespec.cli.main import _parse_options
     compiled = compile_ruleset(args.ruleset, _parse_options(args.option) or None)
     return TerminalGame(compiled, seat=args.seat, seed=args.seed, seats=args.seats, bots=args.bots,
                         hands=args.hands, inp=inp, out=out).run()

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import yaml
 
-from . import yamlsafe
-from .errors import RulespecError
-from .yamlsafe import plain as _plain
+from rulespec.source import yamlsafe
+from rulespec.errors import RulespecError
+from rulespec.source.yamlsafe import plain as _plain
 
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(__file__).resolve().parent.parent.parent
 TRANSCRIPT_KEYS = frozenset({"ruleset", "plays", "deal", "deck", "dealer", "seats", "expect"})
 
 
@@ -77,8 +77,8 @@ class Outcome:
 
 def run_one(path: Path, update: bool = False) -> Outcome:
     """Replay one transcript; with `update`, a recorded one that fails is rewritten first."""
-    from .replay import replay
-    from .transcript import read_transcript
+    from rulespec.transcripts.replay import replay
+    from rulespec.transcripts.transcript import read_transcript
     try:
         result = replay(path)
     except RulespecError as err:
@@ -130,9 +130,9 @@ def _header(text: str) -> str:
 
 def updated_text(path: Path) -> str:
     """A recorded transcript with its expectations recomputed by the engine (inputs unchanged)."""
-    from .engine import IllegalMove
-    from .record import expectations
-    from .replay import _Replayer
+    from rulespec.run.engine import IllegalMove
+    from rulespec.transcripts.record import expectations
+    from rulespec.transcripts.replay import _Replayer
 
     r = _Replayer(path)
     raw = path.read_text(encoding="utf-8")

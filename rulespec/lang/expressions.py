@@ -1,7 +1,7 @@
 """Expressions: parse the short formulas written inside rulesets into an AST.
 
 `parse(text, origin)` is the one entry point. Every node carries a Span in
-the YAML file the text came from; `rulespec.typecheck.check` later sets each
+the YAML file the text came from; `rulespec.lang.typecheck.check` later sets each
 node's `type`, and `compiler.emit_expr.emit` turns the typed tree into Python.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
-from .errors import RulespecError, Span
+from rulespec.errors import RulespecError, Span
 
 # Words the grammar uses; the contextual lexer may still hand one over as a NAME.
 KEYWORDS = frozenset({"if", "else", "or", "and", "not", "in", "true", "false"})
@@ -229,12 +229,12 @@ _TEXT = {
 
 
 def grammar_dir() -> Path:
-    """Where expr.lark lives: inside the installed package, else the checkout's top level."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "grammars", here.parent / "grammars"):
-        if (candidate / "expr.lark").is_file():
-            return candidate
-    raise FileNotFoundError(f"expr.lark not found in {here / 'grammars'} or {here.parent / 'grammars'}")
+    """Where expr.lark lives: rulespec/grammars."""
+    # rulespec/grammars: the checkout links it to the top-level grammars/ folder, the wheel copies it there.
+    here = Path(__file__).resolve().parent.parent / "grammars"
+    if (here / "expr.lark").is_file():
+        return here
+    raise FileNotFoundError(f"expr.lark not found in {here}")
 
 
 def _cache_file() -> str | bool:

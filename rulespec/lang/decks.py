@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import RulespecError, Span, did_you_mean
+from rulespec.errors import RulespecError, Span, did_you_mean
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,11 @@ import sys
 import time
 from pathlib import Path
 
-from .errors import RulespecError
+from rulespec.errors import RulespecError
 
 
 def _compile(ref, options=None):
-    from compiler.build import compile_ruleset
+    from rulespec.compiler.build import compile_ruleset
     return compile_ruleset(ref, options)
 
 
@@ -32,8 +32,8 @@ def _parse_options(pairs: list[str]) -> dict:
 
 
 def cmd_validate(args, out, err) -> int:
-    from .testrun import file_kind
-    from .transcript import read_transcript
+    from rulespec.transcripts.testrun import file_kind
+    from rulespec.transcripts.transcript import read_transcript
     failed = 0
     for f in args.files:
         try:
@@ -72,7 +72,7 @@ def cmd_compile(args, out, err) -> int:
 
 
 def cmd_replay(args, out, err) -> int:
-    from .replay import replay
+    from rulespec.transcripts.replay import replay
     files = []
     for f in args.files:
         p = Path(f)
@@ -92,7 +92,7 @@ def cmd_replay(args, out, err) -> int:
 
 
 def cmd_record(args, out, err) -> int:
-    from .record import record
+    from rulespec.transcripts.record import record
     c = _compile(args.ruleset, _parse_options(args.option))
     cmd = "rulespec " + " ".join(args.argv)
     text = record(c, seed=args.seed, seats=args.seats, dealer=args.dealer, bots=args.bot, command=cmd)
@@ -105,7 +105,7 @@ def cmd_record(args, out, err) -> int:
 
 
 def cmd_simulate(args, out, err) -> int:
-    from .simulate import command
+    from rulespec.bots.simulate import command
     return command(args, out, err)
 
 
@@ -124,13 +124,13 @@ def _play_command(sub) -> None:
 
 
 def cmd_play(args, out, err) -> int:
-    from .play import command
+    from rulespec.cli.play import command
     return command(args, sys.stdin, out, err)
 
 
 def cmd_list(args, out, err) -> int:
-    from . import model
-    from .rulesets import shipped_ids
+    from rulespec.lang import model
+    from rulespec.source.rulesets import shipped_ids
     for rid in shipped_ids():
         rs = model.load(rid)
         base = rs.base or "-"
@@ -185,7 +185,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _authoring_commands(sub) -> None:
     """explain, diff, test, new, schema: writing and checking variants (their code lives in their modules)."""
-    from . import diff, explain, scaffold, testrun
+    from rulespec.authoring import diff
+    from rulespec.authoring import explain
+    from rulespec.authoring import scaffold
+    from rulespec.transcripts import testrun
     e = sub.add_parser("explain", help="the ruleset as a readable rulebook (Markdown, or --format html)")
     e.add_argument("ruleset")
     e.add_argument("--format", choices=["markdown", "html"], default="markdown")
@@ -213,7 +216,7 @@ def _authoring_commands(sub) -> None:
 
 
 def cmd_schema(args, out, err) -> int:
-    from .validate import load_schema
+    from rulespec.source.validate import load_schema
     print(json.dumps(load_schema(args.kind), indent=2, ensure_ascii=False), file=out)
     return 0
 

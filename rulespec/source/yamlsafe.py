@@ -14,7 +14,7 @@ import yaml
 from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from .errors import RulespecError, Span, register_source
+from rulespec.errors import RulespecError, Span, register_source
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64

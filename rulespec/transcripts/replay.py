@@ -11,11 +11,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.build import compile_ruleset
+from rulespec.compiler.build import compile_ruleset
 
-from .engine import DealSource, Declaration, ExplicitRound, Hand, IllegalMove
-from .errors import RulespecError, Span
-from .transcript import read_transcript, resolve_ruleset_ref
+from rulespec.run.engine import DealSource, Declaration, ExplicitRound, Hand, IllegalMove
+from rulespec.errors import RulespecError, Span
+from rulespec.transcripts.transcript import read_transcript, resolve_ruleset_ref
 
 
 @dataclass

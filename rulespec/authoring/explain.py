@@ -12,8 +12,8 @@ import html
 import re
 from dataclasses import dataclass
 
-from .model import Expression, Ruleset
-from .words import CODE_END, CODE_START, Words, code, count_words, join_words, plain, rounds_words
+from rulespec.lang.model import Expression, Ruleset
+from rulespec.lang.words import CODE_END, CODE_START, Words, code, count_words, join_words, plain, rounds_words
 
 FORMATS = ("markdown", "html")
 
@@ -390,9 +390,9 @@ def explain(rs: Ruleset, fmt: str = "markdown") -> str:
 
 def command(args, out, err) -> int:
     """`rulespec explain RULESET [--format markdown|html] [--option NAME=VALUE]`."""
-    from compiler.build import compile_ruleset
+    from rulespec.compiler.build import compile_ruleset
 
-    from .cli import _parse_options
+    from rulespec.cli.main import _parse_options
     text = explain(compile_ruleset(args.ruleset, _parse_options(args.option)).ruleset, args.format)
     out.write(text)
     return 0

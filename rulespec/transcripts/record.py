@@ -5,8 +5,8 @@ import random
 
 import yaml
 
-from .bots import BOTS, play_out
-from .engine import Hand, shuffled_source
+from rulespec.bots.policies import BOTS, play_out
+from rulespec.run.engine import Hand, shuffled_source
 
 
 def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bots: str = "random",

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import random
 
-from .engine import Declaration, Hand
-from .errors import RulespecError
+from rulespec.run.engine import Declaration, Hand
+from rulespec.errors import RulespecError
 
 
 def best_declarations(hand: Hand, seat: int) -> list[Declaration]:
@@ -75,7 +75,7 @@ class GreedyBot:
 
 
 def _ismcts(rng: random.Random, budget: int | None = None):
-    from .ismcts import ISMCTSBot      # imported late: ismcts builds on this module
+    from rulespec.bots.ismcts import ISMCTSBot      # imported late: ismcts builds on this module
     return ISMCTSBot(rng) if budget is None else ISMCTSBot(rng, budget)
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import typecheck as tc
-from .errors import RulespecError, Span, collect, did_you_mean
-from .model import Expression, Ruleset
+from rulespec.lang import typecheck as tc
+from rulespec.errors import RulespecError, Span, collect, did_you_mean
+from rulespec.lang.model import Expression, Ruleset
 
 # The runtime names each kind of expression may use (each becomes a local of
 # the generated function that evaluates it).
@@ -88,8 +88,8 @@ def constant(rs: Ruleset, expr: Expression | bool | int, expected):
     """Evaluate an options-only expression (an `enabled` switch, the target) at compile time."""
     if not isinstance(expr, Expression):
         return expr
-    from compiler.emit_expr import emit
-    from . import runtime
+    from rulespec.compiler.emit_expr import emit
+    from rulespec.run import runtime
     ctx = context(rs, {})
     tc.check(expr.tree, ctx, expected)
     return eval(emit(expr.tree, ctx), {"__builtins__": {}, "_rt": runtime})  # noqa: S307 - our own emitted code
@@ -165,7 +165,7 @@ def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = 
     except RulespecError as err:
         errors.append(err)
     # Cross references, things that can never happen, conflicting overrides: lint.py.
-    from .lint import lint, note_inherited
+    from rulespec.checks.lint import lint, note_inherited
     lint_errors, rs.warnings = lint(rs)
     collect(note_inherited(_in_order(rs, errors + lint_errors), rs.files))
 

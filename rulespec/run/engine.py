@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import NamedTuple
 
-from .errors import RulespecError
-from .runtime import bits as _rt_bits
+from rulespec.errors import RulespecError
+from rulespec.run.runtime import bits as _rt_bits
 
 
 # A deal check that holds for nearly every deal would redeal forever.

@@ -11,13 +11,13 @@ import os
 import re
 from pathlib import Path
 
-from .errors import RulespecError
-from .model import Ruleset
-from .yamlsafe import plain as _plain
+from rulespec.errors import RulespecError
+from rulespec.lang.model import Ruleset
+from rulespec.source.yamlsafe import plain as _plain
 
 ID_RE = re.compile(r"[a-z][a-z0-9_-]*\Z")
-SCHEMA = Path(__file__).resolve().parent / "schemas" / "ruleset.schema.json"
-_ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "ruleset.schema.json"
+_ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _schema_ref(folder: Path) -> str:
@@ -93,7 +93,7 @@ def _examples(rs: Ruleset) -> list[tuple[str, list[str]]]:
 
 def starter(name: str, base: str, path: Path) -> str:
     """The text of a new variant `name` of `base` (an id or a path), to be written at `path`."""
-    from compiler.build import compile_ruleset
+    from rulespec.compiler.build import compile_ruleset
     if not ID_RE.match(name) or len(name) > 64:
         raise RulespecError(f"invalid ruleset id '{name}': use lowercase letters, digits, '-' and '_', "
                             f"starting with a letter")

@@ -1,6 +1,6 @@
 """Runtime support imported by generated rule modules as `_rt`: a small, stable surface.
 
-Card sets are int bitmasks over card indices (rulespec.decks); a single card
+Card sets are int bitmasks over card indices (rulespec.lang.decks); a single card
 is its one-bit mask. Tables by card index (`values`, `ranks`, `suits`) cover
 the virtual wild cards too; the generated module holds them as `_VALUE`,
 `_RANK`, `_SUIT` and passes them in, so these helpers keep no state.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable as _Callable, NamedTuple
 
-from .errors import RulespecError
+from rulespec.errors import RulespecError
 
 # ====================================================================
 # Expression helpers (called by code from compiler/emit_expr.py)

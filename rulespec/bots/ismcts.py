@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import random
 
-from .bots import declared_moves
-from .engine import Hand
+from rulespec.bots.policies import declared_moves
+from rulespec.run.engine import Hand
 
 
 def _mask(cards) -> int:

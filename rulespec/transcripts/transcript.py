@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import RulespecError, Span, collect
-from .validate import validate
-from .yamlsafe import MAX_BYTES, LocDict, LocList, check_size, load
+from rulespec.errors import RulespecError, Span, collect
+from rulespec.source.validate import validate
+from rulespec.source.yamlsafe import MAX_BYTES, LocDict, LocList, check_size, load
 
 _RECORDED = re.compile(r"#\s*recorded\b", re.IGNORECASE)
 

@@ -13,19 +13,19 @@ import copy
 import os
 from functools import lru_cache
 
-from . import yamlsafe
-from .errors import RulespecError, Span, did_you_mean
-from .validate import load_schema, validate
+from rulespec.source import yamlsafe
+from rulespec.errors import RulespecError, Span, did_you_mean
+from rulespec.source.validate import load_schema, validate
 
-_PKG = Path(__file__).resolve().parent
+_PKG = Path(__file__).resolve().parent.parent
 MAX_EXTENDS_DEPTH = 16
 
 
 def rulesets_dir() -> Path:
-    """The shipped rulesets: inside the installed package, or the checkout's top level."""
-    for candidate in (_PKG / "rulesets", _PKG.parent / "rulesets"):
-        if candidate.is_dir():
-            return candidate
+    """The shipped rulesets: rulespec/rulesets (in a checkout, a link to the top-level rulesets/)."""
+    candidate = _PKG / "rulesets"
+    if candidate.is_dir():
+        return candidate
     raise RulespecError("cannot find the shipped rulesets folder (a broken installation?)")
 
 

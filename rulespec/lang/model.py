@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import expressions
-from .decks import STANDARD_DECKS, Deck
-from .errors import RulespecError, Span, collect, did_you_mean, source_line
-from .rulesets import load_merged
+from rulespec.lang import expressions
+from rulespec.lang.decks import STANDARD_DECKS, Deck
+from rulespec.errors import RulespecError, Span, collect, did_you_mean, source_line
+from rulespec.source.rulesets import load_merged
 
 
 @dataclass
@@ -365,6 +365,6 @@ def load(ref: str | Path, *, relative_to: Path | None = None, span: Span | None 
     try:
         return build(doc, files)
     except RulespecError as err:
-        from .lint import note_inherited
+        from rulespec.checks.lint import note_inherited
         collect(note_inherited([err], files))
         raise

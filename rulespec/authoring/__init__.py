@@ -1,0 +1,1 @@
+"""For authors: the rulebook (explain), differences between rulesets (diff), starter variants (scaffold)."""

@@ -1,0 +1,1 @@
+"""Bots (random, greedy, ISMCTS) and simulation over many hands."""

@@ -1,0 +1,1 @@
+"""Load and validate: safe located YAML, JSON Schema, ruleset files and `extends:`."""

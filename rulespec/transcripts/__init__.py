@@ -1,0 +1,1 @@
+"""Golden transcripts: read, replay, record, and `rulespec test`."""
