@@ -38,7 +38,8 @@ from rulespec.checks import check as check_stage  # noqa: E402
 from rulespec.lang import expressions
 from rulespec.run import runtime
 from rulespec.lang import typecheck as tc
-from rulespec.bots.policies import RandomBot, play_out  # noqa: E402
+from rulespec.bots.policy import play_out  # noqa: E402
+from rulespec.bots.random_bot import RandomBot  # noqa: E402
 from rulespec.run.engine import Hand, shuffled_source  # noqa: E402
 from rulespec.errors import RulespecError, Span  # noqa: E402
 from rulespec.transcripts.replay import replay  # noqa: E402

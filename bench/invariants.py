@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 
-from rulespec.bots.policies import RandomBot, knocks
+from rulespec.bots.policy import knocks
+from rulespec.bots.random_bot import RandomBot
 from rulespec.run.engine import Hand, shuffled_source
 from rulespec.lang.expressions import Call, walk
 from rulespec.lang.model import Expression

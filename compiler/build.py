@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulespec.checks import check as check_stage
-from rulespec.lang import model
 from rulespec.errors import Span
+from rulespec.lang import model
 from rulespec.source.rulesets import locate
 
 from .codegen import generate

@@ -12,9 +12,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from rulespec.checks.check import (
+    BONUS_NAMES,
+    CAPTURE_NAMES,
+    EVENT_NAMES,
+    OUTCOME_NAMES,
+    SCORE_NAMES,
+    TABLE_NAMES,
+    context,
+)
 from rulespec.compiler.emit_expr import emit
-from rulespec.checks.check import (BONUS_NAMES, CAPTURE_NAMES, EVENT_NAMES, OUTCOME_NAMES, SCORE_NAMES,
-                            TABLE_NAMES, context)
 from rulespec.lang.model import Expression, Ruleset
 
 

@@ -12,14 +12,42 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rulespec.run import runtime
 from rulespec.errors import fail
 from rulespec.lang.expressions import (
-    Attr, BinOp, Bool, BoolOp, CardLit, Call, Compare, Expr, IfElse, Int, ListLit, MapLit, Name, Neg, Not, Str, walk,
+    Attr,
+    BinOp,
+    Bool,
+    BoolOp,
+    Call,
+    CardLit,
+    Compare,
+    Expr,
+    IfElse,
+    Int,
+    ListLit,
+    MapLit,
+    Name,
+    Neg,
+    Not,
+    Str,
+    walk,
 )
 from rulespec.lang.typecheck import (
-    BOOL, CARD, CARD_LIKE, CARDS, INT, LIST_CARD, LIST_INT, LIST_STR, MAP, NAME_RE, STR, Context, Type,
+    BOOL,
+    CARD,
+    CARD_LIKE,
+    CARDS,
+    INT,
+    LIST_CARD,
+    LIST_INT,
+    LIST_STR,
+    MAP,
+    NAME_RE,
+    STR,
+    Context,
+    Type,
 )
+from rulespec.run import runtime
 
 # Python operator precedence, lowest first (only the levels emitted code uses).
 P_TERNARY, P_OR, P_AND, P_NOT, P_CMP, P_BOR, P_BAND, P_SHIFT, P_ADD, P_MUL, P_UNARY = range(1, 12)

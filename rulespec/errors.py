@@ -1,8 +1,8 @@
 """Located errors: every problem rulespec reports carries a source span."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 import difflib
+from dataclasses import dataclass
 from typing import NoReturn
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from bench import baseline_cirulla as base
-from rulespec.bots.policies import RandomBot
+from rulespec.bots.random_bot import RandomBot
 from rulespec.run.engine import DealSource, Declaration, Hand, IllegalMove, shuffled_source
 
 SEEDS = {4: range(160), 3: range(40), 2: range(40)}

@@ -3,7 +3,8 @@ import random
 
 import pytest
 
-from rulespec.bots.policies import RandomBot, play_out
+from rulespec.bots.policy import play_out
+from rulespec.bots.random_bot import RandomBot
 from rulespec.run.engine import Declaration, Game, IllegalMove
 from tests.conftest import card_of, explicit_hand, mask_of, seeded_hand
 

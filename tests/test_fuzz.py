@@ -15,7 +15,8 @@ import pytest
 
 from bench import fuzz
 from rulespec.compiler.build import compile_ruleset
-from rulespec.bots.policies import RandomBot, play_out
+from rulespec.bots.policy import play_out
+from rulespec.bots.random_bot import RandomBot
 from rulespec.run.engine import Hand, shuffled_source
 from rulespec.errors import RulespecError, Span
 from rulespec.transcripts.replay import replay

@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bench.invariants import check_hand, new_hand, observation_ignores_hidden, play_checked
 from rulespec.compiler.build import compile_ruleset
-from rulespec.bots.policies import RandomBot, play_out
+from rulespec.bots.policy import play_out
+from rulespec.bots.random_bot import RandomBot
 from rulespec.transcripts.record import record
 from rulespec.transcripts.replay import replay
 from rulespec.source.rulesets import shipped_ids
@@ -127,7 +128,8 @@ DIGEST = """
 import hashlib, random, sys
 from bench.invariants import new_hand
 from rulespec.compiler.build import compile_ruleset
-from rulespec.bots.policies import RandomBot, play_out
+from rulespec.bots.policy import play_out
+from rulespec.bots.random_bot import RandomBot
 h = hashlib.sha256()
 for rid in sys.argv[1:]:
     compiled = compile_ruleset(rid)

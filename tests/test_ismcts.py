@@ -3,7 +3,9 @@ import random
 
 import pytest
 
-from rulespec.bots.policies import GreedyBot, RandomBot, play_out
+from rulespec.bots.greedy import GreedyBot
+from rulespec.bots.policy import play_out
+from rulespec.bots.random_bot import RandomBot
 from rulespec.bots.ismcts import ISMCTSBot, determinise, unseen_cards
 from tests.conftest import seeded_hand
 

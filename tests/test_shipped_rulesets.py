@@ -4,7 +4,8 @@ import random
 import pytest
 
 from rulespec.compiler.build import compile_ruleset
-from rulespec.bots.policies import RandomBot, play_out
+from rulespec.bots.policy import play_out
+from rulespec.bots.random_bot import RandomBot
 from rulespec.run.engine import Hand, shuffled_source
 from rulespec.source.rulesets import shipped_ids
 

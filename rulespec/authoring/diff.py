@@ -224,10 +224,3 @@ def report(a: Ruleset, b: Ruleset) -> str:
         return head + "no differences in the rules\n"
     n = len(diffs)
     return head + f"{n} difference{'s' if n != 1 else ''}\n" + "".join(f"  {d}\n" for d in diffs)
-
-
-def command(args, out, err) -> int:
-    """`rulespec diff A B`: both after inheritance, with their default options."""
-    from rulespec.compiler.build import compile_ruleset
-    out.write(report(compile_ruleset(args.a).ruleset, compile_ruleset(args.b).ruleset))
-    return 0

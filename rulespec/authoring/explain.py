@@ -13,7 +13,16 @@ import re
 from dataclasses import dataclass
 
 from rulespec.lang.model import Expression, Ruleset
-from rulespec.lang.words import CODE_END, CODE_START, Words, code, count_words, join_words, plain, rounds_words
+from rulespec.lang.words import (
+    CODE_END,
+    CODE_START,
+    Words,
+    code,
+    count_words,
+    join_words,
+    plain,
+    rounds_words,
+)
 
 FORMATS = ("markdown", "html")
 
@@ -386,13 +395,3 @@ def rulebook(rs: Ruleset) -> list[Block]:
 def explain(rs: Ruleset, fmt: str = "markdown") -> str:
     """A checked ruleset as a rulebook in `fmt` (markdown or html)."""
     return RENDERERS[fmt](rulebook(rs))
-
-
-def command(args, out, err) -> int:
-    """`rulespec explain RULESET [--format markdown|html] [--option NAME=VALUE]`."""
-    from rulespec.compiler.build import compile_ruleset
-
-    from rulespec.cli.main import _parse_options
-    text = explain(compile_ruleset(args.ruleset, _parse_options(args.option)).ruleset, args.format)
-    out.write(text)
-    return 0

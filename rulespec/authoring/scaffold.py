@@ -123,15 +123,3 @@ def starter(name: str, base: str, path: Path) -> str:
         lines.append(f"# {what}")
         lines += [f"# {line}" for line in example]
     return "\n".join(lines) + "\n"
-
-
-def command(args, out, err) -> int:
-    """`rulespec new NAME --extends BASE [-o FILE]`."""
-    path = Path(args.output) if args.output else Path(f"{args.name}.yaml")
-    if path.exists() and not args.force:
-        raise RulespecError(f"{path} already exists; choose another name, -o FILE, or --force to overwrite it")
-    text = starter(args.name, args.extends, path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    print(f"wrote {path}: a variant of {args.extends}; check it with `rulespec validate {path}`", file=out)
-    return 0

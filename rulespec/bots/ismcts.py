@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 
-from rulespec.bots.policies import declared_moves
+from rulespec.bots.policy import declared_moves
 from rulespec.run.engine import Hand
 
 

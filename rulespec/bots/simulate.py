@@ -12,9 +12,10 @@ import os
 import random
 from dataclasses import dataclass, field
 
-from rulespec.bots.policies import make_bot, parse_bots, play_out
-from rulespec.run.engine import Game, Hand, shuffled_source
+from rulespec.bots.policy import play_out
+from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.errors import RulespecError
+from rulespec.run.engine import Game, Hand, shuffled_source
 
 MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a bug, not a long game
 
@@ -305,52 +306,3 @@ def render(stats: Stats, console, *, title: str, bots: list[str]) -> None:
     console.print(line)
     if stats.outcomes:
         console.print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())))
-
-
-def command(args, out, err) -> int:
-    """`rulespec simulate`: run, show a progress bar on a terminal, print the tables or JSON."""
-    import json
-    import time
-
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    from rulespec.compiler.build import compile_ruleset
-    from rulespec.cli.main import _parse_options
-    options = _parse_options(args.option) or None
-    compiled = compile_ruleset(args.ruleset, options)
-    rules = compiled.module
-    n = args.seats or rules.DEFAULT_SEATS
-    bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
-    games = args.games
-    hands = None if games is not None else (args.hands if args.hands is not None else 1000)
-    total = games if games is not None else hands
-    run = dict(options=options, hands=hands, games=games, seed=args.seed, seats=args.seats, bots=args.bots,
-               workers=args.workers, backend=args.backend, address=args.address)
-    t0 = time.perf_counter()
-    if args.json or not err.isatty():
-        stats = simulate(args.ruleset, **run)
-    else:
-        # No auto-refresh: a refresh thread must not be running when the worker processes fork.
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=Console(file=err), transient=True, auto_refresh=False) as bar:
-            task = bar.add_task(f"simulating {compiled.id}", total=total)
-            bar.refresh()
-
-            def advance(k):
-                bar.advance(task, k)
-                bar.refresh()
-            stats = simulate(args.ruleset, progress=advance, **run)
-    dt = time.perf_counter() - t0
-    unit = "games" if games is not None else "hands"
-    if args.json:
-        doc = to_dict(stats, ruleset=compiled.id, options=options or {}, seed=args.seed, seats=n, bots=bots,
-                      backend=args.backend, workers=args.workers or default_workers(), seconds=round(dt, 3),
-                      hands_per_second=round(stats.hands / dt, 1) if dt else None)
-        print(json.dumps(doc, indent=2), file=out)
-        return 0
-    console = Console(file=out, width=max(100, 24 * stats.sides + 30))
-    render(stats, console, bots=bots,
-           title=f"{compiled.id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}")
-    console.print(f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)")
-    return 0

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulespec.lang import typecheck as tc
 from rulespec.errors import RulespecError, Span, collect, did_you_mean
+from rulespec.lang import typecheck as tc
 from rulespec.lang.model import Expression, Ruleset
 
 # The runtime names each kind of expression may use (each becomes a local of

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from rulespec.lang import typecheck as tc
 from rulespec.errors import RulespecError, Span, did_you_mean
+from rulespec.lang import typecheck as tc
 from rulespec.lang.expressions import Attr, Name, walk
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.words import rounds_words
@@ -236,9 +236,8 @@ def check_bonus_rounds(rs: Ruleset, report: _Report) -> None:
 
 def _bonus_function(rs: Ruleset, b):
     """The bonus condition as a Python function (cards, hand, round, last_round) -> bool."""
-    from rulespec.compiler.emit_expr import emit
-
     from rulespec.checks import check
+    from rulespec.compiler.emit_expr import emit
     from rulespec.run import runtime
     code = emit(b.when.tree, check.context(rs, check.BONUS_NAMES))
     namespace = {"__builtins__": {"min": min, "max": max, "abs": abs, "tuple": tuple}, "_rt": runtime,

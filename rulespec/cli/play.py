@@ -8,10 +8,13 @@ a script of answers.
 from __future__ import annotations
 
 import random
+import sys
 
-from rulespec.bots.policies import best_declarations, make_bot, parse_bots
-from rulespec.run.engine import Declaration, Game, Hand, IllegalMove
+from rulespec.bots.policy import best_declarations
+from rulespec.bots.registry import make_bot, parse_bots
+from rulespec.cli.options import add_option_argument, compile_named
 from rulespec.errors import RulespecError
+from rulespec.run.engine import Declaration, Game, Hand, IllegalMove
 
 
 class Quit(Exception):
@@ -229,10 +232,22 @@ class TerminalGame:
         return 0
 
 
-def command(args, inp, out, err) -> int:
+def register(sub) -> None:
+    pl = sub.add_parser("play", help="play in the terminal against bots")
+    pl.add_argument("ruleset")
+    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    pl.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
+    pl.add_argument("--seats", type=int)
+    pl.add_argument("--bots", default="greedy", metavar="BOT[,BOT...]",
+                    help="the other seats: one bot for all, one per side or one per seat (yours is ignored)")
+    pl.add_argument("--hands", type=int, help="stop after this many hands (default: play the game out)")
+    add_option_argument(pl)
+    pl.set_defaults(func=run)
+
+
+def run(args, out, err, inp=None) -> int:
     """`rulespec play RULESET`: build the game from the command line and run it."""
-    from rulespec.compiler.build import compile_ruleset
-    from rulespec.cli.main import _parse_options
-    compiled = compile_ruleset(args.ruleset, _parse_options(args.option) or None)
+    compiled = compile_named(args.ruleset, args.option)
+    inp = inp if inp is not None else sys.stdin
     return TerminalGame(compiled, seat=args.seat, seed=args.seed, seats=args.seats, bots=args.bots,
                         hands=args.hands, inp=inp, out=out).run()

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulespec.errors import RulespecError, Span, collect, did_you_mean, source_line
 from rulespec.lang import expressions
 from rulespec.lang.decks import STANDARD_DECKS, Deck
-from rulespec.errors import RulespecError, Span, collect, did_you_mean, source_line
 from rulespec.source.rulesets import load_merged
 
 

@@ -12,10 +12,26 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable
 
-from rulespec.lang.decks import Deck
 from rulespec.errors import Span, did_you_mean, fail
+from rulespec.lang.decks import Deck
+
 from .expressions import (
-    Attr, BinOp, Bool, BoolOp, CardLit, Call, Compare, Expr, IfElse, Int, ListLit, MapLit, Name, Neg, Not, Str,
+    Attr,
+    BinOp,
+    Bool,
+    BoolOp,
+    Call,
+    CardLit,
+    Compare,
+    Expr,
+    IfElse,
+    Int,
+    ListLit,
+    MapLit,
+    Name,
+    Neg,
+    Not,
+    Str,
 )
 
 

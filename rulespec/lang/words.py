@@ -10,7 +10,22 @@ of builtin name -> function, as in typecheck.py and emit_expr.py.
 from __future__ import annotations
 
 from .expressions import (
-    Attr, BinOp, Bool, BoolOp, CardLit, Call, Compare, Expr, IfElse, Int, ListLit, MapLit, Name, Neg, Not, Str,
+    Attr,
+    BinOp,
+    Bool,
+    BoolOp,
+    Call,
+    CardLit,
+    Compare,
+    Expr,
+    IfElse,
+    Int,
+    ListLit,
+    MapLit,
+    Name,
+    Neg,
+    Not,
+    Str,
 )
 
 CODE_START, CODE_END = "\x02", "\x03"

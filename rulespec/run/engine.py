@@ -17,7 +17,6 @@ from typing import NamedTuple
 from rulespec.errors import RulespecError
 from rulespec.run.runtime import bits as _rt_bits
 
-
 # A deal check that holds for nearly every deal would redeal forever.
 MAX_REDEALS = 1000
 

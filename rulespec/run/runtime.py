@@ -7,7 +7,8 @@ the virtual wild cards too; the generated module holds them as `_VALUE`,
 """
 from __future__ import annotations
 
-from typing import Callable as _Callable, NamedTuple
+from typing import Callable as _Callable
+from typing import NamedTuple
 
 from rulespec.errors import RulespecError
 

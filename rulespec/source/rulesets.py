@@ -7,14 +7,13 @@ inherited part names the inherited file.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import copy
 import os
 from functools import lru_cache
+from pathlib import Path
 
-from rulespec.source import yamlsafe
 from rulespec.errors import RulespecError, Span, did_you_mean
+from rulespec.source import yamlsafe
 from rulespec.source.validate import load_schema, validate
 
 _PKG = Path(__file__).resolve().parent.parent

@@ -5,7 +5,8 @@ import random
 
 import yaml
 
-from rulespec.bots.policies import BOTS, play_out
+from rulespec.bots.policy import play_out
+from rulespec.bots.registry import BOTS
 from rulespec.run.engine import Hand, shuffled_source
 
 

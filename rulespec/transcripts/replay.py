@@ -12,9 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulespec.compiler.build import compile_ruleset
-
-from rulespec.run.engine import DealSource, Declaration, ExplicitRound, Hand, IllegalMove
 from rulespec.errors import RulespecError, Span
+from rulespec.run.engine import (
+    DealSource,
+    Declaration,
+    ExplicitRound,
+    Hand,
+    IllegalMove,
+)
 from rulespec.transcripts.transcript import read_transcript, resolve_ruleset_ref
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import yaml
 
-from rulespec.source import yamlsafe
 from rulespec.errors import RulespecError
+from rulespec.source import yamlsafe
 from rulespec.source.yamlsafe import plain as _plain
 
 _ROOT = Path(__file__).resolve().parent.parent.parent
@@ -164,17 +164,3 @@ def updated_text(path: Path) -> str:
             expect["table"] = sorted(r.rules.card_names(final).split()) if final else []
         doc["expect"] = expect
     return _header(raw) + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=100)
-
-
-def command(args, out, err) -> int:
-    """`rulespec test [PATH...] [--update]`."""
-    paths = [Path(p) for p in args.paths] if args.paths else default_paths()
-    files = find(paths)
-    if not files:
-        print(f"rulespec test: no transcripts under {', '.join(map(str, paths))}", file=err)
-        return 2
-    passed, failed, updated = run_tests(files, update=args.update, out=out)
-    if args.update:
-        print(f"{updated} updated", file=out)
-    print(f"{passed} passed, {failed} failed", file=out)
-    return 1 if failed else 0

@@ -1,0 +1,67 @@
+"""What every bot shares: which bonuses to declare, the moves left after declaring, and playing a hand out."""
+from __future__ import annotations
+
+from rulespec.run.engine import Declaration, Hand
+
+
+def best_declarations(hand: Hand, seat: int) -> list[Declaration]:
+    """A set of bonus declarations worth the most points (disjoint cards, one wild-card rank)."""
+    options = hand.bonus_options(seat)
+    if not options:
+        return []
+    rules = hand.rules
+    options.sort(key=lambda d: -rules.HAND_BONUSES[d.bonus].points)
+    chosen: list[Declaration] = []
+    used = 0
+    wild_rank = None
+    for d in options:
+        spec = rules.HAND_BONUSES[d.bonus]
+        shares = all(o.bonus in spec.shares_cards_with for o in chosen if o.cards & d.cards)
+        if d.cards & used and not shares:
+            continue
+        if d.wild_rank is not None and wild_rank not in (None, d.wild_rank):
+            continue
+        if rules.PER_TURN == "one" and chosen:
+            break
+        chosen.append(d)
+        used |= d.cards
+        wild_rank = d.wild_rank if d.wild_rank is not None else wild_rank
+    return chosen
+
+
+def declared_moves(hand: Hand, seat: int) -> tuple[list[Declaration], list[tuple[int, int]]]:
+    """The declarations a bot makes with its play (the most points), and the legal moves after them."""
+    decls = best_declarations(hand, seat) if hand.declares_with_play else []
+    moves = (hand.with_declarations(seat, decls) if decls else hand).legal_moves()
+    return decls, moves
+
+
+def knocks(hand: Hand) -> list[tuple[int, list[Declaration]]]:
+    """Card-less declarations due now (rulesets whose bonuses are declared apart from a play)."""
+    if hand.declares_with_play or hand.is_over:
+        return []
+    done = []
+    for j in range(hand.n):
+        seat = (hand.dealer + 1 + j) % hand.n
+        decls = best_declarations(hand, seat)
+        if decls:
+            hand.declare(seat, decls)
+            done.append((seat, decls))
+    return done
+
+
+def play_out(hand: Hand, bots: list, on_play=None, on_turn=None) -> None:
+    """Let the bots finish the hand (`on_play(seat, decls, card, capture, events)` sees each move,
+    `on_turn(hand, seat)` each turn before the bot chooses)."""
+    while not hand.is_over:
+        for seat, decls in knocks(hand):
+            if on_play:
+                on_play(seat, decls, None, 0, [e for e in hand.events if e.play == hand.plays + 1
+                                               and e.seat == seat])
+        seat = hand.current_seat
+        if on_turn:
+            on_turn(hand, seat)
+        decls, card, capture = bots[seat].choose(hand, seat)
+        events = hand.play(seat, card, capture, decls)
+        if on_play:
+            on_play(seat, decls, card, capture, events)

@@ -1,0 +1,39 @@
+"""Bots by name: `random`, `greedy`, `ismcts[:BUDGET]`, one per seat or side from a command line's `--bots`."""
+from __future__ import annotations
+
+import random
+
+from rulespec.bots.greedy import GreedyBot
+from rulespec.bots.ismcts import ISMCTSBot
+from rulespec.bots.random_bot import RandomBot
+from rulespec.errors import RulespecError
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
+
+
+def make_bot(spec: str, rng: random.Random):
+    """A bot from its name, with an optional budget after a colon (`ismcts:200`)."""
+    name, _, arg = spec.partition(":")
+    if name not in BOTS:
+        raise RulespecError(f"unknown bot '{name}' (bots: {', '.join(BOTS)})")
+    if not arg:
+        return BOTS[name](rng)
+    if name != "ismcts" or not arg.isdigit() or int(arg) < 1:
+        raise RulespecError(f"bot '{spec}': only ismcts takes a budget, a positive number of rollouts "
+                            f"(ismcts:200)")
+    return ISMCTSBot(rng, int(arg))
+
+
+def parse_bots(text: str, seats: int, sides: int | None = None) -> list[str]:
+    """Bot specs per seat from `random` (every seat), `random,greedy,random,ismcts` (one per seat) or,
+    with `sides` given, one per side (`ismcts,random`: seat i gets the bot of side i mod sides)."""
+    specs = [s.strip() for s in text.split(",")]
+    if len(specs) == 1 or (sides and len(specs) == sides):
+        specs = [specs[seat % len(specs)] for seat in range(seats)]
+    if len(specs) != seats:
+        per_side = f", one per side ({sides})" if sides and sides != seats else ""
+        raise RulespecError(f"--bots names {len(specs)} bots for {seats} seats (give one{per_side}, "
+                            f"or one per seat)")
+    for spec in specs:
+        make_bot(spec, random.Random(0))           # reports an unknown name before any work starts
+    return specs

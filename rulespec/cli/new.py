@@ -1,0 +1,28 @@
+"""`rulespec new NAME --extends BASE [-o FILE]`: write a starter variant that validates as written."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulespec.authoring.scaffold import starter
+from rulespec.errors import RulespecError
+
+
+def register(sub) -> None:
+    n = sub.add_parser("new", help="write a starter variant file")
+    n.add_argument("name")
+    n.add_argument("--extends", required=True, metavar="BASE")
+    n.add_argument("-o", "--output", metavar="FILE")
+    n.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    n.set_defaults(func=run)
+
+
+def run(args, out, err) -> int:
+    """`rulespec new NAME --extends BASE [-o FILE]`."""
+    path = Path(args.output) if args.output else Path(f"{args.name}.yaml")
+    if path.exists() and not args.force:
+        raise RulespecError(f"{path} already exists; choose another name, -o FILE, or --force to overwrite it")
+    text = starter(args.name, args.extends, path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path}: a variant of {args.extends}; check it with `rulespec validate {path}`", file=out)
+    return 0

@@ -1,0 +1,31 @@
+"""`rulespec record RULESET --seed N [-o FILE]`: a bot-played hand written as a (recorded) transcript."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulespec.cli.options import add_option_argument, compile_named
+
+
+def register(sub) -> None:
+    rec = sub.add_parser("record", help="record a bot-played hand as a transcript")
+    rec.add_argument("ruleset")
+    rec.add_argument("--seed", type=int, default=0)
+    rec.add_argument("--seats", type=int)
+    rec.add_argument("--dealer", type=int, default=0)
+    rec.add_argument("--bot", choices=["random", "greedy"], default="random")
+    add_option_argument(rec)
+    rec.add_argument("-o", "--output")
+    rec.set_defaults(func=run)
+
+
+def run(args, out, err) -> int:
+    from rulespec.transcripts.record import record
+    c = compile_named(args.ruleset, args.option)
+    cmd = "rulespec " + " ".join(args.argv)
+    text = record(c, seed=args.seed, seats=args.seats, dealer=args.dealer, bots=args.bot, command=cmd)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}", file=out)
+    else:
+        out.write(text)
+    return 0

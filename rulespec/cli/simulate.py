@@ -1,0 +1,83 @@
+"""`rulespec simulate RULESET`: statistics over many hands or games played by bots, on every core."""
+from __future__ import annotations
+
+from rulespec.cli.options import add_option_argument, parse_options
+
+
+def register(sub) -> None:
+    s = sub.add_parser("simulate", help="simulate hands with bots and show statistics")
+    s.add_argument("ruleset")
+    many = s.add_mutually_exclusive_group()
+    many.add_argument("--hands", type=int, help="independent hands to play (default 1000)")
+    many.add_argument("--games", type=int, help="whole games to play to the target")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--seats", type=int)
+    s.add_argument("--bots", "--bot", dest="bots", default="random", metavar="BOT[,BOT...]",
+                   help="one bot for every seat or one per seat: random, greedy, ismcts[:BUDGET]")
+    s.add_argument("--workers", type=int, help="processes (default: every core)")
+    s.add_argument("--backend", choices=["local", "ray"], default="local")
+    s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
+    add_option_argument(s)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=run)
+
+
+def run(args, out, err) -> int:
+    """`rulespec simulate`: run, show a progress bar on a terminal, print the tables or JSON."""
+    import json
+    import time
+
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from rulespec.bots.simulate import (
+        default_workers,
+        parse_bots,
+        render,
+        simulate,
+        to_dict,
+    )
+    from rulespec.compiler.build import compile_ruleset
+    options = parse_options(args.option) or None
+    compiled = compile_ruleset(args.ruleset, options)
+    rules = compiled.module
+    n = args.seats or rules.DEFAULT_SEATS
+    bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
+    games = args.games
+    hands = None if games is not None else (args.hands if args.hands is not None else 1000)
+    total = games if games is not None else hands
+    run = dict(options=options, hands=hands, games=games, seed=args.seed, seats=args.seats, bots=args.bots,
+               workers=args.workers, backend=args.backend, address=args.address)
+    t0 = time.perf_counter()
+    if args.json or not err.isatty():
+        stats = simulate(args.ruleset, **run)
+    else:
+        # No auto-refresh: a refresh thread must not be running when the worker processes fork.
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(file=err), transient=True, auto_refresh=False) as bar:
+            task = bar.add_task(f"simulating {compiled.id}", total=total)
+            bar.refresh()
+
+            def advance(k):
+                bar.advance(task, k)
+                bar.refresh()
+            stats = simulate(args.ruleset, progress=advance, **run)
+    dt = time.perf_counter() - t0
+    unit = "games" if games is not None else "hands"
+    if args.json:
+        doc = to_dict(stats, ruleset=compiled.id, options=options or {}, seed=args.seed, seats=n, bots=bots,
+                      backend=args.backend, workers=args.workers or default_workers(), seconds=round(dt, 3),
+                      hands_per_second=round(stats.hands / dt, 1) if dt else None)
+        print(json.dumps(doc, indent=2), file=out)
+        return 0
+    console = Console(file=out, width=max(100, 24 * stats.sides + 30))
+    render(stats, console, bots=bots,
+           title=f"{compiled.id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}")
+    console.print(f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)")
+    return 0

@@ -1,0 +1,29 @@
+"""`rulespec test [PATH...] [--update]`: replay every golden transcript under the paths."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulespec.transcripts.testrun import default_paths, find, run_tests
+
+
+def register(sub) -> None:
+    t = sub.add_parser("test", help="replay golden transcripts (default: the shipped ones); --update refreshes "
+                                    "recorded ones")
+    t.add_argument("paths", nargs="*")
+    t.add_argument("--update", action="store_true",
+                   help="rewrite the expectations of failing recorded transcripts from the engine")
+    t.set_defaults(func=run)
+
+
+def run(args, out, err) -> int:
+    """`rulespec test [PATH...] [--update]`."""
+    paths = [Path(p) for p in args.paths] if args.paths else default_paths()
+    files = find(paths)
+    if not files:
+        print(f"rulespec test: no transcripts under {', '.join(map(str, paths))}", file=err)
+        return 2
+    passed, failed, updated = run_tests(files, update=args.update, out=out)
+    if args.update:
+        print(f"{updated} updated", file=out)
+    print(f"{passed} passed, {failed} failed", file=out)
+    return 1 if failed else 0

@@ -1,0 +1,34 @@
+"""`rulespec validate FILE...`: check rulesets or transcripts, every problem located."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulespec.cli.options import compile_named, print_warnings
+from rulespec.errors import RulespecError
+
+
+def register(sub) -> None:
+    v = sub.add_parser("validate", help="check rulesets or transcripts")
+    v.add_argument("files", nargs="+")
+    v.set_defaults(func=run)
+
+
+def run(args, out, err) -> int:
+    from rulespec.transcripts.testrun import file_kind
+    from rulespec.transcripts.transcript import read_transcript
+    failed = 0
+    for f in args.files:
+        try:
+            if Path(f).is_file() and file_kind(Path(f)) == "transcript":
+                read_transcript(f)
+                print(f"ok   {f} (transcript)", file=out)
+                continue
+            c = compile_named(f)
+        except RulespecError as e:
+            print(e.render(), file=err)
+            failed += 1
+            continue
+        print_warnings(c, err)
+        n = len(c.ruleset.warnings)
+        print(f"ok   {f} (ruleset {c.id}{f', {n} warning' + 's' * (n != 1) if n else ''})", file=out)
+    return 2 if failed else 0
