@@ -22,7 +22,9 @@ from rulespec.checks.check import (
     context,
 )
 from rulespec.compiler.emit_expr import emit
+from rulespec.lang.expressions import Call, Name, walk
 from rulespec.lang.model import Expression, Ruleset
+from rulespec.lang.typecheck import CARD
 
 
 class _Writer:
@@ -61,8 +63,12 @@ def _comment(text: str) -> str:
     return (flat[:100] + "...") if len(flat) > 100 else flat
 
 
-def _e(rs: Ruleset, expr: Expression, names: dict, allow_most: bool = False) -> str:
-    return emit(expr.tree, context(rs, names, allow_most=allow_most))
+def _e(rs: Ruleset, expr: Expression, names: dict, allow_most: bool = False, **how) -> str:
+    return emit(expr.tree, context(rs, names, allow_most=allow_most), **how)
+
+
+# In the capture functions the played card's index is already the local `p`.
+_PLAYED_AT_P = {"played": "p"}
 
 
 def generate(rs: Ruleset) -> str:
@@ -246,8 +252,7 @@ def _captures(w, rs):
             cond = []
             if k.when is not None:
                 w(_where(k.when))
-                # In the capture functions the played card's index is already the local `p`.
-                cond.append(f"({_e(rs, k.when, CAPTURE_NAMES).replace('_rt.idx(played)', 'p')})")
+                cond.append(f"({_e(rs, k.when, CAPTURE_NAMES, card_indices=_PLAYED_AT_P)})")
             if k.kind in ("sum", "fifteen") and not all_numbered:
                 cond.insert(0, "numbered")
             if k.unless_match:
@@ -312,8 +317,7 @@ def _captures(w, rs):
     w("out = []")
     w("for p in _rt.bits(hand):")
     w.indent()
-    if any(k.when is not None and "played" in _e(rs, k.when, CAPTURE_NAMES).replace("_rt.idx(played)", "p")
-           for k in kinds):
+    if any(k.when is not None and _reads_played_mask(k.when) for k in kinds):
         w("played = 1 << p")
     body(pairs=True)
     w.dedent()
@@ -321,6 +325,16 @@ def _captures(w, rs):
     w.dedent()
     w()
     w()
+
+
+def _reads_played_mask(expr: Expression) -> bool:
+    """Whether a capture condition needs the played card as a mask (not only its index `p`)."""
+    # Only rank(played)/suit(played)/value(played) are served by the index; any other use of
+    # the name reads the mask.
+    by_index = {id(c.args[0]) for c in walk(expr.tree)
+                if isinstance(c, Call) and c.func in ("rank", "suit", "value") and c.args
+                and isinstance(c.args[0], Name) and c.args[0].id == "played" and c.args[0].type == CARD}
+    return any(isinstance(n, Name) and n.id == "played" and id(n) not in by_index for n in walk(expr.tree))
 
 
 def _values(rs):
@@ -343,42 +357,6 @@ def _events(w, rs):
     w()
 
 
-def _hoist_most(src: str, hoisted: list[str]) -> str:
-    """Move each `_rt.most(<values>, side)` argument list out to `_mostN` (see _scoring)."""
-    out, i, marker = [], 0, "_rt.most("
-    while True:
-        j = src.find(marker, i)
-        if j < 0:
-            out.append(src[i:])
-            return "".join(out)
-        k = j + len(marker)
-        depth, quote, m = 0, None, k
-        while m < len(src):                     # the end of the first argument: a comma at depth 0
-            ch = src[m]
-            if quote:
-                if ch == "\\":
-                    m += 1
-                elif ch == quote:
-                    quote = None
-            elif ch in "'\"":
-                quote = ch
-            elif ch in "([{":
-                depth += 1
-            elif ch in ")]}":
-                depth -= 1
-            elif ch == "," and depth == 0:
-                break
-            m += 1
-        values = src[k:m]
-        if "_rt.most(" in values or re.search(r"\bside\b", values):   # nested, or per side: leave it
-            out.append(src[i:k])
-            i = k
-            continue
-        hoisted.append(values)
-        out.append(src[i:j] + f"_rt.most(_most{len(hoisted) - 1}")
-        i = m
-
-
 def _scoring(w, rs):
     w(f"CATEGORIES = {tuple(rs.categories)!r}")
     w(f"TARGET = {rs.target!r}")
@@ -391,7 +369,7 @@ def _scoring(w, rs):
     exprs = {}
     for c in rs.categories.values():
         if isinstance(c.points, Expression):
-            exprs[c.name] = _hoist_most(_e(rs, c.points, SCORE_NAMES, allow_most=True), hoisted)
+            exprs[c.name] = _e(rs, c.points, SCORE_NAMES, allow_most=True, hoisted=hoisted)
     w("def score(piles, event_points):")
     w('    """Per side: every category\'s points and the total."""')
     w.indent()

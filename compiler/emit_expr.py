@@ -108,8 +108,13 @@ def uses_runtime(pred: Expr, depth: int) -> bool:
 class _Emitter:
     """Emits one checked tree; holds the deck tables used for compile-time folding."""
 
-    def __init__(self, ctx: Context):
+    def __init__(self, ctx: Context, card_indices: dict[str, str] | None = None,
+                 hoisted: list[str] | None = None):
         self.ctx = ctx
+        # Runtime card names whose index the enclosing function already holds in a local.
+        self.card_indices = card_indices or {}
+        # Where per-side-invariant most() value lists go, when the caller hoists them (see _most).
+        self.hoisted = hoisted
         self.deck = ctx.deck
         self.tables = runtime.tables(ctx.deck, ctx.wild)
         self.n_indices = len(self.tables["_RANK"])
@@ -375,7 +380,9 @@ def _card_attribute(table: str, empty: str):
     def emit_call(em: _Emitter, node: Call) -> Code:
         arg = node.args[0]
         card = em.mask(arg)
-        if arg.type == CARD:
+        if arg.type == CARD and isinstance(arg, Name) and arg.id in em.card_indices:
+            text = f"{table}[{em.card_indices[arg.id]}]"
+        elif arg.type == CARD:
             text = f"{table}[_rt.idx({card.text})]"
         else:  # a set: its first card, or `empty` when it has none (runtime.first)
             text = f"_rt.first({card.text}, {table}, {empty})"
@@ -395,9 +402,17 @@ def _python_builtin(name: str):
 
 
 def _most(em: _Emitter, node: Call) -> Code:
-    # Re-evaluated per side: the comprehension rebinds `pile` to each side's pile.
+    # The comprehension rebinds `pile` to each side's pile.
     value = em.emit(node.args[0])
-    return Code(f"_rt.most([{value.text} for pile in piles], side)", P_ATOM)
+    values = f"[{value.text} for pile in piles]"
+    # Decided on the tree: the list is the same for every side unless it reads `side` or holds
+    # another most(); then the caller may compute it once, before its loop over the sides.
+    per_side = any((isinstance(n, Name) and n.id == "side") or (isinstance(n, Call) and n.func == "most")
+                   for n in walk(node.args[0]))
+    if em.hoisted is not None and not per_side:
+        em.hoisted.append(values)
+        return Code(f"_rt.most(_most{len(em.hoisted) - 1}, side)", P_ATOM)
+    return Code(f"_rt.most({values}, side)", P_ATOM)
 
 
 EMITTERS = {
@@ -425,8 +440,14 @@ EMITTERS = {
 }
 
 
-def emit(expr: Expr, ctx: Context) -> str:
-    """Python source of a type-checked expression, for a function whose locals are ctx.names."""
-    em = _Emitter(ctx)
+def emit(expr: Expr, ctx: Context, *, card_indices: dict[str, str] | None = None,
+         hoisted: list[str] | None = None) -> str:
+    """Python source of a type-checked expression, for a function whose locals are ctx.names.
+
+    `card_indices` maps a runtime card name to a local holding its index (rank(played) becomes
+    `_RANK[p]`); with `hoisted`, each most() whose values do not depend on the side appends its
+    value list there and refers to it as `_most<N>`.
+    """
+    em = _Emitter(ctx, card_indices, hoisted)
     # Checked against `cards`, a list of cards must come out as a set (a mask), not a tuple.
     return (em.mask(expr) if expr.expected == CARDS else em.emit(expr)).text

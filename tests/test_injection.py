@@ -324,3 +324,38 @@ def test_ordinary_file_names_compile(name, tmp_path, monkeypatch, known):
     code, out, err = compile_via_cli(write(base_doc(), tmp_path / name))
     assert code == 0, err
     assert_inert(out, name, known)
+
+
+# Issue 9, item 1: the compiler once looked for the text `_rt.most(` in emitted scoring code,
+# string literals included, and lifted what followed into a statement. Every payload, wrapped
+# as `_rt.most(<payload>),`, goes into every string position that reaches scoring: a string
+# literal in a points expression, a str option's value (default and --option), and the
+# capture condition that reads `played`. Compiling and scoring whole hands must not run it.
+MOST_PAYLOADS = [f"_rt.most({p})," for p in (f'__import__("os").system("touch {MARK}")',
+                                              f"__import__('os').system('touch {MARK}')",
+                                              f"open('{MARK}', 'w')", f'open("{MARK}", "w")')]
+
+
+def _scoring_strings(d, p, label):
+    d["options"] = {"label": {"type": "str", "default": label, "description": "a label"}}
+    d["scoring"]["primiera"]["points"] = (
+        f"(1 if most(count(pile)) else 0) + (1 if {p!r} in [rank(pile)] else 0)"
+        f" + (1 if options.label in [rank(pile)] else 0)")
+    d["capture"]["kinds"][0]["when"] = f"rank(played) != 'K' or {p!r} != options.label"
+    return d
+
+
+@pytest.mark.parametrize("payload", MOST_PAYLOADS, ids=[f"m{i}" for i in range(len(MOST_PAYLOADS))])
+def test_most_marker_in_strings_never_runs(payload, tmp_path, monkeypatch, known):
+    monkeypatch.chdir(tmp_path)
+    doc = _scoring_strings(base_doc(), payload, payload)
+    path = write(doc, tmp_path / "rules.yaml")
+    for options in ((), (f"label={payload}",)):
+        code, out, err = compile_via_cli(path, *options)
+        assert code == 0, err[:500]
+        assert_inert(out, payload, known)
+        out_sim, err_sim = io.StringIO(), io.StringIO()
+        argv = ["simulate", str(path), "--hands", "20", "--workers", "1", "--json"]
+        argv += [a for o in options for a in ("--option", o)]
+        assert run(argv, out_sim, err_sim) == 0, err_sim.getvalue()[:500]
+        assert not (tmp_path / MARK).exists(), "the payload ran"
