@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from itertools import combinations
 from typing import NamedTuple
 
 from rulespec.errors import RulespecError
+from rulespec.run.declarations import Declaration, can_make, declarer, unique_holder
 from rulespec.run.runtime import bits as _rt_bits
 
 # A deal check that holds for nearly every deal would redeal forever.
@@ -23,14 +23,6 @@ MAX_REDEALS = 1000
 
 class IllegalMove(RulespecError):
     """A play or declaration the rules refuse (the message says why)."""
-
-
-class Declaration(NamedTuple):
-    """A hand-bonus claim: the bonus, the real cards it is made with, the wild card's rank (or None)."""
-
-    bonus: str
-    cards: int
-    wild_rank: int | None = None
 
 
 class Event(NamedTuple):
@@ -309,10 +301,18 @@ class Hand:
 
     def captures_for(self, card: int) -> list[int]:
         """Every capture set (real masks) the card has against the table now."""
-        if self.wild_as is None:
+        return self._captures_as(card, self.wild_as)
+
+    def _captures_as(self, card: int, wild_as: int | None) -> list[int]:
+        """The card's capture sets (real masks) with the wild card declared as `wild_as` (or not)."""
+        if wild_as is None:
             return self.rules.captures(1 << card, self.table)
-        eff_card = self._eff(1 << card)
-        return [self._real(m) for m in self.rules.captures(eff_card, self._eff(self.table))]
+        wild = self.rules.WILD_BIT
+        vbit = 1 << wild_as
+
+        def eff(mask):
+            return (mask ^ wild) | vbit if mask & wild else mask
+        return [(m ^ vbit) | wild if m & vbit else m for m in self.rules.captures(eff(1 << card), eff(self.table))]
 
     def options_for(self, card: int) -> list[int]:
         """The capture sets the card may take (0 = play without capturing)."""
@@ -343,6 +343,31 @@ class Hand:
         moves = []
         for c in _lowbits(hand):
             moves += [(c, m) for m in self.options_for(c)]
+        return moves
+
+    def legal_moves_after(self, declarations) -> list[tuple[int, int]]:
+        """The current seat's legal moves once it has made these declarations (nothing is changed or copied)."""
+        if self.over or not declarations:
+            return self.legal_moves()
+        seat = self.turn
+        wild_as = self.wild_as
+        declared = self.declared[seat]
+        for d in declarations:
+            declared |= d.cards
+            if d.wild_rank is not None:
+                wild_as = self.rules.N_CARDS + d.wild_rank
+        if wild_as == self.wild_as and not self.rules.DECLARED_FIRST:
+            return self.legal_moves()
+        hand = self.hands[seat]
+        if self.rules.DECLARED_FIRST and declared & hand:
+            hand &= declared
+        forced = self.rules.FORCED
+        moves = []
+        for c in _lowbits(hand):
+            caps = self._captures_as(c, wild_as) if self.table else []
+            if not caps or not forced:
+                caps = caps + [0]
+            moves += [(c, m) for m in caps]
         return moves
 
     # -- declarations ----------------------------------------------------------
@@ -415,35 +440,15 @@ class Hand:
 
     def _can_make(self, bonus: str, real_cards: int, ctx) -> bool:
         """Whether the cards make `bonus` with some (or no) declaration of the wild card."""
-        rules = self.rules
-        spec = rules.HAND_BONUSES[bonus]
-        if spec.check(real_cards, *ctx):
-            return True
-        if real_cards & rules.WILD_BIT and spec.wild and rules.DECLARE_WILD:
-            base = real_cards ^ rules.WILD_BIT
-            return any(spec.check(base | (1 << (rules.N_CARDS + r)), *ctx) for r in rules.WILD_DECLARE_AS)
-        return False
+        return can_make(self.rules, bonus, real_cards, *ctx)
 
     def _check_unique(self, seat: int, decl: Declaration, spec) -> None:
-        """A bonus scored once per value/rank: an earlier seat (dealing order) holding it wins.
-
-        "Holding" is holding a qualifying card, declared or not. The wild card
-        counts as the rank its holder declared it; undeclared it is its printed card.
-        """
-        rules = self.rules
-        key = rules.unique_key(spec.unique_by, decl.cards, decl.wild_rank)
-        ctx_round = (self.round, self.round == len(self.schedule))
-        for other in range(self.n):
-            if self._order(other) >= self._order(seat):
-                continue
-            held = self.round_dealt[other]
-            for c in _lowbits(held):
-                rank = self.declared_wild.get(other) if c == rules.WILD_INDEX else None
-                probe = 1 << c if rank is None else 1 << (rules.N_CARDS + rank)
-                if (rules.unique_key(spec.unique_by, 1 << c, rank) == key
-                        and spec.check(probe, held, *ctx_round)):
-                    raise IllegalMove(f"{decl.bonus}: seat {other}, earlier in dealing order, holds the same "
-                                      f"{spec.unique_by}")
+        """A bonus scored once per value/rank: an earlier seat (dealing order) holding it wins."""
+        other = unique_holder(self.rules, self.n, self.dealer, seat, decl, self.round_dealt, self.declared_wild,
+                              self.round, self.round == len(self.schedule))
+        if other is not None:
+            raise IllegalMove(f"{decl.bonus}: seat {other}, earlier in dealing order, holds the same "
+                              f"{spec.unique_by}")
 
     def _apply_declarations(self, seat: int, decls: list[Declaration], with_card: bool) -> list[Event]:
         if not decls:
@@ -490,12 +495,7 @@ class Hand:
         """A knock: declarations with no card (where the ruleset's timing allows it)."""
         if self.over:
             raise IllegalMove("the hand is over")
-        snapshot = self.clone()
-        try:
-            return self._apply_declarations(seat, decls, with_card=False)
-        except IllegalMove:
-            self.__dict__.update(snapshot.__dict__)
-            raise
+        return self._apply_declarations(seat, list(decls), with_card=False)     # checks all before any change
 
     def bonus_options(self, seat: int) -> list[Declaration]:
         """Single declarations `seat` could make now (for bots and players)."""
@@ -503,32 +503,29 @@ class Hand:
         if not rules.HAND_BONUSES or self._declaration_window(seat, rules.TIMING != "after_deal"
                                                                and rules.TIMING != "before_first_turn"):
             return []
-        out = []
-        hand = self.hands[seat] & ~self.shown[seat]
-        cards = _lowbits(hand)
-        ctx = (self.hands[seat], self.round, self.round == len(self.schedule))
-        wild_bit = rules.WILD_BIT
-        for name, spec in rules.HAND_BONUSES.items():
-            if spec.size > len(cards):
-                continue
-            wild_ok = spec.wild and rules.DECLARE_WILD
-            for combo in combinations(cards, spec.size):
-                mask = sum(1 << c for c in combo)
-                ranks = [None]
-                if mask & wild_bit and wild_ok:
-                    ranks += list(rules.WILD_DECLARE_AS)
-                for r in ranks:
-                    probe = mask if r is None else (mask ^ wild_bit) | (1 << (rules.N_CARDS + r))
-                    if not spec.check(probe, *ctx):
-                        continue        # the cheap test first: most hands make no bonus
-                    d = Declaration(name, mask, r)
-                    try:
-                        self.check_declaration(seat, d)
-                    except IllegalMove:
-                        continue
-                    out.append(d)
-                    break
-        return out
+        found = declarer(rules)
+        hand = self.hands[seat]
+        return found.options(hand, hand & ~self.shown[seat], self.round, self.round == len(self.schedule),
+                             self._unique_ok(seat) if found.unique else None)
+
+    def best_declarations(self, seat: int) -> list[Declaration]:
+        """The declarations worth the most points `seat` can make now (disjoint cards, one wild-card rank).
+
+        Found once per dealt hand: the search is memoised on the hand, the round and the shown cards.
+        """
+        rules = self.rules
+        if not rules.HAND_BONUSES or self._declaration_window(seat, rules.TIMING != "after_deal"
+                                                               and rules.TIMING != "before_first_turn"):
+            return []
+        found = declarer(rules)
+        hand = self.hands[seat]
+        return list(found.best(hand, hand & ~self.shown[seat], self.round, self.round == len(self.schedule),
+                               self._unique_ok(seat) if found.unique else None))
+
+    def _unique_ok(self, seat: int):
+        last_round = self.round == len(self.schedule)
+        return lambda d: unique_holder(self.rules, self.n, self.dealer, seat, d, self.round_dealt,
+                                       self.declared_wild, self.round, last_round) is None
 
     # -- play ------------------------------------------------------------------
     def play(self, seat: int, card: int, capture: int, declarations: list[Declaration] = ()) -> list[Event]:
@@ -539,12 +536,20 @@ class Hand:
             raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s")
         if not declarations:
             return self._play_card(seat, card, capture)
-        snapshot = self.clone()
+        # The declarations are checked before anything changes; if the card is then refused, only
+        # what they changed is put back (no copy of the whole state).
+        saved = (self.shown[seat], self.declared[seat], len(self.events), self.wild_as,
+                 self.declared_wild.get(seat), self.knocked_round[seat])
+        events = self._apply_declarations(seat, list(declarations), with_card=True)
         try:
-            events = self._apply_declarations(seat, list(declarations), with_card=True)
             events += self._play_card(seat, card, capture)
         except IllegalMove:
-            self.__dict__.update(snapshot.__dict__)
+            self.shown[seat], self.declared[seat], n_events, self.wild_as, wild, self.knocked_round[seat] = saved
+            del self.events[n_events:]
+            if wild is None:
+                self.declared_wild.pop(seat, None)
+            else:
+                self.declared_wild[seat] = wild
             raise
         return events
 
