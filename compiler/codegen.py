@@ -171,6 +171,10 @@ def _hand_bonuses(w, rs):
     for e in entries:
         w(e)
     w("}")
+    # What the bonus conditions read besides the cards: a declaration search memoised on less.
+    reads = sorted({n.id for b in rs.hand_bonuses.values() for n in walk(b.when.tree)
+                    if isinstance(n, Name) and n.id in ("hand", "round", "last_round")})
+    w(f"BONUS_READS = {tuple(reads)!r}")
     w(f"TIMING = {rs.timing!r}")
     w(f"DECLARE_WILD = {rs.declare_wild!r}")
     w(f"DECLARED_FIRST = {rs.declared_first!r}")
@@ -193,9 +197,7 @@ def _captures(w, rs):
     w()
     kinds = rs.kinds
     # Subsets are listed only for kinds that take several cards; a match alone looks at single cards.
-    needs_sums = any(k.kind in ("sum", "fifteen") for k in kinds)
-    limit = max([max((x for x in _values(rs) if x), default=0)] +
-                [k.total for k in kinds if k.kind == "fifteen"])
+    needs_sums, limit = subset_sum_limit(rs)
     sums_call = f"_rt.subset_sums(table, _VALUE, _NUMBERED, {limit}, _SUMS)" if needs_sums else "None"
     all_numbered = all(x is not None for x in _values(rs))
     plain = lambda k: k.when is None and not k.exclusive and not k.unless_match  # noqa: E731
@@ -325,6 +327,15 @@ def _captures(w, rs):
     w.dedent()
     w()
     w()
+
+
+def subset_sum_limit(rs: Ruleset) -> tuple[bool, int]:
+    """Whether the capture kinds need the table's subsets by total, and the largest total they ask for."""
+    kinds = rs.kinds
+    needs_sums = any(k.kind in ("sum", "fifteen") for k in kinds)
+    limit = max([max((x for x in _values(rs) if x), default=0)] +
+                [k.total for k in kinds if k.kind == "fifteen"])
+    return needs_sums, limit
 
 
 def _reads_played_mask(expr: Expression) -> bool:

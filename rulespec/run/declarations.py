@@ -34,6 +34,16 @@ class Declarer:
         self.unique = any(spec.unique_by for _, spec in self.specs)
         self._candidates: dict = {}
         self._best: dict = {}
+        # The memo key holds only what the search depends on: the cards not shown always; the
+        # whole hand, the round, the last round only where a condition (or a round limit) reads them.
+        reads = set(getattr(rules, "BONUS_READS", ("hand", "round", "last_round")))
+        rounds = any(spec.rounds for _, spec in self.specs)
+        self._hand = "hand" in reads
+        self._round = "round" in reads or rounds
+        self._last = "last_round" in reads or rounds
+        # The best declarations keyed on the available cards alone (no unique_by, nothing else read).
+        self.by_avail = not (self._hand or self._round or self._last or self.unique)
+        self.best_memo = self._best
 
     def candidates(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
         """Per card combination that makes a bonus: the declarations (one per passing wild rank, in order).
@@ -41,13 +51,18 @@ class Declarer:
         `hand` is the seat's whole hand (the checks read it), `avail` the cards
         not already shown. Every rule but `unique_by` is applied here.
         """
-        key = (hand, avail, round, last_round)
+        key = self._key(hand, avail, round, last_round)
         got = self._candidates.get(key)
         if got is None:
             if len(self._candidates) > MEMO_LIMIT:
                 self._candidates.clear()
             got = self._candidates[key] = self._find(hand, avail, round, last_round)
         return got
+
+    def _key(self, hand: int, avail: int, round: int, last_round: bool):
+        if not (self._hand or self._round or self._last):
+            return avail
+        return (avail, hand if self._hand else 0, round if self._round else 0, last_round if self._last else False)
 
     def _find(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
         rules = self.rules
@@ -95,11 +110,11 @@ class Declarer:
         """The set of declarations worth the most points (disjoint cards, one wild-card rank)."""
         if self.unique:
             return choose(self.rules, self.options(hand, avail, round, last_round, unique_ok))
-        key = (hand, avail, round, last_round)
+        key = self._key(hand, avail, round, last_round)
         got = self._best.get(key)
         if got is None:
             if len(self._best) > MEMO_LIMIT:
-                self._best.clear()
+                self._best.clear()        # in place: playouts hold best_memo
             got = self._best[key] = choose(self.rules, self.options(hand, avail, round, last_round))
         return got
 
