@@ -1,0 +1,116 @@
+"""The generated whole-hand playouts agree with `Hand` move by move (compiler/playout.py).
+
+Same deck order, same per-seat random streams: the playout and `Hand` driven by
+the random and greedy bots must make the same moves and declarations, the
+same events, the same score and the same counts of legal moves, for every
+shipped ruleset and every player count it allows, declarations on.
+"""
+import random
+
+import pytest
+
+from rulespec.bots.policy import play_out
+from rulespec.bots.registry import make_bot
+from rulespec.bots.simulate import simulate, to_dict
+from rulespec.compiler.build import compile_ruleset
+from rulespec.compiler.playout import POLICIES, generate, playout_for
+from rulespec.run.engine import Hand, shuffled_source
+from rulespec.source.rulesets import shipped_ids
+
+HANDS = 6          # per ruleset and player count: random bots, then every third seat greedy
+
+
+def _bots(i: int, n: int) -> list[str]:
+    return ["random"] * n if i % 2 == 0 else ["greedy" if (i + s) % 3 == 0 else "random" for s in range(n)]
+
+
+def via_hand(rules, n: int, dealer: int, seed: str, specs: list[str]):
+    rng = random.Random(seed)
+    hand = Hand(rules, n, dealer, shuffled_source(rules.N_CARDS, rng))
+    bots = [make_bot(spec, random.Random(f"{seed}:bot{s}")) for s, spec in enumerate(specs)]
+    moves, counts = [], [0, 0]
+
+    def on_play(seat, decls, card, capture, events):
+        moves.append((seat, tuple(decls), card, capture))
+
+    def on_turn(h, seat):
+        counts[0] += 1
+        counts[1] += len(h.legal_moves())
+
+    play_out(hand, bots, on_play=on_play, on_turn=on_turn)
+    events = [(e.play, e.seat, e.name, e.points) for e in hand.events]
+    return moves, events, hand.plays, hand.outcome, hand.score() if hand.plays else None, counts
+
+
+def via_playout(compiled, n: int, dealer: int, seed: str, specs: list[str]):
+    rules = compiled.module
+    rng = random.Random(seed)
+    order = list(range(rules.N_CARDS))
+    rng.shuffle(order)
+    record = []
+    plays, outcome, piles, points, turns, offered = playout_for(compiled)(
+        n, dealer, order, rng, [POLICIES[s] for s in specs], [random.Random(f"{seed}:bot{s}") for s in range(n)],
+        True, record)
+    moves = [(seat, tuple(decls), card, capture) for kind, seat, decls, card, capture in
+             (r for r in record if r[0] == "move")]
+    events = [r[1:] for r in record if r[0] == "event"]
+    return moves, events, plays, outcome, rules.score(piles, points) if plays else None, [turns, offered]
+
+
+@pytest.mark.parametrize("rid", shipped_ids())
+def test_playout_agrees_with_hand_move_by_move(rid):
+    compiled = compile_ruleset(rid)
+    rules = compiled.module
+    declared = 0
+    for n in rules.SEATS_ALLOWED:
+        for i in range(HANDS):
+            seed = f"lockstep:{rid}:{n}:{i}"
+            specs = _bots(i, n)
+            want = via_hand(rules, n, i % n, seed, specs)
+            got = via_playout(compiled, n, i % n, seed, specs)
+            for what, a, b in zip(("moves", "events", "plays", "outcome", "score", "legal moves"), want, got):
+                assert a == b, f"{rid}, {n} players, hand {i} ({','.join(specs)}): {what} differ"
+            declared += sum(1 for _, decls, _, _ in want[0] if decls)
+    if rules.HAND_BONUSES:
+        # The check means something only if declarations were made (wild ranks, knocks included).
+        assert declared, f"{rid}: no declaration in {HANDS} hands per player count; pick other seeds"
+
+
+def test_declared_wild_card_and_knocks_are_exercised():
+    """The lockstep seeds reach the rare paths: a wild card declared as a rank, and card-less knocks."""
+    wild = knocked = 0
+    for rid in shipped_ids():
+        compiled = compile_ruleset(rid)
+        rules = compiled.module
+        if not rules.HAND_BONUSES:
+            continue
+        for n in rules.SEATS_ALLOWED:
+            for i in range(HANDS):
+                moves = via_hand(rules, n, i % n, f"lockstep:{rid}:{n}:{i}", _bots(i, n))[0]
+                wild += sum(1 for _, decls, _, _ in moves for d in decls if d.wild_rank is not None)
+                knocked += sum(1 for _, decls, card, _ in moves if decls and card is None)
+    assert wild >= 5 and knocked >= 5, (wild, knocked)
+
+
+def test_simulate_gives_the_same_figures_through_playouts_and_through_hand():
+    for rid, kw in (("cirulla", {"hands": 60}), ("cirulla", {"games": 2}),
+                    ("cicera", {"hands": 40, "bots": "greedy,random"})):
+        fast = to_dict(simulate(rid, seed=5, workers=1, **kw))
+        slow = to_dict(simulate(rid, seed=5, workers=1, playout=False, **kw))
+        assert fast == slow, (rid, kw)
+
+
+def test_playout_source_is_specialised_to_the_ruleset():
+    """What a ruleset lacks is not in its playout: no knock loop without knocks, no wild-card path without a wild card."""
+    plain = generate(compile_ruleset("cirulla").ruleset)
+    assert "knocks, in seat order" not in plain
+    assert "def _wild_options" in plain
+    assert "# cirulla.yaml:" in plain             # the events' conditions, located like the compiled module's
+    knocking = [rid for rid in shipped_ids()
+                if compile_ruleset(rid).module.TIMING in ("after_deal", "before_first_turn")
+                and compile_ruleset(rid).module.HAND_BONUSES]
+    assert knocking
+    assert "knocks, in seat order" in generate(compile_ruleset(knocking[0]).ruleset)
+    no_wild = [rid for rid in shipped_ids() if compile_ruleset(rid).module.WILD_INDEX < 0]
+    if no_wild:
+        assert "def _wild_options" not in generate(compile_ruleset(no_wild[0]).ruleset)
