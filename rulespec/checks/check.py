@@ -1,8 +1,8 @@
-"""The check stage: option values, expression types, and whole-ruleset consistency.
+"""Option values, expression types and deal schedules: the first half of the check stage (stage.py).
 
-Runs once per (ruleset, options) before compiling; everything it finds is a
-located error. After it, every `Expression` has its type and the ruleset's
-compile-time constants (options, `enabled` switches, the target) are known.
+Everything it finds is a located error. After it, every `Expression` has its
+type; `apply_switches` then folds the compile-time constants (options,
+`enabled` switches, the target) on the tree (rulespec/lang/constant.py).
 """
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from rulespec.errors import RulespecError, Span, collect, did_you_mean
 from rulespec.lang import typecheck as tc
+from rulespec.lang.constant import value_of
 from rulespec.lang.model import Expression, Ruleset
 
 # The runtime names each kind of expression may use (each becomes a local of
@@ -85,14 +86,12 @@ _HINTS = {
 
 
 def constant(rs: Ruleset, expr: Expression | bool | int, expected):
-    """Evaluate an options-only expression (an `enabled` switch, the target) at compile time."""
+    """The value of an options-only expression (an `enabled` switch, the target), folded on its tree."""
     if not isinstance(expr, Expression):
         return expr
-    from rulespec.compiler.emit_expr import emit
-    from rulespec.run import runtime
     ctx = context(rs, {})
     tc.check(expr.tree, ctx, expected)
-    return eval(emit(expr.tree, ctx), {"__builtins__": {}, "_rt": runtime})  # noqa: S307 - our own emitted code
+    return value_of(expr.tree, ctx)
 
 
 def schedules(rs: Ruleset) -> dict[int, Schedule]:
@@ -130,11 +129,11 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
     return out
 
 
-def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
-    """Type-check every expression and the ruleset's cross references; returns it annotated.
+def check_types(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> list[RulespecError]:
+    """Option values, every expression's type and the deal schedules; returns the problems found.
 
-    Independent problems are all reported, in file and line order; lint's
-    warnings (rulespec/lint.py) are left in `rs.warnings`.
+    Option values that do not fit their declarations are raised at once (nothing can be typed
+    without them).
     """
     rs.option_values = resolve_options(rs, options, options_span)
     errors: list[RulespecError] = []
@@ -164,12 +163,11 @@ def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = 
         rs.schedules = schedules(rs)
     except RulespecError as err:
         errors.append(err)
-    # Cross references, things that can never happen, conflicting overrides: lint.py.
-    from rulespec.checks.lint import lint, note_inherited
-    lint_errors, rs.warnings = lint(rs)
-    collect(note_inherited(_in_order(rs, errors + lint_errors), rs.files))
+    return errors
 
-    # Compile-time switches: drop what is disabled.
+
+def apply_switches(rs: Ruleset) -> None:
+    """Compile-time switches: drop what is disabled; the target becomes a number."""
     rs.deal_checks = [c for c in rs.deal_checks if constant(rs, c.enabled, tc.BOOL)]
     rs.dealer_bonuses = [b for b in rs.dealer_bonuses if constant(rs, b.enabled, tc.BOOL)]
     rs.hand_bonuses = {n: b for n, b in rs.hand_bonuses.items() if constant(rs, b.enabled, tc.BOOL)}
@@ -177,13 +175,12 @@ def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = 
     rs.events = {n: e for n, e in rs.events.items() if constant(rs, e.enabled, tc.BOOL)}
     rs.outcomes = {n: o for n, o in rs.outcomes.items() if constant(rs, o.enabled, tc.BOOL)}
     rs.target = constant(rs, rs.target, tc.INT)
-    return rs
 
 
 MAX_ERRORS = 20
 
 
-def _in_order(rs: Ruleset, errors: list[RulespecError]) -> list[RulespecError]:
+def in_order(rs: Ruleset, errors: list[RulespecError]) -> list[RulespecError]:
     """Errors by file (the ruleset's own first, then its bases) and line; at most MAX_ERRORS."""
     rank = {str(p): i for i, p in enumerate(rs.files)}
     flat = [e for err in errors for e in err.all]

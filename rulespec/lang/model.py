@@ -12,7 +12,7 @@ from pathlib import Path
 from rulespec.errors import RulespecError, Span, collect, did_you_mean, source_line
 from rulespec.lang import expressions
 from rulespec.lang.decks import STANDARD_DECKS, Deck
-from rulespec.source.rulesets import load_merged
+from rulespec.source.rulesets import load_merged, note_inherited
 
 
 @dataclass
@@ -365,6 +365,5 @@ def load(ref: str | Path, *, relative_to: Path | None = None, span: Span | None 
     try:
         return build(doc, files)
     except RulespecError as err:
-        from rulespec.checks.lint import note_inherited
         collect(note_inherited([err], files))
         raise

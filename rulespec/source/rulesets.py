@@ -108,6 +108,20 @@ def load_merged(ref: str | Path, *, relative_to: Path | None = None, span: Span 
     return merged, chain
 
 
+def note_inherited(errors: list[RulespecError], files) -> list[RulespecError]:
+    """Errors located in a base file say which ruleset inherited them (the file itself is in the location)."""
+    if len(files) < 2:
+        return errors
+    own = str(files[0])
+    out = []
+    for err in errors:
+        for e in err.all:
+            if e.span is not None and e.span.file != own and str(e.span.file) in map(str, files):
+                e = type(e)(f"{e.message} (inherited by {files[0].name})", e.span)
+            out.append(e)
+    return out
+
+
 def merge(base, over):
     """`over` laid on `base`: mappings merge, null deletes, anything else replaces."""
     if not (isinstance(base, yamlsafe.LocDict) and isinstance(over, yamlsafe.LocDict)):
