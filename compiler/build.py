@@ -85,7 +85,7 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
         if quick is not None:
             _BY_FILE[quick] = (_stamps(rs.files), hit)
         return hit
-    stage.check(rs, options, options_span)
+    rs = stage.check(rs, options, options_span)
     generated = generate_module(rs)
     source = generated.source
     filename = f"<rulespec {rs.id} {key[:12]}>"

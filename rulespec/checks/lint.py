@@ -14,7 +14,6 @@ from rulespec.errors import RulespecError, Span, did_you_mean
 from rulespec.lang.expressions import Attr, Name, walk
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.words import rounds_words
-from rulespec.source import yamlsafe
 from rulespec.source.rulesets import merge
 from rulespec.source.yamlsafe import plain as _plain
 
@@ -207,7 +206,7 @@ def check_deal_settings(rs: Ruleset, report: _Report) -> None:
 def _seat_cards(rs: Ruleset) -> dict[int, list[int]]:
     """Per number of players: the cards each seat receives in each round."""
     out = {}
-    for n, schedule in (getattr(rs, "schedules", None) or {}).items():
+    for n, schedule in rs.schedules.items():
         out[n] = [seat for seat, _table, _steps in schedule.rounds]
     return out
 
@@ -375,10 +374,9 @@ def check_extends(rs: Ruleset, report: _Report) -> None:
     """Each file of an `extends` chain against what it inherits."""
     if len(rs.files) < 2:
         return
-    docs = getattr(rs.doc, "chain_docs", None)
-    if docs is None or len(docs) != len(rs.files):
-        # Each file was validated when the chain was merged; here it is only read again.
-        docs = [yamlsafe.load(p.read_bytes(), str(p)) for p in rs.files]
+    docs = rs.chain_docs
+    if len(docs) != len(rs.files):     # a ruleset built without the documents of its chain
+        return
     for i in range(len(docs) - 1):
         over = docs[i]
         base = docs[-1]
