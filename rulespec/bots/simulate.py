@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.errors import RulespecError
-from rulespec.run.engine import Game, Hand, shuffled_source
+from rulespec.run.engine import Game, Hand, rule_failure, shuffled_source
 
 MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a bug, not a long game
 
@@ -158,7 +158,15 @@ def _play_fast(fast, rules, n: int, dealer: int, rng: random.Random, rngs: list,
     fn, policies = fast
     order = list(range(rules.N_CARDS))
     rng.shuffle(order)                    # the order shuffled_source() deals from this stream
-    result = PlayoutResult(rules, fn(n, dealer, order, rng, policies, rngs, True))
+    try:
+        result = PlayoutResult(rules, fn(n, dealer, order, rng, policies, rngs, True))
+    except RulespecError:
+        raise
+    except Exception as exc:                 # a rule failed: located at its YAML as Hand locates it
+        failure = rule_failure(exc, rules)
+        if failure is exc:
+            raise
+        raise failure from exc
     stats.decisions += result.turns
     stats.legal_moves += result.moves
     stats.add_hand(result)
