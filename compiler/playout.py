@@ -88,6 +88,12 @@ def _category_names(rs: Ruleset) -> list[str]:
 
 def generate(rs: Ruleset) -> str:
     """The source of the playout function for a checked ruleset (run in its compiled module's namespace)."""
+    return generate_with_spans(rs)[0]
+
+
+def generate_with_spans(rs: Ruleset) -> tuple[str, dict]:
+    """The playout's source, and the YAML span of each line that evaluates a rule inline (1-based)."""
+    spans: dict = {}
     capture_plan = build_plan(rs).captures
     needs_sums, limit = capture_plan.needs_sums, capture_plan.limit
     wild = rs.wild is not None
@@ -506,6 +512,7 @@ if decls:
     ''', "round" in reads)
         for e in rs.events.values():
             w(f"            # {file_name(e.when.span.file)}:{e.when.span.line}")
+            spans[len(L) + 1] = e.when.span       # the line about to be written, 1-based
             w(f"            if {emit_rule(rs, e.when, EVENT_NAMES)}:")
             w(f"                counts[{cat_index[e.category]}] += {e.points!r}" if e.category else
               "                pass")
@@ -572,7 +579,20 @@ def _unique(n, dealer, seat, round_dealt, declared_wild, rnd, last_round):
     """The `unique_by` test for one seat's declarations now."""
     return lambda d: _unique_holder(_MODULE, n, dealer, seat, d, round_dealt, declared_wild, rnd, last_round) is None
 ''')
-    return "\n".join(L) + "\n"
+    return "\n".join(L) + "\n", spans
+
+
+def failure_span(compiled, exc: BaseException):
+    """The span of the rule whose inline code in the playout raised `exc` (innermost), or None."""
+    filename = getattr(compiled, "_playout_file", None)
+    spans = getattr(compiled, "_playout_spans", {})
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            found = spans.get(tb.tb_lineno, found)
+        tb = tb.tb_next
+    return found
 
 
 def playout_for(compiled):
@@ -580,7 +600,7 @@ def playout_for(compiled):
     fn = getattr(compiled, "_playout", None)
     if fn is not None:
         return fn
-    source = generate(compiled.ruleset)
+    source, spans = generate_with_spans(compiled.ruleset)
     module = compiled.module
     namespace = dict(module.__dict__)
     namespace["_MODULE"] = module
@@ -589,5 +609,7 @@ def playout_for(compiled):
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated from a checked ruleset
     fn = namespace["playout"]
     compiled._playout = fn
+    compiled._playout_file = filename
+    compiled._playout_spans = spans
     compiled.playout_source = source
     return fn

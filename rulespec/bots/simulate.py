@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.errors import RulespecError
-from rulespec.run.engine import Game, Hand, rule_failure, shuffled_source
+from rulespec.run.engine import Game, Hand, RuleFailed, rule_failure, shuffled_source
 
 MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a bug, not a long game
 
@@ -146,7 +146,20 @@ def _playout_job(job: dict, compiled):
     if not job.get("playout", True) or any(spec not in PLAYOUT_BOTS for spec in job["bots"]):
         return None
     from rulespec.compiler.playout import playout_for
-    return playout_for(compiled), [PLAYOUT_BOTS[spec] for spec in job["bots"]]
+    return playout_for(compiled), [PLAYOUT_BOTS[spec] for spec in job["bots"]], compiled
+
+
+def _located(exc: Exception, compiled) -> Exception:
+    """A rule's failure inside a playout as the located RuleFailed `Hand` would raise; else `exc` itself."""
+    from rulespec.compiler.playout import failure_span
+    failure = rule_failure(exc, compiled.module)         # in one of the compiled module's functions
+    if failure is not exc:
+        return failure
+    span = failure_span(compiled, exc)                  # in a rule the playout evaluates inline
+    if span is None:
+        return exc
+    reason = "division by zero" if isinstance(exc, ZeroDivisionError) else f"{type(exc).__name__}: {exc}"
+    return RuleFailed(f"this rule failed: {reason}", span)
 
 
 def _bot_rngs(job: dict, key: str) -> list:
@@ -155,7 +168,7 @@ def _bot_rngs(job: dict, key: str) -> list:
 
 
 def _play_fast(fast, rules, n: int, dealer: int, rng: random.Random, rngs: list, stats: Stats) -> PlayoutResult:
-    fn, policies = fast
+    fn, policies, _compiled = fast
     order = list(range(rules.N_CARDS))
     rng.shuffle(order)                    # the order shuffled_source() deals from this stream
     try:
@@ -163,7 +176,7 @@ def _play_fast(fast, rules, n: int, dealer: int, rng: random.Random, rngs: list,
     except RulespecError:
         raise
     except Exception as exc:                 # a rule failed: located at its YAML as Hand locates it
-        failure = rule_failure(exc, rules)
+        failure = _located(exc, fast[2])
         if failure is exc:
             raise
         raise failure from exc
