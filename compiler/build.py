@@ -101,6 +101,17 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
     warnings = tuple(rs.warnings) + tuple(never_made(rs, conditions))
     compiled = Compiled(rs, source, module, generated.line_map, filename, warnings)
     _CACHE[key] = compiled
+    _BY_MODULE[id(module)] = (module, compiled)
     if quick is not None:
         _BY_FILE[quick] = (_stamps(rs.files), compiled)
     return compiled
+
+
+# id(compiled module) -> (module, Compiled): from a module the engine runs back to its ruleset.
+_BY_MODULE: dict[int, tuple] = {}
+
+
+def compiled_for(module) -> "Compiled | None":
+    """The Compiled whose module this is (None for a module compile_ruleset did not make)."""
+    got = _BY_MODULE.get(id(module))
+    return got[1] if got is not None and got[0] is module else None

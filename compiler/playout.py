@@ -145,6 +145,8 @@ _CLS = {classes!r}
 _CATS = {tuple(cats)!r}
 _CAT = {cat_index!r}
 _ZERO = [0]
+_MEMO_TABLE = 6       # tables of up to this many cards are memoised; bigger ones seldom come back
+_MEMO_HAND = 4        # and hands of up to this many (a long hand's options are listed in one pass)
 
 
 def _plan(n, dealer):
@@ -255,16 +257,22 @@ def _wild_options(cards, table, wild_as):
         the table's cards lowest first (`_real` maps them back)."""
         w(f'''
 cards = _BITS_get(mhand) or _BITS(mhand)
+flat = None
 if not tab:
     opts = None
     count = len(cards)
 elif wild_as is None:
     tb = _BITS_get(tab) or _BITS(tab)
-    row = _ROWS_get(tab)
-    if row is None:
-        row = _row(tab, tb)
-    opts = [row[_CLS[c]] or _fill(row, tab, tb, c) for c in cards]
-    count = sum(map(len, opts))
+    if len(tb) <= _MEMO_TABLE and len(cards) <= _MEMO_HAND:
+        row = _ROWS_get(tab)
+        if row is None:
+            row = _row(tab, tb)
+        opts = [row[_CLS[c]] or _fill(row, tab, tb, c) for c in cards]
+        count = sum(map(len, opts))
+    else:
+        # a big table or hand seldom comes back: the compiled legal() lists its moves in one pass
+        flat = legal(mhand, tab)
+        count = len(flat)
 ''', indent=indent)
         w('''
 else:
@@ -343,21 +351,20 @@ if decls:
                 tab = 0
                 last = side
     ''')
-        w('''
-        rnd = 1
-        last_round = nrounds == 1
-        turn = (dealer + 1) % n
-        left = sum(map(len, spos))         # cards still in the seats' hands
-        nplayed = [0] * n
-        declared = [0] * n
-        shown = [0] * n
-        knocked = [False] * n
-        round_dealt = list(hands)
-        declared_wild = {}
-        wild_as = None
+        w(f'''
+        return {name}_from(n, dealer, plan, get, order, hands, tab, piles, last, 1, (dealer + 1) % n,
+                             sum(map(len, spos)), [0] * n, [0] * n, [0] * n, [False] * n, list(hands), {{}},
+                             None, 0, 0, ev, policies, rngs, declare{", record" if traced[0] else ""})
+
+
+    def {name}_from(n, dealer, plan, get, order, hands, tab, piles, last, rnd, turn, left, nplayed, declared, shown,
+                      knocked, round_dealt, declared_wild, wild_as, previous, plays, ev, policies, rngs,
+                      declare{", record" if traced[0] else ""}):
+        """The hand from a given state on (after the deal, or mid-hand for a search's rollouts)."""
+        k = SIDES[n]
+        nrounds = len(plan)
+        last_round = rnd == nrounds
         vbit = 0
-        previous = 0
-        plays = 0
         turns = 0
         counted = 0
         decider = _declarer(_MODULE) if declare and HAND_BONUSES else None
@@ -429,25 +436,32 @@ if decls:
                 empty_after = left == 1
                 lp = empty_after and rnd >= nrounds
                 best = None
-                for i, c in enumerate(cards):
+                if flat is not None:
+                    pairs = flat
+                elif opts is None:
+                    pairs = [(c, 0) for c in cards]
+                elif wild_as is None:
+                    pairs = [(c, _real(tb, cap) if cap else 0) for i, c in enumerate(cards) for cap in opts[i]]
+                else:
+                    pairs = [(c, cap) for i, c in enumerate(cards) for cap in opts[i]]
+                for c, cap in pairs:
                     bit = 1 << c
                     played_eff = bit if wild_as is None or c != WILD_INDEX else vbit
-                    for cap in (opts[i] if opts is not None else _ZERO):
-                        if cap and wild_as is None:
-                            cap = _real(tb, cap)
-                        if cap:
-                            cap_eff = (cap ^ _WILD) | vbit if wild_as is not None and cap & _WILD else cap
-                            after = teff ^ cap_eff
-                        else:
-                            cap_eff = 0
-                            after = teff | played_eff
-                        score = 0
-                        for _name, pts, _cat in play_events(played_eff, cap_eff, after, teff, lp, prev_eff, rnd):
-                            score += pts
-                        key = (score, cap.bit_count(), rng.random())
-                        if best is None or key > best:
-                            best = key
-                            card, capture = c, cap
+                    if cap:
+                        cap_eff = (cap ^ _WILD) | vbit if wild_as is not None and cap & _WILD else cap
+                        after = teff ^ cap_eff
+                    else:
+                        cap_eff = 0
+                        after = teff | played_eff
+                    score = 0
+                    for _name, pts, _cat in play_events(played_eff, cap_eff, after, teff, lp, prev_eff, rnd):
+                        score += pts
+                    key = (score, cap.bit_count(), rng.random())
+                    if best is None or key > best:
+                        best = key
+                        card, capture = c, cap
+            elif flat is not None:
+                card, capture = flat[rngs[seat]._randbelow(count)]
             elif opts is None:
                 card = cards[rngs[seat]._randbelow(count)]   # randrange(count), the same draw
                 capture = 0
@@ -575,6 +589,20 @@ def playout(n, dealer, order, deck_rng, policies, rngs, declare=True, record=Non
     return _playout_traced(n, dealer, order, deck_rng, policies, rngs, declare, record)
 
 
+def resume(n, dealer, stock, hands, tab, piles, last, rnd, turn, nplayed, declared, shown, knocked, round_dealt,
+           declared_wild, wild_as, previous, plays, points, policies, rngs, declare=False):
+    """Play a hand on from a mid-hand state (`Hand`'s fields; `stock`: the cards still to deal, in order)."""
+    plan = _PLANS.get((n, dealer)) or _plan(n, dealer)
+    dealt = sum(len(tpos) + sum(map(len, spos)) for tpos, spos in plan[:rnd])
+    order = [0] * dealt + list(stock)
+    get = [1 << c for c in order].__getitem__
+    ev = [[row.get(c, 0) for c in _CATS] for row in points]
+    return _playout_fast_from(n, dealer, plan, get, order, list(hands), tab, list(piles), last, rnd, turn,
+                              sum(h.bit_count() for h in hands), list(nplayed), list(declared), list(shown),
+                              list(knocked), list(round_dealt), dict(declared_wild), wild_as, previous, plays, ev,
+                              policies, rngs, declare)
+
+
 def _unique(n, dealer, seat, round_dealt, declared_wild, rnd, last_round):
     """The `unique_by` test for one seat's declarations now."""
     return lambda d: _unique_holder(_MODULE, n, dealer, seat, d, round_dealt, declared_wild, rnd, last_round) is None
@@ -595,6 +623,12 @@ def failure_span(compiled, exc: BaseException):
     return found
 
 
+def resume_for(compiled):
+    """The compiled ruleset's `resume` (a playout from a mid-hand state; see the generated source)."""
+    playout_for(compiled)
+    return compiled._playout_resume
+
+
 def playout_for(compiled):
     """The compiled ruleset's playout function (generated and loaded on first use, then kept)."""
     fn = getattr(compiled, "_playout", None)
@@ -609,6 +643,7 @@ def playout_for(compiled):
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated from a checked ruleset
     fn = namespace["playout"]
     compiled._playout = fn
+    compiled._playout_resume = namespace["resume"]
     compiled._playout_file = filename
     compiled._playout_spans = spans
     compiled.playout_source = source
