@@ -114,3 +114,18 @@ def test_playout_source_is_specialised_to_the_ruleset():
     no_wild = [rid for rid in shipped_ids() if compile_ruleset(rid).module.WILD_INDEX < 0]
     if no_wild:
         assert "def _wild_options" not in generate(compile_ruleset(no_wild[0]).ruleset)
+
+
+@pytest.mark.parametrize("rid", ["cirulla", "cirullone", "cirulla-dossena"])
+def test_ismcts_rollouts_through_playouts_choose_as_through_hand(rid):
+    """ISMCTS rollouts resumed from mid-hand states by the playout make the bot choose exactly as Hand rollouts."""
+    from rulespec.bots.ismcts import ISMCTSBot
+    rules = compile_ruleset(rid).module
+    chosen = {}
+    for fast in (True, False):
+        hand = Hand(rules, rules.DEFAULT_SEATS, 1, shuffled_source(rules.N_CARDS, random.Random(f"ismcts:{rid}")))
+        bots = [ISMCTSBot(random.Random(f"ismcts:{rid}:{s}"), 12, playouts=fast) for s in range(hand.n)]
+        moves = []
+        play_out(hand, bots, on_play=lambda seat, decls, card, capture, events: moves.append((seat, card, capture)))
+        chosen[fast] = (moves, hand.score())
+    assert chosen[True] == chosen[False]
