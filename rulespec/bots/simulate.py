@@ -211,16 +211,18 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     return stats
 
 
-def _run_processes(job: dict, chunks, workers: int, progress) -> list[Stats]:
+def _run_processes(job: dict, chunks, workers: int, progress, work=None) -> list:
+    """Run `work(job, a, b)` (default: run_chunk) for each chunk in a local process pool, in chunk order."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    work = work or run_chunk
     # fork (where there is one) shares the compiled ruleset with the workers; the caller's progress
     # display must not run a thread of its own across the fork (cli.py refreshes it by hand).
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    parts: list[Stats | None] = [None] * len(chunks)
+    parts: list = [None] * len(chunks)
     with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=ctx) as pool:
-        futures = {pool.submit(run_chunk, job, a, b): k for k, (a, b) in enumerate(chunks)}
+        futures = {pool.submit(work, job, a, b): k for k, (a, b) in enumerate(chunks)}
         for fut in as_completed(futures):
             k = futures[fut]
             parts[k] = fut.result()
