@@ -38,6 +38,9 @@ class Stats:
     squares: dict = field(default_factory=dict)    # (side, category) -> sum of squares
     hand_wins: list = field(default_factory=list)  # per side: hands with the strictly highest total
     game_wins: list = field(default_factory=list)  # per side: games won
+    totals: dict = field(default_factory=dict)     # (side, total points of a hand) -> hands
+    lengths: dict = field(default_factory=dict)    # plays in a hand -> hands
+    scored: dict = field(default_factory=dict)     # (side, category) -> hands in which it scored > 0
 
     def __post_init__(self):
         self.hand_wins = self.hand_wins or [0] * self.sides
@@ -52,6 +55,7 @@ class Stats:
         """Count one finished hand."""
         self.hands += 1
         self.plays += hand.plays
+        self.lengths[hand.plays] = self.lengths.get(hand.plays, 0) + 1
         if hand.outcome is not None:
             self.outcomes[hand.outcome[0]] = self.outcomes.get(hand.outcome[0], 0) + 1
         if hand.plays == 0:
@@ -64,6 +68,10 @@ class Stats:
         for side, row in enumerate(rows):
             for cat, pts in row.items():
                 self._add(side, cat, pts)
+                if pts and cat != "total":
+                    self.scored[(side, cat)] = self.scored.get((side, cat), 0) + 1
+            key = (side, row["total"])
+            self.totals[key] = self.totals.get(key, 0) + 1
             others = [t for s, t in enumerate(totals) if s != side]
             self._add(side, "margin", totals[side] - max(others) if others else 0)
 
@@ -82,6 +90,10 @@ class Stats:
             self.sums[k] = self.sums.get(k, 0) + v
         for k, v in other.squares.items():
             self.squares[k] = self.squares.get(k, 0) + v
+        for name in ("totals", "lengths", "scored"):
+            mine = getattr(self, name)
+            for k, v in getattr(other, name).items():
+                mine[k] = mine.get(k, 0) + v
         self.hand_wins = [a + b for a, b in zip(self.hand_wins, other.hand_wins)]
         self.game_wins = [a + b for a, b in zip(self.game_wins, other.game_wins)]
 

@@ -29,3 +29,10 @@ def record_page(text: str, compiled, path: str, out, transcript_path: str | None
     from rulespec.authoring.html_hand import render_hand
     from rulespec.transcripts.trace import trace_recorded
     write_page(path, render_hand(trace_recorded(text, compiled, transcript_path or "recorded")), out)
+
+
+def simulate_page(stats, compiled, bots: list[str], title: str, path: str, out) -> None:
+    """`simulate ... --html OUT`: the distributions of the run as plots."""
+    from rulespec.authoring.html_stats import render_stats
+    write_page(path, render_stats(stats, ruleset_name=compiled.ruleset.name, ruleset_id=compiled.id, title=title,
+                                  bots=bots), out)

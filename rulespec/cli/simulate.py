@@ -77,6 +77,10 @@ def run(args, out, err) -> int:
             stats = simulate(args.ruleset, progress=advance, **run)
     dt = time.perf_counter() - t0
     unit = "games" if games is not None else "hands"
+    if args.html:
+        from rulespec.cli.pages import simulate_page
+        simulate_page(stats, compiled, bots, f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html,
+                      err if args.json else out)
     if args.json:
         doc = to_dict(stats, ruleset=compiled.id, options=options or {}, seed=args.seed, seats=n, bots=bots,
                       backend=args.backend, workers=args.workers or default_workers(), seconds=round(dt, 3),
