@@ -54,7 +54,8 @@ class Browser:
             os.dup2(r_theirs, 3)
             os.dup2(w_theirs, 4)
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=None if os.environ.get("RULESPEC_BROWSER_DEBUG") else subprocess.DEVNULL, pass_fds=(r_theirs, w_theirs, 3, 4),
+                                     stderr=None if os.environ.get("RULESPEC_BROWSER_DEBUG") else subprocess.DEVNULL,
+                                     pass_fds=(r_theirs, w_theirs, 3, 4),
                                      preexec_fn=child_fds)
         os.close(r_theirs)
         os.close(w_theirs)

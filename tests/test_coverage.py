@@ -1,4 +1,4 @@
-"""`rulespec test --coverage RULESET [PATH...]`: mutate each rule, replay the ruleset's transcripts, report survivors."""
+"""`rulespec test --coverage RULESET [PATH...]`: mutate each rule, replay its transcripts, report survivors."""
 import textwrap
 from pathlib import Path
 

@@ -53,7 +53,8 @@ input[type=range]{flex:1 1 120px;min-width:100px;max-width:100%}
 .card{position:relative;width:42px;height:60px;border-radius:5px;background:#fffdf8;border:1px solid #888;
   display:inline-flex;align-items:center;justify-content:center;color:#111;flex:0 0 auto}
 .card .rank{position:absolute;top:1px;left:3px;font-weight:700;font-size:13px;line-height:1}
-.card .rank2{position:absolute;bottom:1px;right:3px;font-weight:700;font-size:13px;line-height:1;transform:rotate(180deg)}
+.card .rank2{position:absolute;bottom:1px;right:3px;font-weight:700;font-size:13px;line-height:1;
+  transform:rotate(180deg)}
 .card .pip{font-size:24px;line-height:1}
 .card svg{width:30px;height:30px}
 .card.red{color:#c0102a}
@@ -176,7 +177,8 @@ function caption(step) {
     if (step.events.length)
       box.appendChild(el("div", "", "Events: " + step.events.map(eventText).join("; ")));
   }
-  if (step.wild_as) box.appendChild(el("div", "", "The wild card " + D.trace.wild + " stands as " + step.wild_as + "."));
+  if (step.wild_as)
+    box.appendChild(el("div", "", "The wild card " + D.trace.wild + " stands as " + step.wild_as + "."));
   if (step.note) box.appendChild(el("div", "note", step.note));
   if (at === steps.length - 1 && D.trace.leftovers) {
     var left = el("div", "", "End of the hand: left on the table, to side " + D.trace.leftovers.side + ": ");

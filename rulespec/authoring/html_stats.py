@@ -94,8 +94,8 @@ def _legend(names: list[str]) -> str:
 def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots: list[str]) -> str:
     """The page for a Stats (rulespec/bots/simulate.py)."""
     sides = list(range(stats.sides))
-    side_names = [f"side {s} ({', '.join(f'{seat}:{bots[seat]}' for seat in range(stats.seats) if seat % stats.sides == s)})"
-                  for s in sides]
+    members = [[f"{seat}:{bots[seat]}" for seat in range(stats.seats) if seat % stats.sides == s] for s in sides]
+    side_names = [f"side {s} ({', '.join(members[s])})" for s in sides]
     played = sum(stats.lengths.get(k, 0) for k in stats.lengths if k > 0)
     figures = []
 

@@ -35,7 +35,14 @@ class Mutation:
     apply: Callable[[dict], None]  # edits a deep copy of the document in place
 
     def where(self) -> str:
-        return str(self.span) if self.span else "?"
+        """file:line:column, the file relative to the current folder when it is below it."""
+        if self.span is None:
+            return "?"
+        try:
+            name = str(Path(self.span.file).resolve().relative_to(Path.cwd().resolve()))
+        except (ValueError, OSError):
+            name = self.span.file
+        return f"{name}:{self.span.line}:{self.span.column}"
 
 
 @dataclass
