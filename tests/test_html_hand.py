@@ -146,6 +146,11 @@ def test_page_steps_forward_and_back_as_the_transcript(browser, tmp_path):
     state = _state(browser)
     assert {k: state[k] for k in ("step", "table", "hands")} == _expected(trace, 5)
     assert state["where"] == "play 5 of 36"
+    # The captures so far, in order: plays 1 (6S takes 4S 2D), 2 (5H takes KH) and 3 (QS takes QC).
+    captures = browser.js("Array.prototype.map.call(document.querySelectorAll('#captures li'), function (li) {"
+                          " return Array.prototype.map.call(li.querySelectorAll('.card'), function (c) {"
+                          " return c.dataset.card; }).join(' '); })")
+    assert captures == ["6S 2D 4S", "5H KH", "QS QC"]
     browser.click("#prev")
     browser.click("#prev")
     assert {k: v for k, v in _state(browser).items() if k != "where"} == _expected(trace, 3)

@@ -61,6 +61,14 @@ input[type=range]{flex:1 1 120px;min-width:100px;max-width:100%}
 .card.shown{outline:2px dashed #b07000}
 .card.wild{box-shadow:inset 0 0 0 2px #d4a017}
 .card.taken{outline:3px solid #b07000}
+.card.mini{width:28px;height:40px;border-radius:3px}
+.card.mini .rank{font-size:10px}
+.card.mini .rank2{display:none}
+.card.mini .pip{font-size:15px}
+.card.mini svg{width:18px;height:18px}
+ol#captures{margin:0;padding-left:1.4em;max-height:18em;overflow:auto}
+ol#captures li{margin:2px 0}
+ol#captures .cards{min-height:0;vertical-align:middle;display:inline-flex}
 .card.back{background:repeating-linear-gradient(45deg,#7a2230 0 4px,#923042 4px 8px)}
 .pile{font-size:.9em}
 table.score{border-collapse:collapse;width:100%}
@@ -225,6 +233,18 @@ function piles(step) {
     d.id = "pile-" + side;
     box.appendChild(d);
   });
+  var list = el("ol");
+  list.id = "captures";
+  for (var i = 1; i <= at; i++) {
+    var st = steps[i];
+    if (!st.capture.length) continue;
+    var li = el("li", "", "play " + st.number + ", side " + (st.seat % D.trace.sides) + ": ");
+    li.appendChild(cards([st.card], function () { return "mini"; }));
+    li.appendChild(document.createTextNode(" takes "));
+    li.appendChild(cards(st.capture, function () { return "mini"; }));
+    list.appendChild(li);
+  }
+  box.appendChild(list);
 }
 
 function events(upto) {
