@@ -83,7 +83,9 @@ def compile_model(rs: model.Ruleset, options: dict | None = None, options_span: 
     module.LINE_SPANS = generated.line_map
     conditions = {name: spec.check for name, spec in module.HAND_BONUSES.items()}
     warnings = tuple(rs.warnings) + tuple(never_made(rs, conditions))
-    return Compiled(rs, source, module, generated.line_map, filename, warnings)
+    compiled = Compiled(rs, source, module, generated.line_map, filename, warnings)
+    module._COMPILED = compiled          # from the module the engine runs back to its ruleset (compiled_for)
+    return compiled
 
 
 def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to: Path | None = None,
@@ -107,17 +109,12 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
         return hit
     compiled = compile_model(rs, options, options_span, label=key[:12])
     _CACHE[key] = compiled
-    _BY_MODULE[id(module)] = (module, compiled)
     if quick is not None:
         _BY_FILE[quick] = (_stamps(rs.files), compiled)
     return compiled
 
 
-# id(compiled module) -> (module, Compiled): from a module the engine runs back to its ruleset.
-_BY_MODULE: dict[int, tuple] = {}
-
-
 def compiled_for(module) -> "Compiled | None":
-    """The Compiled whose module this is (None for a module compile_ruleset did not make)."""
-    got = _BY_MODULE.get(id(module))
-    return got[1] if got is not None and got[0] is module else None
+    """The Compiled whose module this is (None for a module the compiler did not make)."""
+    got = getattr(module, "_COMPILED", None)
+    return got if isinstance(got, Compiled) and got.module is module else None

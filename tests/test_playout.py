@@ -129,3 +129,29 @@ def test_ismcts_rollouts_through_playouts_choose_as_through_hand(rid):
         play_out(hand, bots, on_play=lambda seat, decls, card, capture, events: moves.append((seat, card, capture)))
         chosen[fast] = (moves, hand.score())
     assert chosen[True] == chosen[False]
+
+
+@pytest.mark.parametrize("rid", ["cirulla", "cirullone", "cicera", "cirulla-dossena", "cirulla-buffoni"])
+def test_playout_resumed_mid_hand_finishes_as_a_hand_rollout(rid):
+    """From every state of some bot-played hands (declarations, a declared wild card included), the
+    playout resumed there reaches the value a `Hand` rollout with the same stream reaches."""
+    from rulespec.bots.ismcts import playout_value, result_for, rollout
+    from rulespec.compiler.playout import resume_for
+    compiled = compile_ruleset(rid)
+    rules = compiled.module
+    resume = resume_for(compiled)
+    checked = 0
+    for i in range(3):
+        hand = Hand(rules, rules.DEFAULT_SEATS, i % rules.DEFAULT_SEATS,
+                    shuffled_source(rules.N_CARDS, random.Random(f"resume:{rid}:{i}")))
+        bots = [make_bot("random", random.Random(f"resume:{rid}:{i}:{s}")) for s in range(hand.n)]
+
+        def on_turn(h, seat):
+            nonlocal checked
+            for side in range(h.k):
+                probe = h.clone()
+                rollout(probe, random.Random(f"{checked}"))
+                assert playout_value(h, side, random.Random(f"{checked}"), resume) == result_for(probe, side)
+            checked += 1
+        play_out(hand, bots, on_turn=on_turn)
+    assert checked > 20
