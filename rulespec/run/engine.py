@@ -15,6 +15,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from rulespec.errors import RulespecError
+from rulespec.run.compiled import CompiledRules
 from rulespec.run.runtime import bits as _rt_bits
 
 # A deal check that holds for nearly every deal would redeal forever.
@@ -128,7 +129,7 @@ class Hand:
     # Every attribute of a hand, declared. clone() copies each by its declared type: a list or a
     # dict one level down (their items are immutable), the deal source by its own clone();
     # anything else is immutable and shared. tests/test_engine.py holds __init__ to this list.
-    rules: object
+    rules: CompiledRules
     n: int
     k: int
     dealer: int
@@ -162,7 +163,7 @@ class Hand:
     _options: dict[int, list[int]]
     _legal: tuple | None
 
-    def __init__(self, rules, seats: int, dealer: int, source: DealSource):
+    def __init__(self, rules: CompiledRules, seats: int, dealer: int, source: DealSource):
         if seats not in rules.SEATS_ALLOWED:
             raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
                                 f"players, not {seats}")
