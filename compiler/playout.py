@@ -15,13 +15,15 @@ work per turn, specialised to the ruleset:
   (`runtime.subset_sums`, cached per table). Keeping them incrementally
   instead (a knapsack step per card joining the table, a filter per capture)
   was measured and cost more than it saved once options are memoised
-  (bench/README.md);
+  (bench/README.md). Tables of more than six cards and hands of more than
+  four seldom come back: their moves come from the compiled `legal()`;
 - events and declarations as counters per side and category; the bots'
   declarations found once per dealt hand (run/declarations.py);
 - branches for what the ruleset does not have (knocks, a wild card, forced
   play, declared-first, leftovers) left out of the source.
 
-Policies per seat: 0 plays uniformly at random among the legal moves as
+`playout()` deals from a deck order; `resume()` plays on from a mid-hand
+state (ISMCTS rollouts). Policies per seat: 0 plays uniformly at random among the legal moves as
 `RandomBot` does (one `rng.randrange(moves)` per turn), 1 as `GreedyBot`
 (one `rng.random()` per legal move, most event points then most cards).
 Given the same deck order and the same per-seat random streams, a playout
@@ -103,7 +105,6 @@ def generate_with_spans(rs: Ruleset) -> tuple[str, dict]:
     declared_first = bonuses and rs.declared_first
     classes = _card_classes(rs)
     n_classes = len(set(classes))
-    shift = max(n_classes - 1, 1).bit_length()
     cats = _category_names(rs)
     cat_index = {c: i for i, c in enumerate(cats)}
     reads = {n.id for e in rs.events.values() for n in walk(e.when.tree) if isinstance(n, Name)}
@@ -136,9 +137,6 @@ _PLANS = {{}}
 _ROWS_BY_CLASS = {{}}  # the table's card classes, lowest card first -> per class its options as positions
 _ROWS = {{}}           # table mask -> its row of _ROWS_BY_CLASS
 _ROWS_get = _ROWS.get
-_OPT = {{}}            # (while a declared wild card is on the table) mask << {shift} | class -> options
-_OPT_get = _OPT.get
-_SUMS_PLAY = {{}}  # full subset-sum tables asked for while a declared wild card is on the table
 _BITS = _rt.bits
 _BITS_get = _rt._BITS.get
 _CLS = {classes!r}
