@@ -291,6 +291,12 @@ def build(doc, files: list[Path]) -> Ruleset:
 
     deal_checks = [DealCheck(c["name"], _expr(c, "when"), c["result"], c.get("event", c["name"]), _enabled(c))
                    for c in doc.get("deal_checks", [])]
+    for c in doc.get("deal_checks", []):
+        if c["result"] == "dealer_wins" and "event" in c:
+            # A deal that wins is an outcome (named by the check), not a dealer event.
+            errors.append(RulespecError(f"deal check {c['name']}: result dealer_wins ends the game with the outcome "
+                                        f"'{c['name']}' and reports no dealer event; remove `event:`",
+                                        c.key_spans.get("event")))
     misdeals = doc.get("misdeals")
     dealer_bonuses = [DealerBonus(b["event"], _expr(b, "when"), b["points"], b["category"],
                                   b.get("capture_table", False), _enabled(b)) for b in doc.get("dealer_bonuses", [])]
