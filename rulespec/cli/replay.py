@@ -3,30 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulespec.errors import RulespecError
-
 
 def register(sub) -> None:
-    r = sub.add_parser("replay", help="replay golden transcripts (files or folders)")
+    r = sub.add_parser("replay", help="replay golden transcripts (files or folders; rulesets in a folder are skipped)")
     r.add_argument("files", nargs="+")
     r.set_defaults(func=run)
 
 
 def run(args, out, err) -> int:
-    from rulespec.transcripts.replay import replay
-    files = []
-    for f in args.files:
-        p = Path(f)
-        files += sorted(p.rglob("*.yaml")) if p.is_dir() else [p]
-    failed = 0
-    for f in files:
-        try:
-            result = replay(f)
-        except RulespecError as e:
-            print(f"FAIL {f}\n  {e.render()}", file=out)
-            failed += 1
-            continue
-        print(result.summary(), file=out)
-        failed += not result.ok
-    print(f"{len(files) - failed} passed, {failed} failed", file=out)
-    return 1 if failed else 0
+    # The same discovery and report as `rulespec test` (one rule for both), without its defaults and --update.
+    from rulespec.cli.test import replay_found
+    return replay_found([Path(f) for f in args.files], out, err, command="replay")
