@@ -83,7 +83,7 @@ def test_the_authors_loop_end_to_end_in_a_folder_outside_the_checkout(tmp_path):
         (home, ["-m", "rulespec", "record", "my-variant.yaml", "--seed", "2", "-o", "golden/mv.yaml"]),
         (home, ["-m", "rulespec", "test", "golden"]),
         (tmp_path, ["-m", "rulespec", "replay", "house/golden"]),
-        (home, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--rulespec-golden", "golden"]),
+        (home, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "--rulespec-golden", "golden"]),
     ]
     for cwd, argv in steps:
         done = _run(cwd, *argv)
@@ -95,7 +95,7 @@ def test_the_authors_loop_end_to_end_in_a_folder_outside_the_checkout(tmp_path):
     (home / "golden" / "mv.yaml").write_text(text[:first] + "  events: [napola]" + text[text.index("\n", first):],
                                              encoding="utf-8")
     (home / "pytest.ini").write_text("[pytest]\nrulespec_golden = true\n", encoding="utf-8")  # the setting, not the flag
-    done = _run(home, "-m", "pytest", "-q", "-p", "no:cacheprovider", "golden")
+    done = _run(home, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "golden")
     assert done.returncode == 1
     assert "golden/mv.yaml::replay" in done.stdout
     assert "play 1 (seat 1, " in done.stdout and "expected events [napola], got [" in done.stdout
