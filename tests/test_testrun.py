@@ -158,3 +158,20 @@ def test_file_kind(tmp_path):
         path = tmp_path / f"{i}.yaml"
         path.write_text(text, encoding="utf-8")
         assert testrun.file_kind(path) == kind, text
+
+
+def test_settings_without_a_toml_reader_say_what_to_install(monkeypatch, tmp_path):
+    # Python 3.10 has no tomllib: with tomli missing too, a settings file is an error that says what to do,
+    # and a pyproject.toml without [tool.rulespec] is passed over without being parsed at all.
+    import sys
+    monkeypatch.setitem(sys.modules, "tomllib", None)
+    monkeypatch.setitem(sys.modules, "tomli", None)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    (tmp_path / "tests" / "golden").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    assert testrun.default_paths() == [Path("tests/golden")]
+    (tmp_path / "rulespec.toml").write_text('golden = "tests/golden"\n', encoding="utf-8")
+    code, _, err = rulespec_test([])
+    assert code == 2
+    assert err == (f"{tmp_path / 'rulespec.toml'}: reading its rulespec settings needs Python 3.11 or the tomli "
+                   f"package (pip install tomli)\n")
