@@ -57,3 +57,17 @@ def test_hover_shows_the_description(editor):
     path = TOP / "rulesets" / "_hover_probe.yaml"
     editor.open(path, "# yaml-language-server: $schema=../schemas/ruleset.schema.json\nid: x\ncapture: {forced: true}\n")
     assert "whether a card that can capture must" in editor.hover(path, 3, 12)
+
+
+@pytest.mark.parametrize("i, body, message", [
+    (0, "deal: {rounds: [[{eachh: 3}, {table: 4}]]}", "Property eachh is not allowed."),
+    (1, "deck: {id: d, ranks: [{rank: A, vlue: 1}], suits: [H]}", "Property vlue is not allowed."),
+    (2, "hand_bonuses: {decino: {siz: 3}}", "Property siz is not allowed."),
+    (3, "scoring: {carte: {pionts: 1}}", "Property pionts is not allowed."),
+    (4, "outcomes: {cappotto: {wen: 'true'}}", "Property wen is not allowed."),
+    (5, "deck: frnch40", 'Value is not accepted. Valid values: "french40", "latin40", "bresciane52".'),
+])
+def test_a_misspelt_key_anywhere_is_its_own_error(editor, i, body, message):
+    head = "# yaml-language-server: $schema=../schemas/ruleset.schema.json\nid: x\nextends: cirulla\n"
+    found = editor.open(TOP / "rulesets" / f"_probe{i}.yaml", head + body + "\n")
+    assert (4, message) in found and not any("null" in m for _, m in found), found
