@@ -3,14 +3,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulespec.cli.pages import add_html_argument, replay_page
+
 
 def register(sub) -> None:
     r = sub.add_parser("replay", help="replay golden transcripts (files or folders; rulesets in a folder are skipped)")
     r.add_argument("files", nargs="+")
+    add_html_argument(r, "the hand (one transcript)")
     r.set_defaults(func=run)
 
 
 def run(args, out, err) -> int:
     # The same discovery and report as `rulespec test` (one rule for both), without its defaults and --update.
     from rulespec.cli.test import replay_found
-    return replay_found([Path(f) for f in args.files], out, err, command="replay")
+    from rulespec.transcripts.testrun import find
+    paths = [Path(f) for f in args.files]
+    if args.html:
+        replay_page(find(paths).transcripts, args.html, out)
+    return replay_found(paths, out, err, command="replay")

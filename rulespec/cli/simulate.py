@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rulespec.cli.options import add_option_argument, named_options
+from rulespec.cli.pages import add_html_argument
 
 
 def register(sub) -> None:
@@ -22,6 +23,9 @@ def register(sub) -> None:
     s.add_argument("--no-timings", action="store_true",
                    help="leave out what depends on the machine (seconds, hands per second, workers), so the same "
                         "command prints the same bytes")
+    s.add_argument("--compare", metavar="BASE", help="play the same seeds under BASE too and show, per category, "
+                                                     "the difference with its 95%% interval")
+    add_html_argument(s, "the distributions as plots")
     s.set_defaults(func=run)
 
 
@@ -48,6 +52,9 @@ def run(args, out, err) -> int:
     )
     from rulespec.compiler.build import compile_ruleset
     options = named_options(args.ruleset, args.option)
+    if args.compare:
+        from rulespec.cli.compare import run_compare
+        return run_compare(args, options, out, err)
     compiled = compile_ruleset(args.ruleset, options)
     rules = compiled.module
     n = args.seats or rules.DEFAULT_SEATS
@@ -73,6 +80,10 @@ def run(args, out, err) -> int:
             stats = simulate(args.ruleset, progress=advance, **run)
     dt = time.perf_counter() - t0
     unit = "games" if games is not None else "hands"
+    if args.html:
+        from rulespec.cli.pages import simulate_page
+        simulate_page(stats, compiled, bots, f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html,
+                      err if args.json else out)
     if args.json:
         timings = {} if args.no_timings else dict(
             workers=args.workers or default_workers(), seconds=round(dt, 3),

@@ -12,18 +12,24 @@ def register(sub) -> None:
     t.add_argument("paths", nargs="*")
     t.add_argument("--update", action="store_true",
                    help="rewrite the expectations of failing recorded transcripts from the engine")
+    t.add_argument("--coverage", metavar="RULESET",
+                   help="mutate each rule of RULESET and report the mutations no transcript under the paths catches")
     t.set_defaults(func=run)
 
 
 def run(args, out, err) -> int:
     """`rulespec test [PATH...] [--update]`."""
     paths = [Path(p) for p in args.paths] if args.paths else default_paths()
-    return replay_found(paths, out, err, update=args.update, command="test")
-
-
-def replay_found(paths: list[Path], out, err, *, update: bool = False, command: str) -> int:
-    """Replay the transcripts under `paths` (rulesets beside them skipped, and said so); `replay` shares it."""
     found = find(paths)
+    if args.coverage:
+        from rulespec.cli.coverage import run_coverage
+        return run_coverage(args.coverage, found.transcripts, out)
+    return replay_found(paths, out, err, update=args.update, command="test", found=found)
+
+
+def replay_found(paths: list[Path], out, err, *, update: bool = False, command: str, found=None) -> int:
+    """Replay the transcripts under `paths` (rulesets beside them skipped, and said so); `replay` shares it."""
+    found = found or find(paths)
     note = found.skipped_note()
     if note:
         print(note, file=err)
