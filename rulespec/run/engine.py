@@ -15,6 +15,8 @@ from itertools import combinations
 from typing import NamedTuple
 
 from rulespec.errors import RulespecError
+from rulespec.run.pickling import state_with_rules, state_without_rules
+from rulespec.run.protocol import CompiledRules
 from rulespec.run.runtime import bits as _rt_bits
 
 # A deal check that holds for nearly every deal would redeal forever.
@@ -88,7 +90,7 @@ class ExplicitRound:
 class Hand:
     """The state of one hand: deal, plays, events and score."""
 
-    def __init__(self, rules, seats: int, dealer: int, source: DealSource):
+    def __init__(self, rules: CompiledRules, seats: int, dealer: int, source: DealSource):
         if seats not in rules.SEATS_ALLOWED:
             raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
                                 f"players, not {seats}")
@@ -726,6 +728,13 @@ class Hand:
         new.source = src
         return new
 
+    # Pickle and deepcopy store the ruleset's reference and options, not the module (run/pickling.py).
+    def __getstate__(self) -> dict:
+        return state_without_rules(self.__dict__)
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state_with_rules(state))
+
 
 def shuffled_source(n_cards: int, rng: random.Random) -> DealSource:
     """A fresh shuffled deck for a seeded hand."""
@@ -737,7 +746,7 @@ def shuffled_source(n_cards: int, rng: random.Random) -> DealSource:
 class Game:
     """A game: hands until a side reaches the target (or an outcome ends it)."""
 
-    def __init__(self, rules, seats: int | None = None, seed: int | None = None, dealer: int = 0):
+    def __init__(self, rules: CompiledRules, seats: int | None = None, seed: int | None = None, dealer: int = 0):
         self.rules = rules
         self.n = seats or rules.DEFAULT_SEATS
         self.k = rules.SIDES[self.n]
@@ -778,3 +787,10 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self.winners is not None
+
+    # Pickle and deepcopy store the ruleset's reference and options, not the module (run/pickling.py).
+    def __getstate__(self) -> dict:
+        return state_without_rules(self.__dict__)
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state_with_rules(state))
