@@ -38,6 +38,7 @@ from itertools import combinations
 from math import comb
 
 from rulespec.bots.ismcts import result_for
+from rulespec.bots.policy import best_declarations
 from rulespec.run.engine import Declaration, Hand, IllegalMove
 from rulespec.run.protocol import CompiledRules
 
@@ -111,6 +112,11 @@ class Decisions:
         self.card: int | None = None              # the card whose capture is being built
         self.partial = 0                          # the capture built so far
         self.voided: list[tuple[int, Declaration]] = []
+        # Moves in order: ("deal", table laid, cards per seat) or ("deal", None) for a thrown-in deal /
+        # ("knock", seat, decls, voided) / ("play", seat, card, capture, decls, voided); see public_log().
+        self.log: list[tuple] = []
+        self._logged_deals = 0
+        self._voided_now: list[Declaration] = []
         self._queue: list[int] = []               # seats still to be offered a knock after the deal
         self._dealt_round = 0
         self._options: list[Declaration] = []
@@ -128,8 +134,10 @@ class Decisions:
         new = Decisions.__new__(Decisions)
         new.__dict__.update(self.__dict__)
         new.hand, new._legal = hand, None
+        new._logged_deals = len(hand.deal_log)      # a redrawn hand may have dropped the record of the deal
         new.pending, new.decls, new._queue = list(self.pending), list(self.decls), list(self._queue)
-        new.voided = list(self.voided)
+        new.voided, new.log, new._voided_now = list(self.voided), list(self.log), list(self._voided_now)
+        new._rewrite_last_deal()
         if hand.is_over:
             return new
         if self.phase == DECLARE:
@@ -139,9 +147,27 @@ class Decisions:
             new.phase, new.card, new.partial = self.phase, self.card, self.partial
         return new
 
+    def _rewrite_last_deal(self) -> None:
+        """Make the log's last deal agree with the hand: each seat's cards now plus those it played since.
+
+        Earlier deals need no rewriting: every card of them has been played face up.
+        """
+        last = max((i for i, e in enumerate(self.log) if e[0] == "deal" and e[1] is not None), default=None)
+        if last is None:
+            return
+        played = [0] * self.hand.n
+        for entry in self.log[last + 1:]:
+            if entry[0] == "play":
+                played[entry[1]] |= 1 << entry[2]
+        dealt = tuple(h | p for h, p in zip(self.hand.hands, played))
+        self.log[last] = ("deal", self.log[last][1], dealt)
+
     def clone(self) -> "Decisions":
         """An independent copy (the hand cloned too)."""
         return self.with_hand(self.hand.clone())
+
+    def __deepcopy__(self, memo) -> "Decisions":
+        return self.clone()
 
     # -- views -------------------------------------------------------------
     @property
@@ -217,6 +243,49 @@ class Decisions:
         if len(left) == 1:
             self._play(self.card, left[0])
 
+    def apply_bot(self, bot) -> None:
+        """Let a bot (rulespec/bots) make the current seat's whole move: its declarations and its play."""
+        seat = self.seat
+        if self.phase != DECLARE and (self.phase != CARD or self.decls):
+            raise ValueError("a bot moves only at the start of a seat's decision, not in the middle of one")
+        self.pending, self.decls, self._legal = [], [], None
+        if self.phase == DECLARE and self._knocks:
+            decls = best_declarations(self.hand, seat)
+            if decls:
+                self.hand.declare(seat, decls)
+                self.log.append(("knock", seat, tuple(decls), ()))
+            self._advance(after_knock=seat)
+            return
+        decls, card, capture = bot.choose(self.hand, seat)
+        self.hand.play(seat, card, capture, decls)
+        self.log.append(("play", seat, card, capture, tuple(decls), ()))
+        self._advance()
+
+    def public_log(self, seat: int) -> list[str]:
+        """What `seat` has seen happen, in order: its deals (its own cards, the table laid) and every move."""
+        rules = self.rules
+        names = rules.card_names
+        out = []
+        for entry in self.log:
+            if entry[0] == "deal":
+                if entry[1] is None:
+                    out.append("deal thrown in")
+                else:
+                    out.append(f"deal table[{names(entry[1])}] mine[{names(entry[2][seat])}]")
+                continue
+            if entry[0] == "knock":
+                _, s, decls, voided = entry
+                out.append(f"s{s} knock {_decls(decls, rules)}{' void ' + _decls(voided, rules) if voided else ''}")
+                continue
+            _, s, card, capture, decls, voided = entry
+            text = f"s{s} {rules.CARD_NAMES[card]}x[{names(capture)}]"
+            if decls:
+                text += " " + _decls(decls, rules)
+            if voided:
+                text += " void " + _decls(voided, rules)
+            out.append(text)
+        return out
+
     def _name(self, action: int) -> str:
         try:
             return self.layout.describe(action, self.rules)
@@ -269,12 +338,16 @@ class Decisions:
                 self.hand.with_declarations(seat, kept + [d])
             except IllegalMove:
                 self.voided.append((seat, d))
+                self._voided_now.append(d)
                 continue
             kept.append(d)
         self.pending, self._options = [], []
         if self._knocks:
             if kept:
                 self.hand.declare(seat, kept)
+            if kept or self._voided_now:
+                self.log.append(("knock", seat, tuple(kept), tuple(self._voided_now)))
+            self._voided_now = []
             self._advance(after_knock=seat)
         else:
             self.decls = kept
@@ -292,12 +365,18 @@ class Decisions:
         decls, self.decls = self.decls, []
         self.card, self.partial = None, 0
         self.hand.play(self.seat, card, capture, decls)
+        self.log.append(("play", self.seat, card, capture, tuple(decls), tuple(self._voided_now)))
+        self._voided_now = []
         self._advance()
 
     def _advance(self, after_knock: int | None = None) -> None:
         """Find the next decision: a knock after a deal, a declare phase, or a card to play."""
         hand = self.hand
         self._legal = None
+        while self._logged_deals < len(hand.deal_log):
+            dealt = hand.deal_log[self._logged_deals]
+            self.log.append(("deal", None) if dealt is None else ("deal", dealt[0], dealt[1]))
+            self._logged_deals += 1
         if hand.is_over:
             self.seat = None
             return
@@ -316,6 +395,11 @@ class Decisions:
         elif not self._knocks and self._offer_declarations(hand.turn):
             return
         self._start_card_phase(hand.turn)
+
+
+def _decls(decls, rules) -> str:
+    return ",".join(f"{d.bonus}[{rules.card_names(d.cards)}]"
+                    + (f"={rules.RANK_NAMES[d.wild_rank]}" if d.wild_rank is not None else "") for d in decls)
 
 
 def _prefix_rest(option: int, partial: int) -> int | None:

@@ -64,8 +64,11 @@ class Observer:
         self.size = pos
         self.low = np.zeros(self.size, np.float32)
         self.high = np.ones(self.size, np.float32)
-        for name in ("hand_sizes", "bonuses", "stock", "round"):
-            self.high[self.blocks[name]] = np.inf
+        schedule = rules.schedule(seats)
+        self.high[self.blocks["hand_sizes"]] = max(seat_cards for seat_cards, _, _ in schedule)
+        self.high[self.blocks["stock"]] = N
+        self.high[self.blocks["round"]] = len(schedule)
+        self.high[self.blocks["bonuses"]] = np.inf       # declarations are counted, with no bound proven
         self.low[self.blocks["event_points"]] = -np.inf
         self.high[self.blocks["event_points"]] = np.inf
         self._nbytes = (self.n_bits + 7) // 8
