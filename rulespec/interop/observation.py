@@ -2,7 +2,7 @@
 
 Seats and sides are listed relative to the observer (itself first), so one
 policy can play every seat. The array is float32, in blocks (`Observer.blocks`
-names each block's slice):
+names each block's slice); every block but the last two is 0/1:
 
 | block | size | meaning |
 |---|---|---|
@@ -14,26 +14,30 @@ names each block's slice):
 | pending_declared | N | cards of the declarations chosen in the current declare phase |
 | card | N | the card whose capture is being built (capture phase) |
 | partial | N | the capture built so far (capture phase) |
-| hand_sizes | n | cards in each seat's hand |
-| bonuses | n×B | declarations each seat has made, per hand bonus |
-| event_points | k×C | each side's points from events, per category |
 | wild_as | R | the rank the wild card is declared as (none: all zero) |
-| stock | 1 | cards still to be dealt |
-| round | 1 | deal round (1-based) |
 | seat | n | the observer's seat (absolute, one-hot) |
 | dealer | n | the dealer (relative, one-hot) |
 | to_move | n | the seat to act (relative, one-hot; all zero once over) |
-| phase | 3 | declare, card, capture (one-hot) |
+| phase | 3 | declare, card, capture (one-hot; all zero once over) |
+| hand_sizes | n×(H+1) | cards in each seat's hand, one-hot per seat (0..H) |
+| stock | N+1 | cards still to be dealt, one-hot (0..N) |
+| round | S+1 | deal rounds dealt so far, one-hot (0..S) |
+| bonuses | n×B | declarations each seat has made, per hand bonus (counts) |
+| event_points | k×C | each side's points from events, per category |
 
-N cards, n seats, k sides, B hand bonuses, C scoring categories, R ranks.
-Nothing in it depends on another seat's hidden cards: their hands appear only
-as sizes and shown cards.
+N cards, n seats, k sides, B hand bonuses, C scoring categories, R ranks, H
+the largest hand and S the rounds of the deal schedule. Nothing in it
+depends on another seat's hidden cards: their hands appear only as sizes and
+shown cards.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from rulespec.interop.decisions import CAPTURE, DECLARE, PHASES, Decisions
+
+# Byte -> its 8 bits, lowest first, as float32: turns the packed 0/1 blocks into the array in one step.
+_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
 
 
 class Observer:
@@ -48,13 +52,13 @@ class Observer:
         self.categories = list(rules.CATEGORIES)
         self.n_ranks = len(rules.RANK_NAMES)
         n, k, N = self.n, self.k, self.N
-        # The bit blocks come first, in one run: they are unpacked from one big integer.
+        schedule = rules.schedule(seats)
+        self.max_hand = max(seat_cards for seat_cards, _, _ in schedule)
         bit_blocks = [("hand", N), ("table", N), ("previous", N), ("piles", k * N), ("shown", n * N),
-                      ("pending_declared", N), ("card", N), ("partial", N)]
-        count_blocks = [("hand_sizes", n), ("bonuses", n * len(self.bonuses)),
-                        ("event_points", k * len(self.categories)), ("wild_as", self.n_ranks),
-                        ("stock", 1), ("round", 1), ("seat", n), ("dealer", n), ("to_move", n),
-                        ("phase", len(PHASES))]
+                      ("pending_declared", N), ("card", N), ("partial", N), ("wild_as", self.n_ranks),
+                      ("seat", n), ("dealer", n), ("to_move", n), ("phase", len(PHASES)),
+                      ("hand_sizes", n * (self.max_hand + 1)), ("stock", N + 1), ("round", len(schedule) + 1)]
+        count_blocks = [("bonuses", n * len(self.bonuses)), ("event_points", k * len(self.categories))]
         self.blocks: dict[str, slice] = {}
         pos = 0
         for name, size in bit_blocks + count_blocks:
@@ -64,67 +68,77 @@ class Observer:
         self.size = pos
         self.low = np.zeros(self.size, np.float32)
         self.high = np.ones(self.size, np.float32)
-        schedule = rules.schedule(seats)
-        self.high[self.blocks["hand_sizes"]] = max(seat_cards for seat_cards, _, _ in schedule)
-        self.high[self.blocks["stock"]] = N
-        self.high[self.blocks["round"]] = len(schedule)
         self.high[self.blocks["bonuses"]] = np.inf       # declarations are counted, with no bound proven
         self.low[self.blocks["event_points"]] = -np.inf
         self.high[self.blocks["event_points"]] = np.inf
-        self._nbytes = (self.n_bits + 7) // 8
+        # The packed bytes cover the count blocks too (zero bits there), so one look-up gives the whole array.
+        self._nbytes = (self.size + 7) // 8
         self._bonus_index = {b: i for i, b in enumerate(self.bonuses)}
         self._category_index = {c: i for i, c in enumerate(self.categories)}
+        self._events_seen: dict[int, tuple] = {}        # seat -> (events list, how many counted, counts)
+        self._at = {name: sl.start for name, sl in self.blocks.items()}
+        # Cards the rounds still to come will deal, by the number of rounds dealt (Hand.stock_size()).
+        self._stock = [sum(c * seats + t for c, t, _ in schedule[r:]) for r in range(len(schedule) + 1)]
 
     def array(self, d: Decisions, seat: int) -> np.ndarray:
         """The observation of `seat` as a float32 array of `self.size`."""
         hand = d.hand
         n, k, N = self.n, self.k, self.N
+        at = self._at
         me_side = seat % k
-        # Every card mask, shifted into place, in the order of bit_blocks.
-        big = hand.hands[seat] | hand.table << N | hand.previous << 2 * N
+        hands = hand.hands
+        # Every 0/1 block as one integer, each block shifted into place.
+        big = hands[seat] | hand.table << N | hand.previous << 2 * N
         shift = 3 * N
         piles = hand.piles
         for j in range(k):
             big |= piles[(me_side + j) % k] << shift
             shift += N
-        shown, hands = hand.shown, hand.hands
+        shown = hand.shown
+        sizes_at, width = at["hand_sizes"], self.max_hand + 1
         for j in range(n):
             s = (seat + j) % n
-            big |= (shown[s] & hands[s]) << shift
+            big |= (shown[s] & hands[s]) << shift | 1 << sizes_at + j * width + hands[s].bit_count()
             shift += N
-        if d.seat == seat:
+        acting = d.current_seat
+        if d.seat == seat and acting is not None:
             pending = 0
             for decl in d.pending:
                 pending |= decl.cards
             big |= pending << shift
             if d.phase == CAPTURE:
                 big |= (1 << d.card) << shift + N | d.partial << shift + 2 * N
-        out = np.empty(self.size, np.float32)
-        out[:self.n_bits] = np.unpackbits(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8),
-                                          count=self.n_bits, bitorder="little")
-        out[self.n_bits:] = 0
-        b = self.blocks
-        out[b["hand_sizes"]] = [hands[(seat + j) % n].bit_count() for j in range(n)]
-        if hand.events:
-            nb, nc = len(self.bonuses), len(self.categories)
-            base_b, base_c = b["bonuses"].start, b["event_points"].start
-            for e in hand.events:
-                i = self._bonus_index.get(e.name)
-                if i is not None and e.seat is not None:
-                    out[base_b + ((e.seat - seat) % n) * nb + i] += 1
-                c = self._category_index.get(e.category)
-                if c is not None and e.side is not None:
-                    out[base_c + ((e.side - me_side) % k) * nc + c] += e.points
         if hand.wild_as is not None:
-            out[b["wild_as"].start + hand.wild_as - N] = 1
-        out[b["stock"].start] = hand.stock_size()
-        out[b["round"].start] = hand.round
-        out[b["seat"].start + seat] = 1
-        out[b["dealer"].start + (hand.dealer - seat) % n] = 1
-        if d.current_seat is not None:
-            out[b["to_move"].start + (d.current_seat - seat) % n] = 1
-            out[b["phase"].start + d.phase] = 1
+            big |= 1 << at["wild_as"] + hand.wild_as - N
+        big |= (1 << at["seat"] + seat | 1 << at["dealer"] + (hand.dealer - seat) % n
+                | 1 << at["stock"] + self._stock[hand.round] | 1 << at["round"] + hand.round)
+        if acting is not None:
+            big |= 1 << at["to_move"] + (acting - seat) % n | 1 << at["phase"] + d.phase
+        out = _BITS.take(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8), axis=0).reshape(-1)[:self.size]
+        if hand.events:
+            out[self.n_bits:] = self._event_counts(hand.events, seat)
         return out
+
+    def _event_counts(self, events: list, seat: int) -> np.ndarray:
+        """The bonuses and event_points blocks for `seat`, updated with the events added since last asked."""
+        seen = self._events_seen.get(seat)
+        if seen is None or seen[0] is not events or seen[1] > len(events):
+            seen = (events, 0, np.zeros(self.size - self.n_bits, np.float32))
+        _, done, counts = seen
+        if done == len(events):
+            return counts
+        n, k = self.n, self.k
+        nb, nc = len(self.bonuses), len(self.categories)
+        me_side = seat % k
+        for e in events[done:]:
+            i = self._bonus_index.get(e.name)
+            if i is not None and e.seat is not None:
+                counts[((e.seat - seat) % n) * nb + i] += 1
+            c = self._category_index.get(e.category)
+            if c is not None and e.side is not None:
+                counts[n * nb + ((e.side - me_side) % k) * nc + c] += e.points
+        self._events_seen[seat] = (events, len(events), counts)
+        return counts
 
     def dict(self, d: Decisions, seat: int) -> dict:
         """The same view in readable form: the engine's `observation(seat)` and the decision in progress."""
