@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping, Protocol, Sequence
 
+from rulespec.errors import Span
 from rulespec.run.runtime import BonusSpec
 
 # Per round: (cards per seat, table cards, steps (kind, count, packet)).
@@ -20,6 +21,8 @@ class CompiledRules(Protocol):
 
     # -- identity and deck
     RULESET_ID: str
+    LINE_SPANS: Sequence[Span | None]  # per generated line, the YAML span that wrote it (located rule failures)
+    # (and `__rulespec_ref__`: (ruleset reference, option values), how to compile it again; run/pickling.py)
     OPTIONS: Mapping[str, object]
     N_CARDS: int
     CARD_NAMES: Sequence[str]          # real cards, then the wild card's virtual ones
