@@ -36,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import rulespec  # noqa: E402
+from rulespec.bots.greedy import GreedyBot  # noqa: E402
 from rulespec.bots.policy import declared_moves  # noqa: E402
 from rulespec.bots.random_bot import RandomBot  # noqa: E402
 
@@ -156,9 +157,10 @@ def main(argv=None) -> None:
     agent.epsilon = 0.0
     print(f"trained on {trained} hands in {args.minutes:g} minutes; {len(agent.table)} keys")
     eval_seed = args.seed + 1000
-    for name, player in (("tabular agent", agent), ("random bot (control)", RandomBot(random.Random(7)))):
+    for name, player in (("tabular agent", agent), ("random bot (control)", RandomBot(random.Random(7))),
+                         ("greedy bot (reference)", GreedyBot(random.Random(7)))):
         r = evaluate(rules, player, args.eval_hands, eval_seed)
-        print(f"{name:22s} vs random, {r['hands']} hands: mean result {r['mean_diff']:+.2f} "
+        print(f"{name:23s} vs random, {r['hands']} hands: mean result {r['mean_diff']:+.2f} "
               f"± {r['mean_diff_95']:.2f} points per hand, hands won {100 * r['win_rate']:.1f}% "
               f"± {100 * r['win_rate_95']:.1f}%")
     if args.save:

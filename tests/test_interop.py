@@ -220,6 +220,7 @@ def test_declarations_are_the_agents_choice(ruleset):
         assert scored == (0 if decline else declared)
 
 
+@pytest.mark.filterwarnings("ignore:.*Box observation space m.* value is .*infinity")   # event points: unbounded
 def test_gymnasium_check_env_and_bots():
     from gymnasium.utils.env_checker import check_env
     from rulespec.interop.gymnasium import RulespecEnv

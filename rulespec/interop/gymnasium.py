@@ -35,7 +35,7 @@ class RulespecEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, ruleset: str | Rules = "cirulla", seats: int | None = None, *, seat: int = 0,
+    def __init__(self, ruleset: str | Rules, seats: int | None = None, *, seat: int = 0,
                  bots: str = "random", illegal_reward: float | None = None, render_mode: str | None = None,
                  **options):
         rules = ruleset if isinstance(ruleset, Rules) else compile_rules(ruleset, **options)

@@ -32,6 +32,8 @@ shown cards.
 """
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 
 from rulespec.interop.decisions import CAPTURE, DECLARE, PHASES, Decisions
@@ -68,7 +70,10 @@ class Observer:
         self.size = pos
         self.low = np.zeros(self.size, np.float32)
         self.high = np.ones(self.size, np.float32)
-        self.high[self.blocks["bonuses"]] = np.inf       # declarations are counted, with no bound proven
+        # A seat declares a bonus at most once per set of its cards, in each round: C(H, size) per round.
+        bonus_high = [len(schedule) * comb(self.max_hand, rules.HAND_BONUSES[b].size) for b in self.bonuses]
+        self.high[self.blocks["bonuses"]] = np.tile(np.array(bonus_high, np.float32), n) if bonus_high else []
+        # Event points have no bound short of the rules' arithmetic: they stay unbounded.
         self.low[self.blocks["event_points"]] = -np.inf
         self.high[self.blocks["event_points"]] = np.inf
         # The packed bytes cover the count blocks too (zero bits there), so one look-up gives the whole array.

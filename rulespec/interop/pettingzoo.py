@@ -31,7 +31,7 @@ from rulespec.run.engine import Hand, shuffled_source
 MAX_EMPTY_DEALS = 1000
 
 
-def env(ruleset: str | Rules = "cirulla", seats: int | None = None, *, render_mode: str | None = None,
+def env(ruleset: str | Rules, seats: int | None = None, *, render_mode: str | None = None,
         **options) -> "RulespecAEC":
     """The AEC environment of a ruleset (an id, a path, or a compiled `Rules`) with option values."""
     return RulespecAEC(ruleset, seats, render_mode=render_mode, **options)
@@ -42,7 +42,7 @@ class RulespecAEC(AECEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "rulespec_v0", "is_parallelizable": False}
 
-    def __init__(self, ruleset: str | Rules = "cirulla", seats: int | None = None, *,
+    def __init__(self, ruleset: str | Rules, seats: int | None = None, *,
                  render_mode: str | None = None, **options):
         super().__init__()
         rules = ruleset if isinstance(ruleset, Rules) else compile_rules(ruleset, **options)
