@@ -2,14 +2,20 @@
 
     python -m bench.interop [--ruleset cirulla] [--seats 4] [--hands 400] [--rounds 6] [--seed 1] [--json FILE]
 
-Both sides play whole hands of the same ruleset, choosing uniformly at
-random among what is legal, with no declarations on the bare side (the env's
-agent takes a declaration slot when its random pick lands on one):
+Every side plays whole hands of the same ruleset, choosing uniformly at
+random among what is legal (the env's agent takes a declaration slot when its
+random pick lands on one):
 
-- bare engine: `hand.legal_moves()`, a random (card, capture), `hand.play()`;
+- bare engine: `hand.legal_moves()`, a random (card, capture), `hand.play()`,
+  never a declaration;
+- bare engine with rulespec's random bot: as above, but the bot also asks
+  for its bonus options every turn and declares them (what the env must do
+  too, to offer declarations as actions);
 - PettingZoo: the usual AEC loop, `for agent in env.agent_iter(): obs, ... =
   env.last()` (the observation array and the action mask are built at every
-  step), a random action among the mask's ones, `env.step(action)`.
+  step), a random action among the mask's ones, `env.step(action)`;
+- PettingZoo, mask only: the same loop with `env.last(observe=False)`, the
+  mask read from the agent's info (a random agent needs no observation).
 
 A hand through the env takes more steps than plays (a capture with a choice
 is built card by card, declarations are steps), so the unit of comparison is
@@ -34,17 +40,30 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 
 import rulespec  # noqa: E402
+from rulespec.bots.policy import knocks  # noqa: E402
+from rulespec.bots.random_bot import RandomBot  # noqa: E402
 from rulespec.interop.pettingzoo import env as make_env  # noqa: E402
 
 
-def bare_hands(rules, seats: int, count: int, seed: int) -> tuple[float, int, int]:
-    """Seconds, plays and steps (= plays) for `count` random hands on the engine."""
+def bare_hands(rules, seats: int, count: int, seed: int, declare: bool = False) -> tuple[float, int, int]:
+    """Seconds, plays and steps (= plays) for `count` random hands on the engine.
+
+    With `declare`, each seat is rulespec's random bot (RandomBot: it asks for its bonus options
+    every turn and declares them); without, a random (card, capture) and no declarations.
+    """
     rng = random.Random(f"bare:{seed}")
+    bot = RandomBot(rng)
     plays = 0
     t0 = time.perf_counter()
     for i in range(count):
         hand = rules.new_hand(seats=seats, dealer=i % seats, seed=rng.getrandbits(64))
         while not hand.is_over:
+            if declare:
+                knocks(hand)                       # card-less declarations, where the ruleset has them
+                seat = hand.current_seat
+                decls, card, capture = bot.choose(hand, seat)
+                hand.play(seat, card, capture, decls)
+                continue
             moves = hand.legal_moves()
             card, capture = moves[rng.randrange(len(moves))]
             hand.play(hand.current_seat, card, capture)
@@ -52,19 +71,23 @@ def bare_hands(rules, seats: int, count: int, seed: int) -> tuple[float, int, in
     return time.perf_counter() - t0, plays, plays
 
 
-def env_hands(env, count: int, seed: int) -> tuple[float, int, int]:
-    """Seconds, plays and env steps for `count` random hands through the AEC loop."""
+def env_hands(env, count: int, seed: int, observe: bool = True) -> tuple[float, int, int]:
+    """Seconds, plays and env steps for `count` random hands through the AEC loop.
+
+    With `observe`, every step builds the observation (array and mask), as a learning agent needs;
+    without, the agent reads only the mask from its info (`env.last(observe=False)`).
+    """
     rng = random.Random(f"env:{seed}")
     plays = steps = 0
     t0 = time.perf_counter()
     for i in range(count):
         env.reset(seed=rng.getrandbits(64), options={"dealer": i % env.seats})
-        for _agent in env.agent_iter():
-            obs, _reward, terminated, truncated, _info = env.last()
+        for agent in env.agent_iter():
+            obs, _reward, terminated, truncated, info = env.last(observe)
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = obs["action_mask"].nonzero()[0]
+            legal = (obs if observe else info)["action_mask"].nonzero()[0]
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
         plays += env.hand.plays
@@ -77,11 +100,15 @@ def run(ruleset: str, seats: int | None, hands: int, rounds: int, seed: int) -> 
     seats = env.seats
     bare_hands(rules, seats, 30, seed)          # warm-up: caches, imports
     env_hands(env, 30, seed)
-    per = {"bare": [0.0, 0, 0], "env": [0.0, 0, 0]}
+    sides = {"bare": lambda s: bare_hands(rules, seats, hands, s),
+             "bare_random_bot": lambda s: bare_hands(rules, seats, hands, s, declare=True),
+             "env": lambda s: env_hands(env, hands, s),
+             "env_mask_only": lambda s: env_hands(env, hands, s, observe=False)}
+    per = {side: [0.0, 0, 0] for side in sides}
     for r in range(rounds):
-        order = ("bare", "env") if r % 2 == 0 else ("env", "bare")
+        order = list(sides) if r % 2 == 0 else list(reversed(sides))
         for side in order:
-            took = bare_hands(rules, seats, hands, seed + r) if side == "bare" else env_hands(env, hands, seed + r)
+            took = sides[side](seed + r)
             for j in range(3):
                 per[side][j] += took[j]
     out = {"ruleset": ruleset, "seats": seats, "hands_per_side": hands * rounds,
@@ -90,7 +117,9 @@ def run(ruleset: str, seats: int | None, hands: int, rounds: int, seed: int) -> 
         out[side] = {"seconds": round(secs, 3), "plays": plays, "steps": steps,
                      "plays_per_s": round(plays / secs), "steps_per_s": round(steps / secs),
                      "us_per_play": round(1e6 * secs / plays, 2)}
-    out["overhead_per_play"] = round(out["env"]["us_per_play"] / out["bare"]["us_per_play"], 2)
+    for env_side in ("env", "env_mask_only"):
+        for bare_side in ("bare", "bare_random_bot"):
+            out[f"{env_side}/{bare_side}"] = round(out[env_side]["us_per_play"] / out[bare_side]["us_per_play"], 2)
     out["env_steps_per_play"] = round(per["env"][2] / per["env"][1], 2)
     return out
 

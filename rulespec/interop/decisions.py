@@ -176,7 +176,7 @@ class Decisions:
 
     @property
     def current_seat(self) -> int | None:
-        return None if self.hand.is_over else self.seat
+        return None if self.hand.over else self.seat
 
     def legal_actions(self) -> list[int]:
         """The actions the current seat may take, ascending."""

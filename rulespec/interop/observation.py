@@ -81,7 +81,11 @@ class Observer:
         self._bonus_index = {b: i for i, b in enumerate(self.bonuses)}
         self._category_index = {c: i for i, c in enumerate(self.categories)}
         self._events_seen: dict[int, tuple] = {}        # seat -> (events list, how many counted, counts)
-        self._at = {name: sl.start for name, sl in self.blocks.items()}
+        at = {name: sl.start for name, sl in self.blocks.items()}
+        self._sizes_at, self._width = at["hand_sizes"], self.max_hand + 1
+        self._wild_at, self._seat_at, self._dealer_at = at["wild_as"], at["seat"], at["dealer"]
+        self._stock_at, self._round_at, self._to_move_at, self._phase_at = (at["stock"], at["round"], at["to_move"],
+                                                                             at["phase"])
         # Cards the rounds still to come will deal, by the number of rounds dealt (Hand.stock_size()).
         self._stock = [sum(c * seats + t for c, t, _ in schedule[r:]) for r in range(len(schedule) + 1)]
 
@@ -89,10 +93,9 @@ class Observer:
         """The observation of `seat` as a float32 array of `self.size`."""
         hand = d.hand
         n, k, N = self.n, self.k, self.N
-        at = self._at
         me_side = seat % k
         hands = hand.hands
-        # Every 0/1 block as one integer, each block shifted into place.
+        # Every 0/1 block as one integer, each block shifted into place (offsets from self.blocks).
         big = hands[seat] | hand.table << N | hand.previous << 2 * N
         shift = 3 * N
         piles = hand.piles
@@ -100,29 +103,31 @@ class Observer:
             big |= piles[(me_side + j) % k] << shift
             shift += N
         shown = hand.shown
-        sizes_at, width = at["hand_sizes"], self.max_hand + 1
+        sizes_at, width = self._sizes_at, self._width
         for j in range(n):
             s = (seat + j) % n
-            big |= (shown[s] & hands[s]) << shift | 1 << sizes_at + j * width + hands[s].bit_count()
+            held = hands[s]
+            big |= (shown[s] & held) << shift | 1 << sizes_at + j * width + held.bit_count()
             shift += N
-        acting = d.current_seat
-        if d.seat == seat and acting is not None:
-            pending = 0
-            for decl in d.pending:
-                pending |= decl.cards
-            big |= pending << shift
+        acting = None if hand.over else d.seat
+        if acting == seat:
+            if d.pending:
+                pending = 0
+                for decl in d.pending:
+                    pending |= decl.cards
+                big |= pending << shift
             if d.phase == CAPTURE:
                 big |= (1 << d.card) << shift + N | d.partial << shift + 2 * N
         if hand.wild_as is not None:
-            big |= 1 << at["wild_as"] + hand.wild_as - N
-        big |= (1 << at["seat"] + seat | 1 << at["dealer"] + (hand.dealer - seat) % n
-                | 1 << at["stock"] + self._stock[hand.round] | 1 << at["round"] + hand.round)
+            big |= 1 << self._wild_at + hand.wild_as - N
+        big |= (1 << self._seat_at + seat | 1 << self._dealer_at + (hand.dealer - seat) % n
+                | 1 << self._stock_at + self._stock[hand.round] | 1 << self._round_at + hand.round)
         if acting is not None:
-            big |= 1 << at["to_move"] + (acting - seat) % n | 1 << at["phase"] + d.phase
-        out = _BITS.take(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8), axis=0).reshape(-1)[:self.size]
+            big |= 1 << self._to_move_at + (acting - seat) % n | 1 << self._phase_at + d.phase
+        out = _BITS.take(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8), axis=0).reshape(-1)
         if hand.events:
-            out[self.n_bits:] = self._event_counts(hand.events, seat)
-        return out
+            out[self.n_bits:self.size] = self._event_counts(hand.events, seat)
+        return out[:self.size]
 
     def _event_counts(self, events: list, seat: int) -> np.ndarray:
         """The bonuses and event_points blocks for `seat`, updated with the events added since last asked."""

@@ -4,7 +4,9 @@ One episode is one hand. Agents are `player_0 .. player_{n-1}` (seat numbers).
 Each agent's observation is a dict: `observation`, a float32 array of fixed
 size per (ruleset, seats) (rulespec/interop/observation.py), and
 `action_mask`, an int8 array over the actions (rulespec/interop/decisions.py:
-a card, DONE, or a declaration slot). `observe_dict(agent)` gives the same
+a card, DONE, or a declaration slot); the agent to act also finds its mask
+in `infos[agent]["action_mask"]`, for agents that skip the observation
+(`env.last(observe=False)`). `observe_dict(agent)` gives the same
 view in readable form. The reward, given when the hand ends, is the agent's
 side's total minus the best other side's (± the target for an outcome that
 ends the game). An illegal action raises IllegalMove.
@@ -95,6 +97,7 @@ class RulespecAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.decisions.current_seat]
+        self._offer_mask()
 
     @property
     def hand(self) -> Hand:
@@ -104,10 +107,20 @@ class RulespecAEC(AECEnv):
     def observe(self, agent):
         seat = self._seat[agent]
         d = self.decisions
-        mask = np.zeros(self.layout.size, np.int8)
         if d.current_seat == seat:
-            mask[d.legal_actions()] = 1
+            mask = self.infos[agent]["action_mask"]
+        else:
+            mask = np.zeros(self.layout.size, np.int8)
         return {"observation": self.observer.array(d, seat), "action_mask": mask}
+
+    def _offer_mask(self) -> None:
+        """The agent to act finds its action mask in its info too (for agents that skip the observation)."""
+        d = self.decisions
+        if d.current_seat is None:
+            return
+        mask = np.zeros(self.layout.size, np.int8)
+        mask[d.legal_actions()] = 1
+        self.infos[self.agent_selection] = {"action_mask": mask}
 
     def observe_dict(self, agent) -> dict:
         """The agent's view as a readable dict (cards as indices; rules.card_names names them)."""
@@ -127,12 +140,15 @@ class RulespecAEC(AECEnv):
                 self.rewards[a] = returns[self._seat[a]]
                 self.terminations[a] = True
             self._accumulate_rewards()
+            self.infos[agent] = {}
             # Every agent steps once more, with None, to leave (PettingZoo's dead step).
             self.agent_selection = agent
             self.agent_selection = self._deads_step_first()
         else:
             self._clear_rewards()
+            self.infos[agent] = {}
             self.agent_selection = self.possible_agents[d.current_seat]
+            self._offer_mask()
         if self.render_mode == "human":
             self.render()
 
