@@ -54,7 +54,7 @@ class Rules:
             raise RulespecError("new_hand takes a seed or a source, not both")
         if source is None:
             source = shuffled_source(self.module.N_CARDS, random.Random(seed))
-        return Hand(self.module, seats or self.module.DEFAULT_SEATS, dealer, source)
+        return Hand(self.module, self.module.DEFAULT_SEATS if seats is None else seats, dealer, source)
 
     def new_game(self, seats: int | None = None, seed: int | None = None, dealer: int = 0) -> Game:
         """A game played hand after hand to the target (call game.new_hand() for each hand)."""

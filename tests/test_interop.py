@@ -68,7 +68,13 @@ def test_pettingzoo_every_seat_count_and_rewards():
 
 
 def test_an_illegal_action_is_refused_with_the_reason():
+    from rulespec.interop.gymnasium import RulespecEnv
     from rulespec.interop.pettingzoo import env
+    for wrong in (0, 5):
+        with pytest.raises(rulespec.RulespecError, match=f"played by 2, 3, 4 players, not {wrong}"):
+            env("cirulla", seats=wrong)
+        with pytest.raises(rulespec.RulespecError, match=f"played by 2, 3, 4 players, not {wrong}"):
+            RulespecEnv("cirulla", seats=wrong)
     e = env("cirulla", seats=2)
     e.reset(seed=1)
     mask = e.observe(e.agent_selection)["action_mask"]

@@ -44,8 +44,9 @@ def test_compile_and_play_a_hand():
         hand.play(hand.current_seat, card, capture)
     assert len(hand.score()) == 2
     assert rulespec.compile("cirulla").module is rules.module          # cached
-    with pytest.raises(rulespec.RulespecError, match="played by 2, 3, 4 players, not 7"):
-        rules.new_hand(seats=7)
+    for wrong in (7, 0):
+        with pytest.raises(rulespec.RulespecError, match=f"played by 2, 3, 4 players, not {wrong}"):
+            rules.new_hand(seats=wrong)
     with pytest.raises(rulespec.RulespecError, match="unknown ruleset 'cirula'.*did you mean 'cirulla'"):
         rulespec.compile("cirula")
 

@@ -50,7 +50,7 @@ class RulespecAEC(AECEnv):
         rules = ruleset if isinstance(ruleset, Rules) else compile_rules(ruleset, **options)
         self.rules = rules
         module = rules.module
-        self.seats = seats or module.DEFAULT_SEATS
+        self.seats = module.DEFAULT_SEATS if seats is None else seats
         if self.seats not in module.SEATS_ALLOWED:
             Hand(module, self.seats, 0, shuffled_source(module.N_CARDS, random.Random(0)))  # raises the message
         self.layout = ActionLayout(module, self.seats)
