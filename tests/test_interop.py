@@ -281,3 +281,44 @@ def test_openspiel_game_plays_with_its_own_tools():
 
 def module_names(hand, mask):
     return hand.rules.card_names(mask)
+
+
+@pytest.mark.parametrize("ruleset,seats", [("cirulla", 3), ("cicera", 4), ("cirullone-sequential", 4)])
+def test_the_observation_blocks_say_what_the_hand_holds(ruleset, seats):
+    rules = rulespec.compile(ruleset)
+    module = rules.module
+    observer = Observer(module, seats)
+    N, k = module.N_CARDS, module.SIDES[seats]
+    d = Decisions(rules.new_hand(seats=seats, seed=5))
+    rng = random.Random(5)
+
+    def cards(block):
+        return sum(1 << c for c in np.flatnonzero(block))
+
+    steps = 0
+    while not d.is_over:
+        for seat in range(seats):
+            a = observer.array(d, seat)
+            b = observer.blocks
+            hand = d.hand
+            assert a.shape == (observer.size,) and a.dtype == np.float32
+            assert cards(a[b["hand"]]) == hand.hands[seat] and cards(a[b["table"]]) == hand.table
+            piles = a[b["piles"]].reshape(k, N)
+            assert [cards(p) for p in piles] == [hand.piles[(seat + j) % k] for j in range(k)]
+            sizes = a[b["hand_sizes"]].reshape(seats, -1)
+            assert [int(np.flatnonzero(row)[0]) for row in sizes] == [
+                hand.hands[(seat + j) % seats].bit_count() for j in range(seats)]
+            assert np.flatnonzero(a[b["seat"]]).tolist() == [seat]
+            assert np.flatnonzero(a[b["stock"]]).tolist() == [hand.stock_size()]
+            assert np.flatnonzero(a[b["round"]]).tolist() == [hand.round]
+            assert np.flatnonzero(a[b["to_move"]]).tolist() == [(d.current_seat - seat) % seats]
+            assert np.flatnonzero(a[b["phase"]]).tolist() == [d.phase]
+            scored = a[b["event_points"]].reshape(k, -1).sum(axis=1)
+            expected = [0.0] * k
+            for e in hand.events:
+                if e.side is not None and e.category:
+                    expected[(e.side - seat % k) % k] += e.points
+            assert scored.tolist() == expected
+        d.apply(rng.choice(d.legal_actions()))
+        steps += 1
+    assert steps > 20

@@ -86,6 +86,11 @@ class Observer:
         self._wild_at, self._seat_at, self._dealer_at = at["wild_as"], at["seat"], at["dealer"]
         self._stock_at, self._round_at, self._to_move_at, self._phase_at = (at["stock"], at["round"], at["to_move"],
                                                                              at["phase"])
+        # Per observer: (side, shift) of each pile and (seat, shift of its shown cards, offset of its hand size).
+        self._pile_shifts = [[((me + j) % k, (3 + j) * N) for j in range(k)] for me in range(k)]
+        self._seat_shifts = [[((me + j) % n, (3 + k + j) * N, self._sizes_at + j * self._width) for j in range(n)]
+                             for me in range(n)]
+        self._pending_at = (3 + k + n) * N
         # Cards the rounds still to come will deal, by the number of rounds dealt (Hand.stock_size()).
         self._stock = [sum(c * seats + t for c, t, _ in schedule[r:]) for r in range(len(schedule) + 1)]
 
@@ -97,18 +102,14 @@ class Observer:
         hands = hand.hands
         # Every 0/1 block as one integer, each block shifted into place (offsets from self.blocks).
         big = hands[seat] | hand.table << N | hand.previous << 2 * N
-        shift = 3 * N
         piles = hand.piles
-        for j in range(k):
-            big |= piles[(me_side + j) % k] << shift
-            shift += N
+        for side, shift in self._pile_shifts[me_side]:
+            big |= piles[side] << shift
         shown = hand.shown
-        sizes_at, width = self._sizes_at, self._width
-        for j in range(n):
-            s = (seat + j) % n
+        for s, shift, size_at in self._seat_shifts[seat]:
             held = hands[s]
-            big |= (shown[s] & held) << shift | 1 << sizes_at + j * width + held.bit_count()
-            shift += N
+            big |= (shown[s] & held) << shift | 1 << size_at + held.bit_count()
+        shift = self._pending_at
         acting = None if hand.over else d.seat
         if acting == seat:
             if d.pending:
