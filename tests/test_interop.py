@@ -83,6 +83,18 @@ def test_an_illegal_action_is_refused_with_the_reason():
         e.step(illegal)
 
 
+def test_decisions_pickle_mid_play():
+    import pickle
+    d = _random_decisions("cirullone-sequential", 4)
+    rng = random.Random(4)
+    while d.phase != CAPTURE and not d.is_over:
+        d.apply(rng.choice(d.legal_actions()))
+    assert d.phase == CAPTURE and not d.is_over
+    copy_ = pickle.loads(pickle.dumps(d))
+    assert copy_.rules is d.rules and copy_.legal_actions() == d.legal_actions()
+    assert copy_.public_log(0) == d.public_log(0) and copy_.phase == d.phase and copy_.partial == d.partial
+
+
 def test_observe_dict_is_the_engine_view_plus_the_decision():
     from rulespec.interop.pettingzoo import env
     e = env("cicera", seats=4)
@@ -256,6 +268,8 @@ def test_openspiel_game_plays_with_its_own_tools():
                             ({"ruleset": "cirulla-a-cinque"}, 5)):
         game = pyspiel.load_game("rulespec", params)
         assert game.num_players() == players
+        # OpenSpiel's own conformance run: random games, clones, serialisation, returns, strings.
+        pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
         state = game.new_initial_state()
         assert state.is_chance_node() and len(state.chance_outcomes()) == game.max_chance_outcomes()
         bots = [pyspiel.make_uniform_random_bot(p, 7 + p) for p in range(players)]

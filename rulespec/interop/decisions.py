@@ -40,6 +40,7 @@ from math import comb
 from rulespec.bots.ismcts import result_for
 from rulespec.bots.policy import best_declarations
 from rulespec.run.engine import Declaration, Hand, IllegalMove
+from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.protocol import CompiledRules
 
 DECLARE, CARD, CAPTURE = 0, 1, 2
@@ -168,6 +169,13 @@ class Decisions:
 
     def __deepcopy__(self, memo) -> "Decisions":
         return self.clone()
+
+    # Pickled with the ruleset's reference in place of its module, as a Hand is (run/pickling.py).
+    def __getstate__(self) -> dict:
+        return state_without_rules(self.__dict__)
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state_with_rules(state))
 
     # -- views -------------------------------------------------------------
     @property

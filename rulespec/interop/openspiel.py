@@ -106,9 +106,13 @@ class RulespecState(pyspiel.State):
 
     def __init__(self, game: RulespecGame):
         super().__init__(game)
-        self._game = game
         self.order: list[int] = []
         self.decisions: Decisions | None = None
+
+    @property
+    def _game(self) -> RulespecGame:
+        # Asked of OpenSpiel each time, not stored: a clone (a deep copy) would copy the game object too.
+        return self.get_game()
 
     # -- OpenSpiel's API -------------------------------------------------------
     def current_player(self):
