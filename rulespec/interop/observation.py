@@ -37,6 +37,7 @@ from math import comb
 import numpy as np
 
 from rulespec.interop.decisions import CAPTURE, DECLARE, PHASES, Decisions
+from rulespec.run.protocol import CompiledRules
 
 # Byte -> its 8 bits, lowest first, as float32: turns the packed 0/1 blocks into the array in one step.
 _BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
@@ -45,7 +46,7 @@ _BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder=
 class Observer:
     """Encodes a `Decisions` state for one seat."""
 
-    def __init__(self, rules, seats: int):
+    def __init__(self, rules: CompiledRules, seats: int):
         self.rules = rules
         self.n = seats
         self.k = rules.SIDES[seats]
