@@ -288,6 +288,14 @@ def test_openspiel_game_plays_with_its_own_tools():
     assert module_names(hand, hand.hands[state.current_player()]) not in state.information_state_string(other)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    for _ in range(7):                                   # into the hand: moves made, cards seen
+        state.apply_action(state.legal_actions()[-1])
+    player = state.current_player()
+    np.random.seed(3)
+    world = rs_openspiel.resampler(state, player)
+    assert world.information_state_string(player) == state.information_state_string(player)
+    assert world.decisions.hand.hands[player] == state.decisions.hand.hands[player]
+    assert world.decisions.hand.hands[1 - player] != state.decisions.hand.hands[1 - player]
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=5, random_state=np.random.RandomState(2))
     bot.set_resampler(rs_openspiel.resampler)
     assert bot.step(state) in state.legal_actions()
