@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from rulespec.checks.check import context
 from rulespec.errors import fail
 from rulespec.lang.expressions import (
     Attr,
@@ -451,3 +452,8 @@ def emit(expr: Expr, ctx: Context, *, card_indices: dict[str, str] | None = None
     em = _Emitter(ctx, card_indices, hoisted)
     # Checked against `cards`, a list of cards must come out as a set (a mask), not a tuple.
     return (em.mask(expr) if expr.expected == CARDS else em.emit(expr)).text
+
+
+def emit_rule(rs, expression, names: dict, *, allow_most: bool = False, **how) -> str:
+    """Python source of one of the ruleset's checked expressions, in a function whose locals are `names`."""
+    return emit(expression.tree, context(rs, names, allow_most=allow_most), **how)
