@@ -155,6 +155,7 @@ class Ruleset:
     tie: str
     options: dict[str, OptionDecl]
     option_values: dict[str, object] = field(default_factory=dict)
+    prefer: str = "any"     # any | fewest_cards | most_cards: which of the offered capture sets may be taken
     doc: object = None
     warnings: list = field(default_factory=list)   # lint's findings that do not stop the compile
 
@@ -347,6 +348,7 @@ def build(doc, files: list[Path]) -> Ruleset:
         timing=decl.get("timing", "first_turn"), declare_wild=decl.get("wild", True),
         declared_first=decl.get("declared_first", False), per_turn=decl.get("per_turn", "all"),
         forced=cap.get("forced", True), leftovers=cap.get("leftovers", "last_capturer"), kinds=kinds,
+        prefer=cap.get("prefer", "any"),
         events=events, categories=categories, outcomes=outcomes, target=target, tie=game.get("tie", "play_on"),
         options=options, doc=doc,
     )
