@@ -174,7 +174,7 @@ class _Body:
         """capture.prefer: of the sets offered (an exclusive kind's aside), only those with the fewest
         (or most) cards."""
         w, pick = self.w, "min" if self.cp.prefer == "fewest_cards" else "max"
-        sets, each = ("out[n0:]", "m for _, m in out[n0:]") if self.pairs else ("found", "m for m in found")
+        sets, each = ("out[n0:]", "_, m in out[n0:]") if self.pairs else ("found", "m in found")
         w(f"if len({'out) - n0' if self.pairs else 'found)'} > 1:          # prefer: {self.cp.prefer}")
         w(f"    k = {pick}(m.bit_count() for {each})")
         w(f"    {sets} = [x for x in {sets} if {'x[1]' if self.pairs else 'x'}.bit_count() == k]")

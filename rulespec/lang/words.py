@@ -334,6 +334,9 @@ class Words:
             if left.type is not None and str(left.type) == "card" and isinstance(left, (Name, CardLit)):
                 verb = "is not in" if op == "not in" else "is in"
                 return f"{self.cards(left)} {verb} {self.cards(right)}"
+            if isinstance(right, ListLit) and all(isinstance(i, (Int, Str)) for i in right.items):
+                items = join_words([str(i.value) for i in right.items], "or")
+                return f"{self.number(left)} is {'not ' if op == 'not in' else ''}{items}"
             return None
         # options.name == value
         if isinstance(left, Attr) and left.base == "options" and isinstance(right, (Str, Int, Bool)) \
@@ -362,8 +365,6 @@ class Words:
         if not isinstance(right, Int) or op not in _ORDER:
             if left.type is not None and str(left.type) in ("int", "str") and op in _ORDER:
                 return f"{self.number(left)} is {_ORDER[op].format(self.number(right))}"
-            if isinstance(left, Name) and left.id in ("round", "turn", "play") and op in ("in", "not in"):
-                return f"{self.number(left)} is {'not ' if op == 'not in' else ''}one of {source(right)}"
             return None
         n = right.value
         if isinstance(left, Call) and left.func == "count":
