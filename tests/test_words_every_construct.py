@@ -43,7 +43,7 @@ CONSTRUCTS = """\
     events:
       scopa:
         when: 'not empty(captured) and empty(table) and (last_play or suit(played) == suit(previous))'
-      odd: {when: 'play % 2 == 1 and captured == [AD, 2D] and (total(captured) * 2) // 3 > -1', points: 1, category: scope}
+      odd: {when: 'last_play != empty(captured) and count(captured, card != played and value > 2) > 0 and play % 2 == 1 and captured == [AD, 2D] and (total(captured) * 2) // 3 > -1', points: 1, category: scope}
       chosen: {when: 'holds(captured, 7D) if options.mode == "double" else subset_total(table_before, 15)', category: scope}
     scoring:
       extra: {points: '(options.bonus + 1 if options.mode == "double" else max(count(pile), 3) - 3) if most(count(pile)) else abs(side - 1)'}

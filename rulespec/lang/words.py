@@ -107,6 +107,10 @@ _PREC = {IfElse: 1, "or": 2, "and": 3, Not: 4, Compare: 5, "|": 6, "&": 7, "+": 
          "%": 9, Neg: 10}
 
 
+def _prec_op(op: str) -> int:
+    return _PREC[op]
+
+
 def _prec(e: Expr) -> int:
     if isinstance(e, (BoolOp, BinOp)):
         return _PREC[e.op]
@@ -225,10 +229,13 @@ class Words:
             return "cards with no capture value"
         if isinstance(f, Bool):
             return "cards" if f.value else "no cards"
-        return f"cards for which {self._code(f)}"
+        # Any other filter: its condition in words, about "the card" being tested.
+        return f"cards for which {self.condition(f)}"
 
     # -- noun phrases for card sets
     def cards(self, e: Expr) -> str:
+        if isinstance(e, Name) and e.ref == "candidate" and e.id == "card":
+            return "the card"
         if isinstance(e, Name):
             if e.id == "pile" and self.place == "score":
                 return "the side's captured cards"
@@ -265,8 +272,10 @@ class Words:
                 text = phrase(self, e)
                 if text is not None:
                     return text
+        if isinstance(e, Name) and e.ref == "candidate" and e.id in ("rank", "suit", "value"):
+            return f"the card's {e.id}"
         if isinstance(e, BinOp) and e.op in _ARITHMETIC:
-            return _ARITHMETIC[e.op].format(self.number(e.left), self.number(e.right))
+            return _ARITHMETIC[e.op].format(self._term(e.left, e.op, False), self._term(e.right, e.op, True))
         if isinstance(e, Neg):
             return f"minus {self.number(e.operand)}"
         if isinstance(e, IfElse):
@@ -274,6 +283,13 @@ class Words:
         if isinstance(e, Str):
             return f'"{e.value}"'
         return self._code(e)
+
+    def _term(self, e: Expr, op: str, right: bool) -> str:
+        """An operand of arithmetic in words, in parentheses where the words alone would regroup it."""
+        text = self.number(e)
+        loose = isinstance(e, IfElse) or (isinstance(e, BinOp) and e.op in _ARITHMETIC and (
+            _prec(e) < _prec_op(op) or (right and _prec(e) == _prec_op(op) and op in ("-", "//", "%"))))
+        return f"({text})" if loose else text
 
     def _count_of(self, e: Call) -> tuple[str, str]:
         """(the set, the plural noun of what is counted) for count(set[, filter])."""
@@ -296,6 +312,8 @@ class Words:
             return f"{left} {e.op} {right}"
         if isinstance(e, Name) and e.id == "last_play":
             return "it is not the hand's last play" if negate else "it is the hand's last play"
+        if isinstance(e, Name) and e.ref == "candidate" and e.id == "numbered":
+            return "the card has no capture value" if negate else "the card has a capture value"
         if isinstance(e, Name) and e.id == "last_round":
             return "it is not the last round" if negate else "it is the last round"
         if isinstance(e, Attr) and e.base == "options":
@@ -343,6 +361,11 @@ class Words:
                 and op in ("==", "!="):
             shown = right.value if not isinstance(right, Bool) else ("on" if right.value else "off")
             return f"option {left.name} is {'not ' if op == '!=' else ''}{shown}"
+        # two cards, two truths
+        if op in ("==", "!=") and left.type is not None and str(left.type) == "card" and str(right.type) == "card":
+            return f"{self.cards(left)} is {'not ' if op == '!=' else ''}{self.cards(right)}"
+        if op in ("==", "!=") and left.type is not None and str(left.type) == "bool":
+            return f"{self.condition(left)} exactly when {self.condition(right, op == '!=')}"
         # two card sets compared as sets
         if op in ("==", "!=") and left.type is not None and str(left.type) in ("cards", "card", "list[card]") \
                 and str(left.type) != "card":
