@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rulespec.cli.options import add_option_argument, parse_options
+from rulespec.cli.pages import add_html_argument
 
 
 def register(sub) -> None:
@@ -19,6 +20,9 @@ def register(sub) -> None:
     s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
     add_option_argument(s)
     s.add_argument("--json", action="store_true")
+    s.add_argument("--compare", metavar="BASE", help="play the same seeds under BASE too and show, per category, "
+                                                     "the difference with its 95%% interval")
+    add_html_argument(s, "the distributions as plots")
     s.set_defaults(func=run)
 
 
@@ -45,6 +49,9 @@ def run(args, out, err) -> int:
     )
     from rulespec.compiler.build import compile_ruleset
     options = parse_options(args.option) or None
+    if args.compare:
+        from rulespec.cli.compare import run_compare
+        return run_compare(args, options, out, err)
     compiled = compile_ruleset(args.ruleset, options)
     rules = compiled.module
     n = args.seats or rules.DEFAULT_SEATS
@@ -70,6 +77,10 @@ def run(args, out, err) -> int:
             stats = simulate(args.ruleset, progress=advance, **run)
     dt = time.perf_counter() - t0
     unit = "games" if games is not None else "hands"
+    if args.html:
+        from rulespec.cli.pages import simulate_page
+        simulate_page(stats, compiled, bots, f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html,
+                      err if args.json else out)
     if args.json:
         doc = to_dict(stats, ruleset=compiled.id, options=options or {}, seed=args.seed, seats=n, bots=bots,
                       backend=args.backend, workers=args.workers or default_workers(), seconds=round(dt, 3),
