@@ -384,7 +384,8 @@ class Hand:
             hand = pending
         if self.wild_as is None:
             try:
-                moves = self.rules.legal(hand, self.table, *self._moment())    # the compiled fast path
+                moves = self.rules.legal(hand, self.table, self.round, self.played_this_round[self.turn] + 1,
+                                         self.plays + 1)    # the compiled fast path; the moment as in _moment()
             except Exception as exc:
                 _raise_located(exc, self.rules)
             self._legal = (self.turn, hand, self.table, moves, self.plays)
@@ -637,7 +638,8 @@ class Hand:
         # Every rule this play asks is asked before anything changes: one that fails leaves the hand as it was.
         try:
             fired = rules.play_events(eff_card, eff_capture, table_after if wild_as is None else self._eff(table_after),
-                                      table_before, last_play, previous, *self._moment())
+                                      table_before, last_play, previous, self.round,
+                                      self.played_this_round[seat] + 1, self.plays + 1)
             found = self._final_outcome(side, capture | bit if capture else 0, table_after) if last_play else None
         except Exception as exc:
             _raise_located(exc, rules)
