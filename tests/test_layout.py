@@ -15,7 +15,9 @@ import rulespec
 ROOT = Path(rulespec.__file__).parent
 
 # Lowest first. The compiler emits code for run/runtime.py's helpers but imports nothing
-# from run/; the engine runs compiled modules without importing the compiler.
+# from run/; the engine runs compiled modules without importing the compiler (only run/pickling.py,
+# to compile a pickled state's ruleset again). api is the public face of compiler and run;
+# interop (the game-AI adapters) sits on api and bots, beside the command line.
 FLOORS = [
     {"errors"},
     {"source"},
@@ -23,8 +25,8 @@ FLOORS = [
     {"checks"},
     {"compiler"},
     {"run"},
-    {"transcripts", "authoring", "bots"},
-    {"cli"},
+    {"transcripts", "authoring", "bots", "api"},
+    {"cli", "interop"},
     {"__main__"},
 ]
 FLOOR = {part: i for i, parts in enumerate(FLOORS) for part in parts}
@@ -166,3 +168,13 @@ def test_generated_code_imports_only_the_runtime():
         found = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         found |= {f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
         assert found == {"rulespec.run.runtime"}, (rid, found)
+
+
+def test_the_suite_imports_nothing_from_bench():
+    found = []
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += [f"{path.name}: {n}" for n in names if n == "bench" or n.startswith("bench.")]
+    assert found == []
