@@ -108,6 +108,11 @@ def generate_with_spans(rs: Ruleset) -> tuple[str, dict]:
     cats = _category_names(rs)
     cat_index = {c: i for i, c in enumerate(cats)}
     reads = {n.id for e in rs.events.values() for n in walk(e.when.tree) if isinstance(n, Name)}
+    # A capture kind that reads the play's moment (round, turn, play number) offers other sets at
+    # other moments of the same table: such a ruleset's options are not memoised.
+    moment = any(isinstance(n, Name) and n.id in ("round", "turn", "play")
+                 for k in rs.kinds if k.when is not None for n in walk(k.when.tree))
+    memo_table = -1 if moment else 6
     L: list[str] = []
 
     traced = [False]
@@ -143,7 +148,7 @@ _CLS = {classes!r}
 _CATS = {tuple(cats)!r}
 _CAT = {cat_index!r}
 _ZERO = [0]
-_MEMO_TABLE = 6       # tables of up to this many cards are memoised; bigger ones seldom come back
+_MEMO_TABLE = {memo_table}       # tables of up to this many cards are memoised (-1: none); bigger ones seldom come back
 _MEMO_HAND = 4        # and hands of up to this many (a long hand's options are listed in one pass)
 
 
@@ -173,9 +178,9 @@ def _plan(n, dealer):
     return plan
 
 
-def _miss(table, p, sums):
+def _miss(table, p, sums, moment):
     """Capture options (masks) of card `p` against a non-empty table, as the rules see both."""
-    got = _options(p, 1 << p, table, sums)
+    got = _options(p, 1 << p, table, sums, *moment)
     if {"True" if not rs.forced else "not got"}:
         got = got + [0]
     return got
@@ -195,12 +200,12 @@ def _row(tab, tb):
     return row
 
 
-def _fill(row, tab, tb, c):
+def _fill(row, tab, tb, c, moment):
     """Compute and keep card `c`'s options in the row, as positions in `tb` (order kept: positions
     follow the card indices, so ascending masks stay ascending)."""
     at = {{1 << i: 1 << j for j, i in enumerate(tb)}}
     out = []
-    for m in _miss(tab, c, {f"_rt.subset_sums(tab, _VALUE, _NUMBERED, {limit}, _SUMS)" if needs_sums else "None"}):
+    for m in _miss(tab, c, {f"_rt.subset_sums(tab, _VALUE, _NUMBERED, {limit}, _SUMS)" if needs_sums else "None"}, moment):
         pm = 0
         while m:
             low = m & -m
@@ -220,7 +225,7 @@ def _real(tb, pm):
 ''')
     w(f'''
 
-def _wild_options(cards, table, wild_as):
+def _wild_options(cards, table, wild_as, moment):
     """Per card: its capture options (real masks) while the wild card is declared as `wild_as`."""
     if not table:
         return [_ZERO] * len(cards)
@@ -228,10 +233,10 @@ def _wild_options(cards, table, wild_as):
     if table & _WILD:
         teff = (table ^ _WILD) | vbit
         sums = {f"_rt.subset_sums(teff, _VALUE, _NUMBERED, {limit}, _SUMS)" if needs_sums else "None"}
-        return [[(m ^ vbit) | _WILD if m & vbit else m for m in _miss(teff, wild_as if c == WILD_INDEX else c, sums)]
+        return [[(m ^ vbit) | _WILD if m & vbit else m for m in _miss(teff, wild_as if c == WILD_INDEX else c, sums, moment)]
                 for c in cards]
     sums = {f"_rt.subset_sums(table, _VALUE, _NUMBERED, {limit}, _SUMS)" if needs_sums else "None"}
-    return [_miss(table, wild_as if c == WILD_INDEX else c, sums) for c in cards]
+    return [_miss(table, wild_as if c == WILD_INDEX else c, sums, moment) for c in cards]
 ''', wild)
 
     def options_block(indent: int) -> None:
@@ -265,16 +270,16 @@ elif wild_as is None:
         row = _ROWS_get(tab)
         if row is None:
             row = _row(tab, tb)
-        opts = [row[_CLS[c]] or _fill(row, tab, tb, c) for c in cards]
+        opts = [row[_CLS[c]] or _fill(row, tab, tb, c, (rnd, nplayed[seat] + 1, plays + 1)) for c in cards]
         count = sum(map(len, opts))
     else:
         # a big table or hand seldom comes back: the compiled legal() lists its moves in one pass
-        flat = legal(mhand, tab)
+        flat = legal(mhand, tab, rnd, nplayed[seat] + 1, plays + 1)
         count = len(flat)
 ''', indent=indent)
         w('''
 else:
-    opts = _wild_options(cards, tab, wild_as)
+    opts = _wild_options(cards, tab, wild_as, (rnd, nplayed[seat] + 1, plays + 1))
     count = sum(map(len, opts))
 ''', wild, indent=indent)
 
@@ -355,7 +360,7 @@ if decls:
                              None, 0, 0, ev, policies, rngs, declare{", record" if traced[0] else ""})
 
 
-    def {name}_from(n, dealer, plan, get, order, hands, tab, piles, last, rnd, turn, left, nplayed, declared, shown,
+    def {name}_from(n, dealer, plan, get, order, hands, tab, piles, last, rnd, to_play, left, nplayed, declared, shown,
                       knocked, round_dealt, declared_wild, wild_as, previous, plays, ev, policies, rngs,
                       declare{", record" if traced[0] else ""}):
         """The hand from a given state on (after the deal, or mid-hand for a search's rollouts)."""
@@ -391,7 +396,7 @@ if decls:
                         record.append(("move", s, decls, None, 0))  #REC
     ''')
         w('''
-            seat = turn
+            seat = to_play
             hand = hands[seat]
             side = seat % k
     ''')
@@ -452,7 +457,8 @@ if decls:
                         cap_eff = 0
                         after = teff | played_eff
                     score = 0
-                    for _name, pts, _cat in play_events(played_eff, cap_eff, after, teff, lp, prev_eff, rnd):
+                    for _name, pts, _cat in play_events(played_eff, cap_eff, after, teff, lp, prev_eff, rnd,
+                                                               nplayed[seat] + 1, plays + 1):
                         score += pts
                     key = (score, cap.bit_count(), rng.random())
                     if best is None or key > best:
@@ -481,8 +487,10 @@ if decls:
     ''')
         w('''
             declared[seat] &= ~bit
-            nplayed[seat] += 1
     ''', bonuses)
+        w('''
+            nplayed[seat] += 1
+    ''')
         w('''
             counts = ev[side]
     ''', bool(rs.events))
@@ -522,6 +530,12 @@ if decls:
         w('''
             round = rnd
     ''', "round" in reads)
+        w('''
+            turn = nplayed[seat]             # after the count above: this play's turn in the round
+    ''', "turn" in reads)
+        w('''
+            play = plays
+    ''', "play" in reads)
         for e in rs.events.values():
             w(f"            # {file_name(e.when.span.file)}:{e.when.span.line}")
             spans[len(L) + 1] = e.when.span       # the line about to be written, 1-based
@@ -539,7 +553,7 @@ if decls:
                 wild_as = None             # the declared wild card was captured: its printed card again
     ''', wild)
         w('''
-            turn = (seat + 1) % n
+            to_play = (seat + 1) % n
             if not left:
                 if last_play:
                     break
