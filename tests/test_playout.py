@@ -155,3 +155,40 @@ def test_playout_resumed_mid_hand_finishes_as_a_hand_rollout(rid):
             checked += 1
         play_out(hand, bots, on_turn=on_turn)
     assert checked > 20
+
+
+MOMENT_RULES = """\
+    id: moment-playout
+    extends: scopa-d-assi
+    name: Scopa d'assi, the ace sweeps from the second turn; events that watch the clock
+    capture:
+      kinds:
+        - kind: sweep
+          when: 'rank(played) == "A" and turn > 1'
+          exclusive: true
+        - kind: match
+        - kind: sum
+          unless_match: true
+    events:
+      third_play: {when: play == 3, points: 1, category: scope}
+      second_turn: {when: turn == 2 and not empty(captured), points: 1, category: scope}
+      second_round: {when: round == 2 and turn == 1, points: 1, category: scope}
+    """
+
+
+def test_playout_agrees_where_captures_and_events_read_the_moment(tmp_path):
+    """Capture kinds and events reading round, turn and play: no options memo, the same moves as Hand."""
+    import textwrap
+    path = tmp_path / "moment-playout.yaml"
+    path.write_text(textwrap.dedent(MOMENT_RULES), encoding="utf-8")
+    compiled = compile_ruleset(path)
+    rules = compiled.module
+    assert "_MEMO_TABLE = -1" in generate(compiled.ruleset)
+    clock = 0
+    for n in rules.SEATS_ALLOWED:
+        for i in range(4):
+            seed = f"moment:{n}:{i}"
+            want = via_hand(rules, n, i % n, seed, _bots(i, n))
+            assert via_playout(compiled, n, i % n, seed, _bots(i, n)) == want, (n, i)
+            clock += sum(1 for e in want[1] if e[2] in ("third_play", "second_turn", "second_round"))
+    assert clock
