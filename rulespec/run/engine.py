@@ -44,6 +44,16 @@ class Event(NamedTuple):
     category: str | None
 
 
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value) -> str:
+    """A caller's bad argument for a message: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _lowbits(mask: int) -> list[int]:
     """The card indices of a mask, lowest first."""
     return list(_rt_bits(mask))
@@ -89,11 +99,11 @@ class Hand:
     """The state of one hand: deal, plays, events and score."""
 
     def __init__(self, rules, seats: int, dealer: int, source: DealSource):
-        if seats not in rules.SEATS_ALLOWED:
+        if not _is_int(seats) or seats not in rules.SEATS_ALLOWED:
             raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
-                                f"players, not {seats}")
-        if not 0 <= dealer < seats:
-            raise RulespecError(f"dealer must be a seat from 0 to {seats - 1}, found {dealer}")
+                                f"players, not {_shown(seats)}")
+        if not _is_int(dealer) or not 0 <= dealer < seats:
+            raise RulespecError(f"dealer must be a seat from 0 to {seats - 1}, found {_shown(dealer)}")
         self.rules = rules
         self.n = seats
         self.k = rules.SIDES[seats]
@@ -113,6 +123,7 @@ class Hand:
         self.dealer_events: list[str] = []
         self.plays = 0
         self.played_this_round = [0] * seats
+        self.played_round = [0] * seats              # the cards each seat has played this round (public)
         self.declared = [0] * seats                  # declared cards still to be played (declared_first)
         self.shown = [0] * seats                     # declared cards, shown face up to everyone
         self.knocked_round = [False] * seats
@@ -172,6 +183,7 @@ class Hand:
         self.round_dealt = list(self.hands)
         self.deal_log.append((self.table & ~table_before, tuple(self.hands)))
         self.played_this_round = [0] * self.n
+        self.played_round = [0] * self.n
         self.knocked_round = [False] * self.n
 
     def _lay_explicit(self, given: "ExplicitRound", seat_cards: int, table_cards: int) -> None:
@@ -316,6 +328,7 @@ class Hand:
 
     def options_for(self, card: int) -> list[int]:
         """The capture sets the card may take (0 = play without capturing)."""
+        self._check_card(card)
         # Cached for the current table: legal_moves() and play() ask for the same card.
         key = (self.table, self.wild_as)
         if self._options_key != key:
@@ -344,6 +357,39 @@ class Hand:
         for c in _lowbits(hand):
             moves += [(c, m) for m in self.options_for(c)]
         return moves
+
+    # -- the caller's arguments --------------------------------------------------
+    # Checked before anything changes: a bad call is an IllegalMove and leaves the state as it was.
+    def _check_seat(self, seat) -> None:
+        if not _is_int(seat) or not 0 <= seat < self.n:
+            raise IllegalMove(f"a seat is a number from 0 to {self.n - 1}, found {_shown(seat)}")
+
+    def _check_card(self, card) -> None:
+        if not _is_int(card) or not 0 <= card < self.rules.N_CARDS:
+            raise IllegalMove(f"a card is an index from 0 to {self.rules.N_CARDS - 1}, found {_shown(card)}")
+
+    def _check_mask(self, mask, what: str) -> None:
+        if not _is_int(mask) or mask < 0 or mask >> self.rules.N_CARDS:
+            raise IllegalMove(f"{what} is a set of cards (a mask of {self.rules.N_CARDS} bits), found {_shown(mask)}")
+
+    def _checked_declarations(self, decls) -> list[Declaration]:
+        if not isinstance(decls, (list, tuple)):
+            raise IllegalMove(f"declarations are a list of Declaration, found {_shown(decls)}")
+        out = []
+        for d in decls:
+            if not isinstance(d, Declaration):
+                if not (isinstance(d, tuple) and 2 <= len(d) <= 3):
+                    raise IllegalMove(f"a declaration is a Declaration(bonus, cards, wild_rank), found {_shown(d)}")
+                d = Declaration(*d)
+            if not isinstance(d.bonus, str):
+                raise IllegalMove(f"a declaration's bonus is a name, found {_shown(d.bonus)}")
+            self._check_mask(d.cards, "a declaration's cards")
+            if d.wild_rank is not None and (not _is_int(d.wild_rank)
+                                            or not 0 <= d.wild_rank < len(self.rules.RANK_NAMES)):
+                raise IllegalMove(f"a wild card's rank is an index from 0 to {len(self.rules.RANK_NAMES) - 1}, "
+                                  f"found {_shown(d.wild_rank)}")
+            out.append(d)
+        return out
 
     # -- declarations ----------------------------------------------------------
     def _declaration_window(self, seat: int, with_card: bool) -> str | None:
@@ -378,6 +424,8 @@ class Hand:
 
     def check_declaration(self, seat: int, decl: Declaration) -> tuple[int, str]:
         """Validate one declaration; returns (points, category) or raises IllegalMove."""
+        self._check_seat(seat)
+        decl, = self._checked_declarations([decl])
         rules = self.rules
         spec = rules.HAND_BONUSES.get(decl.bonus)
         if spec is None:
@@ -427,8 +475,13 @@ class Hand:
     def _check_unique(self, seat: int, decl: Declaration, spec) -> None:
         """A bonus scored once per value/rank: an earlier seat (dealing order) holding it wins.
 
-        "Holding" is holding a qualifying card, declared or not. The wild card
-        counts as the rank its holder declared it; undeclared it is its printed card.
+        "Holding" is holding a qualifying card, declared or not. What decides it
+        is what the declaring seat can know: the cards the earlier seats have
+        played this round and the declared cards they still hold (in a
+        one-card round, as the rules that use it deal, that is every card they
+        were dealt). Never their hidden cards: a seat's options must follow from
+        its observation. The wild card counts as the rank its holder declared
+        it; undeclared it is its printed card.
         """
         rules = self.rules
         key = rules.unique_key(spec.unique_by, decl.cards, decl.wild_rank)
@@ -436,7 +489,7 @@ class Hand:
         for other in range(self.n):
             if self._order(other) >= self._order(seat):
                 continue
-            held = self.round_dealt[other]
+            held = self.played_round[other] | (self.shown[other] & self.hands[other])
             for c in _lowbits(held):
                 rank = self.declared_wild.get(other) if c == rules.WILD_INDEX else None
                 probe = 1 << c if rank is None else 1 << (rules.N_CARDS + rank)
@@ -488,6 +541,8 @@ class Hand:
 
     def declare(self, seat: int, decls: list[Declaration]) -> list[Event]:
         """A knock: declarations with no card (where the ruleset's timing allows it)."""
+        self._check_seat(seat)
+        decls = self._checked_declarations(decls)
         if self.over:
             raise IllegalMove("the hand is over")
         snapshot = self.clone()
@@ -498,7 +553,13 @@ class Hand:
             raise
 
     def bonus_options(self, seat: int) -> list[Declaration]:
-        """Single declarations `seat` could make now (for bots and players)."""
+        """Single declarations `seat` could make now (for bots and players).
+
+        Only what the seat can see decides them (its own hand, what the others
+        have played or shown): two states with the same observation(seat) give
+        the same options.
+        """
+        self._check_seat(seat)
         rules = self.rules
         if not rules.HAND_BONUSES or self._declaration_window(seat, rules.TIMING != "after_deal"
                                                                and rules.TIMING != "before_first_turn"):
@@ -533,6 +594,14 @@ class Hand:
     # -- play ------------------------------------------------------------------
     def play(self, seat: int, card: int, capture: int, declarations: list[Declaration] = ()) -> list[Event]:
         """Play `card` (an index) taking `capture` (a real mask; 0 for none); returns the events."""
+        n_cards = self.rules.N_CARDS
+        if not (type(seat) is int and 0 <= seat < self.n and type(card) is int and 0 <= card < n_cards
+                and type(capture) is int and 0 <= capture and not capture >> n_cards):   # the usual call, at once
+            self._check_seat(seat)
+            self._check_card(card)
+            self._check_mask(capture, "a capture")
+        if declarations:
+            declarations = self._checked_declarations(declarations)
         if self.over:
             raise IllegalMove("the hand is over")
         if seat != self.turn:
@@ -579,6 +648,7 @@ class Hand:
         if self.declared[seat]:
             self.declared[seat] &= ~bit
         self.played_this_round[seat] += 1
+        self.played_round[seat] |= bit
         if capture:
             table ^= capture
             self.piles[side] |= capture | bit
@@ -667,7 +737,8 @@ class Hand:
         return out
 
     def observation(self, seat: int) -> dict:
-        """What `seat` can see: its own hand, the table, shown declarations, piles' sizes, events."""
+        """What `seat` can see: its own hand, the table, shown declarations, piles, plays of the round, events."""
+        self._check_seat(seat)
         rules = self.rules
         return {
             "seat": seat,
@@ -684,6 +755,7 @@ class Hand:
             "captured": [_lowbits(p) for p in self.piles],
             "events": [(e.play, e.seat, e.side, e.name) for e in self.events],
             "previous": _lowbits(self.previous),
+            "played": [_lowbits(m) for m in self.played_round],
         }
 
     def stock_size(self) -> int:
@@ -692,8 +764,10 @@ class Hand:
 
     def with_declarations(self, seat: int, declarations: list[Declaration]) -> "Hand":
         """A copy in which `seat` has made these declarations (as at the start of its turn); IllegalMove if refused."""
+        self._check_seat(seat)
+        declarations = self._checked_declarations(declarations)
         probe = self.clone()
-        probe._apply_declarations(seat, list(declarations), with_card=self.declares_with_play)
+        probe._apply_declarations(seat, declarations, with_card=self.declares_with_play)
         return probe
 
     def with_hidden(self, hands: dict[int, int], stock: list[int], rng: random.Random | None = None) -> "Hand":
@@ -702,8 +776,13 @@ class Hand:
         For determinised search: what was dealt to those seats this round is
         taken to be their hands as given, and the record of the deal is dropped.
         """
+        for seat, mask in hands.items():
+            self._check_seat(seat)
+            self._check_mask(mask, f"seat {seat}'s hand")
+        for card in stock:
+            self._check_card(card)
         if len(stock) != self.stock_size():
-            raise ValueError(f"the stock holds {self.stock_size()} cards, not {len(stock)}")
+            raise IllegalMove(f"the stock holds {self.stock_size()} cards, not {len(stock)}")
         new = self.clone()
         for seat, mask in hands.items():
             new.hands[seat] = mask
@@ -716,7 +795,7 @@ class Hand:
         """An independent copy of this state."""
         new = Hand.__new__(Hand)
         new.__dict__.update(self.__dict__)
-        for name in ("hands", "_arrivals", "piles", "events", "dealer_events", "played_this_round",
+        for name in ("hands", "_arrivals", "piles", "events", "dealer_events", "played_this_round", "played_round",
                      "declared", "shown", "knocked_round", "round_dealt", "deal_log"):
             setattr(new, name, list(getattr(self, name)))
         new.declared_wild = dict(self.declared_wild)
