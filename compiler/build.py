@@ -1,4 +1,8 @@
-"""Ruleset → loaded Python module, cached per (source files, options)."""
+"""Ruleset → loaded Python module, cached per (the source files' contents, options).
+
+Every cache key is made of content: a file rewritten with the same size and
+modification time (or a clock turned back) is a new key, never the old module.
+"""
 from __future__ import annotations
 
 import hashlib
@@ -11,6 +15,7 @@ from pathlib import Path
 from rulespec.checks import check as check_stage
 from rulespec.errors import Span
 from rulespec.lang import model
+from rulespec.source.files import read_regular
 from rulespec.source.rulesets import locate
 
 from .codegen import generate
@@ -31,46 +36,48 @@ class Compiled:
         return self.ruleset.id
 
 
-def _key(files: list[Path], options: dict | None) -> str:
+def _key(stamps: tuple, options: dict | None) -> str:
     h = hashlib.sha256()
-    for f in files:
-        h.update(str(f.resolve()).encode())
-        h.update(f.read_bytes())
+    for name, digest in stamps:
+        h.update(name.encode("utf-8", "surrogatepass") + b"\0" + digest)
     h.update(json.dumps(options or {}, sort_keys=True, default=str).encode())
     return h.hexdigest()
 
 
-# (located file, options) -> (the chain's files with their (mtime, size), compiled): a hit is
-# checked with a stat of each file instead of loading and parsing them again.
+# (located file, options, root) -> (the chain's files with the digests of their bytes, compiled): a
+# hit is checked by reading and hashing each file of the chain (microseconds) instead of loading,
+# parsing and checking them again.
 _BY_FILE: dict[tuple, tuple[tuple, "Compiled"]] = {}
 
 
 def _stamps(files: list[Path]) -> tuple:
-    out = []
-    for f in files:
-        st = f.stat()
-        out.append((str(f), st.st_mtime_ns, st.st_size))
-    return tuple(out)
+    """Each file's resolved name and the SHA-256 of its bytes, as they are now."""
+    return tuple((str(f.resolve()), hashlib.sha256(read_regular(f)).digest()) for f in files)
 
 
 def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to: Path | None = None,
-                    span: Span | None = None, options_span: Span | None = None) -> Compiled:
-    """Load, check and compile a ruleset (by id or path) with option values."""
+                    span: Span | None = None, options_span: Span | None = None,
+                    root: str | Path | None = None) -> Compiled:
+    """Load, check and compile a ruleset (by id or path) with option values; with `root`, every file it
+    reads (the ruleset and the files it extends) must lie under that folder."""
+    from rulespec.errors import RulespecError
     quick = None
     try:
-        path = locate(ref, relative_to=relative_to, span=span)
-        quick = (str(path.resolve()), json.dumps(options or {}, sort_keys=True, default=str))
+        path = locate(ref, relative_to=relative_to, span=span, root=root)
+        quick = (str(path.resolve()), json.dumps(options or {}, sort_keys=True, default=str),
+                 None if root is None else str(Path(root).resolve()))
         stamped = _BY_FILE.get(quick)
-        if stamped is not None and _stamps([Path(p) for p, _, _ in stamped[0]]) == stamped[0]:
+        if stamped is not None and _stamps([Path(p) for p, _ in stamped[0]]) == stamped[0]:
             return stamped[1]
-    except (OSError, TypeError, ValueError):
-        quick = None                     # unusual options or a vanished file: take the full path
-    rs = model.load(ref, relative_to=relative_to, span=span)
-    key = _key(rs.files, options)
+    except (OSError, TypeError, ValueError, RulespecError):
+        quick = None                     # unusual options or an unreadable file: the full path says why
+    rs = model.load(ref, relative_to=relative_to, span=span, root=root)
+    stamps = rs.stamps
+    key = _key(stamps, options)
     hit = _CACHE.get(key)
     if hit is not None:
         if quick is not None:
-            _BY_FILE[quick] = (_stamps(rs.files), hit)
+            _BY_FILE[quick] = (stamps, hit)
         return hit
     check_stage.check(rs, options, options_span)
     source = generate(rs)
@@ -84,5 +91,5 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
     compiled = Compiled(rs, source, module)
     _CACHE[key] = compiled
     if quick is not None:
-        _BY_FILE[quick] = (_stamps(rs.files), compiled)
+        _BY_FILE[quick] = (stamps, compiled)
     return compiled

@@ -157,6 +157,7 @@ class Ruleset:
     option_values: dict[str, object] = field(default_factory=dict)
     doc: object = None
     warnings: list = field(default_factory=list)   # lint's findings that do not stop the compile
+    stamps: tuple = ()     # (resolved file, SHA-256 of its bytes) per file of the chain: the compile cache key
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -359,11 +360,14 @@ def build(doc, files: list[Path]) -> Ruleset:
     return rs
 
 
-def load(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None) -> Ruleset:
-    """Load, validate, merge and parse a ruleset given by id or path."""
-    doc, files = load_merged(ref, relative_to=relative_to, span=span)
+def load(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None,
+         root: str | Path | None = None) -> Ruleset:
+    """Load, validate, merge and parse a ruleset given by id or path (every file under `root`, if given)."""
+    doc, files = load_merged(ref, relative_to=relative_to, span=span, root=root)
     try:
-        return build(doc, files)
+        rs = build(doc, files)
+        rs.stamps = doc.stamps
+        return rs
     except RulespecError as err:
         from rulespec.checks.lint import note_inherited
         collect(note_inherited([err], files))
