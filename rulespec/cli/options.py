@@ -28,10 +28,16 @@ def parse_options(pairs: list[str] | None) -> dict:
     return out
 
 
-def compile_named(ref, option_pairs: list[str] | None = None):
-    """Compile the ruleset a command names (an id or a path) with its `--option` values."""
+def add_root_argument(parser) -> None:
+    """`--root DIR`: every file read (rulesets, what they extend, transcripts) must lie under DIR."""
+    parser.add_argument("--root", metavar="DIR",
+                        help="read files only under this folder (for rulesets and transcripts from strangers)")
+
+
+def compile_named(ref, option_pairs: list[str] | None = None, root: str | None = None):
+    """Compile the ruleset a command names (an id or a path) with its `--option` values, confined to `root`."""
     from rulespec.compiler.build import compile_ruleset
-    return compile_ruleset(ref, parse_options(option_pairs) or None)
+    return compile_ruleset(ref, parse_options(option_pairs) or None, root=root)
 
 
 def print_warnings(compiled, err) -> None:

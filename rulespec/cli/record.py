@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulespec.cli.options import add_option_argument, compile_named
+from rulespec.cli.options import add_option_argument, add_root_argument, compile_named
 
 
 def register(sub) -> None:
@@ -14,13 +14,14 @@ def register(sub) -> None:
     rec.add_argument("--dealer", type=int, default=0)
     rec.add_argument("--bot", choices=["random", "greedy"], default="random")
     add_option_argument(rec)
+    add_root_argument(rec)
     rec.add_argument("-o", "--output")
     rec.set_defaults(func=run)
 
 
 def run(args, out, err) -> int:
     from rulespec.transcripts.record import record
-    c = compile_named(args.ruleset, args.option)
+    c = compile_named(args.ruleset, args.option, args.root)
     cmd = "rulespec " + " ".join(args.argv)
     text = record(c, seed=args.seed, seats=args.seats, dealer=args.dealer, bots=args.bot, command=cmd)
     if args.output:

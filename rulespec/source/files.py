@@ -50,25 +50,25 @@ def read_regular(path: str | Path, span: Span | None = None, *, what: str = "fil
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise RulespecError(f"cannot read {what} {name}: {exc.strerror or exc}", span) from None
+        raise RulespecError(f"{name}: cannot read {what}: {exc.strerror or exc}", span) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise RulespecError(f"cannot read {what} {name}: it is {kind_of(info.st_mode)}, not a regular file", span)
+            raise RulespecError(f"{name}: cannot read {what}: it is {kind_of(info.st_mode)}, not a regular file", span)
         check_size(info.st_size, name) if span is None else _check_size_at(info.st_size, span, name)
         chunks, left = [], MAX_BYTES + 1
         while left > 0:
             try:
                 chunk = os.read(fd, min(left, 1 << 20))
             except BlockingIOError:     # a regular file never blocks; a file system that says so is refused
-                raise RulespecError(f"cannot read {what} {name}: it would block", span) from None
+                raise RulespecError(f"{name}: cannot read {what}: it would block", span) from None
             if not chunk:
                 break
             chunks.append(chunk)
             left -= len(chunk)
         return b"".join(chunks)
     except OSError as exc:
-        raise RulespecError(f"cannot read {what} {name}: {exc.strerror or exc}", span) from None
+        raise RulespecError(f"{name}: cannot read {what}: {exc.strerror or exc}", span) from None
     finally:
         os.close(fd)
 

@@ -9,6 +9,7 @@ its expectations were checked by a person against the rules.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import yaml
 
 from rulespec.errors import RulespecError
 from rulespec.source import yamlsafe
+from rulespec.source.files import read_regular, yaml_files
 from rulespec.source.yamlsafe import plain as _plain
 
 _ROOT = Path(__file__).resolve().parent.parent.parent
@@ -35,9 +37,8 @@ def default_paths() -> list[Path]:
 def file_kind(path: Path) -> str:
     """`transcript` or `ruleset`, from the file's top-level keys (a file that cannot be read: by its text)."""
     try:
-        with open(path, "rb") as handle:  # at most the size limit: a huge file is refused later, by its size
-            data = handle.read(yamlsafe.MAX_BYTES + 1)
-    except OSError:
+        data = read_regular(path)   # at most the size limit, never a FIFO: refused later, with the reason
+    except RulespecError:
         data = b""
     try:
         doc = yamlsafe.load(data, str(path))
@@ -54,15 +55,31 @@ def file_kind(path: Path) -> str:
 
 def find(paths: list[Path]) -> list[Path]:
     """The transcripts named or under the folders named (rulesets beside them are skipped), sorted."""
+    return find_all(paths)[0]
+
+
+def find_all(paths: list[Path]) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """`find`, and the files under the folders that are not regular files (FIFOs, sockets, devices),
+    with what each is: never opened, for the batch to name in one line."""
     files: list[Path] = []
+    odd: list[tuple[Path, str]] = []
     for p in paths:
-        if p.is_dir():
-            files += [f for f in sorted(p.rglob("*.yaml")) + sorted(p.rglob("*.yml")) if file_kind(f) == "transcript"]
-        elif p.exists():
+        if _is_dir(p):
+            regular, others = yaml_files(p)
+            files += [f for f in regular if file_kind(f) == "transcript"]
+            odd += others
+        elif os.path.lexists(p):
             files.append(p)
         else:
             raise RulespecError(f"no such file or folder: {p}")
-    return files
+    return files, odd
+
+
+def _is_dir(p: Path) -> bool:
+    try:
+        return p.is_dir()
+    except OSError:             # a name too long, say: reported when it is read
+        return False
 
 
 @dataclass
@@ -75,12 +92,12 @@ class Outcome:
     updated: bool = False
 
 
-def run_one(path: Path, update: bool = False) -> Outcome:
+def run_one(path: Path, update: bool = False, root: str | Path | None = None) -> Outcome:
     """Replay one transcript; with `update`, a recorded one that fails is rewritten first."""
     from rulespec.transcripts.replay import replay
     from rulespec.transcripts.transcript import read_transcript
     try:
-        result = replay(path)
+        result = replay(path, root)
     except RulespecError as err:
         return Outcome(path, False, [f"FAIL {path}", *("  " + line for line in err.render().splitlines())])
     if result.ok:
@@ -102,11 +119,11 @@ def run_one(path: Path, update: bool = False) -> Outcome:
     return Outcome(path, True, [f"updated {path} ({again.plays} plays)"], updated=True)
 
 
-def run_tests(files: list[Path], update: bool = False, out=None) -> tuple[int, int, int]:
+def run_tests(files: list[Path], update: bool = False, out=None, root: str | Path | None = None) -> tuple[int, int, int]:
     """Replay transcripts; prints each result and returns (passed, failed, updated)."""
     passed = failed = updated = 0
     for path in files:
-        outcome = run_one(path, update)
+        outcome = run_one(path, update, root)
         if out is not None:
             print("\n".join(outcome.lines), file=out)
         passed += outcome.ok
