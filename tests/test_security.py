@@ -133,3 +133,211 @@ def test_equal_observations_give_equal_decisions(rid):
     assert compared
     if unique:
         assert with_options, "no position with a bonus to declare: the test would not see unique_by"
+
+
+# ---------------------------------------------------------------- item 2: file disclosure
+
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+GOLDEN = Path(__file__).parent / "golden" / "recorded" / "cirulla-seed7.yaml"
+# A line of the process environment, as /proc/self/environ would show it: never in any output.
+ENV_LINE = f"PATH={os.environ.get('PATH', '')}"
+
+
+def _transcript_with(ruleset_value: str) -> str:
+    text = GOLDEN.read_text(encoding="utf-8")
+    return text.replace("ruleset: cirulla\n", f"ruleset: {ruleset_value}\n", 1)
+
+
+def _no_leak(text: str) -> None:
+    assert ENV_LINE not in text
+    assert "hunter2" not in text
+    assert "Traceback" not in text
+
+
+UP = "../" * 24     # extends: is a relative path (the schema refuses a leading /): climb to / from anywhere
+
+
+@pytest.mark.parametrize("ref", [UP + "proc/self/environ", UP + "proc/self/cmdline", UP + "proc/1/environ",
+                                 UP + "sys/kernel/mm/transparent_hugepage/enabled", UP + "dev/null",
+                                 UP + "dev/zero", UP + "etc/passwd", UP + "etc/hostname", "./"])
+def test_extends_never_reads_a_system_file(ref, tmp_path):
+    path = tmp_path / "child.yaml"
+    path.write_text(f"id: child\nextends: {ref}\n", encoding="utf-8")
+    code, out, err = cli("validate", str(path))
+    assert code == 2
+    assert err.startswith(f"{path}:2:10: no ruleset file '{ref}'"), err
+    _no_leak(out + err)
+
+
+def test_a_link_to_a_system_file_is_judged_by_its_real_path(tmp_path):
+    (tmp_path / "evil.yaml").symlink_to("/proc/self/environ")
+    (tmp_path / "passwd.yaml").symlink_to("/etc/passwd")
+    for target in ("evil.yaml", "passwd.yaml"):
+        path = tmp_path / f"child-{target}"
+        path.write_text(f"id: child\nextends: {target}\n", encoding="utf-8")
+        code, out, err = cli("validate", str(path))
+        assert code == 2 and err.startswith(f"{path}:2:10: no ruleset file '{target}'"), err
+        _no_leak(out + err)
+    code, out, err = cli("validate", str(tmp_path / "evil.yaml"))
+    assert code == 2
+    _no_leak(out + err)
+
+
+def test_a_transcript_never_reads_a_system_file(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(_transcript_with("/proc/self/environ"), encoding="utf-8")
+    code, out, err = cli("replay", str(path))
+    assert code == 1
+    assert f"{path}:" in out and "no ruleset file '/proc/self/environ'" in out, out
+    _no_leak(out + err)
+
+
+@pytest.mark.parametrize("argv", [["validate", "/proc/self/environ"], ["compile", "/proc/self/environ"],
+                                  ["explain", "/proc/self/environ"], ["replay", "/proc/self/environ"],
+                                  ["validate", "/dev/stdin"], ["diff", "cirulla", "/proc/self/environ"]])
+def test_a_command_line_path_is_a_ruleset_file_or_nothing(argv):
+    code, out, err = cli(*argv)
+    assert code in (1, 2)
+    assert "no ruleset file" in out + err
+    _no_leak(out + err)
+
+
+def test_a_yaml_file_that_is_no_ruleset_is_never_quoted(tmp_path):
+    secret = tmp_path / "secrets.yaml"
+    secret.write_text("database:\n  password: hunter2\n", encoding="utf-8")
+    path = tmp_path / "child.yaml"
+    path.write_text("id: child\nextends: secrets.yaml\n", encoding="utf-8")
+    code, out, err = cli("validate", str(path))
+    assert code == 2
+    assert err.startswith(f"{path}:2:10: "), err
+    assert len(err.strip().splitlines()) == 3      # the headline, the line of child.yaml, the caret
+    _no_leak(out + err)
+
+
+def test_relative_paths_are_relative_to_the_file_that_names_them(tmp_path, monkeypatch):
+    games = tmp_path / "games"
+    (games / "base").mkdir(parents=True)
+    (games / "house").mkdir()
+    (games / "base" / "club.yaml").write_text("id: club\nextends: cirulla\ngame: {target: 31}\n", encoding="utf-8")
+    (games / "house" / "ours.yaml").write_text("id: ours\nextends: ../base/club.yaml\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli("validate", "games/house/ours.yaml")
+    assert code == 0, err
+    code, out, err = cli("validate", "--root", str(games), "games/house/ours.yaml")
+    assert code == 0, err
+
+
+def test_root_confines_every_file_read(tmp_path):
+    from rulespec.compiler.build import compile_ruleset
+    from rulespec.errors import RulespecError
+    root = tmp_path / "uploads"
+    root.mkdir()
+    (tmp_path / "outside.yaml").write_text("id: outside\nextends: cirulla\n", encoding="utf-8")
+    (root / "inside.yaml").write_text("id: inside\nextends: cirulla\n", encoding="utf-8")
+    (root / "escape.yaml").write_text("id: escape\nextends: ../outside.yaml\n", encoding="utf-8")
+    (root / "link.yaml").symlink_to(tmp_path / "outside.yaml")
+    assert compile_ruleset(root / "inside.yaml", root=root).id == "inside"      # a shipped id is always fine
+    assert compile_ruleset(root / "escape.yaml").id == "escape"                  # no root: siblings are fine
+    for name, at in (("escape.yaml", f"{root / 'escape.yaml'}:2:10: "), ("link.yaml", None)):
+        with pytest.raises(RulespecError) as info:
+            compile_ruleset(root / name, root=root)
+        assert "under the root folder" in info.value.message
+        if at:
+            assert str(info.value).startswith(at)
+    for argv in (["validate", str(root / "escape.yaml")], ["compile", str(root / "escape.yaml")],
+                 ["explain", str(root / "escape.yaml")], ["record", str(root / "escape.yaml")],
+                 ["diff", "cirulla", str(root / "escape.yaml")], ["validate", str(tmp_path / "outside.yaml")],
+                 ["simulate", str(root / "escape.yaml"), "--hands", "1", "--workers", "1"]):
+        code, out, err = cli(argv[0], "--root", str(root), *argv[1:])
+        assert code == 2 and "under the root folder" in err, (argv, err)
+    transcript = root / "t.yaml"
+    transcript.write_text(_transcript_with("../outside.yaml"), encoding="utf-8")
+    for command in ("replay", "test"):
+        code, out, err = cli(command, "--root", str(root), str(transcript))
+        assert code == 1 and "under the root folder" in out, out
+
+
+def test_control_characters_in_a_quoted_line_are_escaped(tmp_path):
+    path = tmp_path / "ansi.yaml"
+    path.write_bytes(b"id: ansi\nextends: cirulla\nname: \"x\"  # \x1b[2J\x1b[31m\n")
+    code, out, err = cli("validate", str(path))
+    assert code == 2
+    assert "\x1b" not in err and "\\x1b" in err, err
+    path.write_text("id: ansi\nextends: cirulla\nbogus\u202e: 1\n", encoding="utf-8")
+    code, out, err = cli("validate", str(path))
+    assert code == 2 and "\u202e" not in err and "\\u202e" in err, err
+
+
+# ---------------------------------------------------------------- item 3: FIFOs and odd files
+
+def _rulespec(*argv, cwd=None):
+    """The command in its own process: a read that blocks fails the test by the timeout, never hangs it."""
+    proc = subprocess.run([sys.executable, "-m", "rulespec", *argv], capture_output=True, text=True, timeout=120,
+                          cwd=cwd)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_a_fifo_in_a_folder_is_skipped_and_the_batch_goes_on(tmp_path):
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    (folder / "a.yaml").write_text(GOLDEN.read_text(encoding="utf-8"), encoding="utf-8")
+    os.mkfifo(folder / "p.yaml")
+    os.mkfifo(folder / "q.yml")
+    for command in ("replay", "test"):
+        code, out, err = _rulespec(command, str(folder))
+        assert code == 0, (command, out, err)
+        assert "1 passed, 0 failed" in out
+        skipped = [line for line in err.splitlines() if "p.yaml" in line]
+        assert len(skipped) == 1 and "FIFO" in skipped[0] and "q.yml" in skipped[0], err
+
+
+def test_a_fifo_named_by_a_reference_is_refused(tmp_path):
+    os.mkfifo(tmp_path / "p.yaml")
+    (tmp_path / "child.yaml").write_text("id: child\nextends: p.yaml\n", encoding="utf-8")
+    (tmp_path / "t.yaml").write_text(_transcript_with("p.yaml"), encoding="utf-8")
+    code, out, err = _rulespec("validate", str(tmp_path / "child.yaml"), str(tmp_path / "p.yaml"))
+    assert code == 2 and "FIFO" in err and err.count("p.yaml") >= 2, err
+    code, out, err = _rulespec("replay", str(tmp_path / "t.yaml"))
+    assert code == 1 and "FIFO" in out, out
+
+
+# ---------------------------------------------------------------- item 4: names over 255 bytes
+
+def test_a_name_too_long_is_located_and_the_batch_goes_on(tmp_path):
+    long = "a" * 251 + ".yaml"       # 256 bytes in one name: the schema allows it, no file system does
+    (tmp_path / "child.yaml").write_text(f"id: child\nextends: {long}\n", encoding="utf-8")
+    (tmp_path / "good.yaml").write_text("id: good\nextends: cirulla\n", encoding="utf-8")
+    code, out, err = cli("validate", str(tmp_path / "child.yaml"), str(tmp_path / "good.yaml"))
+    assert code == 2
+    assert err.startswith(f"{tmp_path / 'child.yaml'}:2:10: file name too long"), err
+    assert f"ok   {tmp_path / 'good.yaml'}" in out
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    (folder / "a-long.yaml").write_text(_transcript_with("x/" + long), encoding="utf-8")
+    (folder / "b-good.yaml").write_text(GOLDEN.read_text(encoding="utf-8"), encoding="utf-8")
+    for command in ("replay", "test"):
+        code, out, err = cli(command, str(folder))
+        assert code == 1, (command, out, err)
+        assert f"{folder / 'a-long.yaml'}:" in out and "file name too long" in out, out
+        assert "1 passed, 1 failed" in out
+
+
+# ---------------------------------------------------------------- item 11: the compile cache
+
+def test_a_file_rewritten_with_the_same_size_and_time_is_compiled_again(tmp_path):
+    from rulespec.compiler.build import compile_ruleset
+    path = tmp_path / "r.yaml"
+    path.write_text("id: r\nextends: cirulla\ngame: {target: 31}\n", encoding="utf-8")
+    first = compile_ruleset(path)
+    stamp = os.stat(path)
+    path.write_text("id: r\nextends: cirulla\ngame: {target: 41}\n", encoding="utf-8")
+    os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    assert os.stat(path).st_size == stamp.st_size and os.stat(path).st_mtime_ns == stamp.st_mtime_ns
+    again = compile_ruleset(path)
+    assert again is not first
+    assert again.module.TARGET == 41 and first.module.TARGET == 31
+    assert compile_ruleset(path) is again          # unchanged bytes: the cached module
