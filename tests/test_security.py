@@ -341,3 +341,62 @@ def test_a_file_rewritten_with_the_same_size_and_time_is_compiled_again(tmp_path
     assert again is not first
     assert again.module.TARGET == 41 and first.module.TARGET == 31
     assert compile_ruleset(path) is again          # unchanged bytes: the cached module
+
+
+# ---------------------------------------------------------------- item 8: guards, located
+
+CIRULLA_TEXT = (Path(__file__).parent.parent / "rulesets" / "cirulla.yaml").read_text(encoding="utf-8")
+REDEAL_WHEN = "when: 'count(table, rank == \"A\") >= 2'"
+
+
+def _line_col(text: str, needle: str) -> tuple[int, int]:
+    before = text[:text.index(needle)]
+    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+
+
+@pytest.mark.parametrize("when", ["true", "not false", "1 == 1", "options.target >= 0"])
+def test_a_deal_check_that_always_redeals_is_refused_at_check_time(when, tmp_path):
+    text = CIRULLA_TEXT.replace("id: cirulla", "id: always", 1).replace(REDEAL_WHEN, f"when: '{when}'")
+    if "options." in when:
+        text += "options:\n  target: {type: int, default: 51}\n"
+    path = tmp_path / "always.yaml"
+    path.write_text(text, encoding="utf-8")
+    line, col = _line_col(text, f"'{when}'")
+    code, out, err = cli("validate", str(path))
+    assert code == 2
+    assert err.startswith(f"{path}:{line}:{col + 1}: deal check 'redeal' holds for every deal"), err
+
+
+def test_a_deal_check_that_nearly_always_redeals_stops_at_the_deal_check(tmp_path):
+    import random
+
+    from rulespec.compiler.build import compile_ruleset
+    from rulespec.errors import RulespecError
+    from rulespec.run.engine import Hand, shuffled_source
+    text = CIRULLA_TEXT.replace("id: cirulla", "id: nearly", 1).replace(REDEAL_WHEN, "when: 'count(table) == 4'")
+    path = tmp_path / "nearly.yaml"
+    path.write_text(text, encoding="utf-8")
+    rules = compile_ruleset(path).module       # whether a condition that reads the table always holds: not static
+    with pytest.raises(RulespecError) as info:
+        Hand(rules, 4, 0, shuffled_source(rules.N_CARDS, random.Random(1)))
+    line, col = _line_col(text, "'count(table) == 4'")
+    assert info.value.span is not None and (info.value.span.file, info.value.span.line) == (str(path), line)
+    assert "deal check 'redeal'" in info.value.message
+    code, out, err = cli("simulate", str(path), "--hands", "1", "--workers", "1")
+    assert code == 2 and err.startswith(f"{path}:{line}:"), err
+
+
+def test_a_target_no_hand_can_reach_is_refused_at_game_target(tmp_path):
+    import yaml
+    base = yaml.safe_load(CIRULLA_TEXT)
+    nulls = lambda section: "".join(f"  {name}: null\n" for name in base[section])  # noqa: E731
+    text = ("id: nothing\nextends: cirulla\nscoring:\n"
+            + "".join(f"  {c}: {{points: '0'}}\n" for c in base["scoring"] if "points" in base["scoring"][c])
+            + "".join(f"  {c}: null\n" for c in base["scoring"] if "points" not in base["scoring"][c])
+            + "events:\n" + nulls("events") + "hand_bonuses:\n" + nulls("hand_bonuses")
+            + "outcomes:\n" + nulls("outcomes") + "dealer_bonuses: []\ngame: {target: 51}\n")
+    path = tmp_path / "nothing.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = cli("validate", str(path))
+    line, col = _line_col(text, "51}")
+    assert code == 2 and f"{path}:{line}:{col}: the target 51 can never be reached" in err, err
