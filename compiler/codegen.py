@@ -20,7 +20,6 @@ from rulespec.checks.check import (
     SCORE_NAMES,
     TABLE_NAMES,
     context,
-    target_span,
 )
 from rulespec.compiler.emit_expr import emit
 from rulespec.lang.expressions import Call, Name, walk
@@ -127,15 +126,8 @@ def generate(rs: Ruleset) -> str:
     return w.text()
 
 
-def _span_tuple(span) -> tuple | None:
-    """A span as plain data for the generated module (file, line, column), or None."""
-    return None if span is None else (str(span.file), int(span.line), int(span.column))
-
-
 def _deal(w, rs):
     w(f"MISDEAL_LIMIT = {rs.misdeal_limit!r}")
-    # Where each deal check's condition is written: the engine's redeal guard points at it.
-    w(f"DEAL_CHECK_SPANS = {({c.name: _span_tuple(c.when.span) for c in rs.deal_checks})!r}")
     w()
     w()
     w("def deal_check(table):")
@@ -368,7 +360,6 @@ def _events(w, rs):
 def _scoring(w, rs):
     w(f"CATEGORIES = {tuple(rs.categories)!r}")
     w(f"TARGET = {rs.target!r}")
-    w(f"TARGET_SPAN = {_span_tuple(target_span(rs))!r}")
     w(f"TIE = {rs.tie!r}")
     w()
     w()

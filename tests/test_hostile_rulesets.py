@@ -125,7 +125,9 @@ CASES = {
     "packet that does not divide": (sub("- [{each: 3}, {table: 4}]", "- [{each: 3, packet: 2}, {table: 4}]"),
                                     "3 cards each cannot be given 2 at a time"),
     "200 rounds": (sub("    - [{each: 3}]    ", "\n".join(["    - [{each: 7}]"] * 200) + "\n    - [{each: 3}]    "),
-                   "with 2 players round 4 needs 14 cards but only 2 remain"),
+                   "expected at most 64 items, found 202"),   # the language's size limit on deal rounds
+    "60 rounds": (sub("    - [{each: 3}]    ", "\n".join(["    - [{each: 7}]"] * 60) + "\n    - [{each: 3}]    "),
+                  "with 2 players round 4 needs 14 cards but only 2 remain"),
     "no repeat_last": (sub("repeat_last: true", "repeat_last: false"), "with 2 players the deal uses 16 of the 40"),
     "sides keyed by a superscript digit": (sub("sides: {2: 2, 3: 3, 4: 2}", 'sides: {2: 2, 3: 3, 4: 2, "²": 2}'),
                                            "players.sides is keyed by a number of players (2 to 8), found '²'"),

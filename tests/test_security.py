@@ -400,3 +400,101 @@ def test_a_target_no_hand_can_reach_is_refused_at_game_target(tmp_path):
     code, out, err = cli("validate", str(path))
     line, col = _line_col(text, "51}")
     assert code == 2 and f"{path}:{line}:{col}: the target 51 can never be reached" in err, err
+
+
+# ---------------------------------------------------------------- item 5: bounded check time
+
+BIG_DECK = """id: big
+deck:
+  id: big160
+  ranks: [{ranks}]
+  suits: [H, D, C, S, X, Y, Z, W]
+players: {{counts: [2], default: 2, sides: {{2: 2}}}}
+deal: {{rounds: [[{{each: 3}}, {{table: 4}}], [{{each: 3}}]], repeat_last: true}}
+capture: {{kinds: [{{kind: match}}]}}
+scoring: {{carte: {{points: '1 if most(count(pile)) else 0'}}, scope: {{from_events: true}}}}
+game: {{target: 11}}
+hand_bonuses:
+{bonuses}"""
+
+
+def test_a_search_past_the_budget_is_a_warning_not_a_hang(tmp_path):
+    from rulespec.checks.lint import CHECK_BUDGET
+    from rulespec.compiler.build import compile_ruleset
+    ranks = ", ".join(f"{{rank: '{r}', value: {v}}}" for v, r in enumerate(
+        ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "B", "E", "F", "G", "N", "P", "R"], 1))
+    bonuses = "".join(f"  b{i}: {{size: 3, when: 'round >= {i % 3 + 1} and total(cards) > 999', points: 1, "
+                      f"category: scope}}\n" for i in range(20))
+    path = tmp_path / "big.yaml"
+    text = BIG_DECK.format(ranks=ranks, bonuses=bonuses)
+    path.write_text(text, encoding="utf-8")
+    compiled = compile_ruleset(path)
+    assert compiled.module.N_CARDS == 160
+    budget = [w for w in compiled.ruleset.warnings if "budget" in w.message]
+    assert len(budget) == 1, [w.message for w in compiled.ruleset.warnings]
+    assert f"after {CHECK_BUDGET} evaluations" in budget[0].message and "'b0'" in budget[0].message
+    assert budget[0].span.line == text[:text.index("hand_bonuses:")].count("\n") + 1
+
+
+def test_thousands_of_bonuses_are_refused_by_the_size_limit(tmp_path):
+    path = tmp_path / "many.yaml"
+    path.write_text("id: many\nextends: cirulla\nhand_bonuses:\n" + "".join(
+        f"  b{i}: {{size: 3, when: 'total(cards) > 999', points: 1, category: scope}}\n" for i in range(1000)),
+        encoding="utf-8")
+    code, out, err = cli("validate", str(path))
+    assert code == 2
+    assert err.startswith(f"{path}:4:3: ") and "at most 64" in err.splitlines()[0], err[:300]
+
+
+@pytest.mark.parametrize("section, item, limit", [
+    ("deal_checks", "  - {{name: c{i}, when: 'count(table) > 99', result: redeal}}\n", 32),
+    ("events", "  e{i}: {{when: 'count(table) > 99', points: 1, category: scope}}\n", 64),
+    ("scoring", "  s{i}: {{points: '0'}}\n", 64),
+])
+def test_the_language_has_size_limits(section, item, limit, tmp_path):
+    path = tmp_path / "many.yaml"
+    path.write_text(f"id: many\nextends: cirulla\n{section}:\n" + "".join(item.format(i=i) for i in range(limit + 1)),
+                    encoding="utf-8")
+    code, out, err = cli("validate", str(path))
+    assert code == 2 and f"at most {limit}" in err.splitlines()[0], err[:300]
+
+
+# ---------------------------------------------------------------- item 6: bounded run time
+
+def _nested_filter(depth: int) -> str:
+    text = 'rank == "A"'
+    for _ in range(depth):
+        text = f"count(table, {text}) > 0"
+    return text
+
+
+@pytest.mark.parametrize("depth", [3, 12, 16])
+def test_filters_nested_deeper_than_the_bound_are_refused_at_check_time(depth, tmp_path):
+    from rulespec.lang.typecheck import MAX_FILTER_DEPTH
+    text = CIRULLA_TEXT.replace("id: cirulla", "id: deep", 1).replace(REDEAL_WHEN, f"when: '{_nested_filter(depth)}'")
+    path = tmp_path / "deep.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = cli("validate", str(path))
+    assert code == 2
+    line, col = _line_col(text, "'count(table")
+    # Located at the filter that goes one level too deep.
+    inner = col + 1 + len("count(table, ") * MAX_FILTER_DEPTH
+    assert err.startswith(f"{path}:{line}:{inner}: filters nested more than {MAX_FILTER_DEPTH} deep"), err
+
+
+def test_filters_nested_within_the_bound_compile_and_run(tmp_path):
+    import random
+
+    from rulespec.bots.policy import play_out
+    from rulespec.bots.random_bot import RandomBot
+    from rulespec.compiler.build import compile_ruleset
+    from rulespec.lang.typecheck import MAX_FILTER_DEPTH
+    from rulespec.run.engine import Hand, shuffled_source
+    text = CIRULLA_TEXT.replace("id: cirulla", "id: ok", 1).replace(
+        REDEAL_WHEN, f"when: '{_nested_filter(MAX_FILTER_DEPTH)} and count(table, rank == \"A\") >= 2'")
+    path = tmp_path / "ok.yaml"
+    path.write_text(text, encoding="utf-8")
+    rules = compile_ruleset(path).module
+    hand = Hand(rules, 4, 0, shuffled_source(rules.N_CARDS, random.Random(2)))
+    play_out(hand, [RandomBot(random.Random(s)) for s in range(4)])
+    assert hand.is_over

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
-from rulespec.errors import RulespecError, Span
+from rulespec.errors import RulespecError
 from rulespec.run.engine import Game, Hand, shuffled_source
 
 MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a bug, not a long game
@@ -146,7 +146,7 @@ def run_chunk(job: dict, start: int, stop: int) -> Stats:
                 if game.hands_played >= MAX_HANDS_PER_GAME:
                     at = getattr(rules, "TARGET_SPAN", None)
                     raise RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands: can the target "
-                                        f"{rules.TARGET} be reached?", Span(*at) if at else None)
+                                        f"{rules.TARGET} be reached?", at)
                 _play(game.new_hand(), bots, stats)
                 game.finish_hand()
             stats.add_game(game)

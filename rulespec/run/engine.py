@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import NamedTuple
 
-from rulespec.errors import RulespecError, Span
+from rulespec.errors import RulespecError
 from rulespec.run.runtime import bits as _rt_bits
 
 # A deal check that holds for nearly every deal would redeal forever.
@@ -226,7 +226,7 @@ class Hand:
                 if thrown_in > MAX_REDEALS:
                     at = getattr(rules, "DEAL_CHECK_SPANS", {}).get(check[0])
                     raise RulespecError(f"deal check '{check[0]}' threw in {MAX_REDEALS} deals in a row: does it "
-                                        f"hold for (nearly) every deal?", Span(*at) if at else None)
+                                        f"hold for (nearly) every deal?", at)
             explicit = self.source.rounds is not None
             if check is None:
                 if explicit and self.redeal_marked:
