@@ -430,8 +430,8 @@ def test_a_search_past_the_budget_is_a_warning_not_a_hang(tmp_path):
     path.write_text(text, encoding="utf-8")
     compiled = compile_ruleset(path)
     assert compiled.module.N_CARDS == 160
-    budget = [w for w in compiled.ruleset.warnings if "budget" in w.message]
-    assert len(budget) == 1, [w.message for w in compiled.ruleset.warnings]
+    budget = [w for w in compiled.warnings if "budget" in w.message]
+    assert len(budget) == 1, [w.message for w in compiled.warnings]
     assert f"after {CHECK_BUDGET} evaluations" in budget[0].message and "'b0'" in budget[0].message
     assert budget[0].span.line == text[:text.index("hand_bonuses:")].count("\n") + 1
 

@@ -38,6 +38,9 @@ class Stats:
     squares: dict = field(default_factory=dict)    # (side, category) -> sum of squares
     hand_wins: list = field(default_factory=list)  # per side: hands with the strictly highest total
     game_wins: list = field(default_factory=list)  # per side: games won
+    totals: dict = field(default_factory=dict)     # (side, total points of a hand) -> hands
+    lengths: dict = field(default_factory=dict)    # plays in a hand -> hands
+    scored: dict = field(default_factory=dict)     # (side, category) -> hands in which it scored > 0
 
     def __post_init__(self):
         self.hand_wins = self.hand_wins or [0] * self.sides
@@ -52,6 +55,7 @@ class Stats:
         """Count one finished hand."""
         self.hands += 1
         self.plays += hand.plays
+        self.lengths[hand.plays] = self.lengths.get(hand.plays, 0) + 1
         if hand.outcome is not None:
             self.outcomes[hand.outcome[0]] = self.outcomes.get(hand.outcome[0], 0) + 1
         if hand.plays == 0:
@@ -64,6 +68,10 @@ class Stats:
         for side, row in enumerate(rows):
             for cat, pts in row.items():
                 self._add(side, cat, pts)
+                if pts and cat != "total":
+                    self.scored[(side, cat)] = self.scored.get((side, cat), 0) + 1
+            key = (side, row["total"])
+            self.totals[key] = self.totals.get(key, 0) + 1
             others = [t for s, t in enumerate(totals) if s != side]
             self._add(side, "margin", totals[side] - max(others) if others else 0)
 
@@ -82,6 +90,10 @@ class Stats:
             self.sums[k] = self.sums.get(k, 0) + v
         for k, v in other.squares.items():
             self.squares[k] = self.squares.get(k, 0) + v
+        for name in ("totals", "lengths", "scored"):
+            mine = getattr(self, name)
+            for k, v in getattr(other, name).items():
+                mine[k] = mine.get(k, 0) + v
         self.hand_wins = [a + b for a, b in zip(self.hand_wins, other.hand_wins)]
         self.game_wins = [a + b for a, b in zip(self.game_wins, other.game_wins)]
 
@@ -98,13 +110,16 @@ class Stats:
         var = max(self.squares.get((side, cat), 0) / n - m * m, 0.0) * n / (n - 1)
         return 1.96 * math.sqrt(var / n)
 
-    def win_rate(self, side: int) -> tuple[float, float]:
-        """Games won (a game run) or hands won outright (a hand run) by the side: rate and 95% half-width."""
+    def win_rate(self, side: int) -> tuple[float, float, float]:
+        """Games won (a game run) or hands won outright (a hand run) by the side: the rate and its 95% interval.
+
+        A Wilson score interval: unlike rate ± 1.96·sqrt(p(1-p)/n) it stays inside 0..1 and does not
+        shrink to nothing when a side wins all or none of a few games.
+        """
         n, wins = (self.games, self.game_wins[side]) if self.games else (self.hands, self.hand_wins[side])
         if not n:
-            return 0.0, 0.0
-        p = wins / n
-        return p, 1.96 * math.sqrt(p * (1 - p) / n)
+            return 0.0, 0.0, 1.0
+        return (wins / n, *wilson(wins, n))
 
     @property
     def mean_plays(self) -> float:
@@ -113,6 +128,15 @@ class Stats:
     @property
     def mean_legal_moves(self) -> float:
         return self.legal_moves / self.decisions if self.decisions else 0.0
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% for z = 1.96): (low, high)."""
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _stats_for(rules, seats: int) -> Stats:
@@ -215,16 +239,18 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     return stats
 
 
-def _run_processes(job: dict, chunks, workers: int, progress) -> list[Stats]:
+def _run_processes(job: dict, chunks, workers: int, progress, work=None) -> list:
+    """Run `work(job, a, b)` (default: run_chunk) for each chunk in a local process pool, in chunk order."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    work = work or run_chunk
     # fork (where there is one) shares the compiled ruleset with the workers; the caller's progress
     # display must not run a thread of its own across the fork (cli.py refreshes it by hand).
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    parts: list[Stats | None] = [None] * len(chunks)
+    parts: list = [None] * len(chunks)
     with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=ctx) as pool:
-        futures = {pool.submit(run_chunk, job, a, b): k for k, (a, b) in enumerate(chunks)}
+        futures = {pool.submit(work, job, a, b): k for k, (a, b) in enumerate(chunks)}
         for fut in as_completed(futures):
             k = futures[fut]
             parts[k] = fut.result()
@@ -271,7 +297,7 @@ def to_dict(stats: Stats, **head) -> dict:
         "ci95": {str(s): {c: r4(stats.ci95(s, c)) for c in stats.categories} for s in range(stats.sides)},
         "win_rate": {"by": "games" if stats.games else "hands",
                      "side": {str(s): r4(stats.win_rate(s)[0]) for s in range(stats.sides)},
-                     "side_ci95": {str(s): r4(stats.win_rate(s)[1]) for s in range(stats.sides)},
+                     "side_interval95": {str(s): [r4(x) for x in stats.win_rate(s)[1:]] for s in range(stats.sides)},
                      "seat": {str(s): r4(stats.win_rate(s % stats.sides)[0]) for s in range(stats.seats)}},
         "hand_wins": stats.hand_wins,
         "game_wins": stats.game_wins if stats.games else None,
@@ -283,6 +309,11 @@ def to_dict(stats: Stats, **head) -> dict:
     return doc
 
 
+def _rate(p: float, low: float, high: float, digits: int = 1) -> str:
+    """A win rate with its (asymmetric) Wilson interval: `45.0% (41.2-48.9)`."""
+    return f"{100 * p:.{digits}f}% ({100 * low:.{digits}f}-{100 * high:.{digits}f})"
+
+
 def render(stats: Stats, console, *, title: str, bots: list[str]) -> None:
     """The statistics as rich tables: points per category and side, then win rates per side and seat."""
     from rich.table import Table
@@ -290,18 +321,20 @@ def render(stats: Stats, console, *, title: str, bots: list[str]) -> None:
     table.add_column("mean points per hand")
     for s in range(stats.sides):
         members = [f"{seat}:{bots[seat]}" for seat in range(stats.seats) if seat % stats.sides == s]
-        table.add_column(f"side {s} ({', '.join(members)})", justify="right")
+        table.add_column(f"side {s}\n{' '.join(members)}", justify="right")
+    # Three sides or more: shorter cells, so that the table still fits 80 columns.
+    wide = stats.sides <= 2
     for cat in stats.categories:
-        table.add_row(cat, *[f"{stats.mean(s, cat):.3f} ± {stats.ci95(s, cat):.3f}" for s in range(stats.sides)])
+        table.add_row(cat, *[f"{stats.mean(s, cat):.3f} ± {stats.ci95(s, cat):.3f}" if wide else
+                             f"{stats.mean(s, cat):.2f}±{stats.ci95(s, cat):.2f}" for s in range(stats.sides)])
     what = "games won" if stats.games else "hands won"
-    table.add_row(what, *[f"{p:.1%} ± {ci:.1%}" for p, ci in (stats.win_rate(s) for s in range(stats.sides))])
+    table.add_row(what, *[_rate(*stats.win_rate(s), digits=1 if wide else 0) for s in range(stats.sides)])
     console.print(table)
     seats = Table(title=f"{what} per seat")
     for col in ("seat", "bot", "side", "win rate"):
         seats.add_column(col, justify="right" if col == "win rate" else "left")
     for seat in range(stats.seats):
-        p, ci = stats.win_rate(seat % stats.sides)
-        seats.add_row(str(seat), bots[seat], str(seat % stats.sides), f"{p:.1%} ± {ci:.1%}")
+        seats.add_row(str(seat), bots[seat], str(seat % stats.sides), _rate(*stats.win_rate(seat % stats.sides)))
     console.print(seats)
     line = (f"{stats.hands} hands; {stats.mean_plays:.1f} plays per hand; "
             f"{stats.mean_legal_moves:.2f} legal moves per turn on average")

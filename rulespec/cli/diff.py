@@ -5,7 +5,8 @@ from rulespec.cli.options import add_root_argument, compile_named
 
 
 def register(sub) -> None:
-    d = sub.add_parser("diff", help="the differences between two rulesets after inheritance, in words")
+    d = sub.add_parser("diff", help="the differences between two rulesets after inheritance, in words "
+                                    "(exit status 1 when they differ, as diff)")
     d.add_argument("a")
     d.add_argument("b")
     add_root_argument(d)
@@ -13,6 +14,8 @@ def register(sub) -> None:
 
 
 def run(args, out, err) -> int:
-    from rulespec.authoring.diff import report
-    out.write(report(compile_named(args.a, root=args.root).ruleset, compile_named(args.b, root=args.root).ruleset))
-    return 0
+    """Exit status as diff's: 0 when the rules are the same, 1 when they differ, 2 for an error."""
+    from rulespec.authoring.diff import differences, report
+    a, b = compile_named(args.a, root=args.root).ruleset, compile_named(args.b, root=args.root).ruleset
+    out.write(report(a, b))
+    return 1 if differences(a, b) else 0

@@ -1,9 +1,10 @@
 """`rulespec new NAME --extends BASE [-o FILE]`: write a starter variant that validates as written."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from rulespec.authoring.scaffold import starter
+from rulespec.authoring.scaffold import schema_ref, starter, write_schema_copy
 from rulespec.errors import RulespecError
 
 
@@ -25,4 +26,8 @@ def run(args, out, err) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     print(f"wrote {path}: a variant of {args.extends}; check it with `rulespec validate {path}`", file=out)
+    copy = schema_ref(path.parent)[1]
+    if copy is not None and write_schema_copy(copy):
+        shown = os.path.relpath(copy) if not os.path.isabs(args.output or "") else copy
+        print(f"wrote {shown}: the ruleset schema, for editors (the $schema line of {path.name} names it)", file=out)
     return 0

@@ -4,47 +4,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulespec.cli.options import add_root_argument
-from rulespec.errors import RulespecError
+from rulespec.cli.pages import add_html_argument, replay_page
 
 
 def register(sub) -> None:
-    r = sub.add_parser("replay", help="replay golden transcripts (files or folders)")
+    r = sub.add_parser("replay", help="replay golden transcripts (files or folders; rulesets in a folder are skipped)")
     r.add_argument("files", nargs="+")
+    add_html_argument(r, "the hand (one transcript)")
     add_root_argument(r)
     r.set_defaults(func=run)
 
 
 def run(args, out, err) -> int:
-    from rulespec.source.files import skipped_line, yaml_files
-    from rulespec.transcripts.replay import replay
-    files = []
-    odd = []
-    for f in args.files:
-        p = Path(f)
-        if _is_dir(p):
-            regular, others = yaml_files(p)     # FIFOs, sockets, devices: never opened, named below
-            files += regular
-            odd += others
-        else:
-            files.append(p)
-    if odd:
-        print(skipped_line(odd), file=err)
-    failed = 0
-    for f in files:
-        try:
-            result = replay(f, args.root)
-        except RulespecError as e:
-            print(f"FAIL {f}\n  {e.render()}", file=out)
-            failed += 1
-            continue
-        print(result.summary(), file=out)
-        failed += not result.ok
-    print(f"{len(files) - failed} passed, {failed} failed", file=out)
-    return 1 if failed else 0
-
-
-def _is_dir(p: Path) -> bool:
-    try:
-        return p.is_dir()
-    except OSError:             # a name too long, say: replay reports it as a file it cannot read
-        return False
+    # The same discovery and report as `rulespec test` (one rule for both), without its defaults and --update.
+    from rulespec.cli.test import replay_found
+    from rulespec.transcripts.testrun import find
+    paths = [Path(f) for f in args.files]
+    if args.html:
+        replay_page(find(paths).transcripts, args.html, out)
+    return replay_found(paths, out, err, command="replay", root=args.root)

@@ -1,7 +1,8 @@
 """`rulespec simulate RULESET`: statistics over many hands or games played by bots, on every core."""
 from __future__ import annotations
 
-from rulespec.cli.options import add_option_argument, add_root_argument, parse_options
+from rulespec.cli.options import add_option_argument, add_root_argument, named_options
+from rulespec.cli.pages import add_html_argument
 
 
 def register(sub) -> None:
@@ -20,6 +21,12 @@ def register(sub) -> None:
     add_option_argument(s)
     add_root_argument(s)
     s.add_argument("--json", action="store_true")
+    s.add_argument("--no-timings", action="store_true",
+                   help="leave out what depends on the machine (seconds, hands per second, workers), so the same "
+                        "command prints the same bytes")
+    s.add_argument("--compare", metavar="BASE", help="play the same seeds under BASE too and show, per category, "
+                                                     "the difference with its 95%% interval")
+    add_html_argument(s, "the distributions as plots")
     s.set_defaults(func=run)
 
 
@@ -45,7 +52,10 @@ def run(args, out, err) -> int:
         to_dict,
     )
     from rulespec.compiler.build import compile_ruleset
-    options = parse_options(args.option) or None
+    options = named_options(args.ruleset, args.option, args.root)
+    if args.compare:
+        from rulespec.cli.compare import run_compare
+        return run_compare(args, options, out, err)
     compiled = compile_ruleset(args.ruleset, options, root=args.root)
     rules = compiled.module
     n = args.seats or rules.DEFAULT_SEATS
@@ -71,14 +81,21 @@ def run(args, out, err) -> int:
             stats = simulate(args.ruleset, progress=advance, **run)
     dt = time.perf_counter() - t0
     unit = "games" if games is not None else "hands"
+    if args.html:
+        from rulespec.cli.pages import simulate_page
+        simulate_page(stats, compiled, bots, f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html,
+                      err if args.json else out)
     if args.json:
+        timings = {} if args.no_timings else dict(
+            workers=args.workers or default_workers(), seconds=round(dt, 3),
+            hands_per_second=round(stats.hands / dt, 1) if dt else None)
         doc = to_dict(stats, ruleset=compiled.id, options=options or {}, seed=args.seed, seats=n, bots=bots,
-                      backend=args.backend, workers=args.workers or default_workers(), seconds=round(dt, 3),
-                      hands_per_second=round(stats.hands / dt, 1) if dt else None)
+                      backend=args.backend, **timings)
         print(json.dumps(doc, indent=2), file=out)
         return 0
-    console = Console(file=out, width=max(100, 24 * stats.sides + 30))
+    console = Console(file=out, width=80)  # a terminal's width or not, the tables fit 80 columns
     render(stats, console, bots=bots,
            title=f"{compiled.id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}")
-    console.print(f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)")
+    if not args.no_timings:
+        console.print(f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)")
     return 0

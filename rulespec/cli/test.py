@@ -4,16 +4,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulespec.cli.options import add_root_argument
-from rulespec.source.files import skipped_line
-from rulespec.transcripts.testrun import default_paths, find_all, run_tests
+from rulespec.transcripts.testrun import default_paths, find, run_tests
 
 
 def register(sub) -> None:
-    t = sub.add_parser("test", help="replay golden transcripts (default: the shipped ones); --update refreshes "
-                                    "recorded ones")
+    t = sub.add_parser("test", help="replay golden transcripts (default: the `golden` setting of rulespec.toml or "
+                                    "[tool.rulespec], else ./tests/golden); --update refreshes recorded ones")
     t.add_argument("paths", nargs="*")
     t.add_argument("--update", action="store_true",
                    help="rewrite the expectations of failing recorded transcripts from the engine")
+    t.add_argument("--coverage", metavar="RULESET",
+                   help="mutate each rule of RULESET and report the mutations no transcript under the paths catches")
     add_root_argument(t)
     t.set_defaults(func=run)
 
@@ -21,14 +22,28 @@ def register(sub) -> None:
 def run(args, out, err) -> int:
     """`rulespec test [PATH...] [--update]`."""
     paths = [Path(p) for p in args.paths] if args.paths else default_paths()
-    files, odd = find_all(paths)
-    if odd:
-        print(skipped_line(odd), file=err)     # FIFOs, sockets, devices: never opened; the batch goes on
-    if not files:
-        print(f"rulespec test: no transcripts under {', '.join(map(str, paths))}", file=err)
+    found = find(paths)
+    if args.coverage:
+        from rulespec.cli.coverage import run_coverage
+        return run_coverage(args.coverage, found.transcripts, out)
+    return replay_found(paths, out, err, update=args.update, command="test", found=found, root=args.root)
+
+
+def replay_found(paths: list[Path], out, err, *, update: bool = False, command: str, found=None,
+                 root: str | None = None) -> int:
+    """Replay the transcripts under `paths` (rulesets beside them skipped, and said so); `replay` shares it.
+
+    Files that are not regular files (FIFOs, sockets, devices) are never opened: one line names them.
+    `root`: every file read must lie under it."""
+    found = found or find(paths)
+    for note in (found.skipped_note(), found.odd_note()):
+        if note:
+            print(note, file=err)
+    if not found.transcripts:
+        print(f"rulespec {command}: no transcripts under {', '.join(map(str, paths))}", file=err)
         return 2
-    passed, failed, updated = run_tests(files, update=args.update, out=out, root=args.root)
-    if args.update:
+    passed, failed, updated = run_tests(found.transcripts, update=update, out=out, root=root)
+    if update:
         print(f"{updated} updated", file=out)
     print(f"{passed} passed, {failed} failed", file=out)
     return 1 if failed else 0

@@ -10,11 +10,12 @@ its virtual index (see decks.py) until it is captured.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import NamedTuple
 
 from rulespec.errors import RulespecError
+from rulespec.run.compiled import CompiledRules
 from rulespec.run.runtime import bits as _rt_bits
 
 # A deal check that holds for nearly every deal would redeal forever.
@@ -23,6 +24,39 @@ MAX_REDEALS = 1000
 
 class IllegalMove(RulespecError):
     """A play or declaration the rules refuse (the message says why)."""
+
+
+class RuleFailed(RulespecError):
+    """A rule of the ruleset failed while it was evaluated (located at the rule; the hand is unchanged)."""
+
+
+def rule_failure(exc: Exception, rules) -> Exception:
+    """`exc` as a RuleFailed at the YAML span of the generated line that raised it; `exc` itself if no rule did.
+
+    The compiled module's `LINE_SPANS` (set by the compiler) maps each generated line to the
+    span that wrote it; the innermost frame of the module in the traceback is the failing rule.
+    """
+    filename = getattr(rules, "__file__", None)
+    lineno = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            lineno = tb.tb_lineno
+        tb = tb.tb_next
+    if lineno is None:
+        return exc
+    spans = getattr(rules, "LINE_SPANS", ())
+    span = spans[lineno - 1] if 0 < lineno <= len(spans) else None
+    reason = "division by zero" if isinstance(exc, ZeroDivisionError) else f"{type(exc).__name__}: {exc}"
+    return RuleFailed(f"this rule failed: {reason} (the hand is left as it was)", span)
+
+
+def _raise_located(exc: Exception, rules) -> None:
+    """Raise `exc` as a located RuleFailed when a rule raised it; else re-raise it as it is (an engine bug)."""
+    failure = rule_failure(exc, rules)
+    if failure is exc:
+        raise exc
+    raise failure from exc
 
 
 class Declaration(NamedTuple):
@@ -73,16 +107,20 @@ class _Names:
     __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
 
 
+@dataclass
 class DealSource:
     """Where the cards of a hand come from: a deck order, or explicit rounds."""
 
-    def __init__(self, *, order: list[int] | None = None, rounds: list | None = None, rng: random.Random | None = None):
-        self.order = order            # a full deck order, top card first (consumed as dealt)
-        self.rounds = rounds          # explicit rounds: list of (table list | None, {seat: [cards]})
-        self.rng = rng                # for reshuffles of a seeded game
-        self.pos = 0
-        self.round_no = 0
-        self.seen = 0                 # cards an explicit deal has given so far
+    order: list[int] | None = None    # a full deck order, top card first (consumed as dealt)
+    rounds: list | None = None        # explicit rounds: list of (table list | None, {seat: [cards]})
+    rng: random.Random | None = None  # for reshuffles of a seeded game
+    pos: int = 0
+    round_no: int = 0
+    seen: int = 0                     # cards an explicit deal has given so far
+
+    def clone(self) -> "DealSource":
+        """A copy that deals on independently (the explicit rounds and the generator are shared)."""
+        return replace(self, order=list(self.order) if self.order is not None else None)
 
 
 @dataclass
@@ -98,7 +136,46 @@ class ExplicitRound:
 class Hand:
     """The state of one hand: deal, plays, events and score."""
 
-    def __init__(self, rules, seats: int, dealer: int, source: DealSource):
+    # Every attribute of a hand, declared. clone() copies each by its declared type: a list or a
+    # dict one level down (their items are immutable), the deal source by its own clone();
+    # anything else is immutable and shared. tests/test_engine.py holds __init__ to this list.
+    rules: CompiledRules
+    n: int
+    k: int
+    dealer: int
+    source: DealSource
+    schedule: tuple
+    hands: list[int]
+    table: int
+    _arrivals: list[int]
+    piles: list[int]
+    round: int
+    turn: int
+    wild_as: int | None
+    last_capturer: int | None
+    previous: int
+    events: list[Event]
+    dealer_events: list[str]
+    plays: int
+    played_this_round: list[int]
+    played_round: list[int]
+    declared: list[int]
+    shown: list[int]
+    knocked_round: list[bool]
+    round_dealt: list[int]
+    declared_wild: dict[int, int]
+    outcome: tuple[str, list[int]] | None
+    over: bool
+    misdeals: int
+    redeal_marked: bool
+    round_pending: bool
+    deal_log: list[tuple[int, tuple[int, ...]] | None]
+    final_table: int
+    _options_key: tuple | None
+    _options: dict[int, list[int]]
+    _legal: tuple | None
+
+    def __init__(self, rules: CompiledRules, seats: int, dealer: int, source: DealSource):
         if not _is_int(seats) or seats not in rules.SEATS_ALLOWED:
             raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
                                 f"players, not {_shown(seats)}")
@@ -133,13 +210,19 @@ class Hand:
         self.over = False
         self.misdeals = 0
         self.redeal_marked = False
+        self.round_pending = False                   # a written deal stopped at a round's end (see _play_card)
         # Per deal round: (table cards laid, cards per seat) as masks; None after a thrown-in deal.
         self.deal_log: list[tuple[int, tuple[int, ...]] | None] = []
         self.final_table = 0
         self._options_key = None
         self._options: dict[int, list[int]] = {}
         self._legal = None                  # (seat, hand, table, moves) of the last legal_moves()
-        self._start()
+        try:
+            self._start()
+        except RulespecError:
+            raise
+        except Exception as exc:
+            _raise_located(exc, rules)
 
     # -- dealing -------------------------------------------------------------
     def _take(self, count: int) -> list[int]:
@@ -185,6 +268,12 @@ class Hand:
         self.played_this_round = [0] * self.n
         self.played_round = [0] * self.n
         self.knocked_round = [False] * self.n
+
+    def _deal_pending(self) -> None:
+        """Deal the round a written deal left out, now that a play needs it (an error if it is not there)."""
+        if self.round_pending:
+            self.round_pending = False
+            self._lay_round()
 
     def _lay_explicit(self, given: "ExplicitRound", seat_cards: int, table_cards: int) -> None:
         """Lay a round written out in a transcript, checking it against the schedule."""
@@ -241,7 +330,7 @@ class Hand:
                                     f"and give the new deal as the next round",
                                     self.source.rounds[self.source.round_no - 1].span)
             if result == "dealer_wins":
-                self.dealer_events.append(event)
+                # An outcome, not an event: the check's name is the outcome and no dealer event is reported.
                 self._end_game(name, [self.dealer % self.k])
                 return
             self.dealer_events.append(event)
@@ -322,10 +411,13 @@ class Hand:
 
     def captures_for(self, card: int) -> list[int]:
         """Every capture set (real masks) the card has against the table now."""
-        if self.wild_as is None:
-            return self.rules.captures(1 << card, self.table)
-        eff_card = self._eff(1 << card)
-        return [self._real(m) for m in self.rules.captures(eff_card, self._eff(self.table))]
+        try:
+            if self.wild_as is None:
+                return self.rules.captures(1 << card, self.table)
+            eff_card = self._eff(1 << card)
+            return [self._real(m) for m in self.rules.captures(eff_card, self._eff(self.table))]
+        except Exception as exc:
+            _raise_located(exc, self.rules)
 
     def options_for(self, card: int) -> list[int]:
         """The capture sets the card may take (0 = play without capturing)."""
@@ -351,7 +443,10 @@ class Hand:
         if self.rules.DECLARED_FIRST and pending:
             hand = pending
         if self.wild_as is None:
-            moves = self.rules.legal(hand, self.table)    # the compiled fast path
+            try:
+                moves = self.rules.legal(hand, self.table)    # the compiled fast path
+            except Exception as exc:
+                _raise_located(exc, self.rules)
             self._legal = (self.turn, hand, self.table, moves)
             return moves
         moves = []
@@ -452,7 +547,7 @@ class Hand:
         if decl.wild_rank is not None:
             cards = (cards ^ rules.WILD_BIT) | (1 << (rules.N_CARDS + decl.wild_rank))
         ctx = (self.hands[seat], self.round, last_round)
-        if not spec.check(cards, *ctx):
+        if not self._holds(spec, cards, ctx):
             how = f" with the wild card as {rules.RANK_NAMES[decl.wild_rank]}" if decl.wild_rank is not None else ""
             raise IllegalMove(f"{names} do not make {decl.bonus}{how}")
         for other in spec.excluded_by:
@@ -462,15 +557,22 @@ class Hand:
             self._check_unique(seat, decl, spec)
         return spec.points, spec.category
 
+    def _holds(self, spec, cards: int, ctx) -> bool:
+        """Whether the cards make the bonus (its compiled condition; a failure there is located)."""
+        try:
+            return spec.check(cards, *ctx)
+        except Exception as exc:
+            _raise_located(exc, self.rules)
+
     def _can_make(self, bonus: str, real_cards: int, ctx) -> bool:
         """Whether the cards make `bonus` with some (or no) declaration of the wild card."""
         rules = self.rules
         spec = rules.HAND_BONUSES[bonus]
-        if spec.check(real_cards, *ctx):
+        if self._holds(spec, real_cards, ctx):
             return True
         if real_cards & rules.WILD_BIT and spec.wild and rules.DECLARE_WILD:
             base = real_cards ^ rules.WILD_BIT
-            return any(spec.check(base | (1 << (rules.N_CARDS + r)), *ctx) for r in rules.WILD_DECLARE_AS)
+            return any(self._holds(spec, base | (1 << (rules.N_CARDS + r)), ctx) for r in rules.WILD_DECLARE_AS)
         return False
 
     def _check_unique(self, seat: int, decl: Declaration, spec) -> None:
@@ -546,10 +648,11 @@ class Hand:
         decls = self._checked_declarations(decls)
         if self.over:
             raise IllegalMove("the hand is over")
+        self._deal_pending()
         snapshot = self.clone()
         try:
             return self._apply_declarations(seat, decls, with_card=False)
-        except IllegalMove:
+        except RulespecError:
             self.__dict__.update(snapshot.__dict__)
             raise
 
@@ -581,7 +684,7 @@ class Hand:
                     ranks += list(rules.WILD_DECLARE_AS)
                 for r in ranks:
                     probe = mask if r is None else (mask ^ wild_bit) | (1 << (rules.N_CARDS + r))
-                    if not spec.check(probe, *ctx):
+                    if not self._holds(spec, probe, ctx):
                         continue        # the cheap test first: most hands make no bonus
                     d = Declaration(name, mask, r)
                     try:
@@ -605,6 +708,7 @@ class Hand:
             declarations = self._checked_declarations(declarations)
         if self.over:
             raise IllegalMove("the hand is over")
+        self._deal_pending()
         if seat != self.turn:
             raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s")
         if not declarations:
@@ -613,7 +717,7 @@ class Hand:
         try:
             events = self._apply_declarations(seat, list(declarations), with_card=True)
             events += self._play_card(seat, card, capture)
-        except IllegalMove:
+        except RulespecError:
             self.__dict__.update(snapshot.__dict__)
             raise
         return events
@@ -638,32 +742,37 @@ class Hand:
             options = self._options_now(card)
             if capture not in options:
                 self._refuse(card, capture, options)
-        self.plays += 1
         side = seat % self.k
         if wild_as is None:
             eff_card, table_before, eff_capture, previous = bit, table, capture, self.previous
         else:
             eff_card, table_before = self._eff(bit), self._eff(table)
             eff_capture, previous = self._eff(capture), self._eff(self.previous)
-        hands[seat] = hand ^ bit
+        rest = hand ^ bit
+        table_after = table ^ capture if capture else table | bit
+        hands_empty = not rest and not any(h for s, h in enumerate(hands) if s != seat)
+        last_play = hands_empty and self.round >= len(self.schedule)
+        # Every rule this play asks is asked before anything changes: one that fails leaves the hand as it was.
+        try:
+            fired = rules.play_events(eff_card, eff_capture, table_after if wild_as is None else self._eff(table_after),
+                                      table_before, last_play, previous, self.round)
+            found = self._final_outcome(side, capture | bit if capture else 0, table_after) if last_play else None
+        except Exception as exc:
+            _raise_located(exc, rules)
+        self.plays += 1
+        hands[seat] = rest
         if self.declared[seat]:
             self.declared[seat] &= ~bit
         self.played_this_round[seat] += 1
         self.played_round[seat] |= bit
         if capture:
-            table ^= capture
             self.piles[side] |= capture | bit
             self.last_capturer = side
             self.previous = 0
         else:
-            table |= bit
             self._arrivals.append(card)
             self.previous = bit
-        self.table = table
-        hands_empty = not any(hands)
-        last_play = hands_empty and self.round >= len(self.schedule)
-        fired = rules.play_events(eff_card, eff_capture, table if wild_as is None else self._eff(table),
-                                  table_before, last_play, previous, self.round)
+        self.table = table_after
         if fired:
             events = [Event(self.plays, seat, side, name, pts, cat) for name, pts, cat in fired]
             self.events.extend(events)
@@ -674,7 +783,10 @@ class Hand:
         self.turn = (seat + 1) % self.n
         if hands_empty:
             if last_play:
-                self._finish()
+                self._finish(found)
+            elif self.source.rounds is not None and self.source.round_no >= len(self.source.rounds):
+                # A written deal that stops at the end of a round: the next round is needed only by a next play.
+                self.round_pending = True
             else:
                 self._lay_round()
         return events
@@ -703,8 +815,19 @@ class Hand:
     def _stock_empty(self) -> bool:
         return self.round >= len(self.schedule)
 
-    def _finish(self) -> None:
-        """End of hand: leftovers to the last capturer, then outcomes."""
+    def _final_outcome(self, side: int, taken: int, table_after: int) -> tuple[str, int] | None:
+        """The outcome the last play will give (its piles with the leftovers given), asked before it is made."""
+        piles = list(self.piles)
+        last = self.last_capturer
+        if taken:
+            piles[side] |= taken
+            last = side
+        if table_after and last is not None and self.rules.LEFTOVERS == "last_capturer":
+            piles[last] |= table_after
+        return self.rules.outcome(piles)
+
+    def _finish(self, found: tuple[str, int] | None) -> None:
+        """End of hand: leftovers to the last capturer; `found` is the outcome, asked beforehand."""
         rules = self.rules
         self.final_table = self.table
         if self.table and self.last_capturer is not None and rules.LEFTOVERS == "last_capturer":
@@ -712,7 +835,6 @@ class Hand:
             self.table = 0
             self.wild_as = None
         self.over = True
-        found = rules.outcome(self.piles)
         if found is not None:
             name, side = found
             self.outcome = (name, [side])
@@ -728,7 +850,10 @@ class Hand:
 
     def score(self) -> list[dict[str, int]]:
         """Per side: every scoring category and `total` (meaningful once the hand is over)."""
-        return self.rules.score(self.piles, self.event_points())
+        try:
+            return self.rules.score(self.piles, self.event_points())
+        except Exception as exc:
+            _raise_located(exc, self.rules)
 
     def events_by_side(self, include_dealer: bool = True) -> dict[int, list[str]]:
         out: dict[int, list[str]] = {s: [] for s in range(self.k)}
@@ -793,18 +918,32 @@ class Hand:
         return new
 
     def clone(self) -> "Hand":
-        """An independent copy of this state."""
+        """An independent copy of this state (each declared attribute copied as its type says)."""
         new = Hand.__new__(Hand)
         new.__dict__.update(self.__dict__)
-        for name in ("hands", "_arrivals", "piles", "events", "dealer_events", "played_this_round", "played_round",
-                     "declared", "shown", "knocked_round", "round_dealt", "deal_log"):
-            setattr(new, name, list(getattr(self, name)))
-        new.declared_wild = dict(self.declared_wild)
-        src = DealSource(order=list(self.source.order) if self.source.order is not None else None,
-                         rounds=self.source.rounds, rng=self.source.rng)
-        src.pos, src.round_no, src.seen = self.source.pos, self.source.round_no, self.source.seen
-        new.source = src
+        for name, copy in _OWN_COPIES:
+            setattr(new, name, copy(getattr(self, name)))
         return new
+
+    def child(self, move: tuple[int, int], declarations: list[Declaration] = ()) -> "Hand":
+        """A new hand after the current seat plays `move` (card, capture mask); this one is unchanged."""
+        new = self.clone()
+        new.play(new.turn, move[0], move[1], declarations)
+        return new
+
+def _own_copy(annotation: str):
+    """How a copy of a hand gets its own value of an attribute with this declared type (None: shared)."""
+    if annotation.startswith("list"):
+        return list
+    if annotation.startswith("dict"):
+        return dict
+    if annotation == "DealSource":
+        return DealSource.clone
+    return None
+
+
+_OWN_COPIES = tuple((name, copy) for name, annotation in Hand.__annotations__.items()
+                    if (copy := _own_copy(annotation)) is not None)
 
 
 def shuffled_source(n_cards: int, rng: random.Random) -> DealSource:
