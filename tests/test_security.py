@@ -498,3 +498,25 @@ def test_filters_nested_within_the_bound_compile_and_run(tmp_path):
     hand = Hand(rules, 4, 0, shuffled_source(rules.N_CARDS, random.Random(2)))
     play_out(hand, [RandomBot(random.Random(s)) for s in range(4)])
     assert hand.is_over
+
+
+def test_a_wild_card_declared_as_rank_99_is_an_illegal_move():
+    """The seat to play holds the wild card and declares it, with two other cards, as a rank the deck lacks."""
+    import random
+
+    from rulespec.compiler.build import compile_ruleset
+    from rulespec.run.engine import Declaration, Hand, IllegalMove, shuffled_source
+    rules = compile_ruleset("cirulla").module
+    for seed in range(200):
+        hand = Hand(rules, 4, 0, shuffled_source(rules.N_CARDS, random.Random(seed)))
+        seat = hand.current_seat
+        if hand.hands[seat] >> rules.WILD_INDEX & 1:
+            break
+    else:
+        pytest.fail("no deal gives the first seat the wild card")
+    mask = hand.hands[seat]
+    before = _state(hand)
+    for rank in (99, -1, len(rules.RANK_NAMES)):
+        with pytest.raises(IllegalMove):
+            hand.play(seat, hand.legal_moves()[0][0], 0, [Declaration("decino", mask, rank)])
+        assert _state(hand) == before
