@@ -520,3 +520,16 @@ def test_a_wild_card_declared_as_rank_99_is_an_illegal_move():
         with pytest.raises(IllegalMove):
             hand.play(seat, hand.legal_moves()[0][0], 0, [Declaration("decino", mask, rank)])
         assert _state(hand) == before
+
+
+def test_reading_a_system_file_as_a_transcript_quotes_nothing(tmp_path):
+    from rulespec.errors import RulespecError
+    from rulespec.transcripts.transcript import read_transcript
+    for path in ("/proc/self/environ", "/dev/zero"):
+        with pytest.raises(RulespecError) as info:
+            read_transcript(path)
+        _no_leak(info.value.render())
+    code, out, err = cli("replay", "--html", str(tmp_path / "page.html"), "/proc/self/environ")
+    assert code in (1, 2)
+    _no_leak(out + err)
+    assert not (tmp_path / "page.html").exists() or ENV_LINE not in (tmp_path / "page.html").read_text()

@@ -7,6 +7,7 @@ checked here: seat keys, seat ranges against `seats`, keys given twice.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,6 +124,9 @@ def read_transcript(path: str | Path) -> Transcript:
     """Read, validate and build one transcript file; a located RulespecError otherwise."""
     path = Path(path)
     name = str(path)
+    from rulespec.source.rulesets import locate
+    if os.path.lexists(path):
+        locate(path)        # a regular .yaml/.yml file outside /proc, /sys and /dev, before a byte is read
     data = read_regular(path, what="transcript")     # never a FIFO's wait, never past the size limit
     doc = load(data, name)
     validate(doc, "transcript", what="transcript")
