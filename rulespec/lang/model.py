@@ -22,7 +22,12 @@ class Expression:
     text: str
     span: Span
     tree: object
-    error: RulespecError | None = None  # a syntax error (tree is None); build() reports them all
+    error: RulespecError | None = None
+
+    def __deepcopy__(self, memo) -> "Expression":
+        # The tree gets new nodes; the text, span and a syntax error are immutable and shared.
+        tree = expressions.copy_tree(self.tree) if self.tree is not None else None
+        return Expression(self.text, self.span, tree, self.error)  # a syntax error (tree is None); build() reports them all
 
 
 @dataclass
