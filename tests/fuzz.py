@@ -111,6 +111,9 @@ class Stats:
         self.accepted[target] = self.accepted.get(target, 0) + int(accepted)
 
     def fail(self, target: str, exc: BaseException | None, message: str, data) -> None:
+        if isinstance(getattr(exc, "orig_exc", None), FuzzTimeout):
+            # The alarm went off inside Lark's transformer, which wraps it (VisitError): a timeout.
+            exc, message = exc.orig_exc, "took too long (in the expression parser)"
         label = known_issue(exc)
         if label is not None:
             self.known[label] = self.known.get(label, 0) + 1
