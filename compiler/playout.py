@@ -289,7 +289,7 @@ hs = hands[{who}]
 decls = best_get(hs & ~shown[{who}]) if by_avail else None
 if decls is None:
     decls = decider.best(hs, hs & ~shown[{who}], rnd, last_round,
-                         _unique(n, dealer, {who}, round_dealt, declared_wild, rnd, last_round)
+                         _unique(n, dealer, {who}, round_dealt, hands, shown, declared_wild, rnd, last_round)
                          if decider.unique else None)
 if decls:
     counts = ev[{who} % k]
@@ -327,8 +327,9 @@ if decls:
                 break
             thrown += 1
             if thrown > _MAX_REDEALS:
-                raise _RulespecError(f"the deal checks threw in {{_MAX_REDEALS}} deals in a row ({{check[0]}}); "
-                                     f"a deal check that holds for (nearly) every deal?")
+                raise _RulespecError(f"deal check '{{check[0]}}' threw in {{_MAX_REDEALS}} deals in a row: does it "
+                                     f"hold for (nearly) every deal?",
+                                     getattr(_MODULE, "DEAL_CHECK_SPANS", {{}}).get(check[0]))
             name, result, event = check
             if result == "dealer_wins":
                 return 0, (name, [dealer % k]), [0] * k, [{{}}] * k, 0, 0
@@ -615,9 +616,10 @@ def resume(n, dealer, stock, hands, tab, piles, last, rnd, turn, nplayed, declar
                               policies, rngs, declare)
 
 
-def _unique(n, dealer, seat, round_dealt, declared_wild, rnd, last_round):
-    """The `unique_by` test for one seat's declarations now."""
-    return lambda d: _unique_holder(_MODULE, n, dealer, seat, d, round_dealt, declared_wild, rnd, last_round) is None
+def _unique(n, dealer, seat, round_dealt, hands, shown, declared_wild, rnd, last_round):
+    """The `unique_by` test for one seat's declarations now (on what that seat can see)."""
+    return lambda d: _unique_holder(_MODULE, n, dealer, seat, d, round_dealt, hands, shown, declared_wild, rnd,
+                                    last_round) is None
 ''')
     return "\n".join(L) + "\n", spans
 

@@ -221,7 +221,7 @@ def _play(hand: Hand, bots: list, stats: Stats) -> None:
 def run_chunk(job: dict, start: int, stop: int) -> Stats:
     """Play hands (or games) start..stop-1 of a job; the unit of work of every backend."""
     from rulespec.compiler.build import compile_ruleset
-    compiled = compile_ruleset(job["ref"], job["options"])
+    compiled = compile_ruleset(job["ref"], job["options"], root=job.get("root"))
     rules = compiled.module
     n = job["seats"]
     stats = _stats_for(rules, n)
@@ -245,7 +245,9 @@ def run_chunk(job: dict, start: int, stop: int) -> Stats:
             bots = _hand_bots(job, f"game{i}")
             while not game.is_over:
                 if game.hands_played >= MAX_HANDS_PER_GAME:
-                    raise RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands")
+                    at = getattr(rules, "TARGET_SPAN", None)
+                    raise RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands: can the target "
+                                        f"{rules.TARGET} be reached?", at)
                 _play(game.new_hand(), bots, stats)
                 game.finish_hand()
             stats.add_game(game)
@@ -269,7 +271,8 @@ def _chunks(total: int, workers: int) -> list[tuple[int, int]]:
 
 def simulate(ref, *, options: dict | None = None, hands: int | None = None, games: int | None = None,
              seed: int = 0, seats: int | None = None, bots: str = "random", workers: int | None = None,
-             backend: str = "local", address: str | None = None, progress=None, playout: bool = True) -> Stats:
+             backend: str = "local", address: str | None = None, progress=None, playout: bool = True,
+             root: str | None = None) -> Stats:
     """Play `hands` hands or `games` games of a ruleset (an id, a path or a Compiled); reproducible per seed.
 
     Random and greedy bots are played by the ruleset's generated whole-hand playout (compiler/playout.py),
@@ -279,12 +282,13 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     `bots`: one bot for every seat or one per seat (`random,greedy,random,ismcts:200`).
     `workers`: processes (default: every core); `backend="ray"` sends the work to a Ray cluster at
     `address` (None: a local one). `progress(units)` is called as hands or games finish.
+    `root`: every ruleset file read must lie under this folder (rulesets from strangers).
     """
     from rulespec.compiler.build import Compiled, compile_ruleset
     if isinstance(ref, Compiled):
         options = options if options is not None else (dict(ref.ruleset.option_values) or None)
         ref = str(ref.ruleset.files[0])
-    rules = compile_ruleset(ref, options).module
+    rules = compile_ruleset(ref, options, root=root).module
     n = seats or rules.DEFAULT_SEATS
     if n not in rules.SEATS_ALLOWED:
         raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
@@ -295,7 +299,7 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     if total < 1:
         raise RulespecError("the number of hands or games must be at least 1")
     job = {"ref": str(ref), "options": options, "seats": n, "bots": parse_bots(bots, n, rules.SIDES[n]), "seed": seed,
-           "games": games is not None, "playout": playout}
+           "games": games is not None, "playout": playout, "root": None if root is None else str(root)}
     workers = workers or default_workers()
     chunks = _chunks(total, workers)
     if backend == "ray":

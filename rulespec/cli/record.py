@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulespec.cli.options import add_option_argument, compile_named
+from rulespec.cli.options import add_option_argument, add_root_argument, compile_named
 from rulespec.cli.pages import add_html_argument, record_page
 
 
@@ -18,12 +18,13 @@ def register(sub) -> None:
     rec.add_argument("-o", "--output", metavar="FILE",
                      help="the transcript file (default: standard output); a ruleset file is named relative to it")
     add_html_argument(rec, "the recorded hand")
+    add_root_argument(rec)
     rec.set_defaults(func=run)
 
 
 def run(args, out, err) -> int:
     from rulespec.transcripts.record import record, ruleset_reference
-    c = compile_named(args.ruleset, args.option)
+    c = compile_named(args.ruleset, args.option, args.root)
     cmd = "rulespec " + " ".join(args.argv)
     # The transcript names its ruleset relative to where it is written (the current folder for stdout).
     folder = Path(args.output).parent if args.output else Path.cwd()

@@ -154,12 +154,17 @@ def can_make(rules, bonus: str, real_cards: int, hand: int, round: int, last_rou
     return False
 
 
-def unique_holder(rules, n: int, dealer: int, seat: int, decl: Declaration, round_dealt, declared_wild: dict,
-                  round: int, last_round: bool) -> int | None:
+def unique_holder(rules, n: int, dealer: int, seat: int, decl: Declaration, round_dealt, hands, shown,
+                  declared_wild: dict, round: int, last_round: bool) -> int | None:
     """For a `unique_by` bonus: the seat earlier in dealing order holding the same value/rank, or None.
 
-    "Holding" is holding a qualifying card, declared or not. The wild card
-    counts as the rank its holder declared it; undeclared it is its printed card.
+    "Holding" is holding a qualifying card, declared or not. What decides it is
+    what the declaring seat can know: the cards an earlier seat has played this
+    round (dealt this round and no longer in its hand) and the declared cards it
+    still holds (in a one-card round, as the rules that use it deal, that is
+    every card it was dealt). Never its hidden cards: a seat's options must
+    follow from its observation. The wild card counts as the rank its holder
+    declared it; undeclared it is its printed card.
     """
     spec = rules.HAND_BONUSES[decl.bonus]
     key = rules.unique_key(spec.unique_by, decl.cards, decl.wild_rank)
@@ -167,7 +172,7 @@ def unique_holder(rules, n: int, dealer: int, seat: int, decl: Declaration, roun
     for other in range(n):
         if (other - dealer - 1) % n >= mine:
             continue
-        held = round_dealt[other]
+        held = (round_dealt[other] & ~hands[other]) | (shown[other] & hands[other])
         for c in _bits(held):
             rank = declared_wild.get(other) if c == rules.WILD_INDEX else None
             probe = 1 << c if rank is None else 1 << (rules.N_CARDS + rank)

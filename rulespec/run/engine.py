@@ -71,6 +71,16 @@ class Event(NamedTuple):
     category: str | None
 
 
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value) -> str:
+    """A caller's bad argument for a message: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _lowbits(mask: int) -> list[int]:
     """The card indices of a mask, lowest first."""
     return list(_rt_bits(mask))
@@ -141,6 +151,7 @@ class Hand:
     dealer_events: list[str]
     plays: int
     played_this_round: list[int]
+    played_round: list[int]
     declared: list[int]
     shown: list[int]
     knocked_round: list[bool]
@@ -158,11 +169,11 @@ class Hand:
     _legal: tuple | None
 
     def __init__(self, rules: CompiledRules, seats: int, dealer: int, source: DealSource):
-        if seats not in rules.SEATS_ALLOWED:
+        if not _is_int(seats) or seats not in rules.SEATS_ALLOWED:
             raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
-                                f"players, not {seats}")
-        if not 0 <= dealer < seats:
-            raise RulespecError(f"dealer must be a seat from 0 to {seats - 1}, found {dealer}")
+                                f"players, not {_shown(seats)}")
+        if not _is_int(dealer) or not 0 <= dealer < seats:
+            raise RulespecError(f"dealer must be a seat from 0 to {seats - 1}, found {_shown(dealer)}")
         self.rules = rules
         self.n = seats
         self.k = rules.SIDES[seats]
@@ -182,6 +193,7 @@ class Hand:
         self.dealer_events: list[str] = []
         self.plays = 0
         self.played_this_round = [0] * seats
+        self.played_round = [0] * seats              # the cards each seat has played this round (public)
         self.declared = [0] * seats                  # declared cards still to be played (declared_first)
         self.shown = [0] * seats                     # declared cards, shown face up to everyone
         self.knocked_round = [False] * seats
@@ -247,6 +259,7 @@ class Hand:
         self.round_dealt = list(self.hands)
         self.deal_log.append((self.table & ~table_before, tuple(self.hands)))
         self.played_this_round = [0] * self.n
+        self.played_round = [0] * self.n
         self.knocked_round = [False] * self.n
 
     def _deal_pending(self) -> None:
@@ -293,8 +306,9 @@ class Hand:
             if check is not None:
                 thrown_in += 1
                 if thrown_in > MAX_REDEALS:
-                    raise RulespecError(f"the deal checks threw in {MAX_REDEALS} deals in a row "
-                                        f"({check[0]}); a deal check that holds for (nearly) every deal?")
+                    at = getattr(rules, "DEAL_CHECK_SPANS", {}).get(check[0])
+                    raise RulespecError(f"deal check '{check[0]}' threw in {MAX_REDEALS} deals in a row: does it "
+                                        f"hold for (nearly) every deal?", at)
             explicit = self.source.rounds is not None
             if check is None:
                 if explicit and self.redeal_marked:
@@ -414,6 +428,7 @@ class Hand:
 
     def options_for(self, card: int) -> list[int]:
         """The capture sets the card may take (0 = play without capturing)."""
+        self._check_card(card)
         # Cached for the current table: legal_moves() and play() ask for the same card.
         key = (self.table, self.wild_as, self.plays)
         if self._options_key != key:
@@ -472,6 +487,39 @@ class Hand:
             moves += [(c, m) for m in caps]
         return moves
 
+    # -- the caller's arguments --------------------------------------------------
+    # Checked before anything changes: a bad call is an IllegalMove and leaves the state as it was.
+    def _check_seat(self, seat) -> None:
+        if not _is_int(seat) or not 0 <= seat < self.n:
+            raise IllegalMove(f"a seat is a number from 0 to {self.n - 1}, found {_shown(seat)}")
+
+    def _check_card(self, card) -> None:
+        if not _is_int(card) or not 0 <= card < self.rules.N_CARDS:
+            raise IllegalMove(f"a card is an index from 0 to {self.rules.N_CARDS - 1}, found {_shown(card)}")
+
+    def _check_mask(self, mask, what: str) -> None:
+        if not _is_int(mask) or mask < 0 or mask >> self.rules.N_CARDS:
+            raise IllegalMove(f"{what} is a set of cards (a mask of {self.rules.N_CARDS} bits), found {_shown(mask)}")
+
+    def _checked_declarations(self, decls) -> list[Declaration]:
+        if not isinstance(decls, (list, tuple)):
+            raise IllegalMove(f"declarations are a list of Declaration, found {_shown(decls)}")
+        out = []
+        for d in decls:
+            if not isinstance(d, Declaration):
+                if not (isinstance(d, tuple) and 2 <= len(d) <= 3):
+                    raise IllegalMove(f"a declaration is a Declaration(bonus, cards, wild_rank), found {_shown(d)}")
+                d = Declaration(*d)
+            if not isinstance(d.bonus, str):
+                raise IllegalMove(f"a declaration's bonus is a name, found {_shown(d.bonus)}")
+            self._check_mask(d.cards, "a declaration's cards")
+            if d.wild_rank is not None and (not _is_int(d.wild_rank)
+                                            or not 0 <= d.wild_rank < len(self.rules.RANK_NAMES)):
+                raise IllegalMove(f"a wild card's rank is an index from 0 to {len(self.rules.RANK_NAMES) - 1}, "
+                                  f"found {_shown(d.wild_rank)}")
+            out.append(d)
+        return out
+
     # -- declarations ----------------------------------------------------------
     def _declaration_window(self, seat: int, with_card: bool) -> str | None:
         """None if `seat` may declare now, else why not."""
@@ -505,6 +553,8 @@ class Hand:
 
     def check_declaration(self, seat: int, decl: Declaration) -> tuple[int, str]:
         """Validate one declaration; returns (points, category) or raises IllegalMove."""
+        self._check_seat(seat)
+        decl, = self._checked_declarations([decl])
         rules = self.rules
         spec = rules.HAND_BONUSES.get(decl.bonus)
         if spec is None:
@@ -559,9 +609,14 @@ class Hand:
         return False
 
     def _check_unique(self, seat: int, decl: Declaration, spec) -> None:
-        """A bonus scored once per value/rank: an earlier seat (dealing order) holding it wins."""
-        other = unique_holder(self.rules, self.n, self.dealer, seat, decl, self.round_dealt, self.declared_wild,
-                              self.round, self.round == len(self.schedule))
+        """A bonus scored once per value/rank: an earlier seat (dealing order) holding it wins.
+
+        Judged on what the declaring seat can know (run/declarations.unique_holder): the cards the
+        earlier seats have played this round and the declared cards they still hold, never their
+        hidden cards: a seat's options must follow from its observation.
+        """
+        other = unique_holder(self.rules, self.n, self.dealer, seat, decl, self.round_dealt, self.hands,
+                              self.shown, self.declared_wild, self.round, self.round == len(self.schedule))
         if other is not None:
             raise IllegalMove(f"{decl.bonus}: seat {other}, earlier in dealing order, holds the same "
                               f"{spec.unique_by}")
@@ -609,13 +664,21 @@ class Hand:
 
     def declare(self, seat: int, decls: list[Declaration]) -> list[Event]:
         """A knock: declarations with no card (where the ruleset's timing allows it)."""
+        self._check_seat(seat)
+        decls = self._checked_declarations(decls)
         if self.over:
             raise IllegalMove("the hand is over")
         self._deal_pending()
         return self._apply_declarations(seat, list(decls), with_card=False)     # checks all before any change
 
     def bonus_options(self, seat: int) -> list[Declaration]:
-        """Single declarations `seat` could make now (for bots and players)."""
+        """Single declarations `seat` could make now (for bots and players).
+
+        Only what the seat can see decides them (its own hand, what the others
+        have played or shown): two states with the same observation(seat) give
+        the same options.
+        """
+        self._check_seat(seat)
         rules = self.rules
         if not rules.HAND_BONUSES or self._declaration_window(seat, rules.TIMING != "after_deal"
                                                                and rules.TIMING != "before_first_turn"):
@@ -651,12 +714,20 @@ class Hand:
 
     def _unique_ok(self, seat: int):
         last_round = self.round == len(self.schedule)
-        return lambda d: unique_holder(self.rules, self.n, self.dealer, seat, d, self.round_dealt,
-                                       self.declared_wild, self.round, last_round) is None
+        return lambda d: unique_holder(self.rules, self.n, self.dealer, seat, d, self.round_dealt, self.hands,
+                                       self.shown, self.declared_wild, self.round, last_round) is None
 
     # -- play ------------------------------------------------------------------
     def play(self, seat: int, card: int, capture: int, declarations: list[Declaration] = ()) -> list[Event]:
         """Play `card` (an index) taking `capture` (a real mask; 0 for none); returns the events."""
+        n_cards = self.rules.N_CARDS
+        if not (type(seat) is int and 0 <= seat < self.n and type(card) is int and 0 <= card < n_cards
+                and type(capture) is int and 0 <= capture and not capture >> n_cards):   # the usual call, at once
+            self._check_seat(seat)
+            self._check_card(card)
+            self._check_mask(capture, "a capture")
+        if declarations:
+            declarations = self._checked_declarations(declarations)
         if self.over:
             raise IllegalMove("the hand is over")
         self._deal_pending()
@@ -724,6 +795,7 @@ class Hand:
         if self.declared[seat]:
             self.declared[seat] &= ~bit
         self.played_this_round[seat] += 1
+        self.played_round[seat] |= bit
         if capture:
             self.piles[side] |= capture | bit
             self.last_capturer = side
@@ -822,7 +894,8 @@ class Hand:
         return out
 
     def observation(self, seat: int) -> dict:
-        """What `seat` can see: its own hand, the table, shown declarations, piles' sizes, events."""
+        """What `seat` can see: its own hand, the table, shown declarations, piles, plays of the round, events."""
+        self._check_seat(seat)
         rules = self.rules
         return {
             "seat": seat,
@@ -839,6 +912,7 @@ class Hand:
             "captured": [_lowbits(p) for p in self.piles],
             "events": [(e.play, e.seat, e.side, e.name) for e in self.events],
             "previous": _lowbits(self.previous),
+            "played": [_lowbits(m) for m in self.played_round],
         }
 
     def stock_size(self) -> int:
@@ -847,8 +921,10 @@ class Hand:
 
     def with_declarations(self, seat: int, declarations: list[Declaration]) -> "Hand":
         """A copy in which `seat` has made these declarations (as at the start of its turn); IllegalMove if refused."""
+        self._check_seat(seat)
+        declarations = self._checked_declarations(declarations)
         probe = self.clone()
-        probe._apply_declarations(seat, list(declarations), with_card=self.declares_with_play)
+        probe._apply_declarations(seat, declarations, with_card=self.declares_with_play)
         return probe
 
     def with_hidden(self, hands: dict[int, int], stock: list[int], rng: random.Random | None = None) -> "Hand":
@@ -857,12 +933,17 @@ class Hand:
         For determinised search: what was dealt to those seats this round is
         taken to be their hands as given, and the record of the deal is dropped.
         """
+        for seat, mask in hands.items():
+            self._check_seat(seat)
+            self._check_mask(mask, f"seat {seat}'s hand")
+        for card in stock:
+            self._check_card(card)
         if len(stock) != self.stock_size():
-            raise ValueError(f"the stock holds {self.stock_size()} cards, not {len(stock)}")
+            raise IllegalMove(f"the stock holds {self.stock_size()} cards, not {len(stock)}")
         new = self.clone()
         for seat, mask in hands.items():
             new.hands[seat] = mask
-            new.round_dealt[seat] = mask
+            new.round_dealt[seat] = mask | new.played_round[seat]   # what it was dealt: in hand, or played
         new.deal_log = []
         new.source = DealSource(order=list(stock), rng=rng)
         return new
