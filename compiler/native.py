@@ -1,0 +1,291 @@
+"""Native back end, build stage: generated C → a shared library built with the system C compiler, loaded with ctypes.
+
+`load(compiled)` returns a `Native` for a checked, compiled ruleset: its C
+source (codegen_c.py) is built once with `cc -O2 -shared -fPIC` into the
+user's cache directory (`$XDG_CACHE_HOME/rulespec` or `~/.cache/rulespec`,
+mode 0700), named by a hash of the source, the compiler and its flags, then
+loaded with ctypes. `Native.run()` plays a batch of hands in one call.
+
+The compiler is `$RULESPEC_CC` when set (a name on PATH or a path; empty:
+none), else the first of cc, gcc, clang on PATH. Without one, or when the
+ruleset uses a construct the back end does not implement, `NativeUnavailable`
+says which and where; nothing crashes.
+
+`SplitMix` is the generator the C playouts use, in Python: a driver of the
+Python engine seeded the same way makes the same deals and choices (the
+lockstep test).
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulespec.compiler import codegen_c
+from rulespec.errors import RulespecError
+
+FLAGS = ("-O2", "-shared", "-fPIC", "-std=gnu99", "-w")
+COMPILERS = ("cc", "gcc", "clang")
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+class NativeUnavailable(RulespecError):
+    """The native engine cannot run this ruleset here (no compiler, a construct it lacks, a failed build)."""
+
+
+# ------------------------------------------------------------------ the shared generator
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+class SplitMix:
+    """splitmix64, as the generated C has it: `below(n)` and a Fisher-Yates `shuffle` (random.Random's API)."""
+
+    def __init__(self, state: int):
+        self.s = state & MASK64
+
+    @classmethod
+    def for_hand(cls, seed: int, index: int) -> "SplitMix":
+        """The generator of hand `index` of a run with `seed` (as rs_simulate seeds it)."""
+        return cls(_mix((seed & MASK64) ^ _mix((index + GOLDEN) & MASK64)))
+
+    def next(self) -> int:
+        self.s = (self.s + GOLDEN) & MASK64
+        return _mix(self.s)
+
+    def below(self, n: int) -> int:
+        return ((self.next() >> 32) * n) >> 32
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+# ------------------------------------------------------------------ compiler and cache
+
+
+def find_compiler() -> str | None:
+    """The C compiler to use: $RULESPEC_CC (empty: none), else cc, gcc or clang on PATH; None if there is none."""
+    wanted = os.environ.get("RULESPEC_CC")
+    if wanted is not None:
+        return shutil.which(wanted) if wanted.strip() else None
+    for name in COMPILERS:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _no_compiler_message() -> str:
+    wanted = os.environ.get("RULESPEC_CC")
+    if wanted is not None:
+        where = f"RULESPEC_CC={wanted!r} names no C compiler found on PATH" if wanted.strip() else \
+            "RULESPEC_CC is empty (no C compiler)"
+        return f"the native engine needs a C compiler: {where}"
+    return (f"the native engine needs a C compiler and none of {', '.join(COMPILERS)} is on PATH "
+            f"(install one, or set RULESPEC_CC to one)")
+
+
+_VERSIONS: dict[str, str] = {}
+
+
+def _version(cc: str) -> str:
+    if cc not in _VERSIONS:
+        try:
+            done = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30)
+            _VERSIONS[cc] = (done.stdout or done.stderr).splitlines()[0] if (done.stdout or done.stderr) else ""
+        except (OSError, subprocess.SubprocessError) as err:
+            raise NativeUnavailable(f"the C compiler {cc} does not run: {err}") from None
+    return _VERSIONS[cc]
+
+
+def cache_dir() -> Path:
+    """The user's cache directory for built rulesets, created private (0700)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    path = Path(base) / "rulespec"
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    st = path.stat()
+    if st.st_uid == os.getuid() and st.st_mode & 0o077:
+        path.chmod(0o700)
+    elif st.st_uid != os.getuid():
+        raise NativeUnavailable(f"the cache directory {path} belongs to another user; set XDG_CACHE_HOME")
+    return path
+
+
+def build(source: str, cc: str | None = None) -> Path:
+    """The shared library of a C source, built unless the cache has it (keyed by source, compiler, flags)."""
+    cc = cc or find_compiler()
+    if cc is None:
+        raise NativeUnavailable(_no_compiler_message())
+    key = hashlib.sha256("\0".join([source, cc, _version(cc), *FLAGS]).encode()).hexdigest()[:32]
+    folder = cache_dir()
+    lib = folder / f"rs-{key}.so"
+    if lib.exists():
+        return lib
+    fd, tmp_c = tempfile.mkstemp(suffix=".c", prefix="rs-", dir=folder)
+    tmp_so = tmp_c[:-2] + ".so"
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(source)
+        try:
+            done = subprocess.run([cc, *FLAGS, "-o", tmp_so, tmp_c], capture_output=True, text=True, timeout=300)
+        except (OSError, subprocess.SubprocessError) as err:
+            raise NativeUnavailable(f"the C compiler {cc} does not run: {err}") from None
+        if done.returncode != 0:
+            first = "\n".join(done.stderr.strip().splitlines()[:5])
+            raise NativeUnavailable(f"the C compiler {cc} failed on the generated source:\n{first}")
+        os.replace(tmp_so, lib)
+    finally:
+        for leftover in (tmp_c, tmp_so):
+            if os.path.exists(leftover):
+                os.unlink(leftover)
+    return lib
+
+
+# ------------------------------------------------------------------ the loaded library
+
+
+@dataclass
+class Batch:
+    """What one rs_simulate call returns, unpacked."""
+
+    hands: int
+    plays: int
+    decisions: int
+    legal_moves: int
+    hand_wins: list[int]
+    outcomes: dict[str, int]
+    sums: dict[tuple[int, str], int]
+    squares: dict[tuple[int, str], int]
+    events: dict[str, int]
+    per_hand: list[dict] | None
+    trace: list[tuple[int, int, int, int, int, int]] | None
+
+
+_MESSAGES = {
+    1: "the deal checks threw in 1000 deals in a row; a deal check that holds for (nearly) every deal?",
+    2: "a table has more than 200000 sets of cards for one capture total; this ruleset's deck makes "
+       "captures too many to list",
+    4: "a seat could make more than 4096 bonus declarations at once",
+    5: "a turn has more than 200000 legal moves",
+}
+
+
+class Native:
+    """A ruleset's native playouts: `run(seed, first, count, seats)` plays a batch of hands."""
+
+    def __init__(self, compiled, source: str, lib_path: Path):
+        self.compiled = compiled
+        self.source = source
+        self.path = lib_path
+        self.layout = codegen_c.Layout(compiled.ruleset)
+        self.lib = ctypes.CDLL(str(lib_path))
+        fn = self.lib.rs_simulate
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int,
+                       ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32),
+                       ctypes.POINTER(ctypes.c_int64), ctypes.c_int64, ctypes.POINTER(ctypes.c_int64)]
+        self.lib.rs_ruleset_id.restype = ctypes.c_char_p
+        self.lib.rs_error_where.restype = ctypes.c_int
+
+    @property
+    def ruleset_id(self) -> str:
+        return self.lib.rs_ruleset_id().decode("utf-8")
+
+    def run(self, seed: int, first: int, count: int, seats: int, *, per_hand: bool = False,
+            trace_cap: int = 0) -> Batch:
+        rs = self.compiled.ruleset
+        if seats not in rs.schedules:
+            raise RulespecError(f"{rs.id} is played by {', '.join(map(str, rs.player_counts))} players, not {seats}")
+        lay = self.layout
+        k = rs.sides[seats]
+        nc, ne, no = len(lay.categories), len(lay.events), len(lay.outcomes)
+        agg = (ctypes.c_int64 * (4 + k + no + 2 * k * (nc + 2) + ne))()
+        stride = 2 + k * (nc + 1) + ne
+        ph = (ctypes.c_int32 * (stride * count))() if per_hand else None
+        tr = (ctypes.c_int64 * (6 * trace_cap))() if trace_cap else None
+        tl = ctypes.c_int64(0)
+        code = self.lib.rs_simulate(seed & MASK64, first, count, seats, agg, ph, tr, trace_cap, ctypes.byref(tl))
+        if code:
+            raise RulespecError(self._message(code))
+        a = list(agg)
+        cats = lay.categories + ["total", "margin"]
+        wins = a[4:4 + k]
+        pos = 4 + k
+        outcomes = {name: a[pos + i] for i, name in enumerate(lay.outcomes) if a[pos + i]}
+        pos += no
+        sums, squares = {}, {}
+        for target in (sums, squares):
+            for s in range(k):
+                for c, name in enumerate(cats):
+                    target[(s, name)] = a[pos + s * (nc + 2) + c]
+            pos += k * (nc + 2)
+        events = {name: a[pos + i] for i, name in enumerate(lay.events)}
+        rows = None
+        if per_hand:
+            rows = []
+            for h in range(count):
+                r = ph[h * stride:(h + 1) * stride]
+                rows.append({
+                    "plays": r[0],
+                    "outcome": lay.outcomes[r[1]] if r[1] >= 0 else None,
+                    "scores": [dict(zip(lay.categories + ["total"], r[2 + s * (nc + 1):2 + (s + 1) * (nc + 1)]))
+                               for s in range(k)],
+                    "events": {name: r[2 + k * (nc + 1) + i] for i, name in enumerate(lay.events)},
+                })
+        trace = [tuple(tr[6 * i:6 * i + 6]) for i in range(tl.value)] if trace_cap else None
+        return Batch(a[0], a[1], a[2], a[3], wins, outcomes, sums, squares, events, rows, trace)
+
+    def _message(self, code: int) -> str:
+        if code == 3:
+            where = self.lib.rs_error_where()
+            span = self._error_spans()[where - 1] if where else None
+            return f"{span}: division by zero" if span else "division by zero"
+        return _MESSAGES.get(code, f"the native playout failed (code {code})")
+
+    def _error_spans(self):
+        from rulespec.compiler.emit_c import Aux
+        # The spans in the order the generator numbered them: generate again, keep the Aux.
+        aux = Aux()
+        codegen_c.generate(self.compiled.ruleset, aux=aux)
+        return aux.errors
+
+
+_LOADED: dict[str, Native] = {}
+
+
+def source_of(compiled) -> str:
+    """The C source of a compiled ruleset; NativeUnavailable naming every unsupported construct."""
+    problems = codegen_c.unsupported(compiled.ruleset)
+    if problems:
+        raise NativeUnavailable(unsupported_message(compiled.ruleset.id, problems))
+    return codegen_c.generate(compiled.ruleset)
+
+
+def unsupported_message(ruleset_id: str, problems) -> str:
+    lines = [f"the native engine does not support ruleset {ruleset_id} yet:"]
+    lines += [f"  {span}: {what}" if span else f"  {what}" for what, span in problems]
+    return "\n".join(lines)
+
+
+def load(compiled) -> Native:
+    """The native playouts of a compiled ruleset (built or taken from the cache); NativeUnavailable if impossible."""
+    source = source_of(compiled)
+    key = hashlib.sha256(source.encode()).hexdigest()
+    hit = _LOADED.get(key)
+    if hit is not None:
+        return hit
+    native = Native(compiled, source, build(source))
+    _LOADED[key] = native
+    return native
