@@ -516,11 +516,16 @@ static int rs_same_value(uint64_t m) {
 }
 static int64_t rs_first(uint64_t m, const int64_t *table, int64_t none) { return m ? table[rs_low(m)] : none; }
 
-/* ---- capture sets by total, listed once per (table, total) in a turn ---- */
+/* ---- capture sets by total, listed once per table ----
+ * A table of up to SMALL_TABLE numbered cards: every subset with its total, built from the subset
+ * without its lowest card, then grouped by total (counting sort). A larger table: a pruned search
+ * per total asked for. */
+#define SMALL_TABLE 12
 static uint64_t SUBS[MAX_SUBS];
-static int sub_n, sub_off[LIMIT + 1], sub_len[LIMIT + 1];
-static uint64_t sub_stamp[LIMIT + 1], sub_gen = 1, sub_table;
+static int sub_n, sub_off[LIMIT + 2], sub_len[LIMIT + 1];
+static uint64_t sub_stamp[LIMIT + 1], sub_gen = 1, sub_table = ~UINT64_C(0);
 static int tn, tv[64]; static uint64_t tb[64]; static int64_t tsuf[65];
+static uint64_t ALL_M[1 << SMALL_TABLE]; static int ALL_S[1 << SMALL_TABLE];
 
 static void sub_dfs(int i, int64_t rem, uint64_t m) {
     if (rem == 0) {
@@ -533,17 +538,36 @@ static void sub_dfs(int i, int64_t rem, uint64_t m) {
     sub_dfs(i + 1, rem, m);
 }
 
+static void sub_new_table(uint64_t table) {
+    sub_table = table; sub_gen++; sub_n = 0;
+    tn = 0;
+    for (uint64_t t = table & NUMBERED_MASK; t; t &= t - 1) { int i = rs_low(t); tb[tn] = UINT64_C(1) << i; tv[tn] = (int)VAL[i]; tn++; }
+    if (tn > SMALL_TABLE) {
+        tsuf[tn] = 0;
+        for (int i = tn - 1; i >= 0; i--) tsuf[i] = tsuf[i + 1] + tv[i];
+        return;
+    }
+    int full = 1 << tn;
+    int count[LIMIT + 2];
+    memset(count, 0, sizeof count);
+    ALL_M[0] = 0; ALL_S[0] = 0;
+    for (int m = 1; m < full; m++) {
+        int low = __builtin_ctz((unsigned)m), rest = m & (m - 1);
+        int s = ALL_S[rest] + tv[low];
+        ALL_S[m] = s > LIMIT ? LIMIT + 1 : s;
+        ALL_M[m] = ALL_M[rest] | tb[low];
+        count[ALL_S[m]]++;
+    }
+    int pos = 0;
+    for (int s = 0; s <= LIMIT; s++) { sub_off[s] = pos; sub_len[s] = 0; pos += count[s]; sub_stamp[s] = sub_gen; }
+    for (int m = 1; m < full; m++) { int s = ALL_S[m]; if (s <= LIMIT) SUBS[sub_off[s] + sub_len[s]++] = ALL_M[m]; }
+    sub_n = pos;
+}
+
 /* appends the table's sets of numbered cards totalling `target` with at least `min_cards` cards */
 static int subsets_into(uint64_t table, int64_t target, int min_cards, uint64_t *out, int n) {
     if (target < 1 || target > LIMIT) return n;
-    if (table != sub_table) {
-        sub_table = table; sub_gen++; sub_n = 0;
-        uint64_t t = table & NUMBERED_MASK;
-        tn = 0;
-        for (int i = 63; i >= 0; i--) if (t >> i & 1) { tb[tn] = UINT64_C(1) << i; tv[tn] = (int)VAL[i]; tn++; }
-        tsuf[tn] = 0;
-        for (int i = tn - 1; i >= 0; i--) tsuf[i] = tsuf[i + 1] + tv[i];
-    }
+    if (table != sub_table) sub_new_table(table);
     if (sub_stamp[target] != sub_gen) {
         sub_stamp[target] = sub_gen;
         sub_off[target] = sub_n;
@@ -551,9 +575,10 @@ static int subsets_into(uint64_t table, int64_t target, int min_cards, uint64_t 
         sub_len[target] = sub_n - sub_off[target];
     }
     const uint64_t *s = SUBS + sub_off[target];
-    for (int i = 0; i < sub_len[target]; i++) {
+    int len = sub_len[target];
+    if (n + len > MAX_MOVES) { rs_err_code = 5; return n; }
+    for (int i = 0; i < len; i++) {
         if (min_cards > 1 && rs_popcount(s[i]) < min_cards) continue;
-        if (n >= MAX_MOVES) { rs_err_code = 5; return n; }
         out[n++] = s[i];
     }
     return n;
@@ -575,7 +600,6 @@ static void add_event(Hand *h, int name, int side, int64_t points, int cat) {
     h->evn[name]++;
     if (cat >= 0) h->evp[side][cat] += points;
 }
-
 """
 
 _ENGINE = r"""

@@ -97,17 +97,14 @@ def _no_compiler_message() -> str:
             f"(install one, or set RULESPEC_CC to one)")
 
 
-_VERSIONS: dict[str, str] = {}
-
-
-def _version(cc: str) -> str:
-    if cc not in _VERSIONS:
-        try:
-            done = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30)
-            _VERSIONS[cc] = (done.stdout or done.stderr).splitlines()[0] if (done.stdout or done.stderr) else ""
-        except (OSError, subprocess.SubprocessError) as err:
-            raise NativeUnavailable(f"the C compiler {cc} does not run: {err}") from None
-    return _VERSIONS[cc]
+def _identity(cc: str) -> str:
+    """What names the compiler in the cache key: its resolved path, size and modification time (no subprocess)."""
+    real = os.path.realpath(cc)
+    try:
+        st = os.stat(real)
+    except OSError as err:
+        raise NativeUnavailable(f"the C compiler {cc} cannot be read: {err.strerror}") from None
+    return f"{real}:{st.st_size}:{st.st_mtime_ns}"
 
 
 def cache_dir() -> Path:
@@ -128,7 +125,7 @@ def build(source: str, cc: str | None = None) -> Path:
     cc = cc or find_compiler()
     if cc is None:
         raise NativeUnavailable(_no_compiler_message())
-    key = hashlib.sha256("\0".join([source, cc, _version(cc), *FLAGS]).encode()).hexdigest()[:32]
+    key = hashlib.sha256("\0".join([source, cc, _identity(cc), *FLAGS]).encode()).hexdigest()[:32]
     folder = cache_dir()
     lib = folder / f"rs-{key}.so"
     if lib.exists():
@@ -266,17 +263,19 @@ _LOADED: dict[str, Native] = {}
 
 
 def source_of(compiled) -> str:
-    """The C source of a compiled ruleset; NativeUnavailable naming every unsupported construct."""
+    """The C source of a compiled ruleset; NativeUnavailable naming every unsupported construct and where."""
     problems = codegen_c.unsupported(compiled.ruleset)
     if problems:
-        raise NativeUnavailable(unsupported_message(compiled.ruleset.id, problems))
+        raise unsupported_error(compiled.ruleset.id, problems)
     return codegen_c.generate(compiled.ruleset)
 
 
-def unsupported_message(ruleset_id: str, problems) -> str:
-    lines = [f"the native engine does not support ruleset {ruleset_id} yet:"]
-    lines += [f"  {span}: {what}" if span else f"  {what}" for what, span in problems]
-    return "\n".join(lines)
+def unsupported_error(ruleset_id: str, problems) -> NativeUnavailable:
+    """One located error per construct the native engine lacks (the first says which ruleset)."""
+    errors = [NativeUnavailable(f"the native engine does not support {what}"
+                                + (f" (ruleset {ruleset_id})" if i == 0 else ""), span)
+              for i, (what, span) in enumerate(problems)]
+    return NativeUnavailable(errors[0].message, errors[0].span, others=errors[1:])
 
 
 def load(compiled) -> Native:

@@ -17,6 +17,10 @@ def register(sub) -> None:
     s.add_argument("--workers", type=int, help="processes (default: every core)")
     s.add_argument("--backend", choices=["local", "ray"], default="local")
     s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
+    s.add_argument("--engine", choices=["python", "native", "auto"], default="python",
+                   help="python (default); native: the ruleset compiled to C with the system C compiler "
+                        "(random bots, --hands, one process; hands drawn from splitmix64 per seed); "
+                        "auto: native where it can, else python, saying why on stderr")
     add_option_argument(s)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=run)
@@ -55,6 +59,13 @@ def run(args, out, err) -> int:
     run = dict(options=options, hands=hands, games=games, seed=args.seed, seats=args.seats, bots=args.bots,
                workers=args.workers, backend=args.backend, address=args.address)
     t0 = time.perf_counter()
+    nat = None
+    if args.engine != "python":
+        from rulespec.bots.native_sim import choose_engine, simulate_native
+        nat = choose_engine(args.engine, compiled, bots=bots, games=games, backend=args.backend, err=err)
+        if nat is not None:
+            def simulate(_ref, progress=None, **_run):  # noqa: F811 - the native engine stands in
+                return simulate_native(nat, hands=hands, seed=args.seed, seats=args.seats, progress=progress)
     if args.json or not err.isatty():
         stats = simulate(args.ruleset, **run)
     else:
@@ -72,7 +83,8 @@ def run(args, out, err) -> int:
     unit = "games" if games is not None else "hands"
     if args.json:
         doc = to_dict(stats, ruleset=compiled.id, options=options or {}, seed=args.seed, seats=n, bots=bots,
-                      backend=args.backend, workers=args.workers or default_workers(), seconds=round(dt, 3),
+                      backend=args.backend, engine="native" if nat is not None else "python",
+                      workers=1 if nat is not None else args.workers or default_workers(), seconds=round(dt, 3),
                       hands_per_second=round(stats.hands / dt, 1) if dt else None)
         print(json.dumps(doc, indent=2), file=out)
         return 0
