@@ -1,7 +1,7 @@
 """Native back end, build stage: generated C → a shared library built with the system C compiler, loaded with ctypes.
 
 `load(compiled)` returns a `Native` for a checked, compiled ruleset: its C
-source (codegen_c.py) is built once with `cc -O2 -shared -fPIC` into the
+source (codegen_c.py) is built once with `cc -O2 -shared -fPIC` (-O: $RULESPEC_NATIVE_OPT) into the
 user's cache directory (`$XDG_CACHE_HOME/rulespec` or `~/.cache/rulespec`,
 mode 0700), named by a hash of the source, the compiler and its flags, then
 loaded with ctypes. `Native.run()` plays a batch of hands in one call.
@@ -29,7 +29,16 @@ from pathlib import Path
 from rulespec.compiler import codegen_c
 from rulespec.errors import RulespecError
 
-FLAGS = ("-O2", "-shared", "-fPIC", "-std=gnu99", "-w")
+FLAGS = ("-shared", "-fPIC", "-std=gnu99", "-w")
+OPTIMISE = ("-O0", "-O1", "-O2", "-O3")
+
+
+def _flags() -> tuple[str, ...]:
+    """The compiler flags: -O2, or $RULESPEC_NATIVE_OPT (-O0 to -O3; the test suite builds at -O0, faster)."""
+    opt = os.environ.get("RULESPEC_NATIVE_OPT", "-O2")
+    if opt not in OPTIMISE:
+        raise NativeUnavailable(f"RULESPEC_NATIVE_OPT must be one of {', '.join(OPTIMISE)}, found {opt!r}")
+    return (opt, *FLAGS)
 COMPILERS = ("cc", "gcc", "clang")
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -125,7 +134,8 @@ def build(source: str, cc: str | None = None) -> Path:
     cc = cc or find_compiler()
     if cc is None:
         raise NativeUnavailable(_no_compiler_message())
-    key = hashlib.sha256("\0".join([source, cc, _identity(cc), *FLAGS]).encode()).hexdigest()[:32]
+    flags = _flags()
+    key = hashlib.sha256("\0".join([source, cc, _identity(cc), *flags]).encode()).hexdigest()[:32]
     folder = cache_dir()
     lib = folder / f"rs-{key}.so"
     if lib.exists():
@@ -136,7 +146,7 @@ def build(source: str, cc: str | None = None) -> Path:
         with os.fdopen(fd, "w") as f:
             f.write(source)
         try:
-            done = subprocess.run([cc, *FLAGS, "-o", tmp_so, tmp_c], capture_output=True, text=True, timeout=300)
+            done = subprocess.run([cc, *flags, "-o", tmp_so, tmp_c], capture_output=True, text=True, timeout=300)
         except (OSError, subprocess.SubprocessError) as err:
             raise NativeUnavailable(f"the C compiler {cc} does not run: {err}") from None
         if done.returncode != 0:
