@@ -347,7 +347,7 @@ def _bonus_functions(w, rs, strings, aux, layout):
 
 def _capture_function(w, rs, strings, aux):
     w("/* ---- capture kinds: the capture sets of card index p (mask v_played) against a table ---- */")
-    w("static int card_options(int p, uint64_t v_played, uint64_t v_table, uint64_t *out) {")
+    w("RS_INLINE int card_options(int p, uint64_t v_played, uint64_t v_table, uint64_t *out) {")
     w("    int64_t v = VAL[p];")
     w("    int numbered = NUMBERED[p];")
     w("    int n = 0, n0;")
@@ -438,6 +438,7 @@ _PRELUDE = r"""
 #define MAX_REDEALS 1000
 
 typedef struct Hand Hand;
+#define RS_INLINE static inline __attribute__((always_inline))
 
 static int rs_err_code, rs_err_where;
 
@@ -516,77 +517,91 @@ static int rs_same_value(uint64_t m) {
 }
 static int64_t rs_first(uint64_t m, const int64_t *table, int64_t none) { return m ? table[rs_low(m)] : none; }
 
-/* ---- capture sets by total, listed once per table ----
- * A table of up to SMALL_TABLE numbered cards: every subset with its total, built from the subset
- * without its lowest card, then grouped by total (counting sort). A larger table: a pruned search
- * per total asked for. */
+/* ---- capture sets by total ----
+ * The numbered cards of the table (as the last call saw it) in arrival order, and for a table of up
+ * to SMALL_TABLE of them every subset's total, card count and mask, indexed by the subset's bits in
+ * that order, and linked in one list per total: a card joining the table doubles the arrays (one
+ * pass), cards leaving rebuild them. A larger table is searched per total. */
 #define SMALL_TABLE 12
-static uint64_t SUBS[MAX_SUBS];
-static int sub_n, sub_off[LIMIT + 2], sub_len[LIMIT + 1];
-static uint64_t sub_stamp[LIMIT + 1], sub_gen = 1, sub_table = ~UINT64_C(0);
+static uint64_t sub_t = ~UINT64_C(0);
 static int tn, tv[64]; static uint64_t tb[64]; static int64_t tsuf[65];
-static uint64_t ALL_M[1 << SMALL_TABLE]; static int ALL_S[1 << SMALL_TABLE];
+static int ALL_S[1 << SMALL_TABLE]; static uint8_t ALL_C[1 << SMALL_TABLE]; static uint64_t ALL_M[1 << SMALL_TABLE];
+static int16_t HEAD[LIMIT + 2], NXT[1 << SMALL_TABLE];   /* the subsets of each total, as linked lists */
 
-static void sub_dfs(int i, int64_t rem, uint64_t m) {
-    if (rem == 0) {
-        if (sub_n >= MAX_SUBS) { rs_err_code = 2; return; }
-        SUBS[sub_n++] = m;
-        return;
+static void sub_extend(int i) {           /* subsets with card i (the tn-th) from those without */
+    int half = 1 << i, w = tv[i];
+    uint64_t b = tb[i];
+    for (int m = 0; m < half; m++) {
+        int s = ALL_S[m] + w;
+        s = s > LIMIT ? LIMIT + 1 : s;
+        ALL_S[half + m] = s;
+        ALL_C[half + m] = (uint8_t)(ALL_C[m] + 1);
+        ALL_M[half + m] = ALL_M[m] | b;
+        NXT[half + m] = HEAD[s]; HEAD[s] = (int16_t)(half + m);
     }
-    if (i == tn || tsuf[i] < rem) return;
-    if (tv[i] <= rem) sub_dfs(i + 1, rem - tv[i], m | tb[i]);
-    sub_dfs(i + 1, rem, m);
 }
 
-static void sub_new_table(uint64_t table) {
-    sub_table = table; sub_gen++; sub_n = 0;
-    tn = 0;
-    for (uint64_t t = table & NUMBERED_MASK; t; t &= t - 1) { int i = rs_low(t); tb[tn] = UINT64_C(1) << i; tv[tn] = (int)VAL[i]; tn++; }
+RS_INLINE void sub_sync(uint64_t table) {
+    uint64_t t = table & NUMBERED_MASK;
+    if (t == sub_t) return;
+    uint64_t add = t & ~sub_t;
+    if (sub_t != ~UINT64_C(0) && !(sub_t & ~t) && add && !(add & (add - 1)) && tn < SMALL_TABLE) {
+        tb[tn] = add; tv[tn] = (int)VAL[rs_low(add)];
+        sub_extend(tn++);
+        sub_t = t;
+        return;
+    }
+    /* cards left (or a new table): keep the survivors' arrival order, rebuild */
+    int k = 0;
+    if (sub_t != ~UINT64_C(0))
+        for (int i = 0; i < tn; i++) if (t & tb[i]) { tb[k] = tb[i]; tv[k] = tv[i]; k++; }
+    uint64_t known = 0;
+    for (int i = 0; i < k; i++) known |= tb[i];
+    for (uint64_t m = t & ~known; m; m &= m - 1) { int i = rs_low(m); tb[k] = UINT64_C(1) << i; tv[k] = (int)VAL[i]; k++; }
+    tn = k;
+    sub_t = t;
     if (tn > SMALL_TABLE) {
         tsuf[tn] = 0;
         for (int i = tn - 1; i >= 0; i--) tsuf[i] = tsuf[i + 1] + tv[i];
         return;
     }
-    int full = 1 << tn;
-    int count[LIMIT + 2];
-    memset(count, 0, sizeof count);
-    ALL_M[0] = 0; ALL_S[0] = 0;
-    for (int m = 1; m < full; m++) {
-        int low = __builtin_ctz((unsigned)m), rest = m & (m - 1);
-        int s = ALL_S[rest] + tv[low];
-        ALL_S[m] = s > LIMIT ? LIMIT + 1 : s;
-        ALL_M[m] = ALL_M[rest] | tb[low];
-        count[ALL_S[m]]++;
+    ALL_S[0] = 0; ALL_C[0] = 0; ALL_M[0] = 0;
+    memset(HEAD, 0, sizeof HEAD);             /* 0 ends a list: the empty set is never a capture */
+    for (int i = 0; i < tn; i++) sub_extend(i);
+}
+
+static uint64_t *dfs_out; static int dfs_n, dfs_min;
+static void sub_dfs(int i, int64_t rem, uint64_t m, int cards) {
+    if (rem == 0) {
+        if (cards < dfs_min) return;
+        if (dfs_n >= MAX_SUBS) { rs_err_code = 2; return; }
+        dfs_out[dfs_n++] = m;
+        return;
     }
-    int pos = 0;
-    for (int s = 0; s <= LIMIT; s++) { sub_off[s] = pos; sub_len[s] = 0; pos += count[s]; sub_stamp[s] = sub_gen; }
-    for (int m = 1; m < full; m++) { int s = ALL_S[m]; if (s <= LIMIT) SUBS[sub_off[s] + sub_len[s]++] = ALL_M[m]; }
-    sub_n = pos;
+    if (i == tn || tsuf[i] < rem || rs_err_code) return;
+    if (tv[i] <= rem) sub_dfs(i + 1, rem - tv[i], m | tb[i], cards + 1);
+    sub_dfs(i + 1, rem, m, cards);
 }
 
 /* appends the table's sets of numbered cards totalling `target` with at least `min_cards` cards */
-static int subsets_into(uint64_t table, int64_t target, int min_cards, uint64_t *out, int n) {
+RS_INLINE int subsets_into(uint64_t table, int64_t target, int min_cards, uint64_t *out, int n) {
     if (target < 1 || target > LIMIT) return n;
-    if (table != sub_table) sub_new_table(table);
-    if (sub_stamp[target] != sub_gen) {
-        sub_stamp[target] = sub_gen;
-        sub_off[target] = sub_n;
-        sub_dfs(0, target, 0);
-        sub_len[target] = sub_n - sub_off[target];
+    sub_sync(table);
+    if (tn > SMALL_TABLE) {
+        dfs_out = out; dfs_n = n; dfs_min = min_cards;
+        sub_dfs(0, target, 0, 0);
+        return dfs_n;
     }
-    const uint64_t *s = SUBS + sub_off[target];
-    int len = sub_len[target];
-    if (n + len > MAX_MOVES) { rs_err_code = 5; return n; }
-    for (int i = 0; i < len; i++) {
-        if (min_cards > 1 && rs_popcount(s[i]) < min_cards) continue;
-        out[n++] = s[i];
-    }
+    if (n + (1 << tn) > MAX_MOVES) { rs_err_code = 5; return n; }
+    for (int m = HEAD[target]; m; m = NXT[m])
+        if (ALL_C[m] >= min_cards) out[n++] = ALL_M[m];
     return n;
 }
 
 /* ---- the hand ---- */
 struct Hand {
     int n, k, dealer, turn, round, n_rounds, plays, over, outcome, last_capturer, wild_as, pos, misdeals;
+    int in_hands;                             /* cards in the seats' hands */
     const Round *sched;
     uint64_t hands[MAX_SEATS], piles[MAX_SIDES], table, previous, declared[MAX_SEATS], shown[MAX_SEATS];
     int played_this_round[MAX_SEATS];
@@ -635,6 +650,7 @@ static void lay_round(Hand *h) {
         }
         int p = h->pos;
         h->pos += st->count * n;
+        h->in_hands += st->count * n;
         for (int t = 0; t < st->count / st->packet; t++)
             for (int j = 0; j < n; j++) {
                 int seat = (first + j) % n;
@@ -658,7 +674,7 @@ static int start(Hand *h) {
         }
         shuffle(h);
         for (int s = 0; s < h->n; s++) h->hands[s] = 0;
-        h->table = 0; h->round = 0;
+        h->table = 0; h->round = 0; h->in_hands = 0;
     }
     int b = dealer_bonus(h->table);
     if (b >= 0) {
@@ -687,7 +703,7 @@ static int gen_moves(Hand *h, int seat) {
         int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
         int k = card_options(p, UINT64_C(1) << p, table, OPT);
         if (rs_err_code) return 0;
-        for (int i = 0; i < k; i++) OPT[i] = real(h, OPT[i]);
+        if (h->wild_as >= 0) for (int i = 0; i < k; i++) OPT[i] = real(h, OPT[i]);
         if (k == 0 || !FORCED) OPT[k++] = 0;
         for (int i = 1; i < k; i++) {             /* insertion sort: a few masks, mostly in order */
             uint64_t x = OPT[i]; int j = i - 1;
@@ -825,8 +841,7 @@ static void play_card(Hand *h, int seat, int card, uint64_t capture) {
         h->table |= bit;
         h->previous = bit;
     }
-    int hands_empty = 1;
-    for (int s = 0; s < h->n; s++) if (h->hands[s]) { hands_empty = 0; break; }
+    int hands_empty = --h->in_hands == 0;
     int last_play = hands_empty && h->round >= h->n_rounds;
     play_events(h, side, eff_card, eff_capture, eff(h, h->table), table_before, last_play, previous, h->round);
     if (h->wild_as >= 0 && capture && ((capture | bit) & WILD_BIT)) h->wild_as = -1;
