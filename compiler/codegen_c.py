@@ -176,12 +176,13 @@ class Layout:
         return self.categories.index(name) if name in self.categories else -1
 
 
-def generate(rs: Ruleset, aux: Aux | None = None) -> str:
+def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     """C source of the native playout for a checked ruleset that `unsupported()` accepts.
 
-    `aux` (optional) receives the auxiliary definitions and the spans of run-time failures.
+    `aux` (optional) receives the auxiliary definitions and the spans of run-time failures;
+    `checked`: the caller has just asked `unsupported()` (not asked again).
     """
-    problems = unsupported(rs)
+    problems = [] if checked else unsupported(rs)
     if problems:
         what, span = problems[0]
         raise Unsupported(f"{span}: {what}" if span else what)

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import json
 import os
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulespec.compiler import codegen_c
 from rulespec.errors import RulespecError
 
 FLAGS = ("-shared", "-fPIC", "-std=gnu99", "-w")
@@ -131,6 +130,7 @@ def cache_dir() -> Path:
 
 def build(source: str, cc: str | None = None) -> Path:
     """The shared library of a C source, built unless the cache has it (keyed by source, compiler, flags)."""
+    import subprocess
     cc = cc or find_compiler()
     if cc is None:
         raise NativeUnavailable(_no_compiler_message())
@@ -189,14 +189,32 @@ _MESSAGES = {
 }
 
 
+@dataclass
+class Meta:
+    """What running a built ruleset needs to know of it (kept in the cache's manifest beside the library)."""
+
+    id: str
+    categories: list[str]
+    events: list[str]
+    outcomes: list[str]
+    sides: dict[int, int]
+    player_counts: list[int]
+    default_players: int
+
+    @classmethod
+    def of(cls, rs) -> "Meta":
+        lay = codegen_c().Layout(rs)
+        return cls(rs.id, lay.categories, lay.events, lay.outcomes, dict(rs.sides), list(rs.player_counts),
+                   rs.default_players)
+
+
 class Native:
     """A ruleset's native playouts: `run(seed, first, count, seats)` plays a batch of hands."""
 
-    def __init__(self, compiled, source: str, lib_path: Path):
-        self.compiled = compiled
-        self.source = source
+    def __init__(self, meta: Meta, lib_path: Path, compiled=None, ref=None, options=None):
+        self.meta = meta
         self.path = lib_path
-        self.layout = codegen_c.Layout(compiled.ruleset)
+        self._compiled, self._ref, self._options = compiled, ref, options
         self.lib = ctypes.CDLL(str(lib_path))
         fn = self.lib.rs_simulate
         fn.restype = ctypes.c_int
@@ -207,16 +225,25 @@ class Native:
         self.lib.rs_error_where.restype = ctypes.c_int
 
     @property
+    def compiled(self):
+        """The compiled ruleset (compiled now if this was loaded from the cache's manifest alone)."""
+        if self._compiled is None:
+            from rulespec.compiler.build import compile_ruleset
+            self._compiled = compile_ruleset(self._ref, self._options)
+        return self._compiled
+
+    @property
     def ruleset_id(self) -> str:
         return self.lib.rs_ruleset_id().decode("utf-8")
 
     def run(self, seed: int, first: int, count: int, seats: int, *, per_hand: bool = False,
             trace_cap: int = 0) -> Batch:
-        rs = self.compiled.ruleset
-        if seats not in rs.schedules:
-            raise RulespecError(f"{rs.id} is played by {', '.join(map(str, rs.player_counts))} players, not {seats}")
-        lay = self.layout
-        k = rs.sides[seats]
+        """Play hands first..first+count-1 of the run `seed` with `seats` players (per hand rows, a move trace)."""
+        lay = self.meta
+        if seats not in lay.player_counts:
+            raise RulespecError(f"{lay.id} is played by {', '.join(map(str, lay.player_counts))} players, "
+                                f"not {seats}")
+        k = lay.sides[seats]
         nc, ne, no = len(lay.categories), len(lay.events), len(lay.outcomes)
         agg = (ctypes.c_int64 * (4 + k + no + 2 * k * (nc + 2) + ne))()
         stride = 2 + k * (nc + 1) + ne
@@ -234,9 +261,9 @@ class Native:
         pos += no
         sums, squares = {}, {}
         for target in (sums, squares):
-            for s in range(k):
+            for side in range(k):
                 for c, name in enumerate(cats):
-                    target[(s, name)] = a[pos + s * (nc + 2) + c]
+                    target[(side, name)] = a[pos + side * (nc + 2) + c]
             pos += k * (nc + 2)
         events = {name: a[pos + i] for i, name in enumerate(lay.events)}
         rows = None
@@ -257,16 +284,18 @@ class Native:
     def _message(self, code: int) -> str:
         if code == 3:
             where = self.lib.rs_error_where()
-            span = self._error_spans()[where - 1] if where else None
+            from rulespec.compiler.emit_c import Aux
+            aux = Aux()      # the spans in the order the generator numbered them: generate again
+            codegen_c().generate(self.compiled.ruleset, aux=aux)
+            span = aux.errors[where - 1] if 0 < where <= len(aux.errors) else None
             return f"{span}: division by zero" if span else "division by zero"
         return _MESSAGES.get(code, f"the native playout failed (code {code})")
 
-    def _error_spans(self):
-        from rulespec.compiler.emit_c import Aux
-        # The spans in the order the generator numbered them: generate again, keep the Aux.
-        aux = Aux()
-        codegen_c.generate(self.compiled.ruleset, aux=aux)
-        return aux.errors
+
+def codegen_c():
+    """compiler/codegen_c.py, imported when first needed (a run from the cache's manifest never needs it)."""
+    from rulespec.compiler import codegen_c as module
+    return module
 
 
 _LOADED: dict[str, Native] = {}
@@ -274,10 +303,11 @@ _LOADED: dict[str, Native] = {}
 
 def source_of(compiled) -> str:
     """The C source of a compiled ruleset; NativeUnavailable naming every unsupported construct and where."""
-    problems = codegen_c.unsupported(compiled.ruleset)
+    gen = codegen_c()
+    problems = gen.unsupported(compiled.ruleset)
     if problems:
         raise unsupported_error(compiled.ruleset.id, problems)
-    return codegen_c.generate(compiled.ruleset)
+    return gen.generate(compiled.ruleset, checked=True)
 
 
 def unsupported_error(ruleset_id: str, problems) -> NativeUnavailable:
@@ -288,13 +318,86 @@ def unsupported_error(ruleset_id: str, problems) -> NativeUnavailable:
     return NativeUnavailable(errors[0].message, errors[0].span, others=errors[1:])
 
 
-def load(compiled) -> Native:
-    """The native playouts of a compiled ruleset (built or taken from the cache); NativeUnavailable if impossible."""
+def load(compiled, ref=None, options=None) -> Native:
+    """The native playouts of a compiled ruleset (built or taken from the cache); NativeUnavailable if impossible.
+
+    With `ref` (how the command line named the ruleset) and its `options`, a manifest is left in the
+    cache so that `quick_load` finds the library next time without compiling the ruleset.
+    """
     source = source_of(compiled)
     key = hashlib.sha256(source.encode()).hexdigest()
     hit = _LOADED.get(key)
-    if hit is not None:
-        return hit
-    native = Native(compiled, source, build(source))
-    _LOADED[key] = native
-    return native
+    if hit is None:
+        hit = Native(Meta.of(compiled.ruleset), build(source), compiled)
+        _LOADED[key] = hit
+    if ref is not None:
+        _write_manifest(ref, options, compiled, hit)
+    return hit
+
+
+# ------------------------------------------------------------------ the manifest (a run without compiling)
+
+
+def _code_stamp() -> list:
+    """Every source file of rulespec (code, grammar, schemas) with its size and time: they make the C."""
+    import rulespec
+    out = []
+    roots = {Path(rulespec.__file__).parent.resolve(), Path(__file__).parent.resolve()}
+    for root in sorted(roots):
+        for folder, _, names in os.walk(root, followlinks=True):
+            for name in sorted(names):
+                if name.endswith((".py", ".lark", ".json")):
+                    st = os.stat(os.path.join(folder, name))
+                    out.append([os.path.join(folder, name), st.st_size, st.st_mtime_ns])
+    return out
+
+
+def _manifest_path(ref, options) -> Path:
+    text = str(ref)
+    where = os.getcwd() if ("/" in text or text.endswith((".yaml", ".yml"))) else ""
+    named = json.dumps([text, where, options or {}, _flags()], sort_keys=True, default=str)
+    return cache_dir() / f"manifest-{hashlib.sha256(named.encode()).hexdigest()[:32]}.json"
+
+
+def _stamps(files) -> list:
+    out = []
+    for f in files:
+        st = os.stat(f)
+        out.append([str(f), st.st_size, st.st_mtime_ns])
+    return out
+
+
+def _write_manifest(ref, options, compiled, nat: Native) -> None:
+    try:
+        doc = {"files": _stamps(compiled.ruleset.files), "code": _code_stamp(), "lib": nat.path.name,
+               "meta": {**nat.meta.__dict__, "sides": {str(k): v for k, v in nat.meta.sides.items()}}}
+        path = _manifest_path(ref, options)
+        fd, tmp = tempfile.mkstemp(suffix=".json", prefix="manifest-", dir=path.parent)
+        with os.fdopen(fd, "w") as f:
+            json.dump(doc, f)
+        os.replace(tmp, path)
+    except (OSError, TypeError, ValueError):
+        pass                  # only a shortcut: without it the next run compiles the ruleset again
+
+
+def quick_load(ref, options=None) -> Native | None:
+    """The native playouts of a ruleset named as on the command line, from the cache's manifest alone
+    (no YAML read, nothing compiled), when the manifest, the ruleset's files and rulespec's own files
+    all still match; None otherwise (then `load` a compiled ruleset)."""
+    try:
+        if find_compiler() is None:
+            return None
+        path = _manifest_path(ref, options)
+        with open(path) as f:
+            doc = json.load(f)
+        if _stamps(p for p, _, _ in doc["files"]) != doc["files"] or _code_stamp() != doc["code"]:
+            return None
+        lib = path.parent / doc["lib"]
+        if not lib.is_file() or "/" in doc["lib"]:
+            return None
+        m = doc["meta"]
+        meta = Meta(m["id"], m["categories"], m["events"], m["outcomes"], {int(k): v for k, v in m["sides"].items()},
+                    m["player_counts"], m["default_players"])
+        return Native(meta, lib, ref=ref, options=options)
+    except (OSError, ValueError, KeyError, TypeError, NativeUnavailable):
+        return None

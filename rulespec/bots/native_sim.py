@@ -27,7 +27,8 @@ def native_obstacle(compiled, *, bots: list[str], games: int | None, backend: st
     return None
 
 
-def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, backend: str, err=None):
+def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, backend: str, err=None,
+                  ref=None, options=None):
     """The loaded native playouts when the run should use them, else None (auto: said once on `err`).
 
     `engine="native"` raises a RulespecError naming the obstacle (no compiler, an unsupported
@@ -42,7 +43,7 @@ def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, 
     try:
         if why is not None:
             raise RulespecError(why)
-        return native.load(compiled)
+        return native.load(compiled, ref, options)
     except RulespecError as error:
         if engine == "native":
             raise
@@ -52,17 +53,41 @@ def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, 
         return None
 
 
+def from_manifest(args, options):
+    """(native playouts, seats, bots) for a command line the cache's manifest can serve, else (None, None, None).
+
+    Anything unusual (games, other bots, a bad seat count, a changed file) takes the ordinary path,
+    which compiles the ruleset and reports problems with their place.
+    """
+    from rulespec.bots.registry import parse_bots
+    from rulespec.compiler import native
+    if args.games is not None or args.backend != "local":
+        return None, None, None
+    nat = native.quick_load(args.ruleset, options)
+    if nat is None:
+        return None, None, None
+    meta = nat.meta
+    n = args.seats or meta.default_players
+    if n not in meta.player_counts:
+        return None, None, None
+    try:
+        bots = parse_bots(args.bots, n, meta.sides[n])
+    except RulespecError:
+        return None, None, None
+    if native_obstacle(None, bots=bots, games=None, backend=args.backend) is not None:
+        return None, None, None
+    return nat, n, bots
+
+
 def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None, progress=None) -> Stats:
     """Play `hands` hands on the native engine; the statistics of bots/simulate.py."""
-    rs = nat.compiled.ruleset
-    rules = nat.compiled.module
-    n = seats or rules.DEFAULT_SEATS
-    if n not in rules.SEATS_ALLOWED:
-        raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
-                            f"players, not {n}")
+    meta = nat.meta
+    n = seats or meta.default_players
+    if n not in meta.player_counts:
+        raise RulespecError(f"{meta.id} is played by {', '.join(map(str, meta.player_counts))} players, not {n}")
     if hands < 1:
         raise RulespecError("the number of hands or games must be at least 1")
-    stats = Stats(rs.sides[n], n, tuple(rules.CATEGORIES) + ("total", "margin"))
+    stats = Stats(meta.sides[n], n, tuple(meta.categories) + ("total", "margin"))
     done = 0
     while done < hands:
         count = min(BATCH, hands - done)

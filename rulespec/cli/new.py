@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulespec.authoring.scaffold import starter
 from rulespec.errors import RulespecError
 
 
@@ -21,6 +20,7 @@ def run(args, out, err) -> int:
     path = Path(args.output) if args.output else Path(f"{args.name}.yaml")
     if path.exists() and not args.force:
         raise RulespecError(f"{path} already exists; choose another name, -o FILE, or --force to overwrite it")
+    from rulespec.authoring.scaffold import starter  # here: the other commands start without it
     text = starter(args.name, args.extends, path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")

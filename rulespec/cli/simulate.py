@@ -31,15 +31,6 @@ def run(args, out, err) -> int:
     import json
     import time
 
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
     from rulespec.bots.simulate import (
         default_workers,
         parse_bots,
@@ -47,12 +38,7 @@ def run(args, out, err) -> int:
         simulate,
         to_dict,
     )
-    from rulespec.compiler.build import compile_ruleset
     options = parse_options(args.option) or None
-    compiled = compile_ruleset(args.ruleset, options)
-    rules = compiled.module
-    n = args.seats or rules.DEFAULT_SEATS
-    bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
     games = args.games
     hands = None if games is not None else (args.hands if args.hands is not None else 1000)
     total = games if games is not None else hands
@@ -61,18 +47,34 @@ def run(args, out, err) -> int:
     t0 = time.perf_counter()
     nat = None
     if args.engine != "python":
-        from rulespec.bots.native_sim import choose_engine, simulate_native
-        nat = choose_engine(args.engine, compiled, bots=bots, games=games, backend=args.backend, err=err)
-        if nat is not None:
-            def simulate(_ref, progress=None, **_run):  # noqa: F811 - the native engine stands in
-                return simulate_native(nat, hands=hands, seed=args.seed, seats=args.seats, progress=progress)
+        # A ruleset built before runs from the cache's manifest: nothing read or compiled again.
+        from rulespec.bots.native_sim import from_manifest
+        nat, n, bots = from_manifest(args, options)
+    if nat is None:
+        from rulespec.compiler.build import compile_ruleset
+        compiled = compile_ruleset(args.ruleset, options)
+        rules = compiled.module
+        n = args.seats or rules.DEFAULT_SEATS
+        bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
+        if args.engine != "python":
+            from rulespec.bots.native_sim import choose_engine
+            nat = choose_engine(args.engine, compiled, bots=bots, games=games, backend=args.backend, err=err,
+                                ref=args.ruleset, options=options)
+    ruleset_id = nat.meta.id if nat is not None else compiled.id
+    if nat is not None:
+        from rulespec.bots.native_sim import simulate_native
+
+        def simulate(_ref, progress=None, **_run):  # noqa: F811 - the native engine stands in
+            return simulate_native(nat, hands=hands, seed=args.seed, seats=args.seats, progress=progress)
     if args.json or not err.isatty():
         stats = simulate(args.ruleset, **run)
     else:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
         # No auto-refresh: a refresh thread must not be running when the worker processes fork.
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=Console(file=err), transient=True, auto_refresh=False) as bar:
-            task = bar.add_task(f"simulating {compiled.id}", total=total)
+            task = bar.add_task(f"simulating {ruleset_id}", total=total)
             bar.refresh()
 
             def advance(k):
@@ -82,14 +84,15 @@ def run(args, out, err) -> int:
     dt = time.perf_counter() - t0
     unit = "games" if games is not None else "hands"
     if args.json:
-        doc = to_dict(stats, ruleset=compiled.id, options=options or {}, seed=args.seed, seats=n, bots=bots,
+        doc = to_dict(stats, ruleset=ruleset_id, options=options or {}, seed=args.seed, seats=n, bots=bots,
                       backend=args.backend, engine="native" if nat is not None else "python",
                       workers=1 if nat is not None else args.workers or default_workers(), seconds=round(dt, 3),
                       hands_per_second=round(stats.hands / dt, 1) if dt else None)
         print(json.dumps(doc, indent=2), file=out)
         return 0
+    from rich.console import Console
     console = Console(file=out, width=max(100, 24 * stats.sides + 30))
     render(stats, console, bots=bots,
-           title=f"{compiled.id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}")
+           title=f"{ruleset_id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}")
     console.print(f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)")
     return 0

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulespec.transcripts.testrun import default_paths, find, run_tests
 
 
 def register(sub) -> None:
@@ -17,6 +16,7 @@ def register(sub) -> None:
 
 def run(args, out, err) -> int:
     """`rulespec test [PATH...] [--update]`."""
+    from rulespec.transcripts.testrun import default_paths, find, run_tests  # here: other commands start without it
     paths = [Path(p) for p in args.paths] if args.paths else default_paths()
     files = find(paths)
     if not files:
