@@ -606,6 +606,7 @@ struct Hand {
     const Round *sched;
     uint64_t hands[MAX_SEATS], piles[MAX_SIDES], table, previous, declared[MAX_SEATS], shown[MAX_SEATS];
     int played_this_round[MAX_SEATS];
+    int side_of[MAX_SEATS];                   /* seat % k */
     uint8_t order[N_CARDS];
     int64_t evp[MAX_SIDES][N_CAT + 1];
     int32_t evn[N_EV + 1];
@@ -632,9 +633,15 @@ static inline uint64_t real(const Hand *h, uint64_t m) {
 
 static void shuffle(Hand *h) {
     for (int i = 0; i < N_CARDS; i++) h->order[i] = (uint8_t)i;
-    for (int i = N_CARDS - 1; i > 0; i--) {
-        int j = (int)rs_below(&h->rng, (uint32_t)(i + 1));
+    /* Fisher-Yates, two 32-bit draws per generator output (native.SplitMix.shuffle does the same) */
+    for (int i = N_CARDS - 1; i > 0; i -= 2) {
+        uint64_t x = rs_next(&h->rng);
+        int j = (int)(((x & 0xFFFFFFFFu) * (uint64_t)(i + 1)) >> 32);
         uint8_t t = h->order[i]; h->order[i] = h->order[j]; h->order[j] = t;
+        if (i > 1) {
+            j = (int)(((x >> 32) * (uint64_t)i) >> 32);
+            t = h->order[i - 1]; h->order[i - 1] = h->order[j]; h->order[j] = t;
+        }
     }
     h->pos = 0;
 }
@@ -653,10 +660,8 @@ static void lay_round(Hand *h) {
         h->pos += st->count * n;
         h->in_hands += st->count * n;
         for (int t = 0; t < st->count / st->packet; t++)
-            for (int j = 0; j < n; j++) {
-                int seat = (first + j) % n;
+            for (int j = 0, seat = first; j < n; j++, seat = seat + 1 == n ? 0 : seat + 1)
                 for (int q = 0; q < st->packet; q++) h->hands[seat] |= UINT64_C(1) << h->order[p++];
-            }
     }
     for (int s = 0; s < n; s++) h->played_this_round[s] = 0;
 }
@@ -755,7 +760,8 @@ static int bonus_options(const Hand *h, int seat) {
         for (int i = 0; i < size; i++) idx[i] = i;
         for (;;) {
             uint64_t mask = 0;
-            for (int i = 0; i < size; i++) mask |= UINT64_C(1) << cards[idx[i]];
+            if (size == nc) mask = hand;
+            else for (int i = 0; i < size; i++) mask |= UINT64_C(1) << cards[idx[i]];
             int tries = (mask & WILD_BIT) && wild_ok ? N_DECLARE_AS : 0;
             for (int t = -1; t < tries; t++) {
                 uint64_t probe = t < 0 ? mask : virt(mask, DECLARE_AS[t]);
@@ -805,7 +811,7 @@ static int best_declarations(const Hand *h, int seat, Decl *chosen) {
 }
 
 static void apply_declarations(Hand *h, int seat, const Decl *ds, int n) {
-    int side = seat % h->k, wild_rank = -1;
+    int side = h->side_of[seat], wild_rank = -1;
     for (int i = 0; i < n; i++) {
         add_event(h, B_EVENT[ds[i].bonus], side, B_POINTS[ds[i].bonus], B_CAT[ds[i].bonus]);
         h->shown[seat] |= ds[i].cards;
@@ -827,7 +833,7 @@ static void finish(Hand *h) {
 static void play_card(Hand *h, int seat, int card, uint64_t capture) {
     uint64_t bit = UINT64_C(1) << card;
     h->plays++;
-    int side = seat % h->k;
+    int side = h->side_of[seat];
     uint64_t eff_card = eff(h, bit), table_before = eff(h, h->table), eff_capture = eff(h, capture);
     uint64_t previous = eff(h, h->previous);
     h->hands[seat] ^= bit;
@@ -846,7 +852,7 @@ static void play_card(Hand *h, int seat, int card, uint64_t capture) {
     int last_play = hands_empty && h->round >= h->n_rounds;
     play_events(h, side, eff_card, eff_capture, eff(h, h->table), table_before, last_play, previous, h->round);
     if (h->wild_as >= 0 && capture && ((capture | bit) & WILD_BIT)) h->wild_as = -1;
-    h->turn = (seat + 1) % h->n;
+    h->turn = seat + 1 == h->n ? 0 : seat + 1;
     if (hands_empty) { if (last_play) finish(h); else lay_round(h); }
 }
 
@@ -877,6 +883,7 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
     for (int64_t i = first; i < first + count; i++) {
         memset(h, 0, sizeof *h);
         h->n = seats; h->k = K; h->dealer = (int)(i % seats);
+        for (int s = 0; s < seats; s++) h->side_of[s] = s % K;
         h->sched = SCHEDULE[seats]; h->n_rounds = N_ROUNDS[seats];
         h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
         h->rng.s = rs_mix((uint64_t)seed ^ rs_mix((uint64_t)i + UINT64_C(0x9E3779B97F4A7C15)));

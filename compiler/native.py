@@ -75,9 +75,14 @@ class SplitMix:
         return ((self.next() >> 32) * n) >> 32
 
     def shuffle(self, items: list) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+        """Fisher-Yates from the end, two 32-bit draws per output (the C playout's deal)."""
+        for i in range(len(items) - 1, 0, -2):
+            x = self.next()
+            j = ((x & 0xFFFFFFFF) * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
+            if i > 1:
+                j = ((x >> 32) * i) >> 32
+                items[i - 1], items[j] = items[j], items[i - 1]
 
 
 # ------------------------------------------------------------------ compiler and cache
