@@ -34,7 +34,9 @@ from rulespec.lang.typecheck import BOOL, INT
 
 MAX_INDICES = 64          # card indices, the wild card's declared ranks included
 MAX_SEATS = 8
-TIMINGS = {"first_turn": 0, "own_turn": 1}     # declarations that go with a play
+# Declarations with a play (0, 1) or apart from it, as knocks before a turn (2, 3).
+TIMINGS = {"first_turn": 0, "own_turn": 1, "before_first_turn": 2, "after_deal": 3}
+UNIQUE_BY = {None: 0, "value": 1, "rank": 2}
 RESULTS = {"redeal": 0, "misdeal": 1, "dealer_wins": 2}
 # Error codes of rs_simulate (compiler/native.py turns them into messages).
 ERRORS = {1: "redeals", 2: "subsets", 3: "division", 4: "declarations", 5: "moves"}
@@ -109,11 +111,10 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     if rs.hand_bonuses and rs.timing not in TIMINGS:
         decl = doc.get("declarations") or {}
         span = getattr(decl, "value_spans", {}).get("timing", rs.span)
-        out.append((f"declarations.timing: {rs.timing} (declarations apart from a play); the native back end "
-                    f"does {' and '.join(TIMINGS)}", span))
+        out.append((f"declarations.timing: {rs.timing}; the native back end does {', '.join(TIMINGS)}", span))
     for b in rs.hand_bonuses.values():
-        if b.unique_by:
-            out.append((f"hand bonus '{b.name}': unique_by (a bonus scored once per {b.unique_by})", b.span))
+        if b.unique_by not in UNIQUE_BY:
+            out.append((f"hand bonus '{b.name}': unique_by {b.unique_by}", b.span))
     if max(rs.player_counts) > MAX_SEATS:
         out.append((f"more than {MAX_SEATS} players", rs.span))
     if n <= MAX_INDICES:
@@ -329,6 +330,7 @@ def _bonus_functions(w, rs, strings, aux, layout):
     w(_array("int", "B_CAT", [layout.category(b.category) for b in bonuses]))
     w(_array("int", "B_EVENT", [layout.events.index(b.name) for b in bonuses]))
     w(_array("int", "B_WILD", [int(bool(b.wild)) for b in bonuses]))
+    w(_array("int", "B_UNIQUE", [UNIQUE_BY.get(b.unique_by, 0) for b in bonuses]))
     # Rounds a bonus may be declared in: bit r for round r (1-based), bit 0 for "last"; all bits: any.
     masks = []
     for b in bonuses:
@@ -607,6 +609,9 @@ struct Hand {
     uint64_t hands[MAX_SEATS], piles[MAX_SIDES], table, previous, declared[MAX_SEATS], shown[MAX_SEATS];
     int played_this_round[MAX_SEATS];
     int side_of[MAX_SEATS];                   /* seat % k */
+    int knocked_round[MAX_SEATS];             /* declared since this round's deal */
+    int declared_wild[MAX_SEATS];             /* 1 + the rank a seat declared the wild card as, 0: none */
+    uint64_t round_dealt[MAX_SEATS];          /* each seat's hand as this round dealt it */
     uint8_t order[N_CARDS];
     int64_t evp[MAX_SIDES][N_CAT + 1];
     int32_t evn[N_EV + 1];
@@ -663,7 +668,7 @@ static void lay_round(Hand *h) {
             for (int j = 0, seat = first; j < n; j++, seat = seat + 1 == n ? 0 : seat + 1)
                 for (int q = 0; q < st->packet; q++) h->hands[seat] |= UINT64_C(1) << h->order[p++];
     }
-    for (int s = 0; s < n; s++) h->played_this_round[s] = 0;
+    for (int s = 0; s < n; s++) { h->played_this_round[s] = 0; h->knocked_round[s] = 0; h->round_dealt[s] = h->hands[s]; }
 }
 
 static int start(Hand *h) {
@@ -729,9 +734,38 @@ static int gen_moves(Hand *h, int seat) {
 typedef struct { int bonus; uint64_t cards; int wild_rank; } Decl;
 static Decl OPTS[MAX_OPTS];
 
+static inline int order_of(const Hand *h, int seat) { return (seat - h->dealer - 1 + h->n) % h->n; }
+
+/* Hand._declaration_window: with a play (TIMING 0, 1) or as a knock (2, 3) */
 static int window(const Hand *h, int seat) {
-    if (TIMING == 0) return h->played_this_round[seat] == 0;
-    return (h->declared[seat] & h->hands[seat]) == 0;
+    if (TIMING == 0 || TIMING == 2) return h->played_this_round[seat] == 0;
+    if (TIMING == 1) return (h->declared[seat] & h->hands[seat]) == 0;
+    for (int s = 0; s < h->n; s++) if (h->played_this_round[s]) return 0;
+    for (int s = 0; s < h->n; s++) if (h->knocked_round[s] && order_of(h, s) > order_of(h, seat)) return 0;
+    return 1;
+}
+
+/* runtime unique_key: the value or rank a bonus is made with (the wild card as declared) */
+static inline int64_t unique_key(int by, uint64_t cards, int wild_rank) {
+    int i = wild_rank < 0 ? rs_high(cards) : N_CARDS + wild_rank;
+    return by == 1 ? VAL[i] : RANK_ID[i];
+}
+
+/* Hand._check_unique: no seat earlier in dealing order holds a qualifying card of the same value/rank */
+static int unique_ok(const Hand *h, int seat, int b, uint64_t cards, int wild_rank, int64_t round, int last) {
+    int by = B_UNIQUE[b];
+    int64_t key = unique_key(by, cards, wild_rank);
+    for (int o = 0; o < h->n; o++) {
+        if (order_of(h, o) >= order_of(h, seat)) continue;
+        uint64_t held = h->round_dealt[o];
+        for (uint64_t m = held; m; m &= m - 1) {
+            int c = rs_low(m);
+            int rank = (c == WILD_INDEX && h->declared_wild[o]) ? h->declared_wild[o] - 1 : -1;
+            uint64_t probe = rank < 0 ? UINT64_C(1) << c : UINT64_C(1) << (N_CARDS + rank);
+            if (unique_key(by, UINT64_C(1) << c, rank) == key && BONUS_CHECK[b](probe, held, round, last)) return 0;
+        }
+    }
+    return 1;
 }
 
 static inline uint64_t virt(uint64_t m, int r) { return (m ^ WILD_BIT) | (UINT64_C(1) << (N_CARDS + r)); }
@@ -770,6 +804,7 @@ static int bonus_options(const Hand *h, int seat) {
                 for (int o = 0; o < N_BONUS; o++)
                     if ((B_EXCLUDED_BY[b] >> o & 1) && can_make(o, mask, h->hands[seat], round, last)) { excluded = 1; break; }
                 if (excluded) continue;
+                if (B_UNIQUE[b] && !unique_ok(h, seat, b, mask, t < 0 ? -1 : DECLARE_AS[t], round, last)) continue;
                 if (n >= MAX_OPTS) { rs_err_code = 4; return 0; }
                 OPTS[n].bonus = b; OPTS[n].cards = mask; OPTS[n].wild_rank = t < 0 ? -1 : DECLARE_AS[t];
                 n++;
@@ -818,7 +853,8 @@ static void apply_declarations(Hand *h, int seat, const Decl *ds, int n) {
         h->declared[seat] |= ds[i].cards;
         if (ds[i].wild_rank >= 0) wild_rank = ds[i].wild_rank;
     }
-    if (wild_rank >= 0) h->wild_as = N_CARDS + wild_rank;
+    if (wild_rank >= 0) { h->wild_as = N_CARDS + wild_rank; h->declared_wild[seat] = wild_rank + 1; }
+    if (n) h->knocked_round[seat] = 1;
 }
 
 /* ---- a play ---- */
@@ -892,9 +928,16 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
         int64_t decisions = 0, legal = 0;
         Decl ds[64];
         while (!h->over) {
+            if (TIMING >= 2 && N_BONUS)               /* knocks due before the turn (bots/policy.py knocks) */
+                for (int j = 0, s = (h->dealer + 1) % h->n; j < h->n; j++, s = s + 1 == h->n ? 0 : s + 1) {
+                    if (!window(h, s)) continue;
+                    int nk = best_declarations(h, s, ds);
+                    if (rs_err_code) return rs_err_code;
+                    if (nk) apply_declarations(h, s, ds, nk);
+                }
             int seat = h->turn, nd = 0, nm;
             decisions++;
-            if (N_BONUS && window(h, seat)) {
+            if (TIMING < 2 && N_BONUS && window(h, seat)) {
                 nd = best_declarations(h, seat, ds);
                 if (rs_err_code) return rs_err_code;
             }
