@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rulespec.errors import fail
+from rulespec.checks.check import context
+from rulespec.errors import RulespecError, fail
 from rulespec.lang.expressions import (
     Attr,
     BinOp,
@@ -47,7 +48,7 @@ from rulespec.lang.typecheck import (
     Context,
     Type,
 )
-from rulespec.run import runtime
+from rulespec.lang.constant import Folder
 
 # Python operator precedence, lowest first (only the levels emitted code uses).
 P_TERNARY, P_OR, P_AND, P_NOT, P_CMP, P_BOR, P_BAND, P_SHIFT, P_ADD, P_MUL, P_UNARY = range(1, 12)
@@ -116,46 +117,43 @@ class _Emitter:
         # Where per-side-invariant most() value lists go, when the caller hoists them (see _most).
         self.hoisted = hoisted
         self.deck = ctx.deck
-        self.tables = runtime.tables(ctx.deck, ctx.wild)
+        # Folding evaluates the tree (rulespec/lang/constant.py), never the emitted text.
+        self.folder = Folder(ctx)
+        self.tables = self.folder.tables
         self.n_indices = len(self.tables["_RANK"])
-        # Folding evaluates our own emitted text; it names nothing but these.
-        self.namespace = {"__builtins__": {"min": min, "max": max, "abs": abs, "tuple": tuple},
-                          "_rt": runtime, **self.tables}
 
     # -- helpers
-    def fold(self, text: str, typ: Type, node: Expr) -> Code:
-        """Evaluate constant code now and render the result."""
-        try:
-            value = eval(text, dict(self.namespace))  # noqa: S307 - text is our own emitted code
-        except ZeroDivisionError:
-            fail("division by zero", node.span)
-        return render(value, typ)
-
     def folded(self, text: str, prec: int, node: Expr, parts: list[Code]) -> Code:
-        """Code for `text`, folded to a constant when every part is constant."""
+        """Code for `text`, or the node's value now when every part is constant."""
         if all(p.const for p in parts):
-            return self.fold(text, node.type, node)
+            return render(self.folder.value(node), node.type)
         return Code(text, prec)
 
     def emit(self, node: Expr) -> Code:
         """Code for a node in its own type's representation."""
         if node.type is None:
             raise ValueError("emit() needs an expression that typecheck.check() has annotated")
-        return self.DISPATCH[type(node)](self, node)
+        code = self.DISPATCH[type(node)](self, node)
+        if code.const:
+            self.folder.known[id(node)] = code.value
+        return code
 
     def mask(self, node: Expr) -> Code:
         """Code for a card-like node as one bitmask (a list of cards becomes the OR of its cards)."""
         if node.type != LIST_CARD:
             return self.emit(node)
         if isinstance(node, IfElse):
-            return self._ifelse(node, branch=self.mask)
-        parts = [self.mask(item) for item in node.items]
-        if all(p.const for p in parts):
+            code = self._ifelse(node, branch=self.mask)
+        else:
+            parts = [self.mask(item) for item in node.items]
             combined = 0
             for p in parts:
-                combined |= p.value
-            return render(combined, CARDS)
-        return Code(" | ".join(wrap(p, P_BOR + 1) for p in parts), P_BOR)
+                combined |= p.value if p.const else 0
+            code = render(combined, CARDS) if all(p.const for p in parts) else \
+                Code(" | ".join(wrap(p, P_BOR + 1) for p in parts), P_BOR)
+        if code.const:
+            self.folder.known_masks[id(node)] = code.value
+        return code
 
     # -- literals and names
     def _int(self, node: Int) -> Code:
@@ -290,6 +288,12 @@ class _Emitter:
     # -- filters
     def filtered(self, cards: Code, node: Call) -> Code:
         """The cards of `cards` that pass the filter argument of `node` (a mask when static)."""
+        code = self._filtered(cards, node)
+        if code.const:
+            self.folder.known_filtered[id(node)] = code.value
+        return code
+
+    def _filtered(self, cards: Code, node: Call) -> Code:
         pred, depth = node.args[1], node.pred_depth
         var = _candidate_var(depth)
         code = self.emit(pred)
@@ -298,10 +302,11 @@ class _Emitter:
         if code.const:
             keep = (1 << self.n_indices) - 1 if code.value else 0
         else:
-            test = eval(f"lambda {var}: {code.text}", dict(self.namespace))  # noqa: S307 - our own code
+            # The predicate reads only its own candidate: try it on every card index.
+            outer = (0,) * depth
             try:
-                keep = sum(1 << i for i in range(self.n_indices) if test(i))
-            except ZeroDivisionError:
+                keep = sum(1 << i for i in range(self.n_indices) if self.folder.value(pred, outer + (i,)))
+            except RulespecError:
                 fail("division by zero in filter", pred.span)
         if keep == 0:
             return render(0, CARDS)
@@ -451,3 +456,8 @@ def emit(expr: Expr, ctx: Context, *, card_indices: dict[str, str] | None = None
     em = _Emitter(ctx, card_indices, hoisted)
     # Checked against `cards`, a list of cards must come out as a set (a mask), not a tuple.
     return (em.mask(expr) if expr.expected == CARDS else em.emit(expr)).text
+
+
+def emit_rule(rs, expression, names: dict, *, allow_most: bool = False, **how) -> str:
+    """Python source of one of the ruleset's checked expressions, in a function whose locals are `names`."""
+    return emit(expression.tree, context(rs, names, allow_most=allow_most), **how)

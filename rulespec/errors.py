@@ -100,6 +100,20 @@ def collect(errors: list[RulespecError]) -> None:
         raise RulespecError(flat[0].message, flat[0].span, others=flat[1:])
 
 
+def in_order(errors: list[RulespecError], files, limit: int | None = None) -> list[RulespecError]:
+    """Every problem by file (the ruleset's own first, then its bases, as in `files`), line and column.
+
+    The one ordering of independent errors, used by each stage that reports several.
+    """
+    rank = {str(p): i for i, p in enumerate(files)}
+    flat = [e for err in errors for e in err.all]
+
+    def key(e):
+        s = e.span
+        return (0, rank.get(s.file, len(rank)), s.file, s.line, s.column) if s else (1, 0, "", 0, 0)
+    return sorted(flat, key=key)[:limit]
+
+
 def did_you_mean(word: str, candidates) -> str:
     """`; did you mean 'x'?` for the nearest candidate, or an empty string."""
     close = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.6)

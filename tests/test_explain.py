@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from rulespec.compiler.build import compile_ruleset
-from rulespec.checks import check
+from rulespec.checks import check, stage
 from rulespec.lang import model
 from rulespec.cli.main import run
 from rulespec.authoring.explain import explain
@@ -119,7 +119,7 @@ HOSTILE = """\
 def test_html_escapes_everything(tmp_path):
     path = tmp_path / "h.yaml"
     path.write_text(textwrap.dedent(HOSTILE), encoding="utf-8")
-    page = explain(check.check(model.load(path)), "html")
+    page = explain(stage.check(model.load(path)), "html")
     assert "<script>" not in page and "<img" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; *bold*" in page
     assert "<code>count(select(pile, suit == &quot;D&quot;) | select(pile, rank == &quot;K&quot;)) // 2</code>" in page
@@ -129,7 +129,7 @@ def test_html_escapes_everything(tmp_path):
 def test_markdown_escapes_everything(tmp_path):
     path = tmp_path / "h.yaml"
     path.write_text(textwrap.dedent(HOSTILE), encoding="utf-8")
-    md = explain(check.check(model.load(path)))
+    md = explain(stage.check(model.load(path)))
     assert md.splitlines()[0] == r"# \<script\>alert(1)\</script\> \& \*bold\* \[link\](x) \| \`tick\`"
     assert "\\<img src=x onerror=alert(1)\\> code \\# not a heading" in md
     # Inside a table cell, a | in code is escaped too, so the row keeps its two cells.

@@ -6,27 +6,26 @@ import time
 
 import pytest
 
-from rulespec.checks import check
 from rulespec.checks import lint
-from rulespec.lang import model
+from rulespec.compiler.build import compile_ruleset
 from rulespec.errors import RulespecError, Span
-from rulespec.source.rulesets import shipped_ids
+from rulespec.source.rulesets import note_inherited, shipped_ids
 
 
 def checked(tmp_path, text: str, options=None):
+    """The compiled ruleset: lint's warnings, then those the compiled bonus conditions find."""
     path = tmp_path / "v.yaml"
     path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return check.check(model.load(path), options)
+    return compile_ruleset(path, options)
 
 
-def warnings(rs) -> list[str]:
-    return [w.message for w in rs.warnings]
+def warnings(compiled) -> list[str]:
+    return [w.message for w in compiled.warnings]
 
 
 @pytest.mark.parametrize("rid", shipped_ids())
 def test_shipped_rulesets_are_clean(rid):
-    rs = check.check(model.load(rid))
-    assert rs.warnings == []
+    assert compile_ruleset(rid).warnings == ()
 
 
 BONUSES = [
@@ -133,7 +132,7 @@ def test_typo(a, b, expected):
 def test_note_inherited_names_the_ruleset_that_inherited():
     files = ["child.yaml", "base.yaml"]
     from pathlib import Path
-    errs = lint.note_inherited([RulespecError("x", Span("base.yaml", 1, 1)), RulespecError("y", Span("child.yaml", 2, 1))],
+    errs = note_inherited([RulespecError("x", Span("base.yaml", 1, 1)), RulespecError("y", Span("child.yaml", 2, 1))],
                                [Path(f) for f in files])
     assert [e.headline() for e in errs] == ["base.yaml:1:1: x (inherited by child.yaml)", "child.yaml:2:1: y"]
 

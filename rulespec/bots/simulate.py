@@ -38,6 +38,9 @@ class Stats:
     squares: dict = field(default_factory=dict)    # (side, category) -> sum of squares
     hand_wins: list = field(default_factory=list)  # per side: hands with the strictly highest total
     game_wins: list = field(default_factory=list)  # per side: games won
+    totals: dict = field(default_factory=dict)     # (side, total points of a hand) -> hands
+    lengths: dict = field(default_factory=dict)    # plays in a hand -> hands
+    scored: dict = field(default_factory=dict)     # (side, category) -> hands in which it scored > 0
 
     def __post_init__(self):
         self.hand_wins = self.hand_wins or [0] * self.sides
@@ -52,6 +55,7 @@ class Stats:
         """Count one finished hand."""
         self.hands += 1
         self.plays += hand.plays
+        self.lengths[hand.plays] = self.lengths.get(hand.plays, 0) + 1
         if hand.outcome is not None:
             self.outcomes[hand.outcome[0]] = self.outcomes.get(hand.outcome[0], 0) + 1
         if hand.plays == 0:
@@ -64,6 +68,10 @@ class Stats:
         for side, row in enumerate(rows):
             for cat, pts in row.items():
                 self._add(side, cat, pts)
+                if pts and cat != "total":
+                    self.scored[(side, cat)] = self.scored.get((side, cat), 0) + 1
+            key = (side, row["total"])
+            self.totals[key] = self.totals.get(key, 0) + 1
             others = [t for s, t in enumerate(totals) if s != side]
             self._add(side, "margin", totals[side] - max(others) if others else 0)
 
@@ -82,6 +90,10 @@ class Stats:
             self.sums[k] = self.sums.get(k, 0) + v
         for k, v in other.squares.items():
             self.squares[k] = self.squares.get(k, 0) + v
+        for name in ("totals", "lengths", "scored"):
+            mine = getattr(self, name)
+            for k, v in getattr(other, name).items():
+                mine[k] = mine.get(k, 0) + v
         self.hand_wins = [a + b for a, b in zip(self.hand_wins, other.hand_wins)]
         self.game_wins = [a + b for a, b in zip(self.game_wins, other.game_wins)]
 
@@ -211,16 +223,18 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     return stats
 
 
-def _run_processes(job: dict, chunks, workers: int, progress) -> list[Stats]:
+def _run_processes(job: dict, chunks, workers: int, progress, work=None) -> list:
+    """Run `work(job, a, b)` (default: run_chunk) for each chunk in a local process pool, in chunk order."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    work = work or run_chunk
     # fork (where there is one) shares the compiled ruleset with the workers; the caller's progress
     # display must not run a thread of its own across the fork (cli.py refreshes it by hand).
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    parts: list[Stats | None] = [None] * len(chunks)
+    parts: list = [None] * len(chunks)
     with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=ctx) as pool:
-        futures = {pool.submit(run_chunk, job, a, b): k for k, (a, b) in enumerate(chunks)}
+        futures = {pool.submit(work, job, a, b): k for k, (a, b) in enumerate(chunks)}
         for fut in as_completed(futures):
             k = futures[fut]
             parts[k] = fut.result()

@@ -1,1 +1,1 @@
-"""Static checks of a loaded ruleset: types, options, deal schedules (check), then lint's warnings."""
+"""The check stage: options, types, schedules (check), then lint's findings; stage.check() runs both."""

@@ -1,15 +1,17 @@
-"""The check stage: option values, expression types, and whole-ruleset consistency.
+"""Option values, expression types and deal schedules: the first half of the check stage (stage.py).
 
-Runs once per (ruleset, options) before compiling; everything it finds is a
-located error. After it, every `Expression` has its type and the ruleset's
-compile-time constants (options, `enabled` switches, the target) are known.
+Everything it finds is a located error. After it, every `Expression` has its
+type; `apply_switches` then folds the compile-time constants (options,
+`enabled` switches, the target) on the tree (rulespec/lang/constant.py).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, replace
 
 from rulespec.errors import RulespecError, Span, collect, did_you_mean
 from rulespec.lang import typecheck as tc
+from rulespec.lang.constant import value_of
 from rulespec.lang.model import Expression, Ruleset
 
 # The runtime names each kind of expression may use (each becomes a local of
@@ -71,7 +73,7 @@ def context(rs: Ruleset, names: dict, *, allow_most: bool = False) -> tc.Context
 
 def _typed(rs, expr: Expression, names, expected, errors, allow_most=False):
     try:
-        expr.type = tc.check(expr.tree, context(rs, names, allow_most=allow_most), expected)
+        tc.check(expr.tree, context(rs, names, allow_most=allow_most), expected)
     except RulespecError as err:
         errors.append(RulespecError(err.message + _HINTS.get(err.message, ""), err.span)
                       if err.span == expr.tree.span else err)
@@ -85,14 +87,12 @@ _HINTS = {
 
 
 def constant(rs: Ruleset, expr: Expression | bool | int, expected):
-    """Evaluate an options-only expression (an `enabled` switch, the target) at compile time."""
+    """The value of an options-only expression (an `enabled` switch, the target), folded on its tree."""
     if not isinstance(expr, Expression):
         return expr
-    from rulespec.compiler.emit_expr import emit
-    from rulespec.run import runtime
     ctx = context(rs, {})
     tc.check(expr.tree, ctx, expected)
-    return eval(emit(expr.tree, ctx), {"__builtins__": {}, "_rt": runtime})  # noqa: S307 - our own emitted code
+    return value_of(expr.tree, ctx)
 
 
 def schedules(rs: Ruleset) -> dict[int, Schedule]:
@@ -130,13 +130,20 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
     return out
 
 
-def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
-    """Type-check every expression and the ruleset's cross references; returns it annotated.
+# The fields of a ruleset that hold expressions: the check stage types copies of them, so the
+# ruleset it was given keeps its trees as they were.
+EXPRESSION_FIELDS = ("deal_checks", "dealer_bonuses", "hand_bonuses", "kinds", "events", "categories",
+                     "outcomes", "target")
 
-    Independent problems are all reported, in file and line order; lint's
-    warnings (rulespec/lint.py) are left in `rs.warnings`.
-    """
-    rs.option_values = resolve_options(rs, options, options_span)
+
+def with_options(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
+    """A new ruleset with its option values resolved and its own copies of the expressions to type."""
+    values = resolve_options(rs, options, options_span)
+    return replace(rs, option_values=values, **{f: copy.deepcopy(getattr(rs, f)) for f in EXPRESSION_FIELDS})
+
+
+def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
+    """Every expression's type (annotating the ruleset's trees) and the deal schedules: (problems, schedules)."""
     errors: list[RulespecError] = []
     for c in rs.deal_checks:
         _typed(rs, c.when, TABLE_NAMES, tc.BOOL, errors)
@@ -161,34 +168,24 @@ def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = 
     if isinstance(rs.target, Expression):
         _typed(rs, rs.target, {}, tc.INT, errors)
     try:
-        rs.schedules = schedules(rs)
+        return errors, schedules(rs)
     except RulespecError as err:
-        errors.append(err)
-    # Cross references, things that can never happen, conflicting overrides: lint.py.
-    from rulespec.checks.lint import lint, note_inherited
-    lint_errors, rs.warnings = lint(rs)
-    collect(note_inherited(_in_order(rs, errors + lint_errors), rs.files))
-
-    # Compile-time switches: drop what is disabled.
-    rs.deal_checks = [c for c in rs.deal_checks if constant(rs, c.enabled, tc.BOOL)]
-    rs.dealer_bonuses = [b for b in rs.dealer_bonuses if constant(rs, b.enabled, tc.BOOL)]
-    rs.hand_bonuses = {n: b for n, b in rs.hand_bonuses.items() if constant(rs, b.enabled, tc.BOOL)}
-    rs.kinds = [k for k in rs.kinds if constant(rs, k.enabled, tc.BOOL)]
-    rs.events = {n: e for n, e in rs.events.items() if constant(rs, e.enabled, tc.BOOL)}
-    rs.outcomes = {n: o for n, o in rs.outcomes.items() if constant(rs, o.enabled, tc.BOOL)}
-    rs.target = constant(rs, rs.target, tc.INT)
-    return rs
+        return errors + [err], {}
 
 
+def apply_switches(rs: Ruleset) -> Ruleset:
+    """A new ruleset without what compile-time switches disable, its target a number."""
+    return replace(
+        rs,
+        deal_checks=[c for c in rs.deal_checks if constant(rs, c.enabled, tc.BOOL)],
+        dealer_bonuses=[b for b in rs.dealer_bonuses if constant(rs, b.enabled, tc.BOOL)],
+        hand_bonuses={n: b for n, b in rs.hand_bonuses.items() if constant(rs, b.enabled, tc.BOOL)},
+        kinds=[k for k in rs.kinds if constant(rs, k.enabled, tc.BOOL)],
+        events={n: e for n, e in rs.events.items() if constant(rs, e.enabled, tc.BOOL)},
+        outcomes={n: o for n, o in rs.outcomes.items() if constant(rs, o.enabled, tc.BOOL)},
+        target=constant(rs, rs.target, tc.INT),
+    )
+
+
+# At most this many errors are reported at once.
 MAX_ERRORS = 20
-
-
-def _in_order(rs: Ruleset, errors: list[RulespecError]) -> list[RulespecError]:
-    """Errors by file (the ruleset's own first, then its bases) and line; at most MAX_ERRORS."""
-    rank = {str(p): i for i, p in enumerate(rs.files)}
-    flat = [e for err in errors for e in err.all]
-
-    def key(e):
-        s = e.span
-        return (0, rank.get(s.file, len(rank)), s.file, s.line, s.column) if s else (1, 0, "", 0, 0)
-    return sorted(flat, key=key)[:MAX_ERRORS]

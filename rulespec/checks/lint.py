@@ -1,4 +1,4 @@
-"""Static checks at compile time (Ludii's "missing requirements"), called by check.py.
+"""Static checks at compile time (Ludii's "missing requirements"), run after check.py by stage.py.
 
 Each check is one function in CHECKS; it reads the typed ruleset (and, for
 `extends`, the files of the chain) and reports located errors and warnings:
@@ -11,10 +11,10 @@ from __future__ import annotations
 from itertools import combinations
 
 from rulespec.errors import RulespecError, Span, did_you_mean
-from rulespec.lang import typecheck as tc
 from rulespec.lang.expressions import Attr, Name, walk
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.words import rounds_words
+from rulespec.source.rulesets import merge
 from rulespec.source.yamlsafe import plain as _plain
 
 # Hand bonuses made by at most this many cards are tried on every combination of the deck.
@@ -206,7 +206,7 @@ def check_deal_settings(rs: Ruleset, report: _Report) -> None:
 def _seat_cards(rs: Ruleset) -> dict[int, list[int]]:
     """Per number of players: the cards each seat receives in each round."""
     out = {}
-    for n, schedule in (getattr(rs, "schedules", None) or {}).items():
+    for n, schedule in rs.schedules.items():
         out[n] = [seat for seat, _table, _steps in schedule.rounds]
     return out
 
@@ -232,17 +232,8 @@ def check_bonus_rounds(rs: Ruleset, report: _Report) -> None:
 
 
 # ------------------------------------------------------------ bonuses that can never be made
-
-
-def _bonus_function(rs: Ruleset, b):
-    """The bonus condition as a Python function (cards, hand, round, last_round) -> bool."""
-    from rulespec.checks import check
-    from rulespec.compiler.emit_expr import emit
-    from rulespec.run import runtime
-    code = emit(b.when.tree, check.context(rs, check.BONUS_NAMES))
-    namespace = {"__builtins__": {"min": min, "max": max, "abs": abs, "tuple": tuple}, "_rt": runtime,
-                 **runtime.tables(rs.deck, rs.wild)}
-    return eval(f"lambda cards, hand, round, last_round: {code}", namespace)  # noqa: S307 - our own emitted code
+# This check runs the bonus conditions on every few cards of the deck, so it needs them as
+# functions: the compiler calls never_made() with the compiled module's conditions.
 
 
 def _runtime_names(expr: Expression) -> set[str]:
@@ -262,16 +253,16 @@ def _round_contexts(rs: Ruleset, b, uses_round: bool) -> list[tuple[int, bool]]:
     return sorted(pairs) or [(1, False)]
 
 
-def check_bonus_possible(rs: Ruleset, report: _Report) -> None:
-    """Each hand bonus of at most 3 cards holds for some cards of the deck (the wild card as any allowed rank)."""
-    functions = {}
-    for name, b in rs.hand_bonuses.items():
-        if b.when.type is not tc.BOOL or "hand" in _runtime_names(b.when):
-            continue
-        try:
-            functions[name] = _bonus_function(rs, b)
-        except RulespecError:  # e.g. a division by zero folded at compile time: the compile reports it
-            continue
+def never_made(rs: Ruleset, conditions: dict) -> list[LintWarning]:
+    """Warnings for hand bonuses of at most 3 cards that no cards of the deck make.
+
+    `conditions` maps a bonus name to its condition as a function (cards, hand, round,
+    last_round) -> bool, such as the compiled module's; the wild card is tried as any rank
+    it may be declared as.
+    """
+    report = _Report()
+    functions = {name: f for name, f in conditions.items()
+                 if name in rs.hand_bonuses and "hand" not in _runtime_names(rs.hand_bonuses[name].when)}
     size = rs.deck.size
     wild_bit = 1 << rs.wild if rs.wild is not None else 0
     virtual = [1 << (size + r) for r in rs.wild_declare_as] if rs.wild is not None and rs.declare_wild else []
@@ -293,17 +284,20 @@ def check_bonus_possible(rs: Ruleset, report: _Report) -> None:
             made, excluded = _search(functions, name, excluders, variants, contexts, size, b.size)
         except ArithmeticError:  # the condition fails on some cards (the engine would too): no verdict here
             continue
-        if made:
-            continue
-        wild = " (the wild card declared as any rank it may take)" if wild_bit and b.wild and virtual else ""
-        cards = "card" if b.size == 1 else f"{b.size} cards"
-        if excluded:
-            others = " or ".join(f"'{o}'" for o in excluders)
-            report.warning(f"hand bonus '{name}' can never be made: every {cards} of deck {rs.deck.id} that "
-                           f"satisfy its condition can make {others}, which excludes it{wild}", b.when.span)
-        else:
-            report.warning(f"hand bonus '{name}' can never be made: no {cards} of deck {rs.deck.id} satisfy "
-                           f"its condition{wild}", b.when.span)
+        if not made:
+            report.warning(_never_message(rs, name, b, excluded, excluders, bool(wild_bit and b.wild and virtual)),
+                           b.when.span)
+    return report.warnings
+
+
+def _never_message(rs: Ruleset, name: str, b, excluded: bool, excluders: list[str], wild_any: bool) -> str:
+    wild = " (the wild card declared as any rank it may take)" if wild_any else ""
+    cards = "card" if b.size == 1 else f"{b.size} cards"
+    if excluded:
+        others = " or ".join(f"'{o}'" for o in excluders)
+        return (f"hand bonus '{name}' can never be made: every {cards} of deck {rs.deck.id} that "
+                f"satisfy its condition can make {others}, which excludes it{wild}")
+    return f"hand bonus '{name}' can never be made: no {cards} of deck {rs.deck.id} satisfy its condition{wild}"
 
 
 def _search(functions, name, excluders, variants, contexts, size: int, k: int) -> tuple[bool, bool]:
@@ -380,12 +374,9 @@ def check_extends(rs: Ruleset, report: _Report) -> None:
     """Each file of an `extends` chain against what it inherits."""
     if len(rs.files) < 2:
         return
-    from rulespec.source import yamlsafe
-    from rulespec.source.rulesets import merge
-    docs = getattr(rs.doc, "chain_docs", None)
-    if docs is None or len(docs) != len(rs.files):
-        # Each file was validated when the chain was merged; here it is only read again.
-        docs = [yamlsafe.load(p.read_bytes(), str(p)) for p in rs.files]
+    docs = rs.chain_docs
+    if len(docs) != len(rs.files):     # a ruleset built without the documents of its chain
+        return
     for i in range(len(docs) - 1):
         over = docs[i]
         base = docs[-1]
@@ -401,20 +392,6 @@ def check_extends(rs: Ruleset, report: _Report) -> None:
         _overrides(body, base, [], base_id, report)
 
 
-def note_inherited(errors: list[RulespecError], files) -> list[RulespecError]:
-    """Errors located in a base file say which ruleset inherited them (the file itself is in the location)."""
-    if len(files) < 2:
-        return errors
-    own = str(files[0])
-    out = []
-    for err in errors:
-        for e in err.all:
-            if e.span is not None and e.span.file != own and str(e.span.file) in map(str, files):
-                e = type(e)(f"{e.message} (inherited by {files[0].name})", e.span)
-            out.append(e)
-    return out
-
-
 CHECKS = [
     check_extends,
     check_categories,
@@ -423,5 +400,4 @@ CHECKS = [
     check_options,
     check_deal_settings,
     check_bonus_rounds,
-    check_bonus_possible,
 ]

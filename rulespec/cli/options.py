@@ -36,5 +36,5 @@ def compile_named(ref, option_pairs: list[str] | None = None):
 
 def print_warnings(compiled, err) -> None:
     """Lint's warnings (rulespec/checks/lint.py), located like errors; they do not fail the command."""
-    for w in compiled.ruleset.warnings:
+    for w in compiled.warnings:
         print(w.render(), file=err)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulespec.cli.options import add_option_argument, compile_named
+from rulespec.cli.pages import add_html_argument, record_page
 
 
 def register(sub) -> None:
@@ -15,6 +16,7 @@ def register(sub) -> None:
     rec.add_argument("--bot", choices=["random", "greedy"], default="random")
     add_option_argument(rec)
     rec.add_argument("-o", "--output")
+    add_html_argument(rec, "the recorded hand")
     rec.set_defaults(func=run)
 
 
@@ -28,4 +30,6 @@ def run(args, out, err) -> int:
         print(f"wrote {args.output}", file=out)
     else:
         out.write(text)
+    if args.html:
+        record_page(text, c, args.html, err if not args.output else out, args.output)
     return 0

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulespec.cli.pages import add_html_argument, replay_page
 from rulespec.errors import RulespecError
 
 
 def register(sub) -> None:
     r = sub.add_parser("replay", help="replay golden transcripts (files or folders)")
     r.add_argument("files", nargs="+")
+    add_html_argument(r, "the hand (one transcript)")
     r.set_defaults(func=run)
 
 
@@ -18,6 +20,8 @@ def run(args, out, err) -> int:
     for f in args.files:
         p = Path(f)
         files += sorted(p.rglob("*.yaml")) if p.is_dir() else [p]
+    if args.html:
+        replay_page(files, args.html, out)
     failed = 0
     for f in files:
         try:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rulespec.cli.options import add_option_argument, parse_options
+from rulespec.cli.pages import add_html_argument
 
 
 def register(sub) -> None:
@@ -23,6 +24,9 @@ def register(sub) -> None:
                         "auto: native where it can, else python, saying why on stderr")
     add_option_argument(s)
     s.add_argument("--json", action="store_true")
+    s.add_argument("--compare", metavar="BASE", help="play the same seeds under BASE too and show, per category, "
+                                                     "the difference with its 95%% interval")
+    add_html_argument(s, "the distributions as plots")
     s.set_defaults(func=run)
 
 
@@ -39,13 +43,19 @@ def run(args, out, err) -> int:
         to_dict,
     )
     options = parse_options(args.option) or None
+    if args.compare:
+        if args.engine != "python":
+            from rulespec.errors import RulespecError
+            raise RulespecError("--compare plays paired hands on the Python engine: leave out --engine")
+        from rulespec.cli.compare import run_compare
+        return run_compare(args, options, out, err)
     games = args.games
     hands = None if games is not None else (args.hands if args.hands is not None else 1000)
     total = games if games is not None else hands
     run = dict(options=options, hands=hands, games=games, seed=args.seed, seats=args.seats, bots=args.bots,
                workers=args.workers, backend=args.backend, address=args.address)
     t0 = time.perf_counter()
-    nat = None
+    nat, compiled = None, None
     if args.engine != "python":
         # A ruleset built before runs from the cache's manifest: nothing read or compiled again.
         from rulespec.bots.native_sim import from_manifest
@@ -83,6 +93,10 @@ def run(args, out, err) -> int:
             stats = simulate(args.ruleset, progress=advance, **run)
     dt = time.perf_counter() - t0
     unit = "games" if games is not None else "hands"
+    if args.html:
+        from rulespec.cli.pages import simulate_page
+        simulate_page(stats, compiled or nat.compiled, bots,
+                      f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html, err if args.json else out)
     if args.json:
         doc = to_dict(stats, ruleset=ruleset_id, options=options or {}, seed=args.seed, seats=n, bots=bots,
                       backend=args.backend, engine="native" if nat is not None else "python",

@@ -11,6 +11,8 @@ def register(sub) -> None:
     t.add_argument("paths", nargs="*")
     t.add_argument("--update", action="store_true",
                    help="rewrite the expectations of failing recorded transcripts from the engine")
+    t.add_argument("--coverage", metavar="RULESET",
+                   help="mutate each rule of RULESET and report the mutations no transcript under the paths catches")
     t.set_defaults(func=run)
 
 
@@ -19,6 +21,9 @@ def run(args, out, err) -> int:
     from rulespec.transcripts.testrun import default_paths, find, run_tests  # here: other commands start without it
     paths = [Path(p) for p in args.paths] if args.paths else default_paths()
     files = find(paths)
+    if args.coverage:
+        from rulespec.cli.coverage import run_coverage
+        return run_coverage(args.coverage, files, out)
     if not files:
         print(f"rulespec test: no transcripts under {', '.join(map(str, paths))}", file=err)
         return 2

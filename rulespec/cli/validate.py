@@ -29,6 +29,6 @@ def run(args, out, err) -> int:
             failed += 1
             continue
         print_warnings(c, err)
-        n = len(c.ruleset.warnings)
+        n = len(c.warnings)
         print(f"ok   {f} (ruleset {c.id}{f', {n} warning' + 's' * (n != 1) if n else ''})", file=out)
     return 2 if failed else 0

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulespec.errors import RulespecError, Span, collect, did_you_mean, source_line
+from rulespec.errors import RulespecError, Span, collect, did_you_mean, in_order, source_line
 from rulespec.lang import expressions
 from rulespec.lang.decks import STANDARD_DECKS, Deck
-from rulespec.source.rulesets import load_merged
+from rulespec.source.rulesets import load_merged, note_inherited
 
 
 @dataclass
@@ -22,7 +22,6 @@ class Expression:
     text: str
     span: Span
     tree: object
-    type: object = None
     error: RulespecError | None = None  # a syntax error (tree is None); build() reports them all
 
 
@@ -117,9 +116,13 @@ class OptionDecl:
     span: Span
 
 
-@dataclass
+@dataclass(frozen=True)
 class Ruleset:
-    """A whole ruleset after inheritance (the input of check and compile)."""
+    """A whole ruleset after inheritance (the input of check and compile).
+
+    Frozen: the check stage returns a new one (options resolved, schedules computed,
+    disabled rules dropped, the target a number) and leaves the one it was given as it was.
+    """
 
     id: str
     name: str
@@ -156,7 +159,9 @@ class Ruleset:
     options: dict[str, OptionDecl]
     option_values: dict[str, object] = field(default_factory=dict)
     doc: object = None
-    warnings: list = field(default_factory=list)   # lint's findings that do not stop the compile
+    chain_docs: tuple = ()                         # each file of the extends chain as written, own first
+    schedules: dict = field(default_factory=dict)  # set by the check stage: players -> deal schedule
+    warnings: tuple = ()                           # lint's findings that do not stop the compile
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -231,7 +236,7 @@ def _deck(doc) -> Deck:
     return Deck(spec["id"], tuple(ranks), tuple(r["value"] for r in spec["ranks"]), tuple(suits))
 
 
-def build(doc, files: list[Path]) -> Ruleset:
+def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
     """Typed ruleset from a merged, schema-valid document (expressions parsed, not checked)."""
     missing = [k for k in REQUIRED_SECTIONS if k not in doc]
     if missing:
@@ -348,23 +353,20 @@ def build(doc, files: list[Path]) -> Ruleset:
         declared_first=decl.get("declared_first", False), per_turn=decl.get("per_turn", "all"),
         forced=cap.get("forced", True), leftovers=cap.get("leftovers", "last_capturer"), kinds=kinds,
         events=events, categories=categories, outcomes=outcomes, target=target, tie=game.get("tie", "play_on"),
-        options=options, doc=doc,
+        options=options, doc=doc, chain_docs=chain_docs,
     )
     parts = [*deal_checks, *dealer_bonuses, *hand_bonuses.values(), *kinds, *events.values(), *outcomes.values()]
     exprs = [x for p in parts for x in (getattr(p, "when", None), p.enabled)] + [c.points for c in categories.values()]
     errors += [x.error for x in exprs + [target] if isinstance(x, Expression) and x.error is not None]
-    order = {str(f): i for i, f in enumerate(files)}  # the ruleset's own file first, then its bases
-    collect(sorted(errors, key=lambda e: (order.get(e.span.file, len(order)), e.span.line, e.span.column)
-                   if e.span else (len(order) + 1, 0, 0)))
+    collect(in_order(errors, files))
     return rs
 
 
 def load(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None) -> Ruleset:
     """Load, validate, merge and parse a ruleset given by id or path."""
-    doc, files = load_merged(ref, relative_to=relative_to, span=span)
+    doc, files, docs = load_merged(ref, relative_to=relative_to, span=span)
     try:
-        return build(doc, files)
+        return build(doc, files, docs)
     except RulespecError as err:
-        from rulespec.checks.lint import note_inherited
         collect(note_inherited([err], files))
         raise

@@ -25,6 +25,39 @@ class IllegalMove(RulespecError):
     """A play or declaration the rules refuse (the message says why)."""
 
 
+class RuleFailed(RulespecError):
+    """A rule of the ruleset failed while it was evaluated (located at the rule; the hand is unchanged)."""
+
+
+def rule_failure(exc: Exception, rules) -> Exception:
+    """`exc` as a RuleFailed at the YAML span of the generated line that raised it; `exc` itself if no rule did.
+
+    The compiled module's `LINE_SPANS` (set by the compiler) maps each generated line to the
+    span that wrote it; the innermost frame of the module in the traceback is the failing rule.
+    """
+    filename = getattr(rules, "__file__", None)
+    lineno = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            lineno = tb.tb_lineno
+        tb = tb.tb_next
+    if lineno is None:
+        return exc
+    spans = getattr(rules, "LINE_SPANS", ())
+    span = spans[lineno - 1] if 0 < lineno <= len(spans) else None
+    reason = "division by zero" if isinstance(exc, ZeroDivisionError) else f"{type(exc).__name__}: {exc}"
+    return RuleFailed(f"this rule failed: {reason} (the hand is left as it was)", span)
+
+
+def _raise_located(exc: Exception, rules) -> None:
+    """Raise `exc` as a located RuleFailed when a rule raised it; else re-raise it as it is (an engine bug)."""
+    failure = rule_failure(exc, rules)
+    if failure is exc:
+        raise exc
+    raise failure from exc
+
+
 class Declaration(NamedTuple):
     """A hand-bonus claim: the bonus, the real cards it is made with, the wild card's rank (or None)."""
 
@@ -128,7 +161,12 @@ class Hand:
         self._options_key = None
         self._options: dict[int, list[int]] = {}
         self._legal = None                  # (seat, hand, table, moves) of the last legal_moves()
-        self._start()
+        try:
+            self._start()
+        except RulespecError:
+            raise
+        except Exception as exc:
+            _raise_located(exc, rules)
 
     # -- dealing -------------------------------------------------------------
     def _take(self, count: int) -> list[int]:
@@ -309,10 +347,13 @@ class Hand:
 
     def captures_for(self, card: int) -> list[int]:
         """Every capture set (real masks) the card has against the table now."""
-        if self.wild_as is None:
-            return self.rules.captures(1 << card, self.table)
-        eff_card = self._eff(1 << card)
-        return [self._real(m) for m in self.rules.captures(eff_card, self._eff(self.table))]
+        try:
+            if self.wild_as is None:
+                return self.rules.captures(1 << card, self.table)
+            eff_card = self._eff(1 << card)
+            return [self._real(m) for m in self.rules.captures(eff_card, self._eff(self.table))]
+        except Exception as exc:
+            _raise_located(exc, self.rules)
 
     def options_for(self, card: int) -> list[int]:
         """The capture sets the card may take (0 = play without capturing)."""
@@ -337,7 +378,10 @@ class Hand:
         if self.rules.DECLARED_FIRST and pending:
             hand = pending
         if self.wild_as is None:
-            moves = self.rules.legal(hand, self.table)    # the compiled fast path
+            try:
+                moves = self.rules.legal(hand, self.table)    # the compiled fast path
+            except Exception as exc:
+                _raise_located(exc, self.rules)
             self._legal = (self.turn, hand, self.table, moves)
             return moves
         moves = []
@@ -403,7 +447,7 @@ class Hand:
         if decl.wild_rank is not None:
             cards = (cards ^ rules.WILD_BIT) | (1 << (rules.N_CARDS + decl.wild_rank))
         ctx = (self.hands[seat], self.round, last_round)
-        if not spec.check(cards, *ctx):
+        if not self._holds(spec, cards, ctx):
             how = f" with the wild card as {rules.RANK_NAMES[decl.wild_rank]}" if decl.wild_rank is not None else ""
             raise IllegalMove(f"{names} do not make {decl.bonus}{how}")
         for other in spec.excluded_by:
@@ -413,15 +457,22 @@ class Hand:
             self._check_unique(seat, decl, spec)
         return spec.points, spec.category
 
+    def _holds(self, spec, cards: int, ctx) -> bool:
+        """Whether the cards make the bonus (its compiled condition; a failure there is located)."""
+        try:
+            return spec.check(cards, *ctx)
+        except Exception as exc:
+            _raise_located(exc, self.rules)
+
     def _can_make(self, bonus: str, real_cards: int, ctx) -> bool:
         """Whether the cards make `bonus` with some (or no) declaration of the wild card."""
         rules = self.rules
         spec = rules.HAND_BONUSES[bonus]
-        if spec.check(real_cards, *ctx):
+        if self._holds(spec, real_cards, ctx):
             return True
         if real_cards & rules.WILD_BIT and spec.wild and rules.DECLARE_WILD:
             base = real_cards ^ rules.WILD_BIT
-            return any(spec.check(base | (1 << (rules.N_CARDS + r)), *ctx) for r in rules.WILD_DECLARE_AS)
+            return any(self._holds(spec, base | (1 << (rules.N_CARDS + r)), ctx) for r in rules.WILD_DECLARE_AS)
         return False
 
     def _check_unique(self, seat: int, decl: Declaration, spec) -> None:
@@ -493,7 +544,7 @@ class Hand:
         snapshot = self.clone()
         try:
             return self._apply_declarations(seat, decls, with_card=False)
-        except IllegalMove:
+        except RulespecError:
             self.__dict__.update(snapshot.__dict__)
             raise
 
@@ -519,7 +570,7 @@ class Hand:
                     ranks += list(rules.WILD_DECLARE_AS)
                 for r in ranks:
                     probe = mask if r is None else (mask ^ wild_bit) | (1 << (rules.N_CARDS + r))
-                    if not spec.check(probe, *ctx):
+                    if not self._holds(spec, probe, ctx):
                         continue        # the cheap test first: most hands make no bonus
                     d = Declaration(name, mask, r)
                     try:
@@ -543,7 +594,7 @@ class Hand:
         try:
             events = self._apply_declarations(seat, list(declarations), with_card=True)
             events += self._play_card(seat, card, capture)
-        except IllegalMove:
+        except RulespecError:
             self.__dict__.update(snapshot.__dict__)
             raise
         return events
@@ -568,31 +619,36 @@ class Hand:
             options = self._options_now(card)
             if capture not in options:
                 self._refuse(card, capture, options)
-        self.plays += 1
         side = seat % self.k
         if wild_as is None:
             eff_card, table_before, eff_capture, previous = bit, table, capture, self.previous
         else:
             eff_card, table_before = self._eff(bit), self._eff(table)
             eff_capture, previous = self._eff(capture), self._eff(self.previous)
-        hands[seat] = hand ^ bit
+        rest = hand ^ bit
+        table_after = table ^ capture if capture else table | bit
+        hands_empty = not rest and not any(h for s, h in enumerate(hands) if s != seat)
+        last_play = hands_empty and self.round >= len(self.schedule)
+        # Every rule this play asks is asked before anything changes: one that fails leaves the hand as it was.
+        try:
+            fired = rules.play_events(eff_card, eff_capture, table_after if wild_as is None else self._eff(table_after),
+                                      table_before, last_play, previous, self.round)
+            found = self._final_outcome(side, capture | bit if capture else 0, table_after) if last_play else None
+        except Exception as exc:
+            _raise_located(exc, rules)
+        self.plays += 1
+        hands[seat] = rest
         if self.declared[seat]:
             self.declared[seat] &= ~bit
         self.played_this_round[seat] += 1
         if capture:
-            table ^= capture
             self.piles[side] |= capture | bit
             self.last_capturer = side
             self.previous = 0
         else:
-            table |= bit
             self._arrivals.append(card)
             self.previous = bit
-        self.table = table
-        hands_empty = not any(hands)
-        last_play = hands_empty and self.round >= len(self.schedule)
-        fired = rules.play_events(eff_card, eff_capture, table if wild_as is None else self._eff(table),
-                                  table_before, last_play, previous, self.round)
+        self.table = table_after
         if fired:
             events = [Event(self.plays, seat, side, name, pts, cat) for name, pts, cat in fired]
             self.events.extend(events)
@@ -603,7 +659,7 @@ class Hand:
         self.turn = (seat + 1) % self.n
         if hands_empty:
             if last_play:
-                self._finish()
+                self._finish(found)
             else:
                 self._lay_round()
         return events
@@ -632,8 +688,19 @@ class Hand:
     def _stock_empty(self) -> bool:
         return self.round >= len(self.schedule)
 
-    def _finish(self) -> None:
-        """End of hand: leftovers to the last capturer, then outcomes."""
+    def _final_outcome(self, side: int, taken: int, table_after: int) -> tuple[str, int] | None:
+        """The outcome the last play will give (its piles with the leftovers given), asked before it is made."""
+        piles = list(self.piles)
+        last = self.last_capturer
+        if taken:
+            piles[side] |= taken
+            last = side
+        if table_after and last is not None and self.rules.LEFTOVERS == "last_capturer":
+            piles[last] |= table_after
+        return self.rules.outcome(piles)
+
+    def _finish(self, found: tuple[str, int] | None) -> None:
+        """End of hand: leftovers to the last capturer; `found` is the outcome, asked beforehand."""
         rules = self.rules
         self.final_table = self.table
         if self.table and self.last_capturer is not None and rules.LEFTOVERS == "last_capturer":
@@ -641,7 +708,6 @@ class Hand:
             self.table = 0
             self.wild_as = None
         self.over = True
-        found = rules.outcome(self.piles)
         if found is not None:
             name, side = found
             self.outcome = (name, [side])
@@ -657,7 +723,10 @@ class Hand:
 
     def score(self) -> list[dict[str, int]]:
         """Per side: every scoring category and `total` (meaningful once the hand is over)."""
-        return self.rules.score(self.piles, self.event_points())
+        try:
+            return self.rules.score(self.piles, self.event_points())
+        except Exception as exc:
+            _raise_located(exc, self.rules)
 
     def events_by_side(self, include_dealer: bool = True) -> dict[int, list[str]]:
         out: dict[int, list[str]] = {s: [] for s in range(self.k)}

@@ -81,7 +81,11 @@ def load_file(path: Path) -> dict:
 
 
 def load_merged(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None):
-    """The ruleset document after inheritance, with the chain of files it came from."""
+    """The ruleset document after inheritance, the chain of files it came from, and each file's document.
+
+    Returns (merged, files, docs): `docs[i]` is `files[i]` as written, the ruleset's own first
+    (lint compares each with what it inherits).
+    """
     chain: list[Path] = []
     docs = []
     path = locate(ref, relative_to=relative_to, span=span)
@@ -102,10 +106,23 @@ def load_merged(ref: str | Path, *, relative_to: Path | None = None, span: Span 
     merged = docs[-1]
     for doc in reversed(docs[:-1]):
         merged = merge(merged, doc)
-    merged.chain_docs = docs  # each file as written, the ruleset's own first (lint.py compares them)
     # The whole ruleset, after inheritance, must be complete.
     validate(merged, "ruleset", what="ruleset")
-    return merged, chain
+    return merged, chain, tuple(docs)
+
+
+def note_inherited(errors: list[RulespecError], files) -> list[RulespecError]:
+    """Errors located in a base file say which ruleset inherited them (the file itself is in the location)."""
+    if len(files) < 2:
+        return errors
+    own = str(files[0])
+    out = []
+    for err in errors:
+        for e in err.all:
+            if e.span is not None and e.span.file != own and str(e.span.file) in map(str, files):
+                e = type(e)(f"{e.message} (inherited by {files[0].name})", e.span)
+            out.append(e)
+    return out
 
 
 def merge(base, over):

@@ -1,0 +1,183 @@
+"""Capture enumeration, specialised to the ruleset's capture kinds by the plan.
+
+Two functions share one body: `_options` (the capture masks of one played
+card, for `captures`) and `legal` (every (card, mask) move of a hand). A
+`_Body` writes that body for one of them; each capture kind has its own
+small emitter giving the list of sets it offers.
+"""
+from __future__ import annotations
+
+from rulespec.checks.check import CAPTURE_NAMES
+from rulespec.lang.model import CaptureKind, Ruleset
+
+from .emit_expr import emit_rule
+from .plan import CapturePlan, Plan
+from .writer import Writer, file_name
+
+# In the capture functions the played card's index is already the local `p`.
+_PLAYED_AT_P = {"played": "p"}
+
+_RANK_MATCHES = "[1 << i for i in _rt.bits(table) if not _NUMBERED[i] and _RANK[i] == _RANK[p]]"
+
+
+def emit_captures(w: Writer, rs: Ruleset, plan: Plan) -> None:
+    cp = plan.captures
+    w(f"FORCED = {rs.forced!r}")
+    w("_SUMS = {}  # table mask -> its subsets by total (runtime.subset_sums)")
+    w(f"LEFTOVERS = {rs.leftovers!r}")
+    w()
+    w()
+    w("def _options(p, played, table, sums):")
+    w('    """The capture sets of card index `p` (mask `played`) against a non-empty table."""')
+    with w.block():
+        _Body(w, rs, cp, pairs=False).write()
+    w()
+    w()
+    w("def captures(played, table):")
+    w('    """Every capture set (masks) the played card has against the table."""')
+    w("    if not table:")
+    w("        return []")
+    w(f"    return _options(played.bit_length() - 1, played, table, {cp.sums_call})")
+    w()
+    w()
+    _legal(w, rs, cp)
+
+
+def _legal(w: Writer, rs: Ruleset, cp: CapturePlan) -> None:
+    w("def legal(hand, table):")
+    w('    """Every (card index, capture mask) move of a hand, 0 for no capture (no declared wild card)."""')
+    with w.block():
+        w("if not table:")
+        w("    return [(p, 0) for p in _rt.bits(hand)]")
+        w(f"sums = {cp.sums_call}")
+        w("out = []")
+        w("for p in _rt.bits(hand):")
+        with w.block():
+            if cp.reads_played_mask:
+                w("played = 1 << p")
+            _Body(w, rs, cp, pairs=True).write()
+        w("return out")
+    w()
+    w()
+
+
+class _Body:
+    """The capture kinds of card index `p` against `table`.
+
+    pairs=False: collect the capture masks in `found` and return them. pairs=True (legal
+    moves): append (p, mask) moves straight to `out`, from position `n0` on.
+    """
+
+    def __init__(self, w: Writer, rs: Ruleset, cp: CapturePlan, pairs: bool):
+        self.w, self.rs, self.cp, self.pairs = w, rs, cp, pairs
+
+    def comp(self, source: str, cond: str = "") -> str:
+        """A list comprehension of the sets (or moves) in `source` that pass `cond`."""
+        item = "(p, m)" if self.pairs else "m"
+        return f"[{item} for m in {source}{' if ' + cond if cond else ''}]"
+
+    def add(self, sets: str, pad: str = "") -> None:
+        self.w(f"{pad}{'out' if self.pairs else 'found'} += {sets}")
+
+    def write(self) -> None:
+        w, cp = self.w, self.cp
+        w("v = _VALUE[p]")
+        # What the compiler knows: in a deck where every card has a value, `numbered` is always true.
+        w("numbered = True" if cp.all_numbered else "numbered = _NUMBERED[p]")
+        w("n0 = len(out)" if self.pairs else "found = []")
+        if cp.needs_matches:
+            self.matches()
+        for n, k in enumerate(cp.kinds):
+            with w.at(k.when.span if k.when is not None else k.span):
+                w(f"# capture kind {n + 1}: {k.kind} ({file_name(k.span.file)}:{k.span.line})")
+                if cp.merged and k is cp.summ:
+                    w("# (merged with the match above)")
+                elif cp.merged and k is cp.match:
+                    self.merged()
+                else:
+                    self.kind(k)
+        self.tail()
+
+    def matches(self) -> None:
+        w = self.w
+        w("# a match: one table card of the same value (a card with no value: of the same rank)")
+        singles = "[m for m in sums.get(v, ()) if m.bit_count() == 1]" if self.cp.needs_sums else \
+            "[1 << i for i in _rt.bits(table) if _NUMBERED[i] and _VALUE[i] == v]"
+        w(f"matches = ({singles} if numbered")
+        w(f"           else {_RANK_MATCHES})")
+
+    def merged(self) -> None:
+        w = self.w
+        w("# match and sum: every set of table cards totalling the played value")
+        if self.cp.all_numbered:
+            self.add(self.comp("sums.get(v, ())"))
+            return
+        w("if numbered:")
+        self.add(self.comp("sums.get(v, ())"), "    ")
+        w("else:")
+        self.add(f"[(p, m) for m in {_RANK_MATCHES}]" if self.pairs else _RANK_MATCHES, "    ")
+
+    def kind(self, k: CaptureKind) -> None:
+        """One capture kind: its condition, then the sets it offers (all of them, or only them)."""
+        w = self.w
+        cond = []
+        if k.when is not None:
+            w.where(k.when)
+            cond.append(f"({emit_rule(self.rs, k.when, CAPTURE_NAMES, card_indices=_PLAYED_AT_P)})")
+        if k.kind in ("sum", "fifteen") and not self.cp.all_numbered:
+            cond.insert(0, "numbered")
+        if k.unless_match:
+            cond.append("not matches")
+        sets = _KIND_SETS[k.kind](self, k)
+        test = " and ".join(cond) if cond else "True"
+        if k.exclusive:
+            self.exclusive(test, sets)
+        elif test == "True":
+            self.add(sets)
+        else:
+            w(f"if {test}:")
+            self.add(sets, "    ")
+
+    def exclusive(self, test: str, sets: str) -> None:
+        """An exclusive kind: when it offers anything, that is all that is offered."""
+        w = self.w
+        w(f"if {test}:")
+        w(f"    got = {sets}")
+        w("    if got:")
+        if not self.pairs:
+            w("        return got")
+            return
+        w("        del out[n0:]          # exclusive: the only captures offered")
+        w("        out += got")
+        if not self.cp.forced:
+            w("        out.append((p, 0))")
+        w("        continue")
+
+    def tail(self) -> None:
+        w, cp = self.w, self.cp
+        if not self.pairs:
+            w("return (_rt.unique(found) if len(found) > 1 else found)" if cp.overlap else "return found")
+            return
+        if cp.overlap:
+            w("out[n0:] = list(dict.fromkeys(out[n0:]))")
+        if cp.forced:
+            w("if len(out) == n0:")
+            w("    out.append((p, 0))")
+        else:
+            w("out.append((p, 0))")
+
+    # -- the sets each kind offers
+    def sweep(self, k: CaptureKind) -> str:
+        return "[(p, table)]" if self.pairs else "[table]"
+
+    def match(self, k: CaptureKind) -> str:
+        return "[(p, m) for m in matches]" if self.pairs else "matches"
+
+    def sum(self, k: CaptureKind) -> str:
+        return self.comp("sums.get(v, ())", f"m.bit_count() >= {max(k.min_cards, 2)}")
+
+    def fifteen(self, k: CaptureKind) -> str:
+        return self.comp(f"sums.get({k.total} - v, ())", f"m.bit_count() >= {k.min_cards}" if k.min_cards > 1 else "")
+
+
+_KIND_SETS = {"sweep": _Body.sweep, "match": _Body.match, "sum": _Body.sum, "fifteen": _Body.fifteen}

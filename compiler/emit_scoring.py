@@ -1,0 +1,70 @@
+"""End of hand: the scoring categories per side, and the outcomes that end the game."""
+from __future__ import annotations
+
+from rulespec.checks.check import OUTCOME_NAMES, SCORE_NAMES
+from rulespec.lang.model import Expression, Ruleset
+
+from .emit_expr import emit_rule
+from .plan import Plan
+from .writer import Writer
+
+
+def emit_scoring(w: Writer, rs: Ruleset, plan: Plan) -> None:
+    w(f"CATEGORIES = {tuple(rs.categories)!r}")
+    w(f"TARGET = {rs.target!r}")
+    w(f"TIE = {rs.tie!r}")
+    w()
+    w()
+    # Each most(...) compares one value per side: the list of values is the same for every
+    # side, so it is computed once, before the loop over the sides.
+    hoisted: list[str] = []
+    spans = []
+    exprs = {}
+    for c in rs.categories.values():
+        if isinstance(c.points, Expression):
+            exprs[c.name] = emit_rule(rs, c.points, SCORE_NAMES, allow_most=True, hoisted=hoisted)
+            spans += [c.points.span] * (len(hoisted) - len(spans))
+    w("def score(piles, event_points):")
+    w('    """Per side: every category\'s points and the total."""')
+    with w.block():
+        for i, values in enumerate(hoisted):
+            with w.at(spans[i]):
+                w(f"_most{i} = {values}")
+        w("out = []")
+        w("for side, pile in enumerate(piles):")
+        with w.block():
+            w("row = {}")
+            w("got = event_points[side]")
+            for c in rs.categories.values():
+                _category(w, c, exprs)
+            w("row['total'] = sum(row.values())")
+            w("out.append(row)")
+        w("return out")
+    w()
+    w()
+
+
+def _category(w: Writer, c, exprs: dict) -> None:
+    if c.from_events:
+        w(f"row[{c.name!r}] = got.get({c.name!r}, 0)")
+    elif isinstance(c.points, Expression):
+        with w.at(c.points.span):
+            w.where(c.points)
+            w(f"row[{c.name!r}] = {exprs[c.name]}")
+    else:
+        w(f"row[{c.name!r}] = {c.points!r}")
+
+
+def emit_outcomes(w: Writer, rs: Ruleset, plan: Plan) -> None:
+    w("def outcome(piles):")
+    w('    """An end-of-hand outcome that ends the game: (name, side), or None."""')
+    with w.block():
+        w("for side, pile in enumerate(piles):")
+        with w.block():
+            for o in rs.outcomes.values():
+                with w.at(o.when.span):
+                    w.where(o.when)
+                    w(f"if {emit_rule(rs, o.when, OUTCOME_NAMES)}:")
+                    w(f"    return ({o.name!r}, side)")
+            w("pass")
+        w("return None")

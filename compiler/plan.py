@@ -1,0 +1,116 @@
+"""What the compiler decides about a checked ruleset, before writing any code.
+
+`build_plan()` reads the ruleset once and returns a frozen `Plan`; the
+emitters (emit_*.py) only follow it. Every specialisation of the generated
+module is a field here, so it can be read (and tested) apart from the text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulespec.lang.expressions import Call, Name, walk
+from rulespec.lang.model import CaptureKind, Expression, Ruleset
+from rulespec.lang.typecheck import CARD
+
+
+@dataclass(frozen=True)
+class DeckTables:
+    """Per card index (the deck, then the wild card declared as each rank): the module's tables."""
+
+    names: tuple[str, ...]
+    values: tuple[int | None, ...]       # None: a card with no value
+    ranks: tuple[str, ...]
+    suits: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CapturePlan:
+    """How capture enumeration is specialised to the ruleset's capture kinds."""
+
+    kinds: tuple[CaptureKind, ...]
+    # A plain match and a plain sum together are "every set of table cards totalling v":
+    # one lookup instead of two filtered ones.
+    merged: bool
+    match: CaptureKind | None
+    summ: CaptureKind | None
+    # Two kinds can offer the same set (a fifteen's total twice a played value, or a sweep
+    # beside other kinds): the offered sets are made unique.
+    overlap: bool
+    # Subsets are listed only for kinds that take several cards.
+    needs_sums: bool
+    limit: int                           # the largest total a subset sum is kept for
+    all_numbered: bool                   # every card has a value: `numbered` is always true
+    needs_matches: bool                  # the single-card matches are listed first
+    reads_played_mask: bool              # some condition needs the played card as a mask
+    forced: bool
+
+    @property
+    def sums_call(self) -> str:
+        """The expression giving the table's subsets by total (or None when no kind needs them)."""
+        if not self.needs_sums:
+            return "None"
+        return f"_rt.subset_sums(table, _VALUE, _NUMBERED, {self.limit}, _SUMS)"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything the compiler decided: the deck tables and the capture specialisation."""
+
+    tables: DeckTables
+    captures: CapturePlan
+
+
+def build_plan(rs: Ruleset) -> Plan:
+    """The compiler's decisions for a checked ruleset."""
+    return Plan(tables=_tables(rs), captures=_captures(rs))
+
+
+def _tables(rs: Ruleset) -> DeckTables:
+    deck = rs.deck
+    nr = len(deck.ranks)
+    n_all = deck.size + (nr if rs.wild is not None else 0)
+    wild_suit = deck.suits[rs.wild // nr] if rs.wild is not None else None
+    names = list(deck.names) + ([deck.ranks[r] + wild_suit for r in range(nr)] if rs.wild is not None else [])
+    return DeckTables(
+        names=tuple(names),
+        values=tuple(deck.value_of(i) for i in range(n_all)),
+        ranks=tuple(deck.rank_of(i) for i in range(n_all)),
+        suits=tuple(deck.suits[i // nr] if i < deck.size else wild_suit for i in range(n_all)),
+    )
+
+
+def _plain(k: CaptureKind) -> bool:
+    return k.when is None and not k.exclusive and not k.unless_match
+
+
+def _captures(rs: Ruleset) -> CapturePlan:
+    kinds = tuple(rs.kinds)
+    deck_values = [rs.deck.value_of(i) for i in range(rs.deck.size)]
+    match = next((k for k in kinds if k.kind == "match"), None)
+    summ = next((k for k in kinds if k.kind == "sum"), None)
+    merged = (match is not None and summ is not None and _plain(match) and _plain(summ) and summ.min_cards <= 2
+              and sum(k.kind in ("match", "sum") for k in kinds) == 2 and not any(k.unless_match for k in kinds))
+    return CapturePlan(
+        kinds=kinds,
+        merged=merged,
+        match=match,
+        summ=summ,
+        overlap=any(k.kind == "fifteen" and k.total % 2 == 0 for k in kinds)
+        or any(k.kind == "sweep" and not k.exclusive for k in kinds),
+        needs_sums=any(k.kind in ("sum", "fifteen") for k in kinds),
+        limit=max([max((x for x in deck_values if x), default=0)] + [k.total for k in kinds if k.kind == "fifteen"]),
+        all_numbered=all(x is not None for x in deck_values),
+        needs_matches=any(k.kind == "match" or k.unless_match for k in kinds) and not merged,
+        reads_played_mask=any(k.when is not None and _reads_played_mask(k.when) for k in kinds),
+        forced=rs.forced,
+    )
+
+
+def _reads_played_mask(expr: Expression) -> bool:
+    """Whether a capture condition needs the played card as a mask (not only its index `p`)."""
+    # Only rank(played)/suit(played)/value(played) are served by the index; any other use of
+    # the name reads the mask.
+    by_index = {id(c.args[0]) for c in walk(expr.tree)
+                if isinstance(c, Call) and c.func in ("rank", "suit", "value") and c.args
+                and isinstance(c.args[0], Name) and c.args[0].id == "played" and c.args[0].type == CARD}
+    return any(isinstance(n, Name) and n.id == "played" and id(n) not in by_index for n in walk(expr.tree))

@@ -1,0 +1,137 @@
+"""A simulation's distributions as one self-contained HTML page of inline SVG plots (`simulate --html`).
+
+Three plots, drawn here as SVG (no script, no plotting library): points per
+hand for each side, hand length in plays, and how often each category
+scores for each side; then the mean points per category with their 95%
+intervals. Category and ruleset names come from YAML: they reach the page
+only escaped (html_page.esc).
+"""
+from __future__ import annotations
+
+import math
+
+from rulespec.authoring.html_page import esc, page
+
+COLOURS = ("#2f6fa8", "#c0392b", "#2e7d32", "#b07000", "#6a3d9a", "#00838f", "#ad1457", "#5d4037")
+W, H = 640, 260                       # the viewBox; the SVG scales to the page's width
+LEFT, RIGHT, TOP, BOTTOM = 48, 10, 14, 42
+
+CSS = """
+*{box-sizing:border-box}
+body{margin:0;padding:8px;font:15px/1.35 system-ui,sans-serif;background:#fafaf7;color:#222;overflow-x:hidden}
+h1{font-size:1.3em;margin:.2em 0}
+h2{font-size:1.05em;margin:1em 0 .3em}
+.meta{color:#555;font-size:.9em}
+figure{margin:0 0 12px;background:#fff;border:1px solid #ccc;border-radius:6px;padding:6px;max-width:820px}
+figure svg{display:block;width:100%;height:auto}
+figcaption{font-size:.9em;color:#444}
+.legend span{display:inline-block;margin-right:10px}
+.legend i{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:middle}
+.wrap{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse}
+td,th{border-bottom:1px solid #ddd;padding:2px 6px;text-align:right}
+td:first-child,th:first-child{text-align:left}
+"""
+
+
+def _nice(top: float) -> float:
+    """A round upper bound for an axis: 1, 2, 2.5 or 5 times a power of ten, at least `top`."""
+    if top <= 0:
+        return 1.0
+    step = 10 ** math.floor(math.log10(top))
+    for m in (1, 2, 2.5, 5, 10):
+        if top <= m * step * (1 + 1e-9):
+            return m * step
+    return 10 * step
+
+
+def bar_chart(groups: list[str], series: list[tuple[str, list[float]]], *, y_label: str, x_label: str,
+              percent: bool = False, chart_id: str = "") -> str:
+    """Grouped bars: one group per x value, one bar per series in it (series = (name, values per group))."""
+    top = _nice(max((v for _, vals in series for v in vals), default=0))
+    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
+    k = max(1, len(series))
+    gw = plot_w / max(1, len(groups))
+    bw = min(48.0, max(1.0, gw * 0.8 / k))
+    ident = f' id="{esc(chart_id)}"' if chart_id else ""
+    out = [f'<svg viewBox="0 0 {W} {H}"{ident} role="img" aria-label="{esc(y_label)} by {esc(x_label)}" '
+           'xmlns="http://www.w3.org/2000/svg">']
+    for i in range(5):                                   # horizontal grid and y labels
+        v = top * i / 4
+        y = TOP + plot_h - plot_h * i / 4
+        label = f"{v:.0%}" if percent else (f"{v:g}" if v < 10 else f"{v:.0f}")
+        out.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>')
+        out.append(f'<text x="{LEFT - 4}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{label}</text>')
+    every = max(1, len(groups) // 16)                    # x labels that do not overlap
+    for g, name in enumerate(groups):
+        x0 = LEFT + g * gw + (gw - bw * k) / 2
+        for s, (sname, vals) in enumerate(series):
+            v = vals[g]
+            h = plot_h * v / top if top else 0
+            value = f"{v:.1%}" if percent else f"{v:g}"
+            out.append(f'<rect class="bar" x="{x0 + s * bw:.1f}" y="{TOP + plot_h - h:.1f}" width="{bw:.1f}" '
+                       f'height="{h:.1f}" fill="{COLOURS[s % len(COLOURS)]}"><title>{esc(sname)}, {esc(name)}: '
+                       f'{value}</title></rect>')
+        if g % every == 0:
+            tx = LEFT + g * gw + gw / 2
+            out.append(f'<text x="{tx:.1f}" y="{TOP + plot_h + 14}" font-size="11" text-anchor="middle">'
+                       f'{esc(name)}</text>')
+    out.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" stroke="#333"/>')
+    out.append(f'<text x="{LEFT + plot_w / 2:.0f}" y="{H - 6}" font-size="12" text-anchor="middle">'
+               f'{esc(x_label)}</text>')
+    out.append(f'<text x="12" y="{TOP + plot_h / 2:.0f}" font-size="12" text-anchor="middle" '
+               f'transform="rotate(-90 12 {TOP + plot_h / 2:.0f})">{esc(y_label)}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _legend(names: list[str]) -> str:
+    return '<div class="legend">' + "".join(
+        f'<span><i style="background:{COLOURS[i % len(COLOURS)]}"></i>{esc(n)}</span>' for i, n in enumerate(names)
+    ) + "</div>"
+
+
+def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots: list[str]) -> str:
+    """The page for a Stats (rulespec/bots/simulate.py)."""
+    sides = list(range(stats.sides))
+    members = [[f"{seat}:{bots[seat]}" for seat in range(stats.seats) if seat % stats.sides == s] for s in sides]
+    side_names = [f"side {s} ({', '.join(members[s])})" for s in sides]
+    played = sum(stats.lengths.get(k, 0) for k in stats.lengths if k > 0)
+    figures = []
+
+    lo = min((t for _, t in stats.totals), default=0)
+    hi = max((t for _, t in stats.totals), default=0)
+    xs = list(range(lo, hi + 1))
+    series = [(side_names[s], [stats.totals.get((s, t), 0) / played if played else 0 for t in xs]) for s in sides]
+    figures.append(("points", "Points per hand, per side", f"share of the {played} played hands by the points a "
+                    "side made in it (every category, bonuses included)",
+                    bar_chart([str(x) for x in xs], series, y_label="hands", x_label="points in the hand",
+                              percent=True, chart_id="points"), side_names))
+
+    lengths = sorted(stats.lengths)
+    xs = list(range(lengths[0], lengths[-1] + 1)) if lengths else []
+    series = [("hands", [stats.lengths.get(x, 0) / stats.hands if stats.hands else 0 for x in xs])]
+    figures.append(("length", "Hand length", f"share of the {stats.hands} hands by the number of plays "
+                    f"(mean {stats.mean_plays:.1f}; 0: the deal ended the hand)",
+                    bar_chart([str(x) for x in xs], series, y_label="hands", x_label="plays in the hand",
+                              percent=True, chart_id="length"), []))
+
+    cats = [c for c in stats.categories if c not in ("total", "margin")]
+    series = [(side_names[s], [stats.scored.get((s, c), 0) / played if played else 0 for c in cats]) for s in sides]
+    figures.append(("categories", "Category frequencies", "share of the played hands in which a side scored "
+                    "in the category",
+                    bar_chart(cats, series, y_label="hands", x_label="category", percent=True,
+                              chart_id="categories"), side_names))
+
+    body = [f"<h1>{esc(ruleset_name)} <span class=\"meta\">({esc(ruleset_id)})</span></h1>",
+            f'<p class="meta">{esc(title)}</p>']
+    for key, heading, caption, svg, legend in figures:
+        body.append(f'<h2>{esc(heading)}</h2><figure id="fig-{key}">{svg}<figcaption>'
+                    f'{_legend(legend) if legend else ""}{esc(caption)}</figcaption></figure>')
+    rows = "".join(f"<tr><td>{esc(c)}</td>" + "".join(
+        f"<td>{stats.mean(s, c):.3f} ± {stats.ci95(s, c):.3f}</td>" for s in sides) + "</tr>"
+        for c in stats.categories)
+    head = "".join(f"<th>side {s}</th>" for s in sides)
+    body.append(f'<h2>Mean points per hand (95% interval)</h2><div class="wrap"><table id="means"><tr>'
+                f'<th>category</th>{head}</tr>{rows}</table></div>')
+    return page(f"{ruleset_name}: simulation", "\n".join(body), css=CSS)

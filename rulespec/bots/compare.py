@@ -1,0 +1,183 @@
+"""A variant against its base (`rulespec simulate VARIANT --compare BASE`): paired hands, common random numbers.
+
+Hand `i` of a comparison is played twice, once under each ruleset, from the
+same random streams: the same shuffled deck order (the same cards where the
+decks have the same size), the same bots with the same seeds (so the same
+choices wherever the two hands offer the same moves). The difference of the
+two hands' points, per side and category, is then a paired sample: its mean
+and 95% interval are far tighter than two independent runs would give, and a
+category the variant does not change shows a difference of exactly 0.
+A category one ruleset lacks counts 0 in it. Like `simulate`, the figures
+depend on (seed, hands) only, never on the number of workers.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from rulespec.bots.policy import play_out
+from rulespec.bots.registry import make_bot, parse_bots
+from rulespec.errors import RulespecError
+from rulespec.run.engine import Hand, shuffled_source
+
+
+@dataclass
+class Paired:
+    """Integer sums over paired hands: per (side, category) each ruleset's points and their difference."""
+
+    sides: int
+    categories: tuple[str, ...]
+    hands: int = 0
+    base: dict = field(default_factory=dict)        # (side, cat) -> sum of the base's points
+    variant: dict = field(default_factory=dict)     # (side, cat) -> sum of the variant's points
+    diff: dict = field(default_factory=dict)        # (side, cat) -> sum of (variant - base)
+    diff_sq: dict = field(default_factory=dict)     # (side, cat) -> sum of (variant - base)^2
+    same_deal: int = 0                              # hands in which both were dealt the same cards
+    variant_id: str = ""
+    base_id: str = ""
+    only_base: tuple = ()                           # categories the variant lacks (0 there)
+    only_variant: tuple = ()                        # categories the base lacks (0 there)
+
+    def add(self, base_rows: list[dict], variant_rows: list[dict]) -> None:
+        self.hands += 1
+        for side in range(self.sides):
+            for cat in self.categories:
+                b = base_rows[side].get(cat, 0) if base_rows else 0
+                v = variant_rows[side].get(cat, 0) if variant_rows else 0
+                key = (side, cat)
+                self.base[key] = self.base.get(key, 0) + b
+                self.variant[key] = self.variant.get(key, 0) + v
+                self.diff[key] = self.diff.get(key, 0) + (v - b)
+                self.diff_sq[key] = self.diff_sq.get(key, 0) + (v - b) ** 2
+
+    def merge(self, other: "Paired") -> None:
+        self.hands += other.hands
+        self.same_deal += other.same_deal
+        for name in ("base", "variant", "diff", "diff_sq"):
+            mine = getattr(self, name)
+            for k, v in getattr(other, name).items():
+                mine[k] = mine.get(k, 0) + v
+
+    def mean(self, which: str, side: int, cat: str) -> float:
+        return getattr(self, which).get((side, cat), 0) / self.hands if self.hands else 0.0
+
+    def difference(self, side: int, cat: str) -> tuple[float, float]:
+        """Mean of (variant - base) per hand and the half-width of its 95% interval."""
+        n = self.hands
+        if n == 0:
+            return 0.0, 0.0
+        m = self.diff.get((side, cat), 0) / n
+        if n < 2:
+            return m, math.inf
+        var = max(self.diff_sq.get((side, cat), 0) / n - m * m, 0.0) * n / (n - 1)
+        return m, 1.96 * math.sqrt(var / n)
+
+    def significant(self, side: int, cat: str) -> bool:
+        """Whether the 95% interval of the difference excludes 0."""
+        m, half = self.difference(side, cat)
+        return abs(m) > half
+
+
+def _union(a: tuple, b: tuple) -> tuple:
+    return tuple(a) + tuple(c for c in b if c not in a)
+
+
+def _play(rules, n: int, seed: int, i: int, bots: list[str]):
+    rng = random.Random(f"rulespec-sim:{seed}:{i}")
+    hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
+    players = [make_bot(spec, random.Random(f"rulespec-sim:{seed}:{i}:bot{seat}")) for seat, spec in enumerate(bots)]
+    play_out(hand, players)
+    return hand
+
+
+def run_pair_chunk(job: dict, start: int, stop: int) -> Paired:
+    """Hands start..stop-1 under both rulesets; the unit of work of the local process pool."""
+    from rulespec.compiler.build import compile_ruleset
+    base = compile_ruleset(job["base"], job["base_options"]).module
+    variant = compile_ruleset(job["variant"], job["variant_options"]).module
+    out = Paired(job["sides"], tuple(job["categories"]))
+    for i in range(start, stop):
+        hb = _play(base, job["seats"], job["seed"], i, job["bots"])
+        hv = _play(variant, job["seats"], job["seed"], i, job["bots"])
+        out.add(hb.score() if hb.plays else [], hv.score() if hv.plays else [])
+        out.same_deal += hb.deal_log[:1] == hv.deal_log[:1] and base.CARD_NAMES == variant.CARD_NAMES
+    return out
+
+
+def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = None, bots: str = "random",
+            variant_options: dict | None = None, base_options: dict | None = None, workers: int | None = None,
+            progress=None) -> Paired:
+    """Play `hands` paired hands of `variant` and `base` (ids or paths) and sum their differences."""
+    from rulespec.bots.simulate import _chunks, _run_processes, default_workers
+    from rulespec.compiler.build import compile_ruleset
+    rv = compile_ruleset(variant, variant_options).module
+    rb = compile_ruleset(base, base_options).module
+    n = seats or rv.DEFAULT_SEATS
+    for rules in (rv, rb):
+        if n not in rules.SEATS_ALLOWED:
+            raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
+                                f"players, not {n}: compare them with --seats a count both allow")
+    if rv.SIDES[n] != rb.SIDES[n]:
+        raise RulespecError(f"with {n} players {rv.RULESET_ID} has {rv.SIDES[n]} sides and {rb.RULESET_ID} "
+                            f"{rb.SIDES[n]}: their points per side cannot be paired")
+    if hands < 2:
+        raise RulespecError("a comparison needs at least 2 hands (an interval needs two differences)")
+    job = {"variant": str(variant), "base": str(base), "variant_options": variant_options,
+           "base_options": base_options, "seats": n, "sides": rv.SIDES[n], "seed": seed,
+           "bots": parse_bots(bots, n, rv.SIDES[n]),
+           "categories": _union(tuple(rb.CATEGORIES), tuple(rv.CATEGORIES)) + ("total",)}
+    workers = workers or default_workers()
+    chunks = _chunks(hands, workers)
+    if workers == 1 or len(chunks) == 1:
+        parts = []
+        for a, b in chunks:
+            parts.append(run_pair_chunk(job, a, b))
+            if progress:
+                progress(b - a)
+    else:
+        parts = _run_processes(job, chunks, workers, progress, work=run_pair_chunk)
+    out = Paired(job["sides"], tuple(job["categories"]), variant_id=rv.RULESET_ID, base_id=rb.RULESET_ID,
+                 only_base=tuple(c for c in rb.CATEGORIES if c not in rv.CATEGORIES),
+                 only_variant=tuple(c for c in rv.CATEGORIES if c not in rb.CATEGORIES))
+    for part in parts:
+        out.merge(part)
+    return out
+
+
+def to_dict(p: Paired, **head) -> dict:
+    """The comparison as JSON-ready data."""
+    r4 = lambda x: round(x, 4)  # noqa: E731
+    doc = dict(head)
+    doc.update({"variant": p.variant_id, "base": p.base_id, "hands": p.hands,
+                "same_deal": p.same_deal, "categories": {}})
+    for cat in p.categories:
+        doc["categories"][cat] = {
+            str(s): {"base": r4(p.mean("base", s, cat)), "variant": r4(p.mean("variant", s, cat)),
+                     "difference": r4(p.difference(s, cat)[0]), "ci95": r4(p.difference(s, cat)[1]),
+                     "significant": p.significant(s, cat)}
+            for s in range(p.sides)}
+    return doc
+
+
+def render(p: Paired, console, title: str) -> None:
+    """Per category and side: base mean, variant mean, the difference ± its 95% interval, significant or not."""
+    from rich.table import Table
+    table = Table(title=title)
+    table.add_column("category")
+    table.add_column("side", justify="right")
+    for col in ("base", "variant", "variant - base (95%)", "significant"):
+        table.add_column(col, justify="right")
+    for cat in p.categories:
+        for s in range(p.sides):
+            m, half = p.difference(s, cat)
+            table.add_row(cat if s == 0 else "", str(s), f"{p.mean('base', s, cat):.3f}",
+                          f"{p.mean('variant', s, cat):.3f}", f"{m:+.3f} ± {half:.3f}",
+                          "yes" if p.significant(s, cat) else "no")
+    console.print(table)
+    notes = [f"{p.hands} paired hands; {p.same_deal} dealt the same cards in both"]
+    if p.only_base:
+        notes.append(f"only in {p.base_id}: {', '.join(p.only_base)} (0 in {p.variant_id})")
+    if p.only_variant:
+        notes.append(f"only in {p.variant_id}: {', '.join(p.only_variant)} (0 in {p.base_id})")
+    console.print("; ".join(notes))

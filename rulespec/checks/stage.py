@@ -1,0 +1,26 @@
+"""The check stage's one driver: check.py (options, types, schedules), then lint.py; errors sorted once."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulespec.errors import Span, collect, in_order
+from rulespec.lang.model import Ruleset
+from rulespec.source.rulesets import note_inherited
+
+from .check import MAX_ERRORS, apply_switches, check_types, with_options
+from .lint import lint
+
+
+def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
+    """The checked ruleset: a new, frozen one; `rs` is left as it was.
+
+    Every expression is typed and the cross references checked; independent problems are
+    all reported, in file and line order (errors in a base file say which ruleset inherited
+    them). Lint's warnings are in `.warnings`. Disabled rules are checked too, then dropped.
+    """
+    typed = with_options(rs, options, options_span)
+    errors, schedules = check_types(typed)
+    typed = replace(typed, schedules=schedules)
+    lint_errors, warnings = lint(typed)
+    collect(note_inherited(in_order(errors + lint_errors, rs.files, MAX_ERRORS), rs.files))
+    return apply_switches(replace(typed, warnings=tuple(warnings)))

@@ -1,0 +1,219 @@
+"""`replay --html` / `record --html`: one self-contained page that steps through a hand.
+
+The trace is checked against the transcripts; the page is checked as text
+(self-contained, hostile ruleset text escaped) and in a real headless
+Chromium (tests/browser.py; skipped with the reason when none is installed):
+it loads without console errors, steps forward and back by keys and buttons
+to the states the transcript describes, draws Italian suits as SVG, and fits
+a 400 px wide window.
+"""
+import re
+from pathlib import Path
+
+import pytest
+
+from rulespec.authoring.html_hand import render_hand
+from rulespec.cli.main import run
+from rulespec.transcripts.trace import trace_transcript
+from tests.browser import CHROMIUM, SKIP_REASON, Browser
+
+GOLDEN = Path(__file__).parent / "golden"
+TWO_PLAYERS = GOLDEN / "cirulla" / "02-complete-2p-deck-six-rounds.yaml"
+LATIN = GOLDEN / "cirulla-variants" / "cirulla-latin--complete-latin-deck.yaml"
+
+HOSTILE_NAME = '</script><script>document.title="pwned"</script><b id="evil">x</b>'
+HOSTILE = f"""\
+id: hostile-html
+extends: cirulla
+name: '{HOSTILE_NAME}'
+description: '<img src=x onerror="document.title=1"> & "quotes" </style>'
+"""
+
+
+def test_trace_follows_the_transcript():
+    t = trace_transcript(TWO_PLAYERS)
+    assert t.ok and t.seats == 2 and t.dealer == 1
+    assert len(t.steps) == 37                     # the deal, then 36 plays
+    deal = t.steps[0]
+    assert deal.hands == [["6D", "6S", "QS"], ["5H", "4D", "KC"]]
+    assert deal.table == ["KH", "4S", "QC", "2D"]
+    first = t.steps[1]                             # 6S takes 4S 2D
+    assert (first.seat, first.card, sorted(first.capture)) == (0, "6S", ["2D", "4S"])
+    assert first.table == ["KH", "QC"] and first.hands[0] == ["6D", "QS"]
+    third = t.steps[3]                             # QS takes QC: scopa
+    assert [e["name"] for e in third.events] == ["scopa"] and third.table == []
+    assert third.points[0] == {"scope": 1}
+    assert t.score[0]["total"] == 15 and t.score[1]["total"] == 2
+    # The last play leaves 7D 5D QD on the table; they go to side 0, the last to capture.
+    assert t.leftovers["side"] == 0 and sorted(t.leftovers["cards"]) == ["5D", "7D", "QD"]
+
+
+def test_trace_of_an_expected_refusal_notes_it():
+    t = trace_transcript(GOLDEN / "cirulla" / "25-forced-capture-refused.yaml")
+    assert t.ok
+    assert t.steps[-1].note.startswith("refused, as the transcript expects")
+
+
+def test_page_is_self_contained():
+    text = render_hand(trace_transcript(TWO_PLAYERS))
+    assert text.startswith("<!DOCTYPE html>")
+    assert not re.search(r"<(link|img|iframe|object|embed)\b", text)
+    assert not re.search(r"\bsrc=", text)
+    # The one address in it is the SVG namespace name, which is never fetched.
+    assert set(re.findall(r"https?://[^\s\"']+", text)) == {"http://www.w3.org/2000/svg"}
+    assert "default-src 'none'" in text
+
+
+def test_hostile_ruleset_text_is_escaped(tmp_path):
+    (tmp_path / "hostile.yaml").write_text(HOSTILE, encoding="utf-8")
+    out = tmp_path / "hand.html"
+    assert run(["record", str(tmp_path / "hostile.yaml"), "--seed", "1", "-o", str(tmp_path / "t.yaml"),
+                "--html", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert HOSTILE_NAME not in text and '<img src=x' not in text and "</style>'" not in text
+    assert "&lt;/script&gt;&lt;script&gt;" in text
+    # Exactly the page's own two script elements and one style element.
+    assert len(re.findall(r"<script\b", text)) == 2 and len(re.findall(r"</script>", text)) == 2
+    assert len(re.findall(r"</style>", text)) == 1
+
+
+def test_replay_html_needs_one_transcript(tmp_path, capsys):
+    code = run(["replay", str(TWO_PLAYERS), str(LATIN), "--html", str(tmp_path / "x.html")])
+    assert code == 2
+    assert "--html draws one hand: give one transcript file, not 2" in capsys.readouterr().err
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_replay_html_writes_the_page_and_still_replays(tmp_path, capsys):
+    out = tmp_path / "hand.html"
+    assert run(["replay", str(TWO_PLAYERS), "--html", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert f"wrote {out}" in printed and "1 passed, 0 failed" in printed
+    assert '"ruleset_id":"cirulla"' in out.read_text(encoding="utf-8")
+
+
+def test_record_html_to_stdout_keeps_stdout_a_transcript(tmp_path, capsys):
+    out = tmp_path / "hand.html"
+    assert run(["record", "cirulla", "--seed", "4", "--html", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("# recorded") and "wrote" not in captured.out
+    assert f"wrote {out}" in captured.err
+    assert out.read_text(encoding="utf-8").count('"number":') == 37   # the deal and 36 plays of 4 seats
+
+
+# ------------------------------------------------------------------ in a real browser
+
+needs_browser = pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        pytest.skip(SKIP_REASON)
+    b = Browser()
+    yield b
+    b.close()
+
+
+def _state(browser):
+    return browser.js("""(function () {
+      function names(sel) { return Array.prototype.map.call(document.querySelectorAll(sel + " .card"),
+                                                              function (c) { return c.dataset.card; }); }
+      var hands = [];
+      document.querySelectorAll("#seats .panel").forEach(function (p) { hands.push(names("#" + p.id)); });
+      return {step: document.body.dataset.step, table: names("#table"), hands: hands,
+              where: document.getElementById("where").textContent};
+    })()""")
+
+
+def _expected(trace, n):
+    s = trace.steps[n]
+    return {"step": str(n), "table": s.table, "hands": s.hands}
+
+
+@needs_browser
+def test_page_steps_forward_and_back_as_the_transcript(browser, tmp_path):
+    trace = trace_transcript(TWO_PLAYERS)
+    page = tmp_path / "hand.html"
+    page.write_text(render_hand(trace), encoding="utf-8")
+    browser.errors.clear()
+    browser.open(page, width=1000)
+    state = _state(browser)
+    assert {k: state[k] for k in ("step", "table", "hands")} == _expected(trace, 0)
+    assert state["where"] == "deal"
+    for _ in range(5):
+        browser.key("ArrowRight")
+    state = _state(browser)
+    assert {k: state[k] for k in ("step", "table", "hands")} == _expected(trace, 5)
+    assert state["where"] == "play 5 of 36"
+    # The captures so far, in order: plays 1 (6S takes 4S 2D), 2 (5H takes KH) and 3 (QS takes QC).
+    captures = browser.js("Array.prototype.map.call(document.querySelectorAll('#captures li'), function (li) {"
+                          " return Array.prototype.map.call(li.querySelectorAll('.card'), function (c) {"
+                          " return c.dataset.card; }).join(' '); })")
+    assert captures == ["6S 2D 4S", "5H KH", "QS QC"]
+    browser.click("#prev")
+    browser.click("#prev")
+    assert {k: v for k, v in _state(browser).items() if k != "where"} == _expected(trace, 3)
+    browser.click("#next")
+    assert _state(browser)["step"] == "4"
+    browser.key("End")
+    state = _state(browser)
+    assert state["step"] == "36" and state["table"] == [] and state["hands"] == [[], []]
+    assert browser.js("document.getElementById('score').textContent").count("total") == 1
+    browser.key("Home")
+    assert _state(browser)["step"] == "0"
+    browser.key("ArrowLeft")                    # before the deal there is nothing: it stays
+    assert _state(browser)["step"] == "0"
+    assert browser.errors == []
+    browser.screenshot(tmp_path / "french.png")
+    assert (tmp_path / "french.png").stat().st_size > 1000
+
+
+@needs_browser
+def test_page_opens_at_a_step_named_in_the_address(browser, tmp_path):
+    trace = trace_transcript(TWO_PLAYERS)
+    page = tmp_path / "hand.html"
+    page.write_text(render_hand(trace), encoding="utf-8")
+    browser.open(Path(str(page)), width=800)
+    browser.js("location.hash = '#step-11'; location.reload(); 0")
+    browser.loaded = False
+    while not browser.loaded:
+        browser._event(browser._read())
+    assert {k: v for k, v in _state(browser).items() if k != "where"} == _expected(trace, 11)
+
+
+@needs_browser
+def test_italian_suits_drawn_and_400px_wide_fits(browser, tmp_path):
+    trace = trace_transcript(LATIN)
+    assert trace.deck["id"] == "latin40"
+    page = tmp_path / "latin.html"
+    page.write_text(render_hand(trace), encoding="utf-8")
+    browser.errors.clear()
+    browser.open(page, width=400)
+    assert browser.js("document.querySelectorAll('#seats .card svg').length") == 12     # 4 seats x 3 cards
+    assert browser.js("document.querySelectorAll('#seats .card .pip').length") == 0
+    titles = browser.js("Array.prototype.map.call(document.querySelectorAll('.card'), function (c) {"
+                        " return c.title; })")
+    assert any(" di coppe" in t for t in titles) or any(" di denari" in t for t in titles)
+    for n in (0, 7, len(trace.steps) - 1):
+        browser.js(f"document.getElementById('slider').value = '{n}';"
+                   "document.getElementById('slider').dispatchEvent(new Event('input')); 0")
+        width = browser.js("[document.documentElement.scrollWidth, document.body.scrollWidth, window.innerWidth]")
+        assert max(width[:2]) <= width[2] == 400, (n, width)
+    assert browser.errors == []
+    browser.screenshot(tmp_path / "latin.png")
+
+
+@needs_browser
+def test_hostile_page_runs_none_of_its_text(browser, tmp_path):
+    (tmp_path / "hostile.yaml").write_text(HOSTILE, encoding="utf-8")
+    out = tmp_path / "hand.html"
+    assert run(["record", str(tmp_path / "hostile.yaml"), "--seed", "1", "-o", str(tmp_path / "t.yaml"),
+                "--html", str(out)]) == 0
+    browser.errors.clear()
+    browser.open(out)
+    assert browser.js("document.title") == HOSTILE_NAME + ": a hand"
+    assert browser.js("document.getElementById('evil')") is None
+    assert browser.js("document.querySelectorAll('script').length") == 2
+    assert browser.js("document.querySelector('h1').textContent").startswith(HOSTILE_NAME)
+    assert browser.errors == []

@@ -1,0 +1,102 @@
+"""`simulate --html`: the distributions (points per side, hand length, category frequencies) as inline SVG plots."""
+import io
+import json
+import re
+import textwrap
+
+import pytest
+
+from rulespec.authoring.html_stats import _nice, render_stats
+from rulespec.bots.simulate import simulate
+from rulespec.cli.main import run
+from tests.browser import CHROMIUM, SKIP_REASON, Browser
+
+
+@pytest.fixture(scope="module")
+def stats():
+    return simulate("cirulla", hands=40, seed=4, workers=1)
+
+
+def test_distributions_are_counted_per_hand(stats):
+    assert sum(stats.lengths.values()) == stats.hands == 40
+    assert stats.lengths == {36: 40}                     # cirulla: every card played, 4 x 9
+    for side in range(stats.sides):
+        assert sum(v for (s, _), v in stats.totals.items() if s == side) == 40
+        mean = sum(t * v for (s, t), v in stats.totals.items() if s == side) / 40
+        assert mean == pytest.approx(stats.mean(side, "total"))
+        for cat in ("carte", "settebello"):
+            assert 0 < stats.scored[(side, cat)] <= 40
+    # settebello goes to exactly one side in every hand
+    assert stats.scored[(0, "settebello")] + stats.scored[(1, "settebello")] == 40
+
+
+def test_distributions_do_not_depend_on_the_workers(stats):
+    other = simulate("cirulla", hands=40, seed=4, workers=2)
+    assert (other.totals, other.lengths, other.scored) == (stats.totals, stats.lengths, stats.scored)
+
+
+def test_axis_bounds_are_round():
+    assert [_nice(x) for x in (0.12, 0.97, 1, 3, 36, 0.0049)] == [0.2, 1.0, 1, 5, 50, 0.005]
+
+
+def test_page_has_the_three_plots_and_no_script(stats):
+    text = render_stats(stats, ruleset_name="Cirulla", ruleset_id="cirulla", title="40 hands", bots=["random"] * 4)
+    assert "<script" not in text and not re.search(r"<(link|img|iframe)\b|\bsrc=", text)
+    assert set(re.findall(r"https?://[^\s\"']+", text)) == {"http://www.w3.org/2000/svg"}
+    for chart in ("points", "length", "categories"):
+        assert f'id="{chart}"' in text
+    cats = text.split('id="categories"')[1].split("</svg>")[0]
+    assert cats.count('<rect class="bar"') == 7 * 2        # 7 categories x 2 sides
+    length = text.split('id="length"')[1].split("</svg>")[0]
+    assert length.count('<rect class="bar"') == 1 and "hands, 36: 100.0%" in length
+    lo = min(t for _, t in stats.totals)
+    hi = max(t for _, t in stats.totals)
+    points = text.split('id="points"')[1].split("</svg>")[0]
+    assert points.count('<rect class="bar"') == (hi - lo + 1) * 2
+
+
+def test_hostile_names_are_escaped(stats):
+    text = render_stats(stats, ruleset_name='<script>alert(1)</script>', ruleset_id="x", title='"><svg onload=1>',
+                        bots=["<b>"] * 4)
+    assert "<script>alert" not in text and "<svg onload" not in text and "<b>" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+
+
+def test_cli_html_beside_json_keeps_stdout_json(tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+    page = tmp_path / "sim.html"
+    assert run(["simulate", "cirulla", "--hands", "12", "--seed", "1", "--workers", "1", "--json",
+                "--html", str(page)], out, err) == 0
+    assert json.loads(out.getvalue())["hands"] == 12
+    assert f"wrote {page}" in err.getvalue()
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_cli_html_with_compare_is_refused(tmp_path, capsys):
+    assert run(["simulate", "cirulla", "--compare", "cirulla", "--hands", "4", "--html", str(tmp_path / "x.html")]) == 2
+    assert "--html draws one ruleset's distributions" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+def test_page_in_a_browser_at_400px(tmp_path):
+    (tmp_path / "v.yaml").write_text(textwrap.dedent("""\
+        id: v
+        extends: cirulla-latin
+        name: 'Latin </title><script>document.title="pwned"</script>'
+        """), encoding="utf-8")
+    page = tmp_path / "sim.html"
+    assert run(["simulate", str(tmp_path / "v.yaml"), "--hands", "16", "--seed", "2", "--workers", "1",
+                "--html", str(page)], io.StringIO(), io.StringIO()) == 0
+    b = Browser()
+    try:
+        b.open(page, width=400)
+        assert b.js("document.querySelectorAll('figure svg').length") == 3
+        assert b.js("document.title").startswith("Latin </title>")
+        assert b.js("document.querySelectorAll('script').length") == 0
+        widths = b.js("[document.documentElement.scrollWidth, document.body.scrollWidth, innerWidth]")
+        assert max(widths[:2]) <= widths[2] == 400
+        assert b.js("Math.round(document.querySelector('#points').getBoundingClientRect().width)") <= 400
+        assert b.errors == []
+        b.screenshot(tmp_path / "sim.png")
+    finally:
+        b.close()
