@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rulespec.compiler.emit_expr import _Emitter, uses_runtime
+from rulespec.errors import RulespecError, fail
 from rulespec.lang.expressions import (
     Attr,
     BinOp,
@@ -245,9 +246,12 @@ class CEmitter:
         code = self.py.emit(pred)
         if code.const:
             return (1 << self.n_indices) - 1 if code.value else 0
-        var = "_c" if depth == 0 else f"_c{depth}"
-        test = eval(f"lambda {var}: {code.text}", dict(self.py.namespace))  # noqa: S307 - emit_expr's own code
-        return sum(1 << i for i in range(self.n_indices) if test(i))
+        # The predicate reads only its own candidate: try it on every card index (emit_expr does the same).
+        outer = (0,) * depth
+        try:
+            return sum(1 << i for i in range(self.n_indices) if self.py.folder.value(pred, outer + (i,)))
+        except RulespecError:
+            fail("division by zero in filter", pred.span)
 
     def filtered(self, node: Call) -> str:
         cards = self.emit(node.args[0])
