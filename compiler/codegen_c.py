@@ -521,83 +521,62 @@ static int rs_same_value(uint64_t m) {
 static int64_t rs_first(uint64_t m, const int64_t *table, int64_t none) { return m ? table[rs_low(m)] : none; }
 
 /* ---- capture sets by total ----
- * The numbered cards of the table (as the last call saw it) in arrival order, and for a table of up
- * to SMALL_TABLE of them every subset's total, card count and mask, indexed by the subset's bits in
- * that order, and linked in one list per total: a card joining the table doubles the arrays (one
- * pass), cards leaving rebuild them. A larger table is searched per total. */
-#define SMALL_TABLE 12
-static uint64_t sub_t = ~UINT64_C(0);
-static int tn, tv[64]; static uint64_t tb[64]; static int64_t tsuf[65];
-static int ALL_S[1 << SMALL_TABLE]; static uint8_t ALL_C[1 << SMALL_TABLE]; static uint64_t ALL_M[1 << SMALL_TABLE];
-static int16_t HEAD[LIMIT + 2], NXT[1 << SMALL_TABLE];   /* the subsets of each total, as linked lists */
+ * Every subset of the table's numbered cards totalling LIMIT or less (the empty set first), kept as
+ * the table changes: a card joining extends each subset it fits (one knapsack step), cards leaving
+ * drop the subsets holding them; each total's subsets are linked in a list. More than MAX_SUBS
+ * subsets is an error, as the Python engine's runtime.subset_sums makes it. */
+static uint64_t sub_t = ~UINT64_C(0);      /* the numbered table cards the lists are for */
+static int sub_n;
+static uint64_t SM[MAX_SUBS]; static int16_t SS[MAX_SUBS]; static uint8_t SC[MAX_SUBS];
+static int32_t SNXT[MAX_SUBS], SHEAD[LIMIT + 1];
 
-static void sub_extend(int i) {           /* subsets with card i (the tn-th) from those without */
-    int half = 1 << i, w = tv[i];
-    uint64_t b = tb[i];
-    for (int m = 0; m < half; m++) {
-        int s = ALL_S[m] + w;
-        s = s > LIMIT ? LIMIT + 1 : s;
-        ALL_S[half + m] = s;
-        ALL_C[half + m] = (uint8_t)(ALL_C[m] + 1);
-        ALL_M[half + m] = ALL_M[m] | b;
-        NXT[half + m] = HEAD[s]; HEAD[s] = (int16_t)(half + m);
+static void sub_add(uint64_t b, int w) {
+    int n = sub_n;
+    for (int i = 0; i < n; i++) {
+        int s = SS[i] + w;
+        if (s > LIMIT) continue;
+        if (sub_n >= MAX_SUBS) { rs_err_code = 2; return; }
+        SM[sub_n] = SM[i] | b; SS[sub_n] = (int16_t)s; SC[sub_n] = (uint8_t)(SC[i] + 1);
+        SNXT[sub_n] = SHEAD[s]; SHEAD[s] = sub_n;
+        sub_n++;
     }
+}
+
+static void sub_remove(uint64_t gone) {
+    int k = 1;
+    memset(SHEAD, 0, sizeof SHEAD);          /* 0 ends a list: entry 0 is the empty set, never a capture */
+    for (int i = 1; i < sub_n; i++) {
+        if (SM[i] & gone) continue;
+        SM[k] = SM[i]; SS[k] = SS[i]; SC[k] = SC[i];
+        SNXT[k] = SHEAD[SS[k]]; SHEAD[SS[k]] = k;
+        k++;
+    }
+    sub_n = k;
 }
 
 RS_INLINE void sub_sync(uint64_t table) {
     uint64_t t = table & NUMBERED_MASK;
     if (t == sub_t) return;
-    uint64_t add = t & ~sub_t;
-    if (sub_t != ~UINT64_C(0) && !(sub_t & ~t) && add && !(add & (add - 1)) && tn < SMALL_TABLE) {
-        tb[tn] = add; tv[tn] = (int)VAL[rs_low(add)];
-        sub_extend(tn++);
-        sub_t = t;
-        return;
+    if (sub_t == ~UINT64_C(0)) {
+        sub_n = 1; SM[0] = 0; SS[0] = 0; SC[0] = 0;
+        memset(SHEAD, 0, sizeof SHEAD);
+        sub_t = 0;
     }
-    /* cards left (or a new table): keep the survivors' arrival order, rebuild */
-    int k = 0;
-    if (sub_t != ~UINT64_C(0))
-        for (int i = 0; i < tn; i++) if (t & tb[i]) { tb[k] = tb[i]; tv[k] = tv[i]; k++; }
-    uint64_t known = 0;
-    for (int i = 0; i < k; i++) known |= tb[i];
-    for (uint64_t m = t & ~known; m; m &= m - 1) { int i = rs_low(m); tb[k] = UINT64_C(1) << i; tv[k] = (int)VAL[i]; k++; }
-    tn = k;
-    sub_t = t;
-    if (tn > SMALL_TABLE) {
-        tsuf[tn] = 0;
-        for (int i = tn - 1; i >= 0; i--) tsuf[i] = tsuf[i + 1] + tv[i];
-        return;
-    }
-    ALL_S[0] = 0; ALL_C[0] = 0; ALL_M[0] = 0;
-    memset(HEAD, 0, sizeof HEAD);             /* 0 ends a list: the empty set is never a capture */
-    for (int i = 0; i < tn; i++) sub_extend(i);
-}
-
-static uint64_t *dfs_out; static int dfs_n, dfs_min;
-static void sub_dfs(int i, int64_t rem, uint64_t m, int cards) {
-    if (rem == 0) {
-        if (cards < dfs_min) return;
-        if (dfs_n >= MAX_SUBS) { rs_err_code = 2; return; }
-        dfs_out[dfs_n++] = m;
-        return;
-    }
-    if (i == tn || tsuf[i] < rem || rs_err_code) return;
-    if (tv[i] <= rem) sub_dfs(i + 1, rem - tv[i], m | tb[i], cards + 1);
-    sub_dfs(i + 1, rem, m, cards);
+    uint64_t gone = sub_t & ~t;
+    if (gone) sub_remove(gone);
+    for (uint64_t m = t & ~sub_t; m; m &= m - 1) { int i = rs_low(m); sub_add(UINT64_C(1) << i, (int)VAL[i]); }
+    sub_t = rs_err_code ? ~UINT64_C(0) : t;
 }
 
 /* appends the table's sets of numbered cards totalling `target` with at least `min_cards` cards */
 RS_INLINE int subsets_into(uint64_t table, int64_t target, int min_cards, uint64_t *out, int n) {
     if (target < 1 || target > LIMIT) return n;
     sub_sync(table);
-    if (tn > SMALL_TABLE) {
-        dfs_out = out; dfs_n = n; dfs_min = min_cards;
-        sub_dfs(0, target, 0, 0);
-        return dfs_n;
+    for (int i = SHEAD[target]; i; i = SNXT[i]) {
+        if (SC[i] < min_cards) continue;
+        if (n >= MAX_MOVES) { rs_err_code = 5; return n; }
+        out[n++] = SM[i];
     }
-    if (n + (1 << tn) > MAX_MOVES) { rs_err_code = 5; return n; }
-    for (int m = HEAD[target]; m; m = NXT[m])
-        if (ALL_C[m] >= min_cards) out[n++] = ALL_M[m];
     return n;
 }
 
@@ -916,6 +895,7 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
     static Hand hs;
     Hand *h = &hs;
     rs_err_code = 0;
+    sub_t = ~UINT64_C(0);
     for (int64_t i = first; i < first + count; i++) {
         memset(h, 0, sizeof *h);
         h->n = seats; h->k = K; h->dealer = (int)(i % seats);
