@@ -216,6 +216,11 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     w(f"#define N_OUT {len(layout.outcomes)}")
     w(f"#define N_BONUS {len(rs.hand_bonuses)}")
     w(f"#define LIMIT {tables.limit}")
+    # As the Python engine's capture plan (compiler/plan.py): two kinds can offer the same set only if a
+    # fifteen's total is twice a played value, or a sweep is offered beside other kinds.
+    overlap = any(k.kind == "fifteen" and k.total % 2 == 0 for k in rs.kinds) or \
+        any(k.kind == "sweep" and not k.exclusive for k in rs.kinds)
+    w(f"#define OVERLAP {int(overlap)}")
     w(f"#define MAX_VALUE {tables.max_value}")
     tables.write(w)
     w(_HELPERS)
@@ -701,7 +706,7 @@ static int gen_moves(Hand *h, int seat) {
             OPT[j + 1] = x;
         }
         for (int i = 0; i < k; i++) {
-            if (i && OPT[i] == OPT[i - 1]) continue;
+            if (OVERLAP && i && OPT[i] == OPT[i - 1]) continue;     /* as the Python engine: only there */
             if (n >= MAX_MOVES) { rs_err_code = 5; return 0; }
             MV_CARD[n] = (uint8_t)c; MV_CAP[n++] = OPT[i];
         }
