@@ -154,9 +154,12 @@ class CEmitter:
         return handler(self, node)
 
     # -- names and literals (non-constant cases)
+    _CANDIDATE = {"rank": "RANK_ID[{}]", "suit": "SUIT_ID[{}]", "value": "VAL[{}]", "numbered": "(VAL[{}] > 0)",
+                  "card": "(UINT64_C(1) << {})"}
+
     def _name(self, node: Name) -> str:
         if node.ref == "candidate":
-            raise Unsupported(f"a filter whose condition reads run-time values ('{node.id}' beside them)", node)
+            return self._CANDIDATE[node.id].format(f"c{node.depth}")
         if node.ref in ("deck", "wild"):   # constants, folded above
             raise Unsupported(f"'{node.id}' here", node)
         if node.id not in self.ctx.names or not NAME_RE.match(node.id):
@@ -241,8 +244,6 @@ class CEmitter:
     def keep_mask(self, node: Call) -> int:
         """The cards passing a filter argument that reads only the candidate (every card index tested now)."""
         pred, depth = node.args[1], node.pred_depth
-        if uses_runtime(pred, depth):
-            raise Unsupported("a filter whose condition reads run-time values", pred)
         code = self.py.emit(pred)
         if code.const:
             return (1 << self.n_indices) - 1 if code.value else 0
@@ -257,7 +258,26 @@ class CEmitter:
         cards = self.emit(node.args[0])
         if len(node.args) < 2:
             return cards
-        return f"({cards} & {_u64(self.keep_mask(node))})"
+        pred, depth = node.args[1], node.pred_depth
+        if not uses_runtime(pred, depth):
+            return f"({cards} & {_u64(self.keep_mask(node))})"
+        # A condition that reads run-time values (a card in play, an outer filter's candidate): a
+        # function that tests each card of the set, given every local the condition may read.
+        name = self.aux.name("select")
+        params = [("uint64_t" if t not in (BOOL, INT) else ("int" if t == BOOL else "int64_t"), f"v_{n}")
+                  for n, t in self.ctx.names.items()] + [("int", f"c{d}") for d in range(depth)]
+        test = self.emit(pred)
+        self.aux.lines.append(
+            f"static uint64_t {name}(uint64_t cards{''.join(f', {t} {v}' for t, v in params)}) {{\n"
+            + "".join(f"    (void){v};\n" for _, v in params)
+            + f"    uint64_t out = 0;\n"
+            f"    for (uint64_t m = cards; m; m &= m - 1) {{\n"
+            f"        int c{depth} = rs_low(m);\n"
+            f"        if ({test}) out |= UINT64_C(1) << c{depth};\n"
+            f"    }}\n"
+            f"    return out;\n"
+            f"}}")
+        return f"{name}({cards}{''.join(f', {v}' for _, v in params)})"
 
     def table(self, stem: str, ctype: str, values) -> str:
         """A static constant array among the auxiliary definitions; its name."""
