@@ -322,3 +322,13 @@ def test_splitmix_matches_its_reference_values():
     """splitmix64 from 0: the published first outputs (the C side computes the same, see the lockstep test)."""
     rng = SplitMix(0)
     assert [rng.next() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+
+
+@needs_cc
+def test_division_by_zero_in_play_is_a_located_error(tmp_path, capsys):
+    path = tmp_path / "divzero.yaml"
+    path.write_text("id: divzero\nextends: cirulla\nevents:\n  ratio:\n"
+                    "    when: count(table) // count(captured) >= 1\n    category: scope\n", encoding="utf-8")
+    assert run(["simulate", str(path), "--hands", "5", "--engine", "native"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}:5:11: division by zero") and "Traceback" not in err
