@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import baseline_cirulla  # noqa: E402
+from tests import baseline_cirulla  # noqa: E402
 from rulespec.compiler.build import compile_ruleset  # noqa: E402
 from rulespec.run.engine import Hand, shuffled_source  # noqa: E402
 

@@ -4,7 +4,7 @@
 
 Hands go round the shipped rulesets; each is dealt from its own seed (seats
 and dealer drawn from it) and played by random bots that declare the
-bonuses they hold (bench/invariants.play_checked). After every play: each
+bonuses they hold (tests/invariants.play_checked). After every play: each
 card in exactly one place, legal moves while the hand goes on, observations
 that hide the other hands and the stock (the seat to play's; --every-seat:
 all seats, slower); at the end, totals and majorities. Work is spread over
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.invariants import new_hand, play_checked  # noqa: E402
+from tests.invariants import new_hand, play_checked  # noqa: E402
 from rulespec.compiler.build import compile_ruleset  # noqa: E402
 from rulespec.source.rulesets import shipped_ids  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""The hand-written baseline (bench/baseline_cirulla.py) and the compiled `cirulla` ruleset play one game.
+"""The hand-written baseline (tests/baseline_cirulla.py) and the compiled `cirulla` ruleset play one game.
 
 Both engines are dealt the same cards (the same seeded shuffle, reshuffled
 the same way on a redeal), the same moves are played in both (chosen by
@@ -7,12 +7,16 @@ every play the legal moves, the table, the piles and the events must agree;
 at the end, every scoring category and the outcome. This proves the
 benchmark compares like with like.
 """
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 from collections import Counter
 
 import pytest
 
-from bench import baseline_cirulla as base
+from tests import baseline_cirulla as base
 from rulespec.bots.random_bot import RandomBot
 from rulespec.run.engine import DealSource, Declaration, Hand, IllegalMove, shuffled_source
 
@@ -109,11 +113,13 @@ def test_refusals_and_a_declared_matta_agree(cirulla):
     assert spec.score()[1]["scope"] == b.scope[1] == 11
 
 
-def test_benchmark_script_runs():
-    # bench/bench.py's pieces on a tiny scale (speed is measured there, never asserted here).
-    from bench import bench
-    play = bench.playout_benchmark(hands=8, rounds=2, seed=1)
+def test_benchmark_script_runs(tmp_path):
+    # bench/bench.py on a tiny scale, as a command (speed is measured there, never asserted here;
+    # the suite imports nothing from bench/).
+    out = tmp_path / "bench.json"
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "-m", "bench.bench", "--hands", "8", "--rounds", "2", "--skip-compile",
+                    "--json", str(out)], cwd=root, check=True, capture_output=True, timeout=300)
+    play = json.loads(out.read_text(encoding="utf-8"))["playout"]
     assert play["hands_per_engine"] == 8
     assert play["rulespec"]["hands_per_second"] > 0 and play["baseline"]["hands_per_second"] > 0
-    row = bench._probe(bench._COMPILE_PROBE, "cirulla-short")
-    assert set(row) == {"import", "cold", "warm", "cached"}

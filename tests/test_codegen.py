@@ -43,3 +43,14 @@ def test_scaffolding_lines_map_to_nothing():
     head = c.source.splitlines().index("def card_names(mask):") + 1
     assert c.span_at(head) is None
     assert c.span_at(0) is None and c.span_at(len(c.line_map) + 1) is None
+
+
+def test_every_module_offers_what_the_engine_reads():
+    from rulespec.run.compiled import CompiledRules
+    declared = [n for n in CompiledRules.__annotations__] + [
+        n for n, v in vars(CompiledRules).items() if callable(v) and not n.startswith("_")]
+    for rid in shipped_ids():
+        module = compile_ruleset(rid).module
+        assert isinstance(module, CompiledRules), rid
+        missing = [n for n in declared if not hasattr(module, n)]
+        assert missing == [], (rid, missing)

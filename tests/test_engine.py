@@ -5,7 +5,7 @@ import pytest
 
 from rulespec.bots.policy import play_out
 from rulespec.bots.random_bot import RandomBot
-from rulespec.run.engine import Declaration, Game, IllegalMove
+from rulespec.run.engine import Declaration, Game, Hand, IllegalMove
 from tests.conftest import card_of, explicit_hand, mask_of, seeded_hand
 
 
@@ -207,3 +207,33 @@ def test_clone_is_independent(cirulla):
     card, cap = h.legal_moves()[0]
     h.play(h.current_seat, card, cap)
     assert c.plays == 0 and c.hands != h.hands
+
+
+def test_every_attribute_of_a_hand_is_declared(cirulla):
+    # clone() copies by the declarations: an undeclared attribute would be shared between copies.
+    h = seeded_hand(cirulla.module, 5)
+    play_out(h.clone(), [RandomBot(random.Random(s)) for s in range(4)])
+    assert set(vars(h)) == set(Hand.__annotations__)
+
+
+def test_clone_copies_every_mutable_attribute(cirulla):
+    h = seeded_hand(cirulla.module, 5)
+    c = h.clone()
+    for name in Hand.__annotations__:
+        value = getattr(h, name)
+        if isinstance(value, (list, dict)) or name == "source":
+            assert getattr(c, name) is not value, name
+            assert getattr(c, name) == value, name
+
+
+def test_child_is_a_new_hand_after_the_move(cirulla):
+    h = seeded_hand(cirulla.module, 5)
+    before = (h.plays, list(h.hands), h.table, h.turn, list(h.events))
+    move = h.legal_moves()[0]
+    child = h.child(move)
+    assert (h.plays, list(h.hands), h.table, h.turn, list(h.events)) == before
+    assert child.plays == 1 and child.turn == (h.turn + 1) % h.n
+    assert not child.hands[h.turn] >> move[0] & 1
+    same = h.clone()
+    same.play(same.turn, *move)
+    assert (same.hands, same.table, same.piles, same.events) == (child.hands, child.table, child.piles, child.events)

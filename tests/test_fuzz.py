@@ -1,4 +1,4 @@
-"""A short fuzz in the suite (bench/fuzz.py; `python bench/fuzz.py --seconds 600` runs a long one).
+"""A short fuzz in the suite (tests/fuzz.py; `python bench/fuzz.py --seconds 600` runs a long one).
 
 Mutated shipped rulesets, generated rulesets, mutated and random
 expressions, mutated golden transcripts: the only exception allowed out is a
@@ -13,7 +13,7 @@ import signal
 
 import pytest
 
-from bench import fuzz
+from tests import fuzz
 from rulespec.compiler.build import compile_ruleset
 from rulespec.bots.policy import play_out
 from rulespec.bots.random_bot import RandomBot

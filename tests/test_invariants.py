@@ -4,7 +4,7 @@ After every play: each card is in exactly one place (hands, table, piles,
 stock), legal moves exist while the hand goes on, observations hide the other
 seats' cards and the stock; at the end, each side's total is the sum of its
 categories and a majority category scores for one side at most
-(bench/invariants.py). Across hands: a recorded hand replays, and one seed
+(tests/invariants.py). Across hands: a recorded hand replays, and one seed
 deals and plays one hand.
 
 The budget is small for CI; RULESPEC_PROPERTY_EXAMPLES=500 (say) runs more.
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from bench.invariants import check_hand, new_hand, observation_ignores_hidden, play_checked
+from tests.invariants import check_hand, new_hand, observation_ignores_hidden, play_checked
 from rulespec.compiler.build import compile_ruleset
 from rulespec.bots.policy import play_out
 from rulespec.bots.random_bot import RandomBot
@@ -126,7 +126,7 @@ def test_checker_sees_a_leaked_card():
 
 DIGEST = """
 import hashlib, random, sys
-from bench.invariants import new_hand
+from tests.invariants import new_hand
 from rulespec.compiler.build import compile_ruleset
 from rulespec.bots.policy import play_out
 from rulespec.bots.random_bot import RandomBot

@@ -166,3 +166,13 @@ def test_generated_code_imports_only_the_runtime():
         found = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         found |= {f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
         assert found == {"rulespec.run.runtime"}, (rid, found)
+
+
+def test_the_suite_imports_nothing_from_bench():
+    found = []
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += [f"{path.name}: {n}" for n in names if n == "bench" or n.startswith("bench.")]
+    assert found == []

@@ -139,3 +139,24 @@ def test_note_inherited_names_the_ruleset_that_inherited():
 
 def test_warning_headline():
     assert lint.LintWarning("m", Span("f.yaml", 3, 4)).headline() == "f.yaml:3:4: warning: m"
+
+
+@pytest.mark.parametrize("when, warned", [
+    ("'10 // count(captured) > 1'", True),
+    ("'10 % (count(captured) - 1) > 1'", True),
+    ("'10 // max(1, count(captured)) > 1'", False),
+    ("'10 // (count(captured) + 1) > 1'", False),
+    ("'10 // round > 1'", False),
+    ("'count(captured) // 2 > 1'", False),
+])
+def test_a_divisor_that_may_be_zero(tmp_path, when, warned):
+    c = checked(tmp_path, f"""\
+        id: v
+        extends: cirulla
+        events:
+          halves: {{when: {when}, points: 1, category: scope}}
+        """)
+    found = [w for w in c.warnings if "may be 0" in w.message]
+    assert bool(found) == warned
+    if warned:
+        assert found[0].span.line == 4

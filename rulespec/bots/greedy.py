@@ -17,11 +17,11 @@ class GreedyBot:
 
     def choose(self, hand: Hand, seat: int):
         decls = best_declarations(hand, seat) if hand.declares_with_play else []
-        base = hand.with_declarations(seat, decls) if decls else hand.clone()
+        base = hand.with_declarations(seat, decls) if decls else hand
         best, best_key = None, None
+        made = len(base.events)
         for card, capture in base.legal_moves():
-            probe = base.clone()
-            events = probe._play_card(seat, card, capture)
+            events = base.child((card, capture)).events[made:]     # what this play scores
             key = (sum(e.points for e in events), capture.bit_count(), self.rng.random())
             if best_key is None or key > best_key:
                 best, best_key = (card, capture), key

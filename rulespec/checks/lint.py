@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from rulespec.errors import RulespecError, Span, did_you_mean
-from rulespec.lang.expressions import Attr, Name, walk
+from rulespec.lang.expressions import Attr, BinOp, Call, IfElse, Int, Name, Neg, walk
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.words import rounds_words
 from rulespec.source.rulesets import merge
@@ -317,6 +317,56 @@ def _search(functions, name, excluders, variants, contexts, size: int, k: int) -
     return False, excluded
 
 
+# ------------------------------------------------------------ division by what may be 0
+
+# Lower and upper bounds of an int expression (None: unbounded), as far as they follow from
+# its shape: counts and totals are 0 or more, a round is 1 or more, options are known.
+_NON_NEGATIVE = frozenset({"count", "total", "max_same_rank", "run", "best_per_suit", "value", "abs"})
+_LOCAL_LOW = {"round": 1, "side": 0}
+
+
+def _bounds(node) -> tuple[int | None, int | None]:
+    if isinstance(node, Int):
+        return node.value, node.value
+    if isinstance(node, Attr) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value, node.value
+    if isinstance(node, Name) and node.ref == "local" and node.id in _LOCAL_LOW:
+        return _LOCAL_LOW[node.id], None
+    if isinstance(node, Neg):
+        lo, hi = _bounds(node.operand)
+        return (None if hi is None else -hi), (None if lo is None else -lo)
+    if isinstance(node, IfElse):
+        (a, b), (c, d) = _bounds(node.then), _bounds(node.other)
+        return (None if a is None or c is None else min(a, c)), (None if b is None or d is None else max(b, d))
+    if isinstance(node, BinOp) and node.op in ("+", "-"):
+        (a, b), (c, d) = _bounds(node.left), _bounds(node.right)
+        if node.op == "-":
+            c, d = (None if d is None else -d), (None if c is None else -c)
+        return (None if a is None or c is None else a + c), (None if b is None or d is None else b + d)
+    if isinstance(node, Call) and node.func in ("min", "max") and node.args:
+        pairs = [_bounds(a) for a in node.args]
+        los, his = [p[0] for p in pairs], [p[1] for p in pairs]
+        if node.func == "max":
+            known = [x for x in los if x is not None]
+            return (max(known) if known else None), (None if None in his else max(his))
+        known = [x for x in his if x is not None]
+        return (None if None in los else min(los)), (min(known) if known else None)
+    if isinstance(node, Call) and node.func in _NON_NEGATIVE:
+        return 0, None
+    return None, None
+
+
+def check_divisions(rs: Ruleset, report: _Report) -> None:
+    """A `//` or `%` whose divisor may be 0: the hand would stop there with an error."""
+    for expr in expressions(rs):
+        for node in walk(expr.tree):
+            if isinstance(node, BinOp) and node.op in ("//", "%"):
+                lo, hi = _bounds(node.right)
+                if (lo is None or lo <= 0) and (hi is None or hi >= 0) and not (lo == hi == 0):
+                    report.warning(f"the divisor of '{node.op}' may be 0, and a division by 0 stops the hand "
+                                   f"with an error; divide by max(1, ...) or test it first", node.right.span)
+
+
 # ------------------------------------------------------------ extends
 
 
@@ -400,4 +450,5 @@ CHECKS = [
     check_options,
     check_deal_settings,
     check_bonus_rounds,
+    check_divisions,
 ]

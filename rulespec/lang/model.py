@@ -237,29 +237,86 @@ def _deck(doc) -> Deck:
 
 
 def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
-    """Typed ruleset from a merged, schema-valid document (expressions parsed, not checked)."""
+    """Typed ruleset from a merged, schema-valid document (expressions parsed, not checked).
+
+    Each section is built by its own function; independent problems are all reported.
+    """
     missing = [k for k in REQUIRED_SECTIONS if k not in doc]
     if missing:
         raise RulespecError(
             f"ruleset '{doc['id']}' has no {', '.join(missing)} (write them, or extend a ruleset that has them)",
             doc.span)
     deck = _deck(doc)
+    errors: list[RulespecError] = []
+    wild, declare_as = _wild(doc, deck, errors)
+    players, deal, cap, game = doc["players"], doc["deal"], doc["capture"], doc["game"]
+    packet = deal.get("packet", 1)
+    misdeals = doc.get("misdeals")
+    decl = doc.get("declarations") or {}
+    rs = Ruleset(
+        id=doc["id"], name=doc.get("name", doc["id"]), description=doc.get("description", ""),
+        source=doc.get("source", ""), base=doc.get("extends"), files=files, span=doc.span,
+        deck=deck, wild=wild, wild_declare_as=declare_as,
+        player_counts=list(players["counts"]), default_players=players["default"], sides=_sides(players, errors),
+        packet=packet, rounds=_rounds(deal, packet, errors), repeat_last=deal.get("repeat_last", False),
+        deal_checks=[DealCheck(c["name"], _expr(c, "when"), c["result"], c.get("event", c["name"]), _enabled(c))
+                     for c in doc.get("deal_checks", [])],
+        misdeal_limit=misdeals["limit"] if misdeals else None,
+        dealer_bonuses=[DealerBonus(b["event"], _expr(b, "when"), b["points"], b["category"],
+                                    b.get("capture_table", False), _enabled(b)) for b in doc.get("dealer_bonuses", [])],
+        hand_bonuses=_hand_bonuses(doc, errors),
+        timing=decl.get("timing", "first_turn"), declare_wild=decl.get("wild", True),
+        declared_first=decl.get("declared_first", False), per_turn=decl.get("per_turn", "all"),
+        forced=cap.get("forced", True), leftovers=cap.get("leftovers", "last_capturer"),
+        kinds=[CaptureKind(k["kind"], _expr(k, "when") if "when" in k else None, k.get("exclusive", False),
+                           k.get("total", 15), k.get("min_cards", 2 if k["kind"] == "sum" else 1),
+                           k.get("unless_match", False), k.span, _enabled(k)) for k in cap["kinds"]],
+        events={name: EventRule(name, _expr(e, "when"), e.get("points", 1), e.get("category", name), _enabled(e))
+                for name, e in (doc.get("events") or {}).items() if e is not None},
+        categories=_categories(doc, errors),
+        outcomes={name: Outcome(name, _expr(o, "when"), o["result"], _enabled(o))
+                  for name, o in (doc.get("outcomes") or {}).items() if o is not None},
+        target=game["target"] if isinstance(game["target"], int) else _expr(game, "target"),
+        tie=game.get("tie", "play_on"),
+        options={name: OptionDecl(name, o["type"], o["default"], o.get("choices"), o.get("min"), o.get("max"),
+                                  o.get("description", ""), doc["options"].key_spans[name])
+                 for name, o in (doc.get("options") or {}).items()},
+        doc=doc, chain_docs=chain_docs,
+    )
+    errors += [x.error for x in _expressions(rs) if x.error is not None]
+    collect(in_order(errors, files))
+    return rs
 
-    errors: list[RulespecError] = []  # independent problems, all reported
-    wild, declare_as = None, []
+
+def _expressions(rs: Ruleset) -> list[Expression]:
+    """Every expression of a built ruleset (those that did not parse hold their error)."""
+    parts = [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds, *rs.events.values(),
+             *rs.outcomes.values()]
+    found = [x for p in parts for x in (getattr(p, "when", None), p.enabled)]
+    found += [c.points for c in rs.categories.values()] + [rs.target]
+    return [x for x in found if isinstance(x, Expression)]
+
+
+def _wild(doc, deck: Deck, errors: list) -> tuple[int | None, list[int]]:
+    """The wild card's index and the rank indices it may be declared as."""
     wild_doc = doc.get("wild")
-    if wild_doc:
-        wild = deck.card(wild_doc["card"], wild_doc.value_spans["card"], " (the wild card)")
-        for i, rank in enumerate(wild_doc["declare_as"]):
-            r = deck.rank_index(str(rank))
-            if r is None:
-                errors.append(RulespecError(f"unknown rank '{rank}' in deck {deck.id} (ranks: "
-                                            f"{' '.join(deck.ranks)}){did_you_mean(rank, deck.ranks)}",
-                                            wild_doc["declare_as"].item_spans[i]))
-                continue
-            declare_as.append(r)
+    if not wild_doc:
+        return None, []
+    wild = deck.card(wild_doc["card"], wild_doc.value_spans["card"], " (the wild card)")
+    declare_as = []
+    for i, rank in enumerate(wild_doc["declare_as"]):
+        r = deck.rank_index(str(rank))
+        if r is None:
+            errors.append(RulespecError(f"unknown rank '{rank}' in deck {deck.id} (ranks: "
+                                        f"{' '.join(deck.ranks)}){did_you_mean(rank, deck.ranks)}",
+                                        wild_doc["declare_as"].item_spans[i]))
+            continue
+        declare_as.append(r)
+    return wild, declare_as
 
-    players = doc["players"]
+
+def _sides(players, errors: list) -> dict[int, int]:
+    """Sides per number of players; every allowed count forms equal sides."""
     sides = {}
     for key, value in players["sides"].items():
         # ASCII digits only, and few of them: int() refuses '²' and numbers of 4300+ digits.
@@ -278,9 +335,11 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
     if players["default"] not in players["counts"]:
         errors.append(RulespecError(f"players.default {players['default']} is not one of counts "
                                     f"{players['counts']}", players.value_spans["default"]))
+    return sides
 
-    deal = doc["deal"]
-    packet = deal.get("packet", 1)
+
+def _rounds(deal, packet: int, errors: list) -> list[list[DealStep]]:
+    """The deal's rounds as steps (cards to each seat, cards to the table)."""
     rounds = []
     for r in deal["rounds"]:
         steps = []
@@ -293,13 +352,10 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
             else:
                 steps.append(DealStep("table", step["table"]))
         rounds.append(steps)
+    return rounds
 
-    deal_checks = [DealCheck(c["name"], _expr(c, "when"), c["result"], c.get("event", c["name"]), _enabled(c))
-                   for c in doc.get("deal_checks", [])]
-    misdeals = doc.get("misdeals")
-    dealer_bonuses = [DealerBonus(b["event"], _expr(b, "when"), b["points"], b["category"],
-                                  b.get("capture_table", False), _enabled(b)) for b in doc.get("dealer_bonuses", [])]
-    decl = doc.get("declarations") or {}
+
+def _hand_bonuses(doc, errors: list) -> dict[str, HandBonus]:
     hand_bonuses = {}
     for name, b in (doc.get("hand_bonuses") or {}).items():
         if b is None:
@@ -313,13 +369,10 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
             name, b["size"], _expr(b, "when"), b["points"], b["category"], b.get("wild", True),
             list(b.get("excluded_by", [])), list(b.get("shares_cards_with", [])), list(b.get("rounds", [])),
             b.get("unique_by"), doc["hand_bonuses"].key_spans[name], _enabled(b))
+    return hand_bonuses
 
-    cap = doc["capture"]
-    kinds = [CaptureKind(k["kind"], _expr(k, "when") if "when" in k else None, k.get("exclusive", False),
-                         k.get("total", 15), k.get("min_cards", 2 if k["kind"] == "sum" else 1),
-                         k.get("unless_match", False), k.span, _enabled(k)) for k in cap["kinds"]]
-    events = {name: EventRule(name, _expr(e, "when"), e.get("points", 1), e.get("category", name), _enabled(e))
-              for name, e in (doc.get("events") or {}).items() if e is not None}
+
+def _categories(doc, errors: list) -> dict[str, Category]:
     categories = {}
     for name, c in doc["scoring"].items():
         if c is None:
@@ -332,34 +385,7 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         if "points" in c:
             pts = c["points"] if isinstance(c["points"], int) else _expr(c, "points")
         categories[name] = Category(name, pts, bool(c.get("from_events")), doc["scoring"].key_spans[name])
-    outcomes = {name: Outcome(name, _expr(o, "when"), o["result"], _enabled(o))
-                for name, o in (doc.get("outcomes") or {}).items() if o is not None}
-    game = doc["game"]
-    target = game["target"] if isinstance(game["target"], int) else _expr(game, "target")
-    options = {}
-    for name, o in (doc.get("options") or {}).items():
-        options[name] = OptionDecl(name, o["type"], o["default"], o.get("choices"), o.get("min"), o.get("max"),
-                                   o.get("description", ""), doc["options"].key_spans[name])
-
-    rs = Ruleset(
-        id=doc["id"], name=doc.get("name", doc["id"]), description=doc.get("description", ""),
-        source=doc.get("source", ""), base=doc.get("extends"), files=files, span=doc.span,
-        deck=deck, wild=wild, wild_declare_as=declare_as,
-        player_counts=list(players["counts"]), default_players=players["default"], sides=sides,
-        packet=packet, rounds=rounds, repeat_last=deal.get("repeat_last", False),
-        deal_checks=deal_checks, misdeal_limit=misdeals["limit"] if misdeals else None,
-        dealer_bonuses=dealer_bonuses, hand_bonuses=hand_bonuses,
-        timing=decl.get("timing", "first_turn"), declare_wild=decl.get("wild", True),
-        declared_first=decl.get("declared_first", False), per_turn=decl.get("per_turn", "all"),
-        forced=cap.get("forced", True), leftovers=cap.get("leftovers", "last_capturer"), kinds=kinds,
-        events=events, categories=categories, outcomes=outcomes, target=target, tie=game.get("tie", "play_on"),
-        options=options, doc=doc, chain_docs=chain_docs,
-    )
-    parts = [*deal_checks, *dealer_bonuses, *hand_bonuses.values(), *kinds, *events.values(), *outcomes.values()]
-    exprs = [x for p in parts for x in (getattr(p, "when", None), p.enabled)] + [c.points for c in categories.values()]
-    errors += [x.error for x in exprs + [target] if isinstance(x, Expression) and x.error is not None]
-    collect(in_order(errors, files))
-    return rs
+    return categories
 
 
 def load(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None) -> Ruleset:

@@ -10,11 +10,12 @@ its virtual index (see decks.py) until it is captured.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import NamedTuple
 
 from rulespec.errors import RulespecError
+from rulespec.run.compiled import CompiledRules
 from rulespec.run.runtime import bits as _rt_bits
 
 # A deal check that holds for nearly every deal would redeal forever.
@@ -96,16 +97,20 @@ class _Names:
     __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
 
 
+@dataclass
 class DealSource:
     """Where the cards of a hand come from: a deck order, or explicit rounds."""
 
-    def __init__(self, *, order: list[int] | None = None, rounds: list | None = None, rng: random.Random | None = None):
-        self.order = order            # a full deck order, top card first (consumed as dealt)
-        self.rounds = rounds          # explicit rounds: list of (table list | None, {seat: [cards]})
-        self.rng = rng                # for reshuffles of a seeded game
-        self.pos = 0
-        self.round_no = 0
-        self.seen = 0                 # cards an explicit deal has given so far
+    order: list[int] | None = None    # a full deck order, top card first (consumed as dealt)
+    rounds: list | None = None        # explicit rounds: list of (table list | None, {seat: [cards]})
+    rng: random.Random | None = None  # for reshuffles of a seeded game
+    pos: int = 0
+    round_no: int = 0
+    seen: int = 0                     # cards an explicit deal has given so far
+
+    def clone(self) -> "DealSource":
+        """A copy that deals on independently (the explicit rounds and the generator are shared)."""
+        return replace(self, order=list(self.order) if self.order is not None else None)
 
 
 @dataclass
@@ -121,7 +126,44 @@ class ExplicitRound:
 class Hand:
     """The state of one hand: deal, plays, events and score."""
 
-    def __init__(self, rules, seats: int, dealer: int, source: DealSource):
+    # Every attribute of a hand, declared. clone() copies each by its declared type: a list or a
+    # dict one level down (their items are immutable), the deal source by its own clone();
+    # anything else is immutable and shared. tests/test_engine.py holds __init__ to this list.
+    rules: CompiledRules
+    n: int
+    k: int
+    dealer: int
+    source: DealSource
+    schedule: tuple
+    hands: list[int]
+    table: int
+    _arrivals: list[int]
+    piles: list[int]
+    round: int
+    turn: int
+    wild_as: int | None
+    last_capturer: int | None
+    previous: int
+    events: list[Event]
+    dealer_events: list[str]
+    plays: int
+    played_this_round: list[int]
+    declared: list[int]
+    shown: list[int]
+    knocked_round: list[bool]
+    round_dealt: list[int]
+    declared_wild: dict[int, int]
+    outcome: tuple[str, list[int]] | None
+    over: bool
+    misdeals: int
+    redeal_marked: bool
+    deal_log: list[tuple[int, tuple[int, ...]] | None]
+    final_table: int
+    _options_key: tuple | None
+    _options: dict[int, list[int]]
+    _legal: tuple | None
+
+    def __init__(self, rules: CompiledRules, seats: int, dealer: int, source: DealSource):
         if seats not in rules.SEATS_ALLOWED:
             raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
                                 f"players, not {seats}")
@@ -782,18 +824,32 @@ class Hand:
         return new
 
     def clone(self) -> "Hand":
-        """An independent copy of this state."""
+        """An independent copy of this state (each declared attribute copied as its type says)."""
         new = Hand.__new__(Hand)
         new.__dict__.update(self.__dict__)
-        for name in ("hands", "_arrivals", "piles", "events", "dealer_events", "played_this_round",
-                     "declared", "shown", "knocked_round", "round_dealt", "deal_log"):
-            setattr(new, name, list(getattr(self, name)))
-        new.declared_wild = dict(self.declared_wild)
-        src = DealSource(order=list(self.source.order) if self.source.order is not None else None,
-                         rounds=self.source.rounds, rng=self.source.rng)
-        src.pos, src.round_no, src.seen = self.source.pos, self.source.round_no, self.source.seen
-        new.source = src
+        for name, copy in _OWN_COPIES:
+            setattr(new, name, copy(getattr(self, name)))
         return new
+
+    def child(self, move: tuple[int, int], declarations: list[Declaration] = ()) -> "Hand":
+        """A new hand after the current seat plays `move` (card, capture mask); this one is unchanged."""
+        new = self.clone()
+        new.play(new.turn, move[0], move[1], declarations)
+        return new
+
+def _own_copy(annotation: str):
+    """How a copy of a hand gets its own value of an attribute with this declared type (None: shared)."""
+    if annotation.startswith("list"):
+        return list
+    if annotation.startswith("dict"):
+        return dict
+    if annotation == "DealSource":
+        return DealSource.clone
+    return None
+
+
+_OWN_COPIES = tuple((name, copy) for name, annotation in Hand.__annotations__.items()
+                    if (copy := _own_copy(annotation)) is not None)
 
 
 def shuffled_source(n_cards: int, rng: random.Random) -> DealSource:

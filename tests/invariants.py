@@ -1,4 +1,4 @@
-"""Invariants of a hand in play, checked after every step (tests/test_invariants.py, bench/soak.py).
+"""Invariants of a hand in play, checked after every step (tests/test_invariants.py, bench/soak.py, tests/fuzz.py).
 
 `check_hand(compiled, hand)` returns the list of what is broken (empty when
 all holds); `play_checked(compiled, hand, rng)` plays a hand out with random
