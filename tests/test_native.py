@@ -332,3 +332,26 @@ def test_division_by_zero_in_play_is_a_located_error(tmp_path, capsys):
     assert run(["simulate", str(path), "--hands", "5", "--engine", "native"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"{path}:5:11: division by zero") and "Traceback" not in err
+
+
+@needs_cc
+def test_a_later_run_is_served_by_the_manifest_until_a_file_changes(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "variant.yaml"
+    path.write_text("id: variant\nextends: cirulla\ndescription: one\n", encoding="utf-8")
+    command = ["simulate", str(path), "--hands", "3", "--engine", "native", "--json"]
+    assert run(command) == 0
+    first = yaml.safe_load(capsys.readouterr().out)
+
+    from rulespec.compiler import build
+    from rulespec.errors import RulespecError
+
+    def refuse(*args, **kwargs):
+        raise RulespecError("compiled again")
+    monkeypatch.setattr(build, "compile_ruleset", refuse)
+    assert run(command) == 0                       # nothing read or compiled: the manifest
+    again = yaml.safe_load(capsys.readouterr().out)
+    assert again["engine"] == "native" and again["mean"] == first["mean"]
+    path.write_text("id: variant\nextends: cirulla\ndescription: two\n", encoding="utf-8")
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    assert run(command) == 2                       # the file changed: compiled again
+    assert "compiled again" in capsys.readouterr().err
