@@ -355,3 +355,20 @@ def test_a_later_run_is_served_by_the_manifest_until_a_file_changes(tmp_path, mo
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
     assert run(command) == 2                       # the file changed: compiled again
     assert "compiled again" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("field", sorted(__import__("tests.test_injection", fromlist=["FIELDS"]).FIELDS))
+def test_every_field_of_the_python_side_injection_test_stays_out_of_c_code(field, tmp_path):
+    """tests/test_injection.py's fields, each given the C payloads: refused, or C whose code holds none of it."""
+    from rulespec.errors import RulespecError
+    from tests.test_injection import FIELDS, base_doc, write
+    for n, payload in enumerate(C_PAYLOADS[:4]):
+        doc = FIELDS[field](base_doc(), payload)
+        try:
+            compiled = compile_ruleset(write(doc, tmp_path / f"rules{n}.yaml"))
+        except RulespecError:
+            continue                                 # refused with a located error: nothing generated
+        source = codegen_c.generate(compiled.ruleset)
+        code = c_code(source)
+        assert MARK not in code and "system" not in code, (field, payload)
+        assert "??" not in source
