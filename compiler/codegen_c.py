@@ -404,19 +404,27 @@ def _event_function(w, rs, strings, aux, layout):
 
 def _score_functions(w, rs, strings, aux, layout):
     w("/* ---- scoring and outcomes ---- */")
+    hoisted: list = []
+    lines = []
+    for i, c in enumerate(rs.categories.values()):
+        if c.from_events:
+            lines.append(f"        out[s][{i}] = evp[s][{i}];")
+        elif isinstance(c.points, Expression):
+            lines.append(f"        /* {_where(c.points.span)}: {c_comment(c.points.text)} */")
+            text = emit(c.points.tree, context(rs, SCORE_NAMES, allow_most=True), strings, aux, hoisted)
+            lines.append(f"        out[s][{i}] = {text};")
+        else:
+            lines.append(f"        out[s][{i}] = INT64_C({int(c.points or 0)});")
+        lines.append(f"        total += out[s][{i}];")
     w("static void score(const uint64_t *piles, int k, int64_t evp[][N_CAT + 1], int64_t out[][N_CAT + 1]) {")
+    for name, value in hoisted:     # most() values the same for every side: once, before the sides
+        w(f"    int64_t {name}[MAX_SIDES];")
+        w(f"    for (int s = 0; s < k; s++) {{ uint64_t v_pile = piles[s]; {name}[s] = {value}; }}")
     w("    for (int s = 0; s < k; s++) {")
     w("        uint64_t v_pile = piles[s]; int64_t v_side = s; int64_t total = 0;")
     w("        (void)v_pile; (void)v_side;")
-    for i, c in enumerate(rs.categories.values()):
-        if c.from_events:
-            w(f"        out[s][{i}] = evp[s][{i}];")
-        elif isinstance(c.points, Expression):
-            w(f"        /* {_where(c.points.span)}: {c_comment(c.points.text)} */")
-            w(f"        out[s][{i}] = {emit(c.points.tree, context(rs, SCORE_NAMES, allow_most=True), strings, aux)};")
-        else:
-            w(f"        out[s][{i}] = INT64_C({int(c.points or 0)});")
-        w(f"        total += out[s][{i}];")
+    for line in lines:
+        w(line)
     w("        out[s][N_CAT] = total;")
     w("    }")
     w("}")
@@ -524,6 +532,11 @@ static int rs_same_value(uint64_t m) {
     return 1;
 }
 static int64_t rs_first(uint64_t m, const int64_t *table, int64_t none) { return m ? table[rs_low(m)] : none; }
+/* most(): whether this side's value is strictly greater than every other side's */
+static inline int rs_most(const int64_t *vals, int k, int64_t side) {
+    for (int s = 0; s < k; s++) if (s != side && !(vals[side] > vals[s])) return 0;
+    return 1;
+}
 
 /* ---- capture sets by total ----
  * Every subset of the table's numbered cards totalling LIMIT or less (the empty set first), kept as
@@ -705,9 +718,9 @@ static int gen_moves(Hand *h, int seat) {
             while (j >= 0 && OPT[j] > x) { OPT[j + 1] = OPT[j]; j--; }
             OPT[j + 1] = x;
         }
+        if (n + k > MAX_MOVES) { rs_err_code = 5; return 0; }
         for (int i = 0; i < k; i++) {
             if (OVERLAP && i && OPT[i] == OPT[i - 1]) continue;     /* as the Python engine: only there */
-            if (n >= MAX_MOVES) { rs_err_code = 5; return 0; }
             MV_CARD[n] = (uint8_t)c; MV_CAP[n++] = OPT[i];
         }
     }
@@ -794,6 +807,7 @@ static int bonus_options(const Hand *h, int seat) {
                 n++;
                 break;
             }
+            if (size == nc) break;                 /* the whole hand: its only combination */
             int i = size - 1;                      /* the next combination, lexicographic */
             while (i >= 0 && idx[i] == nc - size + i) i--;
             if (i < 0) break;

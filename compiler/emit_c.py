@@ -104,8 +104,11 @@ def _i64(value: int) -> str:
 class CEmitter:
     """Emits checked trees of one context as C; constants are folded by emit_expr's emitter."""
 
-    def __init__(self, ctx: Context, strings: Strings, aux: Aux):
+    def __init__(self, ctx: Context, strings: Strings, aux: Aux, hoisted: list | None = None):
         self.ctx = ctx
+        # Where most() value arrays that are the same for every side go, when the caller computes
+        # them once before its loop over the sides: (array name, C value with `v_pile` bound).
+        self.hoisted = hoisted
         self.py = _Emitter(ctx)
         self.strings = strings
         self.aux = aux
@@ -380,14 +383,21 @@ def _minmax(helper: str):
 def _most(em: CEmitter, node: Call) -> str:
     if "side" not in em.ctx.names or "pile" not in em.ctx.names:
         raise Unsupported("most() outside scoring", node)
-    name = em.aux.name("most")
     value = em.emit(node.args[0])
+    # Decided on the tree, as emit_expr does: the values are the same for every side unless they
+    # read `side` or hold another most(); then the caller computes them once, before its loop.
+    per_side = any((isinstance(n, Name) and n.id == "side") or (isinstance(n, Call) and n.func == "most")
+                   for n in walk(node.args[0]))
+    if em.hoisted is not None and not per_side:
+        name = em.aux.name("most_vals")
+        em.hoisted.append((name, value))
+        return f"rs_most({name}, k, v_side)"
+    name = em.aux.name("most")
     em.aux.lines.append(
         f"static int {name}(const uint64_t *piles, int k, int64_t v_side) {{\n"
         f"    int64_t vals[MAX_SIDES];\n"
         f"    for (int s = 0; s < k; s++) {{ uint64_t v_pile = piles[s]; vals[s] = {value}; }}\n"
-        f"    for (int s = 0; s < k; s++) if (s != v_side && !(vals[v_side] > vals[s])) return 0;\n"
-        f"    return 1;\n"
+        f"    return rs_most(vals, k, v_side);\n"
         f"}}")
     return f"{name}(piles, k, v_side)"
 
@@ -417,9 +427,13 @@ BUILTINS = {
 }
 
 
-def emit(expr: Expr, ctx: Context, strings: Strings, aux: Aux) -> str:
-    """C source of a type-checked expression, for a function whose locals are `v_<name>` of ctx.names."""
-    em = CEmitter(ctx, strings, aux)
+def emit(expr: Expr, ctx: Context, strings: Strings, aux: Aux, hoisted: list | None = None) -> str:
+    """C source of a type-checked expression, for a function whose locals are `v_<name>` of ctx.names.
+
+    With `hoisted`, each most() whose values are the same for every side appends (array name, value)
+    there and reads the array, which the caller fills before its loop over the sides.
+    """
+    em = CEmitter(ctx, strings, aux, hoisted)
     text = em.emit(expr)
     if getattr(expr, "expected", None) == CARDS and expr.type not in CARD_LIKE:
         raise ValueError("a set of cards was expected")
