@@ -661,9 +661,11 @@ static void lay_round(Hand *h) {
         int p = h->pos;
         h->pos += st->count * n;
         h->in_hands += st->count * n;
-        for (int t = 0; t < st->count / st->packet; t++)
-            for (int j = 0, seat = first; j < n; j++, seat = seat + 1 == n ? 0 : seat + 1)
-                for (int q = 0; q < st->packet; q++) h->hands[seat] |= UINT64_C(1) << h->order[p++];
+        /* `packet` cards at a time to each seat in turn, from the dealer's left */
+        for (int q = 0, seat = first, given = 0; q < st->count * n; q++) {
+            h->hands[seat] |= UINT64_C(1) << h->order[p++];
+            if (++given == st->packet) { given = 0; seat = seat + 1 == n ? 0 : seat + 1; }
+        }
     }
     for (int s = 0; s < n; s++) { h->played_this_round[s] = 0; h->knocked_round[s] = 0; h->round_dealt[s] = h->hands[s]; }
 }
