@@ -49,7 +49,7 @@ def test_one_complete_hand_pins_down_its_plays_not_the_deal_rules():
 
 
 def test_the_golden_transcripts_pin_down_every_rule_of_cirulla():
-    report = coverage("cirulla", find([GOLDEN]))
+    report = coverage("cirulla", find([GOLDEN]).transcripts)
     assert len(report.transcripts) >= 33
     assert [(r.mutation.rule, r.mutation.change) for r in report.survivors] == []
     assert report.count("invalid") == 0 and report.count("killed") == len(report.results) >= 40
@@ -89,7 +89,7 @@ def test_a_variant_in_its_own_folder(tmp_path, capsys):
     (tmp_path / "golden").mkdir()
     (tmp_path / "golden" / "hand.yaml").write_text(text.replace("ruleset: mine.yaml", "ruleset: ../mine.yaml"),
                                                    encoding="utf-8")
-    report = coverage(tmp_path / "mine.yaml", find([tmp_path / "golden"]))
+    report = coverage(tmp_path / "mine.yaml", find([tmp_path / "golden"]).transcripts)
     status = _by_rule(report)
     assert status[("events.scopa", "points + 1")] == "killed"
     mutation = next(r.mutation for r in report.results if r.mutation.rule == "events.scopa"

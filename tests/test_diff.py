@@ -24,8 +24,17 @@ cirulla (Cirulla) → cirullone (Cirullone): 5 differences
 
 def diff(a: str, b: str) -> str:
     out, err = io.StringIO(), io.StringIO()
-    assert run(["diff", a, b], out, err) == 0, err.getvalue()
+    code = run(["diff", a, b], out, err)
+    # As diff: 1 when the rulesets differ, 0 when they do not.
+    assert (code, err.getvalue()) == (0 if out.getvalue().endswith("no differences in the rules\n") else 1, "")
     return out.getvalue()
+
+
+def test_exit_status_is_diffs():
+    out = io.StringIO()
+    assert run(["diff", "cirulla", "cirulla"], out, io.StringIO()) == 0
+    assert out.getvalue() == "cirulla (Cirulla) → cirulla (Cirulla): no differences in the rules\n"
+    assert run(["diff", "cirulla", "cirullone"], io.StringIO(), io.StringIO()) == 1
 
 
 def test_cirulla_to_cirullone_is_the_rules_document():

@@ -144,3 +144,9 @@ def test_explain_command(capsys):
     out = io.StringIO()
     assert run(["explain", "cirulla-short"], out, err) == 0
     assert "if a side has 26 or more points in all" in out.getvalue()
+
+
+def test_a_winning_deal_is_explained_as_an_outcome():
+    text = explain(compile_ruleset("cirulla-luzzati").ruleset, "markdown")
+    assert "the dealer's side wins the game at once (outcome `capotun`)." in text
+    assert "(event `capotun`)" not in text

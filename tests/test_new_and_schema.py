@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from rulespec.cli.main import run
-from rulespec.source.validate import load_schema
+from rulespec.source.validate import SCHEMA_DIR
 
 
 def cli(*argv) -> tuple[int, str, str]:
@@ -33,7 +34,7 @@ def test_new_variant_validates_as_written_and_with_each_example(tmp_path, monkey
     monkeypatch.chdir(tmp_path)
     code, out, err = cli("new", "mine", "--extends", base)
     assert (code, err) == (0, "")
-    assert out == f"wrote mine.yaml: a variant of {base}; check it with `rulespec validate mine.yaml`\n"
+    assert out.splitlines()[0] == f"wrote mine.yaml: a variant of {base}; check it with `rulespec validate mine.yaml`"
     text = Path("mine.yaml").read_text(encoding="utf-8")
     lines = text.splitlines()
     assert lines[0].startswith("# yaml-language-server: $schema=")
@@ -49,12 +50,44 @@ def test_new_variant_validates_as_written_and_with_each_example(tmp_path, monkey
         assert code == 0, (block, err)
 
 
-def test_new_schema_comment_points_at_the_schema(tmp_path):
-    code, _, _ = cli("new", "mine", "--extends", "cirulla", "-o", tmp_path / "deep" / "mine.yaml")
-    assert code == 0
-    first = (tmp_path / "deep" / "mine.yaml").read_text(encoding="utf-8").splitlines()[0]
+def schema_line_target(path: Path) -> Path:
+    """Where an editor finds the schema a file's first line names (relative to the file, as yaml-language-server)."""
+    first = path.read_text(encoding="utf-8").splitlines()[0]
     ref = first.split("$schema=", 1)[1]
-    assert ref.startswith("file://") and json.loads(Path(ref[len("file://"):]).read_text())["title"] == "rulespec ruleset"
+    assert not ref.startswith(("/", "file:")) and "site-packages" not in ref, ref
+    return Path(os.path.normpath(path.parent / ref))
+
+
+def test_new_outside_the_checkout_writes_a_schema_editors_resolve(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = cli("new", "mine", "--extends", "cirulla")
+    assert code == 0 and out.splitlines()[1] == ("wrote .rulespec/ruleset.schema.json: the ruleset schema, for "
+                                                 "editors (the $schema line of mine.yaml names it)")
+    target = schema_line_target(tmp_path / "mine.yaml")
+    assert target == tmp_path / ".rulespec" / "ruleset.schema.json"
+    assert target.read_text() == (SCHEMA_DIR / "ruleset.schema.json").read_text()
+    # A variant in a folder below shares that copy; a second one does not write it again.
+    code, out, _ = cli("new", "other", "--extends", "mine.yaml", "-o", "deep/er/other.yaml")
+    assert code == 0 and len(out.splitlines()) == 1
+    assert schema_line_target(tmp_path / "deep" / "er" / "other.yaml") == target
+    # A stale copy (an older rulespec's) is refreshed.
+    target.write_text("{}", encoding="utf-8")
+    assert cli("new", "third", "--extends", "cirulla")[0] == 0
+    assert target.read_text() == (SCHEMA_DIR / "ruleset.schema.json").read_text()
+
+
+def test_new_inside_the_checkout_names_the_checkouts_schema():
+    from rulespec.authoring.scaffold import SCHEMA, schema_ref
+    top = SCHEMA.parent.parent.parent
+    assert schema_ref(top / "rulesets") == ("../rulespec/schemas/ruleset.schema.json", None)
+
+
+def test_new_names_the_game_after_its_id(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli("new", "my_house-rules", "--extends", "cicera")[0] == 0
+    lines = Path("my_house-rules.yaml").read_text(encoding="utf-8").splitlines()
+    assert lines[5:7] == ['name: "My house rules"',
+                          'description: "A variant of Cicera: say here in one line what it changes."']
 
 
 def test_new_with_a_base_file_writes_it_relative(tmp_path, monkeypatch):
@@ -92,7 +125,7 @@ def test_new_never_overwrites_without_force(tmp_path, monkeypatch):
 def test_schema_command(kind):
     code, out, err = cli("schema", kind)
     assert (code, err) == (0, "")
-    assert json.loads(out) == load_schema(kind)
+    assert out == (SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8")  # as shipped, for editors
 
 
 def test_schema_defaults_to_rulesets():

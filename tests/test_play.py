@@ -24,7 +24,7 @@ def test_one_hand_shows_hand_table_moves_events_and_score(cirulla):
     assert "— scopa! (+1 scope for side" in text          # events as they happen
     assert "-- round 2: new cards dealt --" in text
     assert "hand 1 score" in text and "game total" in text and "primiera" in text
-    assert "stopped after 1 hands" in text
+    assert "stopped after 1 hand;" in text
 
 
 def test_declarations_are_offered_and_made(cirulla):
@@ -55,7 +55,7 @@ def test_same_seed_same_game(cirulla):
 
 def test_a_whole_game_to_the_target(cirulla):
     text = play(cirulla, "1\n" * 2000, seed=1, seats=2, bots="random")
-    assert re.search(r"game over after \d+ hands: side \d wins \[\d+, \d+\] — you (win!|lose\.)", text)
+    assert re.search(r"game over after \d+ hands: side \d wins; ", text)
 
 
 def test_any_seat_and_player_count(cirulla):
@@ -80,3 +80,49 @@ def test_bad_arguments(argv, message):
     out, err = io.StringIO(), io.StringIO()
     assert run(["play", "cirulla", *argv], out, err) == 2
     assert message in err.getvalue()
+
+
+def _wild_declared_and_held(cirulla):
+    """Seat 1 declares a barsega with 7H (the wild card) as an ace and keeps 7H in hand."""
+    from rulespec.run.engine import DealSource, ExplicitRound, Hand
+    rules = cirulla.module
+    c = rules.CARD_NAMES.index
+    hands = {1: ["7H", "AS", "AD"], 2: ["JS", "4D", "QH"], 3: ["7C", "3S", "2D"], 0: ["4S", "6C", "KH"]}
+    deal = ExplicitRound([c(x) for x in ["2C", "5S", "6H", "QD"]], {s: [c(x) for x in v] for s, v in hands.items()},
+                         False, None)
+    hand = Hand(rules, 4, 0, DealSource(rounds=[deal, deal]))
+    decl = next(d for d in hand.bonus_options(1) if d.cards >> c("7H") & 1 and d.wild_rank is not None)
+    probe = hand.with_declarations(1, [decl])
+    card, capture = next((m for m in probe.legal_moves() if m[0] != c("7H")))
+    hand.play(1, card, capture, [decl])
+    assert hand.hands[1] >> c("7H") & 1 and hand.wild_as is not None
+    return hand
+
+
+@pytest.mark.parametrize("me, says", [(0, False), (2, False), (1, True)])
+def test_the_wild_cards_value_is_said_only_where_it_is_seen(cirulla, me, says):
+    hand = _wild_declared_and_held(cirulla)
+    out = io.StringIO()
+    game = TerminalGame(cirulla, seat=me, seed=1, inp=io.StringIO(), out=out)
+    game.show_state(hand)
+    text = out.getvalue()
+    assert ("counts as" in text) is says, text
+    if says:
+        assert re.search(r"your hand: .*7H.*\(the wild card 7H counts as A\)", text), text
+
+
+def test_the_dealt_table_is_shown_before_anyone_plays(cirulla):
+    text = play(cirulla, "1\n" * 60, seed=3, hands=1, seat=3)
+    header = text.index("=== hand 1")
+    dealt = text.index("dealt to the table: ", header)
+    assert dealt < text.index(" plays ", header) and dealt < text.index("-- your turn", header)
+
+
+def test_the_game_ends_in_words(cirulla):
+    text = play(cirulla, "1\n" * 2000, seed=1, seats=2, bots="random")
+    last = text.rstrip().splitlines()[-1]
+    assert re.fullmatch(r"game over after \d+ hands: side \d wins; side 0 \(yours\) \d+ points, side 1 \d+ points\. "
+                        r"You (win!|lose\.)", last), last
+    assert "[" not in last
+    stopped = play(cirulla, "1\n" * 60, seed=3, hands=1).rstrip().splitlines()[-1]
+    assert re.fullmatch(r"stopped after 1 hand; side 0 \(yours\) \d+ points?, side 1 \d+ points?\.", stopped), stopped

@@ -123,3 +123,82 @@ def test_seats_may_be_left_out_when_the_deal_names_them(tmp_path):
       events: {0: [], 1: []}
     """
     assert replay(write(tmp_path, text)).ok
+
+
+ROUND_ONE = """\
+ruleset: cirulla
+seats: 2
+dealer: 0
+deal:
+  - table: [KH, AD, 5S, 7S]
+    hands: {0: [6H, 6D, 3S], 1: [7D, AC, JS]}
+plays:
+  - {seat: 1, card: 7D, capture: [7S], events: []}
+  - {seat: 0, card: 6D, capture: [AD, 5S], events: []}
+  - {seat: 1, card: AC, capture: [KH], events: [scopa]}
+  - {seat: 0, card: 3S, capture: [], events: []}
+  - {seat: 1, card: JS, capture: [], events: []}
+  - {seat: 0, card: 6H, capture: [], events: []}
+expect:
+  table: [3S, JS, 6H]
+  events: {0: [], 1: [scopa]}
+"""
+
+
+def test_a_transcript_may_stop_after_the_last_play_of_a_round(tmp_path):
+    # shared/spec/transcripts.md: deal rounds that play never reaches need not be listed.
+    result = replay(write(tmp_path, ROUND_ONE))
+    assert result.ok, result.failures
+    assert result.plays == 6
+
+
+def test_a_play_in_a_round_not_listed_is_still_refused(tmp_path):
+    text = ROUND_ONE.replace("expect:", "  - {seat: 1, card: 4D, capture: []}\nexpect:")
+    with pytest.raises(RulespecError) as exc:
+        replay(write(tmp_path, text))
+    assert "play 7 (seat 1, 4D): the transcript's deal does not list round 2" in exc.value.message
+
+
+def test_a_score_before_the_hand_ends_says_rounds_are_to_come(tmp_path):
+    text = ROUND_ONE.replace("  events: {0: [], 1: [scopa]}", "  score: {0: {total: 0}}")
+    assert failures(tmp_path, text) == [
+        "expect.score: the hand is not complete (0 cards in hand still to play, and deal rounds to come)"]
+
+
+CAPOTUN = """\
+ruleset: cirulla-capotun
+seats: 4
+dealer: 0
+deal:
+  - table: [5S, 5C, 5D, 5H]
+    hands: {1: [2S, 3S, 4S], 2: [2C, 3C, 4C], 3: [2D, 3D, 4D], 0: [2H, 3H, 4H]}
+expect:
+  dealer_events: []
+  outcome: capotun
+  winner: 0
+"""
+
+
+@pytest.mark.parametrize("ruleset", ["cirulla-capotun", "cirulla-luzzati"])
+def test_a_winning_deal_is_an_outcome_not_a_dealer_event(tmp_path, ruleset):
+    result = replay(write(tmp_path, CAPOTUN.replace("cirulla-capotun", ruleset)))
+    assert result.ok, result.failures
+    listed = CAPOTUN.replace("ruleset: cirulla-capotun", f"ruleset: {ruleset}").replace(
+        "dealer_events: []", "dealer_events: [capotun]")
+    assert failures(tmp_path, listed) == ["expect.dealer_events: expected [capotun], got []"]
+
+
+def test_a_dealer_wins_check_takes_no_event(tmp_path):
+    from rulespec.compiler.build import compile_ruleset
+    path = write(tmp_path, """\
+        id: v
+        extends: cirulla
+        name: V
+        description: d
+        deal_checks:
+          - {name: capotun, when: 'max_same_rank(table) == 4', result: dealer_wins, event: capotun}
+        """, name="v.yaml")
+    with pytest.raises(RulespecError) as exc:
+        compile_ruleset(path)
+    assert exc.value.headline() == (f"{path}:6:77: deal check capotun: result dealer_wins ends the game with the "
+                                    "outcome 'capotun' and reports no dealer event; remove `event:`")

@@ -54,8 +54,39 @@ def test_table_output():
     assert run(["simulate", "cirulla", "--hands", "30", "--seed", "1", "--seats", "3", "--workers", "1"],
                out, err) == 0
     text = out.getvalue()
-    for want in ("mean points per hand", "± ", "hands won per seat", "legal moves per turn", "side 2"):
+    for want in ("mean points", "±", "hands won per seat", "legal moves per turn", "side 2"):
         assert want in text, text
+
+
+@pytest.mark.parametrize("argv", [["cirulla"], ["cirulla", "--seats", "3"],
+                                  ["cirulla-a-cinque", "--bots", "greedy,ismcts:4,random,random,greedy"]])
+def test_tables_fit_80_columns(argv):
+    out = io.StringIO()
+    assert run(["simulate", *argv, "--hands", "6", "--seed", "1", "--workers", "1"], out, io.StringIO()) == 0
+    assert max(len(line) for line in out.getvalue().splitlines()) <= 80, out.getvalue()
+
+
+def test_json_without_timings_is_byte_stable():
+    argv = ["simulate", "cirulla", "--hands", "12", "--seed", "3", "--json", "--no-timings"]
+    outs = []
+    for workers in ("1", "2"):
+        out = io.StringIO()
+        assert run([*argv, "--workers", workers], out, io.StringIO()) == 0
+        outs.append(out.getvalue())
+    assert outs[0] == outs[1]
+    assert not {"seconds", "hands_per_second", "workers"} & set(json.loads(outs[0]))
+
+
+def test_win_rates_have_wilson_intervals():
+    from rulespec.bots.simulate import wilson
+    # Wilson (1927): 0 of 10 is not "0% ± 0%"; 5 of 10 is 23.7%-76.3%.
+    assert [round(x, 4) for x in wilson(0, 10)] == [0.0, 0.2775]
+    assert [round(x, 4) for x in wilson(5, 10)] == [0.2366, 0.7634]
+    assert [round(x, 4) for x in wilson(10, 10)] == [0.7225, 1.0]
+    doc = sim_json("cirulla-short", "--games", "3", "--seed", "2", "--workers", "1")
+    for side, (low, high) in doc["win_rate"]["side_interval95"].items():
+        rate = doc["win_rate"]["side"][side]
+        assert 0 <= low <= rate <= high <= 1 and high - low > 0.2  # three games decide little
 
 
 def test_readme_command_still_works():

@@ -30,26 +30,76 @@ def recorded(tmp_path):
     return path
 
 
-def test_default_is_the_shipped_golden_folder():
+def test_default_in_a_checkout_is_its_golden_folder(monkeypatch):
+    # From the checkout's top (pyproject's [tool.rulespec]) and from a folder below it.
+    monkeypatch.chdir(GOLDEN.parent.parent)
+    assert testrun.default_paths() == [Path("tests/golden")]
+    monkeypatch.chdir(GOLDEN / "cirulla")
     assert testrun.default_paths() == [GOLDEN]
 
 
-def test_without_a_checkout_it_says_so(monkeypatch, tmp_path):
-    monkeypatch.setattr(testrun, "_ROOT", tmp_path)
+def test_default_without_settings_is_tests_golden_here(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
     code, out, err = rulespec_test([])
     assert code == 2 and out == ""
-    assert err.startswith("no golden transcripts to replay: the tests/golden folder comes with a source checkout "
-                          "of rulespec, not with the installed package; give the transcripts' files or folders")
+    assert err.startswith("no golden transcripts to replay: no tests/golden folder here, and no `golden` setting in a "
+                          "rulespec.toml or the [tool.rulespec] table of a pyproject.toml (here or in a folder above); "
+                          "give the transcripts' files or folders")
+    (tmp_path / "tests" / "golden").mkdir(parents=True)
+    assert testrun.default_paths() == [Path("tests/golden")]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("rulespec.toml", 'golden = ["hands", "more"]\n'),
+    ("pyproject.toml", '[project]\nname = "x"\n[tool.rulespec]\ngolden = ["hands", "more"]\n'),
+])
+def test_default_from_the_authors_settings(monkeypatch, tmp_path, recorded, name, text):
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    for folder in ("hands", "more", "sub"):
+        (tmp_path / folder).mkdir()
+    shutil.move(recorded, tmp_path / "hands" / "rec.yaml")
+    monkeypatch.chdir(tmp_path / "sub")  # settings apply from a folder below too, relative to their file
+    assert testrun.default_paths() == [tmp_path / "hands", tmp_path / "more"]
+    code, out, _ = rulespec_test([])
+    assert code == 0 and out.splitlines()[-1] == "1 passed, 0 failed"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("golden = 3\n", "golden must be a folder or file, or a list of them (relative to rulespec.toml), found 3"),
+    ("goldne = 'x'\n", "unknown key 'goldne' in the file; expected one of: golden"),
+    ("golden = [\n", "not valid TOML"),
+    ("golden = 'nowhere'\n", "no golden transcripts to replay: "),
+])
+def test_bad_settings_are_reported(monkeypatch, tmp_path, text, message):
+    (tmp_path / "rulespec.toml").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = rulespec_test([])
+    assert code == 2 and message in err
 
 
 def test_a_folder_is_searched_and_rulesets_in_it_skipped(tmp_path, recorded):
     (tmp_path / "sub").mkdir()
     shutil.copy(VERIFIED, tmp_path / "sub" / "v.yaml")
     (tmp_path / "sub" / "rules.yaml").write_text("id: local\nextends: cirulla\ndeal: {packet: 3}\n", encoding="utf-8")
-    assert testrun.find([tmp_path]) == [recorded, tmp_path / "sub" / "v.yaml"]
-    code, out, _ = rulespec_test([tmp_path])
-    assert code == 0
-    assert out.splitlines()[-1] == "2 passed, 0 failed"
+    found = testrun.find([tmp_path])
+    assert found.transcripts == [recorded, tmp_path / "sub" / "v.yaml"]
+    assert found.rulesets == [tmp_path / "sub" / "rules.yaml"]
+    for command in ("test", "replay"):  # one rule for both
+        out, err = io.StringIO(), io.StringIO()
+        assert run([command, str(tmp_path)], out, err) == 0
+        assert out.getvalue().splitlines()[-1] == "2 passed, 0 failed"
+        assert err.getvalue() == f"skipped 1 ruleset file: {tmp_path / 'sub' / 'rules.yaml'}\n"
+
+
+def test_a_ruleset_named_as_a_transcript_is_refused_by_name(tmp_path):
+    path = tmp_path / "rules.yaml"
+    path.write_text("id: local\nextends: cirulla\n", encoding="utf-8")
+    for command in ("test", "replay"):
+        out = io.StringIO()
+        assert run([command, str(path)], out, io.StringIO()) == 1
+        assert out.getvalue().splitlines()[:2] == [
+            f"FAIL {path}", f"  {path}: a ruleset (it has `id:`), not a transcript; replay and test take transcripts "
+            f"(`rulespec validate` checks a ruleset)"]
 
 
 def test_a_failure_is_reported_and_counted(recorded):
@@ -108,3 +158,20 @@ def test_file_kind(tmp_path):
         path = tmp_path / f"{i}.yaml"
         path.write_text(text, encoding="utf-8")
         assert testrun.file_kind(path) == kind, text
+
+
+def test_settings_without_a_toml_reader_say_what_to_install(monkeypatch, tmp_path):
+    # Python 3.10 has no tomllib: with tomli missing too, a settings file is an error that says what to do,
+    # and a pyproject.toml without [tool.rulespec] is passed over without being parsed at all.
+    import sys
+    monkeypatch.setitem(sys.modules, "tomllib", None)
+    monkeypatch.setitem(sys.modules, "tomli", None)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    (tmp_path / "tests" / "golden").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    assert testrun.default_paths() == [Path("tests/golden")]
+    (tmp_path / "rulespec.toml").write_text('golden = "tests/golden"\n', encoding="utf-8")
+    code, _, err = rulespec_test([])
+    assert code == 2
+    assert err == (f"{tmp_path / 'rulespec.toml'}: reading its rulespec settings needs Python 3.11 or the tomli "
+                   f"package (pip install tomli)\n")

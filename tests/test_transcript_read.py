@@ -214,19 +214,34 @@ def test_recorded_flag(head, recorded):
     assert parse_transcript(text, "t.yaml").recorded is recorded
 
 
-@pytest.mark.parametrize(
-    "ref, expected",
-    [
-        ("cirulla", "cirulla"),
-        ("cirulla-4p", "cirulla-4p"),
-        ("../rulesets/cirulla.yaml", Path("golden/cirulla/../rulesets/cirulla.yaml")),
-        ("house.yaml", Path("golden/cirulla/house.yaml")),
-        ("variants/house", Path("golden/cirulla/variants/house")),
-    ],
-)
-def test_resolve_ruleset_ref(ref, expected):
-    t = parse_transcript(f"ruleset: {ref}\ndealer: 0\ndeck: [AH]\n", "golden/cirulla/hand.yaml")
-    assert resolve_ruleset_ref(t) == expected
+@pytest.mark.parametrize("ref, expected", [
+    ("cirulla", "SHIPPED/cirulla.yaml"),
+    ("../rs/house.yaml", "rs/house.yaml"),
+    ("house.yaml", "golden/house.yaml"),
+    ("./deeper/v.yml", "golden/deeper/v.yml"),
+])
+def test_resolve_ruleset_ref_once_against_the_transcripts_folder(tmp_path, monkeypatch, ref, expected):
+    from rulespec.source.rulesets import rulesets_dir
+    for name in ("rs/house.yaml", "golden/house.yaml", "golden/deeper/v.yml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("id: house\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "golden")  # the current folder plays no part
+    t = parse_transcript(f"ruleset: {ref}\ndealer: 0\ndeck: [AH]\n", str(tmp_path / "golden" / "hand.yaml"))
+    got = resolve_ruleset_ref(t)
+    want = rulesets_dir() / "cirulla.yaml" if expected.startswith("SHIPPED") else tmp_path / expected
+    assert got.resolve() == want.resolve()
+
+
+@pytest.mark.parametrize("ref, message", [
+    ("cirula", "hand.yaml:1:10: unknown ruleset 'cirula'; expected a shipped id or a path to a .yaml file; "
+               "did you mean 'cirulla'?"),
+    ("../nowhere.yaml", "hand.yaml:1:10: no ruleset file '../nowhere.yaml'"),
+])
+def test_resolve_ruleset_ref_errors_at_the_ruleset_line(ref, message):
+    t = parse_transcript(f"ruleset: {ref}\ndealer: 0\ndeck: [AH]\n", "hand.yaml")
+    with pytest.raises(RulespecError) as exc:
+        resolve_ruleset_ref(t)
+    assert exc.value.headline() == message
 
 
 def test_unreadable_file(tmp_path):

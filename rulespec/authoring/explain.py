@@ -142,8 +142,10 @@ class _Book:
                            f"misdeal in a row makes the dealer's opponents win the game",
                 "dealer_wins": "the dealer's side wins the game at once",
             }
+            # A winning deal is an outcome (named by the check), never a dealer event.
             self.add("ul", [f"{bold(c.name)}: if {self.cond(c.when)}, {results[c.result]}"
-                            + (f" (event {code(c.event)})" if c.event != c.name else "") + "."
+                            + (f" (outcome {code(c.name)})" if c.result == "dealer_wins"
+                               else f" (event {code(c.event)})" if c.event != c.name else "") + "."
                             for c in rs.deal_checks])
         if rs.dealer_bonuses:
             self.add("p", "Then the dealer scores the first of these bonuses that holds:")

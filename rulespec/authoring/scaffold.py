@@ -20,12 +20,38 @@ SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "ruleset.schema.js
 _ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def _schema_ref(folder: Path) -> str:
-    """The schema for editors: relative inside the rulespec checkout (as the shipped files have it), else a URI."""
+LOCAL_SCHEMA = Path(".rulespec") / "ruleset.schema.json"
+
+
+def schema_ref(folder: Path) -> tuple[str, Path | None]:
+    """The `$schema` path for a ruleset in `folder`, relative so that editors resolve it wherever the folder goes,
+    and the schema copy to write (None when there is nothing to write).
+
+    Inside the rulespec checkout: the checkout's own schema (as the shipped files have it). Elsewhere: a copy
+    in `.rulespec/` of the folder or of the nearest folder above that has one; never a path into the
+    installed package, which moves with every virtual environment.
+    """
     folder = folder.resolve()
-    if folder == _ROOT or _ROOT in folder.parents:
-        return Path(os.path.relpath(SCHEMA, folder)).as_posix()
-    return SCHEMA.as_uri()
+    if (_ROOT / "pyproject.toml").is_file() and (folder == _ROOT or _ROOT in folder.parents):
+        return Path(os.path.relpath(SCHEMA, folder)).as_posix(), None
+    home = next((f for f in [folder, *folder.parents] if (f / LOCAL_SCHEMA).is_file()), folder)
+    return Path(os.path.relpath(home / LOCAL_SCHEMA, folder)).as_posix(), home / LOCAL_SCHEMA
+
+
+def write_schema_copy(path: Path) -> bool:
+    """Write (or refresh) the schema copy `schema_ref` named; True when the file changed."""
+    text = SCHEMA.read_text(encoding="utf-8")
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return True
+
+
+def display_name(variant_id: str) -> str:
+    """A readable name from an id: `my-variant` -> `My variant`."""
+    words = re.split(r"[-_]+", variant_id)
+    return " ".join(words)[:1].upper() + " ".join(words)[1:]
 
 
 def _flow(value) -> str:
@@ -107,13 +133,13 @@ def starter(name: str, base: str, path: Path) -> str:
     if name == rs.id:
         raise RulespecError(f"the variant needs an id of its own, not its base's ('{rs.id}')")
     lines = [
-        f"# yaml-language-server: $schema={_schema_ref(path.parent)}",
+        f"# yaml-language-server: $schema={schema_ref(path.parent)[0]}",
         f"# {name}: a variant of {rs.id}, started by `rulespec new`. What is not written here is as in {rs.id}:",
         f"# `rulespec explain {path.name}` shows the whole game, `rulespec diff {ref} {path.name}` what differs.",
         f"id: {name}",
         f"extends: {_flow(ref)}",
-        f"name: {_flow(f'{rs.name} ({name})')}",
-        f"description: {_flow(f'{rs.name} with ... (say in one line what {name} changes).')}",
+        f"name: {_flow(display_name(name))}",
+        f"description: {_flow(f'A variant of {rs.name}: say here in one line what it changes.')}",
         "",
         "# Uncomment one of these and edit it. A mapping merges key by key into the base's; a list or a",
         "# value replaces the inherited one; null removes an inherited entry. docs/language.md has the rest.",

@@ -110,13 +110,16 @@ class Stats:
         var = max(self.squares.get((side, cat), 0) / n - m * m, 0.0) * n / (n - 1)
         return 1.96 * math.sqrt(var / n)
 
-    def win_rate(self, side: int) -> tuple[float, float]:
-        """Games won (a game run) or hands won outright (a hand run) by the side: rate and 95% half-width."""
+    def win_rate(self, side: int) -> tuple[float, float, float]:
+        """Games won (a game run) or hands won outright (a hand run) by the side: the rate and its 95% interval.
+
+        A Wilson score interval: unlike rate ± 1.96·sqrt(p(1-p)/n) it stays inside 0..1 and does not
+        shrink to nothing when a side wins all or none of a few games.
+        """
         n, wins = (self.games, self.game_wins[side]) if self.games else (self.hands, self.hand_wins[side])
         if not n:
-            return 0.0, 0.0
-        p = wins / n
-        return p, 1.96 * math.sqrt(p * (1 - p) / n)
+            return 0.0, 0.0, 1.0
+        return (wins / n, *wilson(wins, n))
 
     @property
     def mean_plays(self) -> float:
@@ -125,6 +128,15 @@ class Stats:
     @property
     def mean_legal_moves(self) -> float:
         return self.legal_moves / self.decisions if self.decisions else 0.0
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% for z = 1.96): (low, high)."""
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _stats_for(rules, seats: int) -> Stats:
@@ -281,7 +293,7 @@ def to_dict(stats: Stats, **head) -> dict:
         "ci95": {str(s): {c: r4(stats.ci95(s, c)) for c in stats.categories} for s in range(stats.sides)},
         "win_rate": {"by": "games" if stats.games else "hands",
                      "side": {str(s): r4(stats.win_rate(s)[0]) for s in range(stats.sides)},
-                     "side_ci95": {str(s): r4(stats.win_rate(s)[1]) for s in range(stats.sides)},
+                     "side_interval95": {str(s): [r4(x) for x in stats.win_rate(s)[1:]] for s in range(stats.sides)},
                      "seat": {str(s): r4(stats.win_rate(s % stats.sides)[0]) for s in range(stats.seats)}},
         "hand_wins": stats.hand_wins,
         "game_wins": stats.game_wins if stats.games else None,
@@ -293,6 +305,11 @@ def to_dict(stats: Stats, **head) -> dict:
     return doc
 
 
+def _rate(p: float, low: float, high: float, digits: int = 1) -> str:
+    """A win rate with its (asymmetric) Wilson interval: `45.0% (41.2-48.9)`."""
+    return f"{100 * p:.{digits}f}% ({100 * low:.{digits}f}-{100 * high:.{digits}f})"
+
+
 def render(stats: Stats, console, *, title: str, bots: list[str]) -> None:
     """The statistics as rich tables: points per category and side, then win rates per side and seat."""
     from rich.table import Table
@@ -300,18 +317,20 @@ def render(stats: Stats, console, *, title: str, bots: list[str]) -> None:
     table.add_column("mean points per hand")
     for s in range(stats.sides):
         members = [f"{seat}:{bots[seat]}" for seat in range(stats.seats) if seat % stats.sides == s]
-        table.add_column(f"side {s} ({', '.join(members)})", justify="right")
+        table.add_column(f"side {s}\n{' '.join(members)}", justify="right")
+    # Three sides or more: shorter cells, so that the table still fits 80 columns.
+    wide = stats.sides <= 2
     for cat in stats.categories:
-        table.add_row(cat, *[f"{stats.mean(s, cat):.3f} ± {stats.ci95(s, cat):.3f}" for s in range(stats.sides)])
+        table.add_row(cat, *[f"{stats.mean(s, cat):.3f} ± {stats.ci95(s, cat):.3f}" if wide else
+                             f"{stats.mean(s, cat):.2f}±{stats.ci95(s, cat):.2f}" for s in range(stats.sides)])
     what = "games won" if stats.games else "hands won"
-    table.add_row(what, *[f"{p:.1%} ± {ci:.1%}" for p, ci in (stats.win_rate(s) for s in range(stats.sides))])
+    table.add_row(what, *[_rate(*stats.win_rate(s), digits=1 if wide else 0) for s in range(stats.sides)])
     console.print(table)
     seats = Table(title=f"{what} per seat")
     for col in ("seat", "bot", "side", "win rate"):
         seats.add_column(col, justify="right" if col == "win rate" else "left")
     for seat in range(stats.seats):
-        p, ci = stats.win_rate(seat % stats.sides)
-        seats.add_row(str(seat), bots[seat], str(seat % stats.sides), f"{p:.1%} ± {ci:.1%}")
+        seats.add_row(str(seat), bots[seat], str(seat % stats.sides), _rate(*stats.win_rate(seat % stats.sides)))
     console.print(seats)
     line = (f"{stats.hands} hands; {stats.mean_plays:.1f} plays per hand; "
             f"{stats.mean_legal_moves:.2f} legal moves per turn on average")

@@ -1,5 +1,9 @@
-"""`rulespec list`: the shipped rulesets, with base, source document and description."""
+"""`rulespec list`: the shipped rulesets, with base, description and source document, in 80 columns."""
 from __future__ import annotations
+
+import textwrap
+
+WIDTH = 80
 
 
 def register(sub) -> None:
@@ -10,8 +14,17 @@ def register(sub) -> None:
 def run(args, out, err) -> int:
     from rulespec.lang import model
     from rulespec.source.rulesets import shipped_ids
+    rows = []
     for rid in shipped_ids():
         rs = model.load(rid)
-        base = rs.base or "-"
-        print(f"{rid:32} {base:16} {rs.source:22} {rs.description}", file=out)
+        rows.append((rid, rs.base or "-", f"{rs.description} [{rs.source}]" if rs.source else rs.description))
+    id_width = max(len(r[0]) for r in rows)
+    base_width = max(len(r[1]) for r in rows)
+    indent = " " * (id_width + base_width + 4)
+    for rid, base, text in rows:
+        # The description wraps under itself, so that every line fits 80 columns.
+        lines = textwrap.wrap(text, WIDTH - len(indent)) or [""]
+        print(f"{rid:{id_width}}  {base:{base_width}}  {lines[0]}".rstrip(), file=out)
+        for line in lines[1:]:
+            print(indent + line, file=out)
     return 0

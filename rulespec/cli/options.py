@@ -12,14 +12,28 @@ def add_option_argument(parser) -> None:
                         help="set an option the ruleset declares (repeatable)")
 
 
-def parse_options(pairs: list[str] | None) -> dict:
-    """`NAME=VALUE` pairs as option values: true/false as booleans, whole numbers as ints, else text."""
+BOOL_WORDS = {"yes": True, "true": True, "on": True, "no": False, "false": False, "off": False}
+
+
+def parse_options(pairs: list[str] | None, declared: dict | None = None) -> dict:
+    """`NAME=VALUE` pairs as option values.
+
+    With the ruleset's `declared` options (name -> its declaration), each value is read as its option's
+    type: a bool takes yes/no, true/false or on/off (any case), an int a whole number, a str the text as
+    written. An option not declared (reported later, by name), or without `declared`: true/false as
+    booleans, whole numbers as ints, else text.
+    """
     out = {}
     for pair in pairs or []:
         if "=" not in pair:
             raise RulespecError(f"--option takes NAME=VALUE, found '{pair}'")
         name, value = pair.split("=", 1)
-        if value in ("true", "false"):
+        kind = getattr((declared or {}).get(name), "type", None)
+        if kind == "str":
+            out[name] = value
+        elif kind == "bool" and value.lower() in BOOL_WORDS:
+            out[name] = BOOL_WORDS[value.lower()]
+        elif kind is None and value in ("true", "false"):
             out[name] = value == "true"
         elif re.fullmatch(r"-?[0-9]{1,18}", value):  # not isdigit(): int() refuses '²', '--5', 5000 digits
             out[name] = int(value)
@@ -28,10 +42,18 @@ def parse_options(pairs: list[str] | None) -> dict:
     return out
 
 
+def named_options(ref, option_pairs: list[str] | None) -> dict | None:
+    """The `--option` values for the ruleset `ref` names, each read as its declared type (None for none)."""
+    if not option_pairs:
+        return None
+    from rulespec.lang import model
+    return parse_options(option_pairs, model.load(ref).options) or None
+
+
 def compile_named(ref, option_pairs: list[str] | None = None):
     """Compile the ruleset a command names (an id or a path) with its `--option` values."""
     from rulespec.compiler.build import compile_ruleset
-    return compile_ruleset(ref, parse_options(option_pairs) or None)
+    return compile_ruleset(ref, named_options(ref, option_pairs))
 
 
 def print_warnings(compiled, err) -> None:

@@ -84,9 +84,12 @@ class TerminalGame:
     def show_state(self, hand: Hand) -> None:
         obs = hand.observation(self.me)
         self.say()
-        self.say(f"table: {self.names(obs['table'])}"
-                 + (f"   (the wild card {self.names([self.rules.WILD_INDEX])} counts as {obs['wild_as']})"
-                    if obs["wild_as"] else ""))
+        # The declared value of the wild card is said only where the person sees the card: on the table or
+        # in their own hand (a card in another hand is hidden, and so is what it was declared as there).
+        wild = self.rules.WILD_INDEX
+        declared = (f"   (the wild card {self.names([wild])} counts as {obs['wild_as']})"
+                    if obs["wild_as"] else "")
+        self.say(f"table: {self.names(obs['table'])}" + (declared if wild in obs["table"] else ""))
         for s, shown in enumerate(obs["shown"]):
             if shown and s != self.me:
                 self.say(f"{self.who(s)} shows {self.names(shown)}")
@@ -95,7 +98,7 @@ class TerminalGame:
                           + (", ".join(f"{v} {cat}" for cat, v in sorted(points[s].items())) or "0 points")
                           for s, n in enumerate(obs["pile_sizes"]))
         self.say(f"captured: {piles}")
-        self.say(f"your hand: {self.names(obs['hand'])}")
+        self.say(f"your hand: {self.names(obs['hand'])}" + (declared if wild in obs["hand"] else ""))
 
     def choose_declarations(self, hand: Hand, with_card: bool) -> list[Declaration]:
         options = hand.bonus_options(self.me)
@@ -181,6 +184,9 @@ class TerminalGame:
                  + (f" with {', '.join(f'seat {m}' for m in mates)}" if mates else "") + " ===")
         for event in hand.dealer_events:
             self.say(f"deal: {event}")
+        if hand.deal_log and hand.deal_log[-1] is not None:
+            # The table as dealt, before anyone plays (a dealer bonus may take it at once).
+            self.say(f"dealt to the table: {self.names(hand.deal_log[-1][0])}")
         dealer_bonus = [e for e in hand.events if e.play == 0]
         for e in dealer_bonus:
             self.say(f"the dealer's table scores {e.name}: +{e.points} {e.category} for side {e.side}")
@@ -224,12 +230,23 @@ class TerminalGame:
             return 0
         if game.is_over:
             won = self.me % self.k in game.winners
-            self.say(f"\ngame over after {game.hands_played} hands: side "
-                     f"{', '.join(map(str, game.winners))} wins {game.totals} — "
-                     + ("you win!" if won else "you lose."))
+            winners = " and ".join(f"side {s}" for s in game.winners)
+            self.say(f"\ngame over after {_count(game.hands_played, 'hand')}: {winners} "
+                     f"win{'s' if len(game.winners) == 1 else ''}; {self.totals_words(game.totals)}. "
+                     + ("You win!" if won else "You lose."))
         else:
-            self.say(f"\nstopped after {game.hands_played} hands: totals {game.totals}")
+            self.say(f"\nstopped after {_count(game.hands_played, 'hand')}; {self.totals_words(game.totals)}.")
         return 0
+
+    def totals_words(self, totals) -> str:
+        """`side 0 (yours) 53 points, side 1 30 points`: the game's totals in words."""
+        mine = self.me % self.k
+        return ", ".join(f"side {s}{' (yours)' if s == mine else ''} {_count(t, 'point')}"
+                         for s, t in enumerate(totals))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def register(sub) -> None:

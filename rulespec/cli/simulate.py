@@ -1,7 +1,7 @@
 """`rulespec simulate RULESET`: statistics over many hands or games played by bots, on every core."""
 from __future__ import annotations
 
-from rulespec.cli.options import add_option_argument, parse_options
+from rulespec.cli.options import add_option_argument, named_options
 from rulespec.cli.pages import add_html_argument
 
 
@@ -24,6 +24,9 @@ def register(sub) -> None:
                         "auto: native where it can, else python, saying why on stderr")
     add_option_argument(s)
     s.add_argument("--json", action="store_true")
+    s.add_argument("--no-timings", action="store_true",
+                   help="leave out what depends on the machine (seconds, hands per second, workers), so the same "
+                        "command prints the same bytes")
     s.add_argument("--compare", metavar="BASE", help="play the same seeds under BASE too and show, per category, "
                                                      "the difference with its 95%% interval")
     add_html_argument(s, "the distributions as plots")
@@ -42,7 +45,7 @@ def run(args, out, err) -> int:
         simulate,
         to_dict,
     )
-    options = parse_options(args.option) or None
+    options = named_options(args.ruleset, args.option)
     if args.compare:
         if args.engine != "python":
             from rulespec.errors import RulespecError
@@ -98,15 +101,17 @@ def run(args, out, err) -> int:
         simulate_page(stats, compiled or nat.compiled, bots,
                       f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html, err if args.json else out)
     if args.json:
+        timings = {} if args.no_timings else dict(
+            workers=1 if nat is not None else args.workers or default_workers(), seconds=round(dt, 3),
+            hands_per_second=round(stats.hands / dt, 1) if dt else None)
         doc = to_dict(stats, ruleset=ruleset_id, options=options or {}, seed=args.seed, seats=n, bots=bots,
-                      backend=args.backend, engine="native" if nat is not None else "python",
-                      workers=1 if nat is not None else args.workers or default_workers(), seconds=round(dt, 3),
-                      hands_per_second=round(stats.hands / dt, 1) if dt else None)
+                      backend=args.backend, engine="native" if nat is not None else "python", **timings)
         print(json.dumps(doc, indent=2), file=out)
         return 0
     from rich.console import Console
-    console = Console(file=out, width=max(100, 24 * stats.sides + 30))
+    console = Console(file=out, width=80)  # a terminal's width or not, the tables fit 80 columns
     render(stats, console, bots=bots,
            title=f"{ruleset_id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}")
-    console.print(f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)")
+    if not args.no_timings:
+        console.print(f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)")
     return 0

@@ -6,8 +6,8 @@ from pathlib import Path
 
 
 def register(sub) -> None:
-    t = sub.add_parser("test", help="replay golden transcripts (default: the shipped ones); --update refreshes "
-                                    "recorded ones")
+    t = sub.add_parser("test", help="replay golden transcripts (default: the `golden` setting of rulespec.toml or "
+                                    "[tool.rulespec], else ./tests/golden); --update refreshes recorded ones")
     t.add_argument("paths", nargs="*")
     t.add_argument("--update", action="store_true",
                    help="rewrite the expectations of failing recorded transcripts from the engine")
@@ -20,15 +20,24 @@ def run(args, out, err) -> int:
     """`rulespec test [PATH...] [--update]`."""
     from rulespec.transcripts.testrun import default_paths, find, run_tests  # here: other commands start without it
     paths = [Path(p) for p in args.paths] if args.paths else default_paths()
-    files = find(paths)
+    found = find(paths)
     if args.coverage:
         from rulespec.cli.coverage import run_coverage
-        return run_coverage(args.coverage, files, out)
-    if not files:
-        print(f"rulespec test: no transcripts under {', '.join(map(str, paths))}", file=err)
+        return run_coverage(args.coverage, found.transcripts, out)
+    return replay_found(paths, out, err, update=args.update, command="test", found=found)
+
+
+def replay_found(paths: list[Path], out, err, *, update: bool = False, command: str, found=None) -> int:
+    """Replay the transcripts under `paths` (rulesets beside them skipped, and said so); `replay` shares it."""
+    found = found or find(paths)
+    note = found.skipped_note()
+    if note:
+        print(note, file=err)
+    if not found.transcripts:
+        print(f"rulespec {command}: no transcripts under {', '.join(map(str, paths))}", file=err)
         return 2
-    passed, failed, updated = run_tests(files, update=args.update, out=out)
-    if args.update:
+    passed, failed, updated = run_tests(found.transcripts, update=update, out=out)
+    if update:
         print(f"{updated} updated", file=out)
     print(f"{passed} passed, {failed} failed", file=out)
     return 1 if failed else 0

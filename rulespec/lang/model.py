@@ -259,8 +259,7 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         deck=deck, wild=wild, wild_declare_as=declare_as,
         player_counts=list(players["counts"]), default_players=players["default"], sides=_sides(players, errors),
         packet=packet, rounds=_rounds(deal, packet, errors), repeat_last=deal.get("repeat_last", False),
-        deal_checks=[DealCheck(c["name"], _expr(c, "when"), c["result"], c.get("event", c["name"]), _enabled(c))
-                     for c in doc.get("deal_checks", [])],
+        deal_checks=_deal_checks(doc, errors),
         misdeal_limit=misdeals["limit"] if misdeals else None,
         dealer_bonuses=[DealerBonus(b["event"], _expr(b, "when"), b["points"], b["category"],
                                     b.get("capture_table", False), _enabled(b)) for b in doc.get("dealer_bonuses", [])],
@@ -353,6 +352,18 @@ def _rounds(deal, packet: int, errors: list) -> list[list[DealStep]]:
                 steps.append(DealStep("table", step["table"]))
         rounds.append(steps)
     return rounds
+
+
+
+def _deal_checks(doc, errors: list) -> list[DealCheck]:
+    for c in doc.get("deal_checks", []):
+        if c["result"] == "dealer_wins" and "event" in c:
+            # A deal that wins is an outcome (named by the check), not a dealer event.
+            errors.append(RulespecError(f"deal check {c['name']}: result dealer_wins ends the game with the outcome "
+                                        f"'{c['name']}' and reports no dealer event; remove `event:`",
+                                        c.key_spans.get("event")))
+    return [DealCheck(c["name"], _expr(c, "when"), c["result"], c.get("event", c["name"]), _enabled(c))
+            for c in doc.get("deal_checks", [])]
 
 
 def _hand_bonuses(doc, errors: list) -> dict[str, HandBonus]:

@@ -157,6 +157,7 @@ class Hand:
     over: bool
     misdeals: int
     redeal_marked: bool
+    round_pending: bool
     deal_log: list[tuple[int, tuple[int, ...]] | None]
     final_table: int
     _options_key: tuple | None
@@ -197,6 +198,7 @@ class Hand:
         self.over = False
         self.misdeals = 0
         self.redeal_marked = False
+        self.round_pending = False                   # a written deal stopped at a round's end (see _play_card)
         # Per deal round: (table cards laid, cards per seat) as masks; None after a thrown-in deal.
         self.deal_log: list[tuple[int, tuple[int, ...]] | None] = []
         self.final_table = 0
@@ -254,6 +256,12 @@ class Hand:
         self.played_this_round = [0] * self.n
         self.knocked_round = [False] * self.n
 
+    def _deal_pending(self) -> None:
+        """Deal the round a written deal left out, now that a play needs it (an error if it is not there)."""
+        if self.round_pending:
+            self.round_pending = False
+            self._lay_round()
+
     def _lay_explicit(self, given: "ExplicitRound", seat_cards: int, table_cards: int) -> None:
         """Lay a round written out in a transcript, checking it against the schedule."""
         names = self.rules.CARD_NAMES
@@ -308,7 +316,7 @@ class Hand:
                                     f"and give the new deal as the next round",
                                     self.source.rounds[self.source.round_no - 1].span)
             if result == "dealer_wins":
-                self.dealer_events.append(event)
+                # An outcome, not an event: the check's name is the outcome and no dealer event is reported.
                 self._end_game(name, [self.dealer % self.k])
                 return
             self.dealer_events.append(event)
@@ -583,6 +591,7 @@ class Hand:
         """A knock: declarations with no card (where the ruleset's timing allows it)."""
         if self.over:
             raise IllegalMove("the hand is over")
+        self._deal_pending()
         snapshot = self.clone()
         try:
             return self._apply_declarations(seat, decls, with_card=False)
@@ -628,6 +637,7 @@ class Hand:
         """Play `card` (an index) taking `capture` (a real mask; 0 for none); returns the events."""
         if self.over:
             raise IllegalMove("the hand is over")
+        self._deal_pending()
         if seat != self.turn:
             raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s")
         if not declarations:
@@ -702,6 +712,9 @@ class Hand:
         if hands_empty:
             if last_play:
                 self._finish(found)
+            elif self.source.rounds is not None and self.source.round_no >= len(self.source.rounds):
+                # A written deal that stops at the end of a round: the next round is needed only by a next play.
+                self.round_pending = True
             else:
                 self._lay_round()
         return events

@@ -76,12 +76,26 @@ _TYPE_WORDS = {
 
 @lru_cache(maxsize=None)
 def load_schema(name: str) -> dict:
-    """The packaged schema `rulespec/schemas/<name>.schema.json`, checked once."""
+    """The packaged schema `rulespec/schemas/<name>.schema.json` as rulespec validates with it.
+
+    The file is written for editors, which see one file at a time: a section's keys that a complete
+    ruleset needs are listed as `x-required`, since a variant may give only part of an inherited
+    section. Here they are plain `required`; rulesets.py drops them again for a single file of a chain.
+    """
     file = name if name.endswith(".json") else f"{name}.schema.json"
     schema = json.loads((SCHEMA_DIR / file).read_text(encoding="utf-8"))
     # The schemas ship with the package and are checked against the metaschema by
     # tests/test_schemas.py; checking them on every start would cost ~0.3 s.
-    return schema
+    return _required(schema)
+
+
+def _required(node):
+    """`x-required` read as `required`, everywhere in a schema."""
+    if isinstance(node, dict):
+        return {("required" if k == "x-required" else k): _required(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_required(v) for v in node]
+    return node
 
 
 def _inline_refs(schema: dict) -> dict:

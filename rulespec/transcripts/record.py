@@ -1,18 +1,38 @@
 """Record a hand played by bots as a transcript (labelled recorded, not hand-verified)."""
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import yaml
 
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import BOTS
 from rulespec.run.engine import Hand, shuffled_source
+from rulespec.source.rulesets import locate, rulesets_dir
+
+
+def ruleset_reference(ref: str | Path, folder: Path) -> str:
+    """What a transcript in `folder` writes as `ruleset:` for the ruleset `ref` names, so it replays from anywhere.
+
+    A shipped ruleset by its id; a ruleset file by its path relative to the transcript's folder
+    (shared/spec/transcripts.md: a path is relative to the transcript).
+    """
+    path = locate(ref)
+    if path.resolve().parent == rulesets_dir().resolve() and str(ref) == path.stem:
+        return path.stem
+    relative = Path(os.path.relpath(path.resolve(), folder.resolve())).as_posix()
+    # A bare `x.yaml` reads as a path already; `x` alone would read as a shipped id.
+    return relative if relative.endswith((".yaml", ".yml")) or "/" in relative else f"./{relative}"
 
 
 def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bots: str = "random",
-           command: str = "") -> str:
-    """A complete hand as transcript YAML text; the expectations are the engine's own results."""
+           command: str = "", ruleset: str | None = None) -> str:
+    """A complete hand as transcript YAML text; the expectations are the engine's own results.
+
+    `ruleset` is what the transcript names (see ruleset_reference); the compiled id by default.
+    """
     rules = compiled.module
     n = seats or rules.DEFAULT_SEATS
     rng = random.Random(f"rulespec-record:{seed}")
@@ -54,7 +74,7 @@ def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bo
         if i + 1 < len(rounds) and rounds[i + 1] is None:
             entry["redeal"] = True
         deal.append(entry)
-    doc = {"ruleset": compiled.id}
+    doc = {"ruleset": ruleset or compiled.id}
     if compiled.ruleset.option_values != {k: o.default for k, o in compiled.ruleset.options.items()}:
         doc["options"] = dict(compiled.ruleset.option_values)
     doc.update({"seats": n, "dealer": dealer, "deal": deal, "plays": plays})

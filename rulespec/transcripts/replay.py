@@ -50,7 +50,7 @@ class _Replayer:
         self.t = read_transcript(path)
         t = self.t
         ref = resolve_ruleset_ref(t)
-        self.compiled = compile_ruleset(ref, t.options, relative_to=path.parent, span=t.ruleset_span,
+        self.compiled = compile_ruleset(ref, t.options, span=t.ruleset_span,
                                         options_span=getattr(t, "options_span", None) or t.ruleset_span)
         self.rules = self.compiled.module
         self.deck = self.compiled.ruleset.deck

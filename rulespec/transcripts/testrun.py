@@ -17,19 +17,32 @@ import yaml
 from rulespec.errors import RulespecError
 from rulespec.source import yamlsafe
 from rulespec.source.yamlsafe import plain as _plain
+from rulespec.transcripts import config
 
-_ROOT = Path(__file__).resolve().parent.parent.parent
 TRANSCRIPT_KEYS = frozenset({"ruleset", "plays", "deal", "deck", "dealer", "seats", "expect"})
 
 
-def default_paths() -> list[Path]:
-    """The shipped golden transcripts: the tests/golden folder of a source checkout."""
-    golden = _ROOT / "tests" / "golden"
-    # Only in a checkout: an installed package has no tests folder of its own beside it.
-    if golden.is_dir() and (_ROOT / "pyproject.toml").is_file() and (_ROOT / "rulespec").is_dir():
-        return [golden]
-    raise RulespecError("no golden transcripts to replay: the tests/golden folder comes with a source checkout "
-                        "of rulespec, not with the installed package; give the transcripts' files or folders")
+def default_paths(cwd: Path | None = None) -> list[Path]:
+    """The golden transcripts to replay when none are named: the author's settings (config.py), else ./tests/golden."""
+    settings = config.load(cwd)
+    here = (cwd or Path.cwd()).resolve()
+    found = [_shorter(p, here) for p in settings.golden if p.exists()]
+    if found:
+        return found
+    if settings.file is not None:
+        raise RulespecError(f"no golden transcripts to replay: {settings.file} names "
+                            f"{', '.join(str(p) for p in settings.golden)}, which does not exist")
+    raise RulespecError("no golden transcripts to replay: no tests/golden folder here, and no `golden` setting in a "
+                        "rulespec.toml or the [tool.rulespec] table of a pyproject.toml (here or in a folder above); "
+                        "give the transcripts' files or folders")
+
+
+def _shorter(path: Path, here: Path) -> Path:
+    """`path` relative to the current folder when it is under it (for shorter report lines)."""
+    try:
+        return path.relative_to(here)
+    except ValueError:
+        return path
 
 
 def file_kind(path: Path) -> str:
@@ -52,17 +65,38 @@ def file_kind(path: Path) -> str:
     return "transcript" if keys & TRANSCRIPT_KEYS else "ruleset"
 
 
-def find(paths: list[Path]) -> list[Path]:
-    """The transcripts named or under the folders named (rulesets beside them are skipped), sorted."""
-    files: list[Path] = []
+@dataclass
+class Found:
+    """The transcripts to replay, and the rulesets found beside them in the folders (skipped)."""
+
+    transcripts: list[Path]
+    rulesets: list[Path]
+
+    def skipped_note(self) -> str | None:
+        """One line saying which rulesets were skipped, or None."""
+        if not self.rulesets:
+            return None
+        names = ", ".join(str(p) for p in self.rulesets[:5]) + (", ..." if len(self.rulesets) > 5 else "")
+        return f"skipped {len(self.rulesets)} ruleset file{'s' if len(self.rulesets) != 1 else ''}: {names}"
+
+
+def find(paths: list[Path]) -> Found:
+    """The transcripts named or under the folders named, sorted; a folder's rulesets are skipped (by content).
+
+    One rule for `replay` and `test`: a YAML file is a transcript or a ruleset by what it holds
+    (file_kind), and a folder may hold both. A file named on its own is always taken (a ruleset
+    named as a transcript is then reported by run_one).
+    """
+    found = Found([], [])
     for p in paths:
         if p.is_dir():
-            files += [f for f in sorted(p.rglob("*.yaml")) + sorted(p.rglob("*.yml")) if file_kind(f) == "transcript"]
+            for f in sorted({*p.rglob("*.yaml"), *p.rglob("*.yml")}):
+                (found.transcripts if file_kind(f) == "transcript" else found.rulesets).append(f)
         elif p.exists():
-            files.append(p)
+            found.transcripts.append(p)
         else:
             raise RulespecError(f"no such file or folder: {p}")
-    return files
+    return found
 
 
 @dataclass
@@ -79,6 +113,9 @@ def run_one(path: Path, update: bool = False) -> Outcome:
     """Replay one transcript; with `update`, a recorded one that fails is rewritten first."""
     from rulespec.transcripts.replay import replay
     from rulespec.transcripts.transcript import read_transcript
+    if file_kind(path) == "ruleset":
+        return Outcome(path, False, [f"FAIL {path}", f"  {path}: a ruleset (it has `id:`), not a transcript; "
+                                     f"replay and test take transcripts (`rulespec validate` checks a ruleset)"])
     try:
         result = replay(path)
     except RulespecError as err:

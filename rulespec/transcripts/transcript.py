@@ -142,12 +142,13 @@ def parse_transcript(source: str | bytes, filename: str) -> Transcript:
     return _Build(Path(filename), doc, _is_recorded(data)).transcript()
 
 
-def resolve_ruleset_ref(transcript: Transcript) -> str | Path:
-    """The ruleset id as written, or a path resolved against the transcript's folder."""
-    ref = transcript.ruleset
-    if "/" not in ref and "\\" not in ref and not ref.endswith((".yaml", ".yml", ".json")):
-        return ref
-    return Path(transcript.path).parent / ref
+def resolve_ruleset_ref(transcript: Transcript) -> Path:
+    """The ruleset file a transcript names: a shipped id, or a path relative to the transcript's own folder.
+
+    Resolved here once: the path returned is used as it is, never joined to a folder again.
+    """
+    from rulespec.source.rulesets import locate
+    return locate(transcript.ruleset, relative_to=Path(transcript.path).parent, span=transcript.ruleset_span)
 
 
 def _is_recorded(data: bytes) -> bool:

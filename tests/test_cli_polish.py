@@ -1,0 +1,87 @@
+"""The command line's manners: --version, a closed pipe, option words, docs, 80 columns."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulespec import __version__
+from rulespec.cli.main import run
+
+
+def cli(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = run([str(a) for a in argv], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_version(capsys):
+    assert run(["--version"]) == 0
+    assert capsys.readouterr().out == f"rulespec {__version__}\n"
+
+
+def test_a_reader_that_goes_away_is_not_an_error_message():
+    # `rulespec list | head -1`: the reader closes the pipe before rulespec has written; no traceback, no message.
+    proc = subprocess.Popen([sys.executable, "-m", "rulespec", "docs", "language"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert err == b""
+    assert proc.returncode == 1
+
+
+def test_list_fits_80_columns():
+    code, out, _ = cli("list")
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert out.startswith("cicera ")
+    assert any(line.startswith("cirulla-capotun ") for line in out.splitlines())
+
+
+VARIANT = """\
+id: v
+extends: cirulla
+options:
+  short: {type: bool, default: false}
+  label: {type: str, default: x}
+game: {target: '26 if options.short else 51'}
+"""
+
+
+@pytest.mark.parametrize("word, value", [("yes", True), ("Yes", True), ("on", True), ("true", True),
+                                         ("no", False), ("OFF", False), ("false", False)])
+def test_boolean_options_take_yes_and_no(tmp_path, word, value):
+    from rulespec.cli.options import named_options
+    path = tmp_path / "v.yaml"
+    path.write_text(VARIANT, encoding="utf-8")
+    assert named_options(path, [f"short={word}", "label=123"]) == {"short": value, "label": "123"}
+    code, out, err = cli("explain", path, "--option", f"short={word}")
+    assert (code, err) == (0, "")
+    assert ("26" if value else "51") in out
+
+
+def test_a_boolean_option_refuses_other_words(tmp_path):
+    path = tmp_path / "v.yaml"
+    path.write_text(VARIANT, encoding="utf-8")
+    code, _, err = cli("compile", path, "--option", "short=maybe")
+    assert code == 2 and "option 'short' is bool, found 'maybe'" in err
+
+
+def test_docs_ship_with_the_package_and_show():
+    code, out, _ = cli("docs")
+    assert code == 0
+    listed = [line.split()[0] for line in out.splitlines()[1:]]
+    assert {"language", "expressions", "transcripts"} <= set(listed)
+    top = Path(__file__).resolve().parent.parent
+    for topic in ("language", "expressions", "transcripts"):
+        code, text, _ = cli("docs", topic)
+        assert code == 0 and text == (top / "docs" / f"{topic}.md").read_text(encoding="utf-8")
+    # Inside the package (a link in the checkout, files in a wheel).
+    assert (top / "rulespec" / "docs" / "transcripts.md").is_file()
+    assert cli("docs", "transcript")[1].startswith("# Golden hand transcripts")  # a unique prefix will do
+    code, _, err = cli("docs", "langauge")
+    assert code == 2 and err == ("no documentation topic 'langauge'; topics: expressions, language, resolutions, "
+                                 "transcripts; did you mean 'language'?\n")
