@@ -4,7 +4,6 @@ from __future__ import annotations
 from pathlib import Path
 
 
-
 def register(sub) -> None:
     t = sub.add_parser("test", help="replay golden transcripts (default: the `golden` setting of rulespec.toml or "
                                     "[tool.rulespec], else ./tests/golden); --update refreshes recorded ones")
@@ -29,6 +28,7 @@ def run(args, out, err) -> int:
 
 def replay_found(paths: list[Path], out, err, *, update: bool = False, command: str, found=None) -> int:
     """Replay the transcripts under `paths` (rulesets beside them skipped, and said so); `replay` shares it."""
+    from rulespec.transcripts.testrun import find, run_tests  # here: other commands start without it
     found = found or find(paths)
     note = found.skipped_note()
     if note:
