@@ -12,7 +12,7 @@ from rulespec.checks import stage
 from rulespec.checks.lint import LintWarning, never_made
 from rulespec.errors import Span
 from rulespec.lang import model
-from rulespec.source.rulesets import locate
+from rulespec.source.rulesets import locate, rulesets_dir
 
 from .codegen import generate_module
 from .writer import Generated
@@ -66,6 +66,13 @@ def _stamps(files: list[Path]) -> tuple:
     return tuple(out)
 
 
+def _portable_ref(ref: str | Path, relative_to: Path | None) -> str:
+    """A shipped ruleset by its id (valid on any installation), any other by its absolute path."""
+    path = locate(ref, relative_to=relative_to).resolve()
+    shipped = rulesets_dir().resolve() / path.name
+    return path.stem if path == shipped else str(path)
+
+
 def compile_model(rs: model.Ruleset, options: dict | None = None, options_span: Span | None = None, *,
                   label: str = "") -> Compiled:
     """Check a built ruleset model with option values and compile it (no cache: e.g. a mutant of a document)."""
@@ -106,6 +113,8 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
             _BY_FILE[quick] = (_stamps(rs.files), hit)
         return hit
     compiled = compile_model(rs, options, options_span, label=key[:12])
+    # How to compile this module again (a pickled Hand or Game stores this, not the module).
+    compiled.module.__rulespec_ref__ = (_portable_ref(ref, relative_to), dict(options or {}))
     _CACHE[key] = compiled
     if quick is not None:
         _BY_FILE[quick] = (_stamps(rs.files), compiled)

@@ -1,3 +1,50 @@
-"""rulespec: rule specifications for the Italian fishing card games, compiled into fast engines."""
+"""rulespec: rule specifications for the Italian fishing card games, compiled into fast engines.
+
+The public API (imported on first use, so `import rulespec` stays cheap):
+
+- `rulespec.compile(ruleset, **options)` -> `Rules` (`new_hand()`, `new_game()`)
+- `rulespec.Hand`, `rulespec.Game`, `rulespec.Declaration`, `rulespec.Event`, `rulespec.DealSource`
+- `rulespec.RulespecError`, `rulespec.IllegalMove`
+- `rulespec.CompiledRules`: the typed Protocol of a compiled ruleset module
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
+
+# name -> module that defines it
+_LAZY = {
+    "compile": "rulespec.api",
+    "Rules": "rulespec.api",
+    "Hand": "rulespec.run.engine",
+    "Game": "rulespec.run.engine",
+    "Declaration": "rulespec.run.engine",
+    "Event": "rulespec.run.engine",
+    "DealSource": "rulespec.run.engine",
+    "IllegalMove": "rulespec.run.engine",
+    "RulespecError": "rulespec.errors",
+    "CompiledRules": "rulespec.run.protocol",
+}
+
+__all__ = sorted(_LAZY)
+
+if TYPE_CHECKING:
+    from rulespec.api import Rules, compile  # noqa: A004
+    from rulespec.errors import RulespecError
+    from rulespec.run.engine import DealSource, Declaration, Event, Game, Hand, IllegalMove
+    from rulespec.run.protocol import CompiledRules
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rulespec' has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value          # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

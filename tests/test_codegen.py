@@ -46,7 +46,7 @@ def test_scaffolding_lines_map_to_nothing():
 
 
 def test_every_module_offers_what_the_engine_reads():
-    from rulespec.run.compiled import CompiledRules
+    from rulespec.run.protocol import CompiledRules
     declared = [n for n in CompiledRules.__annotations__] + [
         n for n, v in vars(CompiledRules).items() if callable(v) and not n.startswith("_")]
     for rid in shipped_ids():

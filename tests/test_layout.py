@@ -15,7 +15,9 @@ import rulespec
 ROOT = Path(rulespec.__file__).parent
 
 # Lowest first. The compiler emits code for run/runtime.py's helpers but imports nothing
-# from run/; the engine runs compiled modules without importing the compiler.
+# from run/; the engine runs compiled modules without importing the compiler (only run/pickling.py,
+# to compile a pickled state's ruleset again). api is the public face of compiler and run;
+# interop (the game-AI adapters) sits on api and bots, beside the command line.
 FLOORS = [
     {"errors"},
     {"source"},
@@ -23,8 +25,8 @@ FLOORS = [
     {"checks"},
     {"compiler"},
     {"run"},
-    {"transcripts", "authoring", "bots"},
-    {"cli"},
+    {"transcripts", "authoring", "bots", "api"},
+    {"cli", "interop"},
     {"__main__"},
 ]
 FLOOR = {part: i for i, parts in enumerate(FLOORS) for part in parts}

@@ -15,7 +15,8 @@ from itertools import combinations
 from typing import NamedTuple
 
 from rulespec.errors import RulespecError
-from rulespec.run.compiled import CompiledRules
+from rulespec.run.pickling import state_with_rules, state_without_rules
+from rulespec.run.protocol import CompiledRules
 from rulespec.run.runtime import bits as _rt_bits
 
 # A deal check that holds for nearly every deal would redeal forever.
@@ -850,6 +851,14 @@ class Hand:
         new.play(new.turn, move[0], move[1], declarations)
         return new
 
+    # Pickle and deepcopy store the ruleset's reference and options, not the module (run/pickling.py).
+    def __getstate__(self) -> dict:
+        return state_without_rules(self.__dict__)
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state_with_rules(state))
+
+
 def _own_copy(annotation: str):
     """How a copy of a hand gets its own value of an attribute with this declared type (None: shared)."""
     if annotation.startswith("list"):
@@ -875,7 +884,7 @@ def shuffled_source(n_cards: int, rng: random.Random) -> DealSource:
 class Game:
     """A game: hands until a side reaches the target (or an outcome ends it)."""
 
-    def __init__(self, rules, seats: int | None = None, seed: int | None = None, dealer: int = 0):
+    def __init__(self, rules: CompiledRules, seats: int | None = None, seed: int | None = None, dealer: int = 0):
         self.rules = rules
         self.n = seats or rules.DEFAULT_SEATS
         self.k = rules.SIDES[self.n]
@@ -916,3 +925,10 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self.winners is not None
+
+    # Pickle and deepcopy store the ruleset's reference and options, not the module (run/pickling.py).
+    def __getstate__(self) -> dict:
+        return state_without_rules(self.__dict__)
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state_with_rules(state))

@@ -1,0 +1,85 @@
+"""The public Python API: `rulespec.compile(ruleset, **options)` and the compiled `Rules`.
+
+    import rulespec
+    rules = rulespec.compile("cirulla")                  # a shipped id or a path
+    hand = rules.new_hand(seats=2, seed=7)
+    while not hand.is_over:
+        card, capture = hand.legal_moves()[0]
+        hand.play(hand.current_seat, card, capture)
+    print(hand.score())
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from rulespec.errors import RulespecError
+from rulespec.run.engine import DealSource, Game, Hand, shuffled_source
+from rulespec.run.protocol import CompiledRules
+
+
+class Rules:
+    """A compiled ruleset: its id, options, seats, and factories for hands and games."""
+
+    def __init__(self, module: CompiledRules, ruleset=None):
+        self.module = module
+        self.ruleset = ruleset            # the checked model (lang/model.py), None if unknown
+
+    @property
+    def id(self) -> str:
+        return self.module.RULESET_ID
+
+    @property
+    def options(self) -> dict:
+        """The option values the ruleset was compiled with (as given to compile())."""
+        return dict(self.module.__rulespec_ref__[1])
+
+    @property
+    def seats_allowed(self) -> tuple[int, ...]:
+        return tuple(self.module.SEATS_ALLOWED)
+
+    @property
+    def default_seats(self) -> int:
+        return self.module.DEFAULT_SEATS
+
+    @property
+    def card_names(self) -> tuple[str, ...]:
+        """Card names by index (the indices in moves, hands and masks)."""
+        return tuple(self.module.CARD_NAMES[:self.module.N_CARDS])
+
+    def new_hand(self, seats: int | None = None, dealer: int = 0, seed: int | None = None, *,
+                 source: DealSource | None = None) -> Hand:
+        """A freshly dealt hand: shuffled from `seed` (None: unpredictable), or dealt from `source`."""
+        if source is not None and seed is not None:
+            raise RulespecError("new_hand takes a seed or a source, not both")
+        if source is None:
+            source = shuffled_source(self.module.N_CARDS, random.Random(seed))
+        return Hand(self.module, self.module.DEFAULT_SEATS if seats is None else seats, dealer, source)
+
+    def new_game(self, seats: int | None = None, seed: int | None = None, dealer: int = 0) -> Game:
+        """A game played hand after hand to the target (call game.new_hand() for each hand)."""
+        return Game(self.module, seats, seed, dealer)
+
+    def __repr__(self) -> str:
+        opts = "".join(f", {k}={v!r}" for k, v in sorted(self.options.items()))
+        return f"rulespec.compile({self.id!r}{opts})"
+
+    # Pickled as the reference and options; loading compiles again (cached).
+    def __reduce__(self):
+        ref, options = self.module.__rulespec_ref__
+        return (_compile_ref, (ref, dict(options)))
+
+
+def _compile_ref(ref: str, options: dict) -> Rules:
+    return compile(ref, **options)
+
+
+def compile(ruleset: str | Path, **options) -> Rules:  # noqa: A001 - the library's verb
+    """Compile a ruleset (a shipped id such as "cirulla", or a path to a .yaml file) with option values.
+
+    Compiling is cached per (files, options): compiling the same ruleset again is cheap.
+    RulespecError (located) for a ruleset or option that is wrong.
+    """
+    from rulespec.compiler.build import compile_ruleset
+    compiled = compile_ruleset(ruleset, options or None)
+    return Rules(compiled.module, compiled.ruleset)

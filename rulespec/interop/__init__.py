@@ -1,0 +1,1 @@
+"""Adapters to the game-AI frameworks: PettingZoo, Gymnasium, OpenSpiel (the `rl` extra)."""

@@ -1,0 +1,420 @@
+"""A hand as a sequence of single decisions with one fixed action space per ruleset.
+
+Every adapter (PettingZoo, Gymnasium, OpenSpiel) drives a `Decisions`: at each
+step one seat chooses one integer action among `legal_actions()`.
+
+The action space has A = N + 1 + D actions for a deck of N cards:
+
+- `0 .. N-1`, a card. In the *card* phase: play that card from the hand. In
+  the *capture* phase: add that table card to the capture being built.
+- `N`, DONE. In the capture phase: take the capture built so far (the empty
+  one: play the card without capturing). In the *declare* phase: declare
+  nothing more.
+- `N+1 .. N+D`, a declaration slot (declare phase only): bonus `b` made with
+  the `j`-th combination (in `itertools.combinations` order) of the seat's
+  undeclared cards, lowest index first. D = Σ_b C(H, size_b) for the largest
+  hand H of the ruleset's deal schedule: a bound that holds for every hand.
+
+A play is a card, then (only when the card has several capture options) its
+capture as a set of table cards named in increasing index order, ending with
+DONE; as soon as the cards named so far leave a single option, that option is
+taken. No bound on the number of captures or legal moves is needed: cicera's
+29 captures of one card are 29 paths through at most N+1 actions.
+
+Declarations are decisions too, never made for the agent: where the ruleset
+declares with the play, the seat's turn starts with a declare phase whenever
+it holds a bonus it may declare now; knocks (card-less declarations) are
+offered after each deal in seat order (timing `after_deal`) or at the start of
+the seat's own first turn of the round (`before_first_turn`). Two choices stay
+with the engine: the rank of a declared wild card (the first rank that makes
+the bonus, as `Hand.bonus_options` gives it), and a declaration that the rules
+void because an earlier seat holds the same value (`unique_by`): the mask
+cannot know it (the earlier seat's cards are hidden), so it is offered, and
+when played it is dropped, as at a real table.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+
+from rulespec.bots.ismcts import result_for
+from rulespec.bots.policy import best_declarations
+from rulespec.run.engine import Declaration, Hand, IllegalMove
+from rulespec.run.pickling import state_with_rules, state_without_rules
+from rulespec.run.protocol import CompiledRules
+
+DECLARE, CARD, CAPTURE = 0, 1, 2
+PHASES = ("declare", "card", "capture")
+
+
+class ActionLayout:
+    """The fixed action space of a ruleset at a number of seats."""
+
+    def __init__(self, rules: CompiledRules, seats: int):
+        self.n_cards = rules.N_CARDS
+        self.done = rules.N_CARDS
+        self.max_hand = max(seat_cards for seat_cards, _, _ in rules.schedule(seats))
+        self.bonuses = list(rules.HAND_BONUSES)
+        self.offsets: dict[str, int] = {}
+        offset = rules.N_CARDS + 1
+        for name in self.bonuses:
+            self.offsets[name] = offset
+            offset += comb(self.max_hand, rules.HAND_BONUSES[name].size)
+        self.size = offset
+        self._ranks: dict[tuple[int, int], dict[tuple[int, ...], int]] = {}
+
+    @property
+    def n_declaration_slots(self) -> int:
+        return self.size - self.n_cards - 1
+
+    def declaration_action(self, decl: Declaration, available: list[int], size: int) -> int:
+        """The action of a declaration made with cards out of `available` (sorted card indices)."""
+        positions = tuple(available.index(c) for c in _bits(decl.cards))
+        ranks = self._ranks.get((len(available), size))
+        if ranks is None:
+            ranks = {combo: i for i, combo in enumerate(combinations(range(len(available)), size))}
+            self._ranks[(len(available), size)] = ranks
+        return self.offsets[decl.bonus] + ranks[positions]
+
+    def describe(self, action: int, rules: CompiledRules) -> str:
+        """An action in words (for logs and OpenSpiel's action strings)."""
+        if action < self.n_cards:
+            return rules.CARD_NAMES[action]
+        if action == self.done:
+            return "done"
+        for name in reversed(self.bonuses):
+            if action >= self.offsets[name]:
+                return f"declare {name} #{action - self.offsets[name]}"
+        raise ValueError(f"action {action} is outside 0..{self.size - 1}")
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class Decisions:
+    """One hand driven one decision at a time (see the module docstring for the actions)."""
+
+    def __init__(self, hand: Hand, layout: ActionLayout | None = None):
+        self.hand = hand
+        self.rules = hand.rules
+        self.layout = layout or ActionLayout(hand.rules, hand.n)
+        self._unique = any(spec.unique_by for spec in self.rules.HAND_BONUSES.values())
+        self._knocks = not hand.declares_with_play
+        self.seat: int | None = None
+        self.phase = CARD
+        self.pending: list[Declaration] = []     # declarations chosen in this declare phase
+        self.decls: list[Declaration] = []       # declarations going with the coming play
+        self.card: int | None = None              # the card whose capture is being built
+        self.partial = 0                          # the capture built so far
+        self.voided: list[tuple[int, Declaration]] = []
+        # Moves in order: ("deal", table laid, cards per seat) or ("deal", None) for a thrown-in deal /
+        # ("knock", seat, decls, voided) / ("play", seat, card, capture, decls, voided); see public_log().
+        self.log: list[tuple] = []
+        self._logged_deals = 0
+        self._voided_now: list[Declaration] = []
+        self._queue: list[int] = []               # seats still to be offered a knock after the deal
+        self._dealt_round = 0
+        self._options: list[Declaration] = []
+        self._moves: dict[int, list[int]] = {}
+        self._legal: list[int] | None = None
+        self._advance()
+
+    def with_hand(self, hand: Hand) -> "Decisions":
+        """The same decision in progress (seat, phase, choices so far) over another hand state.
+
+        For determinised search and for tests: `hand` is this state with its
+        hidden cards redrawn (Hand.with_hidden); what is legal is worked out
+        again from it.
+        """
+        new = Decisions.__new__(Decisions)
+        new.__dict__.update(self.__dict__)
+        new.hand, new._legal = hand, None
+        new._logged_deals = len(hand.deal_log)      # a redrawn hand may have dropped the record of the deal
+        new.pending, new.decls, new._queue = list(self.pending), list(self.decls), list(self._queue)
+        new.voided, new.log, new._voided_now = list(self.voided), list(self.log), list(self._voided_now)
+        new._rewrite_last_deal()
+        if hand.is_over:
+            return new
+        if self.phase == DECLARE:
+            new._options = new._belief(self.seat).bonus_options(self.seat)
+        else:
+            new._start_card_phase(self.seat)
+            new.phase, new.card, new.partial = self.phase, self.card, self.partial
+        return new
+
+    def _rewrite_last_deal(self) -> None:
+        """Make the log's last deal agree with the hand: each seat's cards now plus those it played since.
+
+        Earlier deals need no rewriting: every card of them has been played face up.
+        """
+        last = max((i for i, e in enumerate(self.log) if e[0] == "deal" and e[1] is not None), default=None)
+        if last is None:
+            return
+        played = [0] * self.hand.n
+        for entry in self.log[last + 1:]:
+            if entry[0] == "play":
+                played[entry[1]] |= 1 << entry[2]
+        dealt = tuple(h | p for h, p in zip(self.hand.hands, played))
+        self.log[last] = ("deal", self.log[last][1], dealt)
+
+    def clone(self) -> "Decisions":
+        """An independent copy (the hand cloned too)."""
+        return self.with_hand(self.hand.clone())
+
+    def __deepcopy__(self, memo) -> "Decisions":
+        return self.clone()
+
+    # Pickled with the ruleset's reference in place of its module, as a Hand is (run/pickling.py).
+    def __getstate__(self) -> dict:
+        return state_without_rules(self.__dict__)
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state_with_rules(state))
+
+    # -- views -------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.hand.is_over
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.hand.over else self.seat
+
+    def legal_actions(self) -> list[int]:
+        """The actions the current seat may take, ascending."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def returns(self) -> list[float]:
+        """Per seat: its side's total minus the best other side's, ± the target for a game-ending outcome."""
+        if not self.hand.is_over:
+            return [0.0] * self.hand.n
+        hand = self.hand
+        per_side = [float(result_for(hand, side)) for side in range(hand.k)]
+        return [per_side[seat % hand.k] for seat in range(hand.n)]
+
+    def _compute_legal(self) -> list[int]:
+        if self.hand.is_over:
+            return []
+        if self.phase == CARD:
+            return sorted(self._moves)
+        if self.phase == CAPTURE:
+            out = set()
+            partial = self.partial
+            for option in self._moves[self.card]:
+                rest = _prefix_rest(option, partial)
+                if rest is None:
+                    continue
+                if rest:
+                    out.add((rest & -rest).bit_length() - 1)
+                else:
+                    out.add(self.layout.done)
+            return sorted(out)
+        # DECLARE
+        return sorted({self.layout.done} | set(self._declaration_actions()))
+
+    # -- stepping ------------------------------------------------------------
+    def apply(self, action: int) -> None:
+        """Take one action for the current seat; IllegalMove for one not in legal_actions()."""
+        if action not in self.legal_actions():
+            raise IllegalMove(f"action {action} ({self._name(action)}) is not legal now "
+                              f"(legal: {self.legal_actions()})")
+        self._legal = None
+        if self.phase == DECLARE:
+            if action == self.layout.done:
+                self._end_declarations()
+            else:
+                self.pending.append(self._decl_by_action[action])
+                if not self._declaration_actions():
+                    self._end_declarations()
+            return
+        if self.phase == CARD:
+            options = self._moves[action]
+            if len(options) == 1:
+                self._play(action, options[0])
+            else:
+                self.phase, self.card, self.partial = CAPTURE, action, 0
+            return
+        # CAPTURE
+        if action == self.layout.done:
+            self._play(self.card, self.partial)
+            return
+        self.partial |= 1 << action
+        left = [o for o in self._moves[self.card] if _prefix_rest(o, self.partial) is not None]
+        if len(left) == 1:
+            self._play(self.card, left[0])
+
+    def apply_bot(self, bot) -> None:
+        """Let a bot (rulespec/bots) make the current seat's whole move: its declarations and its play."""
+        seat = self.seat
+        if self.phase != DECLARE and (self.phase != CARD or self.decls):
+            raise ValueError("a bot moves only at the start of a seat's decision, not in the middle of one")
+        self.pending, self.decls, self._legal = [], [], None
+        if self.phase == DECLARE and self._knocks:
+            decls = best_declarations(self.hand, seat)
+            if decls:
+                self.hand.declare(seat, decls)
+                self.log.append(("knock", seat, tuple(decls), ()))
+            self._advance(after_knock=seat)
+            return
+        decls, card, capture = bot.choose(self.hand, seat)
+        self.hand.play(seat, card, capture, decls)
+        self.log.append(("play", seat, card, capture, tuple(decls), ()))
+        self._advance()
+
+    def public_log(self, seat: int) -> list[str]:
+        """What `seat` has seen happen, in order: its deals (its own cards, the table laid) and every move."""
+        rules = self.rules
+        names = rules.card_names
+        out = []
+        for entry in self.log:
+            if entry[0] == "deal":
+                if entry[1] is None:
+                    out.append("deal thrown in")
+                else:
+                    out.append(f"deal table[{names(entry[1])}] mine[{names(entry[2][seat])}]")
+                continue
+            if entry[0] == "knock":
+                _, s, decls, voided = entry
+                out.append(f"s{s} knock {_decls(decls, rules)}{' void ' + _decls(voided, rules) if voided else ''}")
+                continue
+            _, s, card, capture, decls, voided = entry
+            text = f"s{s} {rules.CARD_NAMES[card]}x[{names(capture)}]"
+            if decls:
+                text += " " + _decls(decls, rules)
+            if voided:
+                text += " void " + _decls(voided, rules)
+            out.append(text)
+        return out
+
+    def _name(self, action: int) -> str:
+        try:
+            return self.layout.describe(action, self.rules)
+        except ValueError as err:
+            return str(err)
+
+    # -- declarations ---------------------------------------------------------
+    def _belief(self, seat: int) -> Hand:
+        """The hand as `seat` may judge a declaration: earlier seats' holdings unknown (`unique_by`)."""
+        if not self._unique:
+            return self.hand
+        probe = self.hand.clone()
+        probe.round_dealt = [m if s == seat else 0 for s, m in enumerate(probe.round_dealt)]
+        return probe
+
+    def _declaration_actions(self) -> list[int]:
+        """Declaration slots the seat may add to what it chose so far in this phase."""
+        seat = self.seat
+        belief = self._belief(seat)
+        available = _bits(self.hand.hands[seat] & ~self.hand.shown[seat])
+        actions = []
+        self._decl_by_action = {}
+        for d in self._options:
+            if d in self.pending:
+                continue
+            if self.pending:
+                try:
+                    belief.with_declarations(seat, self.pending + [d])
+                except IllegalMove:
+                    continue
+            a = self.layout.declaration_action(d, available, self.rules.HAND_BONUSES[d.bonus].size)
+            self._decl_by_action[a] = d
+            actions.append(a)
+        return actions
+
+    def _offer_declarations(self, seat: int) -> bool:
+        """Open a declare phase for `seat` if it may declare something now."""
+        options = self._belief(seat).bonus_options(seat)
+        if not options:
+            return False
+        self.seat, self.phase, self.pending, self._options = seat, DECLARE, [], options
+        return True
+
+    def _end_declarations(self) -> None:
+        """Keep the chosen declarations the rules accept (a voided one is dropped), then go on."""
+        seat = self.seat
+        kept: list[Declaration] = []
+        for d in self.pending:
+            try:
+                self.hand.with_declarations(seat, kept + [d])
+            except IllegalMove:
+                self.voided.append((seat, d))
+                self._voided_now.append(d)
+                continue
+            kept.append(d)
+        self.pending, self._options = [], []
+        if self._knocks:
+            if kept:
+                self.hand.declare(seat, kept)
+            if kept or self._voided_now:
+                self.log.append(("knock", seat, tuple(kept), tuple(self._voided_now)))
+            self._voided_now = []
+            self._advance(after_knock=seat)
+        else:
+            self.decls = kept
+            self._start_card_phase(seat)
+
+    # -- turns ----------------------------------------------------------------
+    def _start_card_phase(self, seat: int) -> None:
+        base = self.hand.with_declarations(seat, self.decls) if self.decls else self.hand
+        moves: dict[int, list[int]] = {}
+        for card, capture in base.legal_moves():
+            moves.setdefault(card, []).append(capture)
+        self.seat, self.phase, self._moves, self._legal = seat, CARD, moves, None
+
+    def _play(self, card: int, capture: int) -> None:
+        decls, self.decls = self.decls, []
+        self.card, self.partial = None, 0
+        self.hand.play(self.seat, card, capture, decls)
+        self.log.append(("play", self.seat, card, capture, tuple(decls), tuple(self._voided_now)))
+        self._voided_now = []
+        self._advance()
+
+    def _advance(self, after_knock: int | None = None) -> None:
+        """Find the next decision: a knock after a deal, a declare phase, or a card to play."""
+        hand = self.hand
+        self._legal = None
+        while self._logged_deals < len(hand.deal_log):
+            dealt = hand.deal_log[self._logged_deals]
+            self.log.append(("deal", None) if dealt is None else ("deal", dealt[0], dealt[1]))
+            self._logged_deals += 1
+        if hand.is_over:
+            self.seat = None
+            return
+        rules = self.rules
+        if self._knocks and rules.HAND_BONUSES:
+            if rules.TIMING == "after_deal":
+                if hand.round != self._dealt_round:
+                    self._dealt_round = hand.round
+                    self._queue = [(hand.dealer + 1 + j) % hand.n for j in range(hand.n)]
+                while self._queue:
+                    seat = self._queue.pop(0)
+                    if self._offer_declarations(seat):
+                        return
+            elif after_knock is None and self._offer_declarations(hand.turn):
+                return                          # before_first_turn: a knock at the start of the own turn
+        elif not self._knocks and self._offer_declarations(hand.turn):
+            return
+        self._start_card_phase(hand.turn)
+
+
+def _decls(decls, rules) -> str:
+    return ",".join(f"{d.bonus}[{rules.card_names(d.cards)}]"
+                    + (f"={rules.RANK_NAMES[d.wild_rank]}" if d.wild_rank is not None else "") for d in decls)
+
+
+def _prefix_rest(option: int, partial: int) -> int | None:
+    """If `partial` is the lowest cards of `option`, the rest of it; else None."""
+    if option & partial != partial:
+        return None
+    rest = option ^ partial
+    if rest and (rest & -rest).bit_length() <= partial.bit_length():
+        return None
+    return rest

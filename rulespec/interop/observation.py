@@ -1,0 +1,167 @@
+"""What one seat sees, as a fixed-size array per (ruleset, seats) and as a dict.
+
+Seats and sides are listed relative to the observer (itself first), so one
+policy can play every seat. The array is float32, in blocks (`Observer.blocks`
+names each block's slice); every block but the last two is 0/1:
+
+| block | size | meaning |
+|---|---|---|
+| hand | N | own cards |
+| table | N | the table |
+| previous | N | the card the previous play left on the table |
+| piles | k×N | each side's captured cards (public: captures are made face up) |
+| shown | n×N | each seat's declared cards still in its hand (shown face up) |
+| pending_declared | N | cards of the declarations chosen in the current declare phase |
+| card | N | the card whose capture is being built (capture phase) |
+| partial | N | the capture built so far (capture phase) |
+| wild_as | R | the rank the wild card is declared as (none: all zero) |
+| seat | n | the observer's seat (absolute, one-hot) |
+| dealer | n | the dealer (relative, one-hot) |
+| to_move | n | the seat to act (relative, one-hot; all zero once over) |
+| phase | 3 | declare, card, capture (one-hot; all zero once over) |
+| hand_sizes | n×(H+1) | cards in each seat's hand, one-hot per seat (0..H) |
+| stock | N+1 | cards still to be dealt, one-hot (0..N) |
+| round | S+1 | deal rounds dealt so far, one-hot (0..S) |
+| bonuses | n×B | declarations each seat has made, per hand bonus (counts) |
+| event_points | k×C | each side's points from events, per category |
+
+N cards, n seats, k sides, B hand bonuses, C scoring categories, R ranks, H
+the largest hand and S the rounds of the deal schedule. Nothing in it
+depends on another seat's hidden cards: their hands appear only as sizes and
+shown cards.
+"""
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+
+from rulespec.interop.decisions import CAPTURE, DECLARE, PHASES, Decisions
+from rulespec.run.protocol import CompiledRules
+
+# Byte -> its 8 bits, lowest first, as float32: turns the packed 0/1 blocks into the array in one step.
+_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
+
+
+class Observer:
+    """Encodes a `Decisions` state for one seat."""
+
+    def __init__(self, rules: CompiledRules, seats: int):
+        self.rules = rules
+        self.n = seats
+        self.k = rules.SIDES[seats]
+        self.N = rules.N_CARDS
+        self.bonuses = list(rules.HAND_BONUSES)
+        self.categories = list(rules.CATEGORIES)
+        self.n_ranks = len(rules.RANK_NAMES)
+        n, k, N = self.n, self.k, self.N
+        schedule = rules.schedule(seats)
+        self.max_hand = max(seat_cards for seat_cards, _, _ in schedule)
+        bit_blocks = [("hand", N), ("table", N), ("previous", N), ("piles", k * N), ("shown", n * N),
+                      ("pending_declared", N), ("card", N), ("partial", N), ("wild_as", self.n_ranks),
+                      ("seat", n), ("dealer", n), ("to_move", n), ("phase", len(PHASES)),
+                      ("hand_sizes", n * (self.max_hand + 1)), ("stock", N + 1), ("round", len(schedule) + 1)]
+        count_blocks = [("bonuses", n * len(self.bonuses)), ("event_points", k * len(self.categories))]
+        self.blocks: dict[str, slice] = {}
+        pos = 0
+        for name, size in bit_blocks + count_blocks:
+            self.blocks[name] = slice(pos, pos + size)
+            pos += size
+        self.n_bits = sum(size for _, size in bit_blocks)
+        self.size = pos
+        self.low = np.zeros(self.size, np.float32)
+        self.high = np.ones(self.size, np.float32)
+        # A seat declares a bonus at most once per set of its cards, in each round: C(H, size) per round.
+        bonus_high = [len(schedule) * comb(self.max_hand, rules.HAND_BONUSES[b].size) for b in self.bonuses]
+        self.high[self.blocks["bonuses"]] = np.tile(np.array(bonus_high, np.float32), n) if bonus_high else []
+        # Event points have no bound short of the rules' arithmetic: they stay unbounded.
+        self.low[self.blocks["event_points"]] = -np.inf
+        self.high[self.blocks["event_points"]] = np.inf
+        # The packed bytes cover the count blocks too (zero bits there), so one look-up gives the whole array.
+        self._nbytes = (self.size + 7) // 8
+        self._bonus_index = {b: i for i, b in enumerate(self.bonuses)}
+        self._category_index = {c: i for i, c in enumerate(self.categories)}
+        self._events_seen: dict[int, tuple] = {}        # seat -> (events list, how many counted, counts)
+        at = {name: sl.start for name, sl in self.blocks.items()}
+        self._sizes_at, self._width = at["hand_sizes"], self.max_hand + 1
+        self._wild_at, self._seat_at, self._dealer_at = at["wild_as"], at["seat"], at["dealer"]
+        self._stock_at, self._round_at, self._to_move_at, self._phase_at = (at["stock"], at["round"], at["to_move"],
+                                                                             at["phase"])
+        # Per observer: (side, shift) of each pile and (seat, shift of its shown cards, offset of its hand size).
+        self._pile_shifts = [[((me + j) % k, (3 + j) * N) for j in range(k)] for me in range(k)]
+        self._seat_shifts = [[((me + j) % n, (3 + k + j) * N, self._sizes_at + j * self._width) for j in range(n)]
+                             for me in range(n)]
+        self._pending_at = (3 + k + n) * N
+        # Cards the rounds still to come will deal, by the number of rounds dealt (Hand.stock_size()).
+        self._stock = [sum(c * seats + t for c, t, _ in schedule[r:]) for r in range(len(schedule) + 1)]
+
+    def array(self, d: Decisions, seat: int) -> np.ndarray:
+        """The observation of `seat` as a float32 array of `self.size`."""
+        hand = d.hand
+        n, k, N = self.n, self.k, self.N
+        me_side = seat % k
+        hands = hand.hands
+        # Every 0/1 block as one integer, each block shifted into place (offsets from self.blocks).
+        big = hands[seat] | hand.table << N | hand.previous << 2 * N
+        piles = hand.piles
+        for side, shift in self._pile_shifts[me_side]:
+            big |= piles[side] << shift
+        shown = hand.shown
+        for s, shift, size_at in self._seat_shifts[seat]:
+            held = hands[s]
+            big |= (shown[s] & held) << shift | 1 << size_at + held.bit_count()
+        shift = self._pending_at
+        acting = None if hand.over else d.seat
+        if acting == seat:
+            if d.pending:
+                pending = 0
+                for decl in d.pending:
+                    pending |= decl.cards
+                big |= pending << shift
+            if d.phase == CAPTURE:
+                big |= (1 << d.card) << shift + N | d.partial << shift + 2 * N
+        if hand.wild_as is not None:
+            big |= 1 << self._wild_at + hand.wild_as - N
+        big |= (1 << self._seat_at + seat | 1 << self._dealer_at + (hand.dealer - seat) % n
+                | 1 << self._stock_at + self._stock[hand.round] | 1 << self._round_at + hand.round)
+        if acting is not None:
+            big |= 1 << self._to_move_at + (acting - seat) % n | 1 << self._phase_at + d.phase
+        out = _BITS.take(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8), axis=0).reshape(-1)
+        if hand.events:
+            out[self.n_bits:self.size] = self._event_counts(hand.events, seat)
+        return out[:self.size]
+
+    def _event_counts(self, events: list, seat: int) -> np.ndarray:
+        """The bonuses and event_points blocks for `seat`, updated with the events added since last asked."""
+        seen = self._events_seen.get(seat)
+        if seen is None or seen[0] is not events or seen[1] > len(events):
+            seen = (events, 0, np.zeros(self.size - self.n_bits, np.float32))
+        _, done, counts = seen
+        if done == len(events):
+            return counts
+        n, k = self.n, self.k
+        nb, nc = len(self.bonuses), len(self.categories)
+        me_side = seat % k
+        for e in events[done:]:
+            i = self._bonus_index.get(e.name)
+            if i is not None and e.seat is not None:
+                counts[((e.seat - seat) % n) * nb + i] += 1
+            c = self._category_index.get(e.category)
+            if c is not None and e.side is not None:
+                counts[n * nb + ((e.side - me_side) % k) * nc + c] += e.points
+        self._events_seen[seat] = (events, len(events), counts)
+        return counts
+
+    def dict(self, d: Decisions, seat: int) -> dict:
+        """The same view in readable form: the engine's `observation(seat)` and the decision in progress."""
+        obs = d.hand.observation(seat)
+        mine = d.seat == seat and d.current_seat is not None
+        obs.update({
+            "phase": PHASES[d.phase] if d.current_seat is not None else None,
+            "to_move": d.current_seat,
+            "stock": d.hand.stock_size(),
+            "pending_declarations": [tuple(x) for x in d.pending] if mine and d.phase == DECLARE else [],
+            "card": d.card if mine and d.phase == CAPTURE else None,
+            "partial": [c for c in range(self.N) if d.partial >> c & 1] if mine and d.phase == CAPTURE else [],
+        })
+        return obs

@@ -1,0 +1,232 @@
+"""An OpenSpiel game for any ruleset: `pyspiel.load_game("rulespec", {"ruleset": "cirulla", "seats": 2})`.
+
+Importing this module registers the game `rulespec` (`pyspiel.register_game`).
+Parameters: `ruleset` (an id or a path), `seats` (0: the ruleset's default),
+`options` (`NAME=VALUE,...`, the ruleset's option values).
+
+- Chance is explicit: the deal is drawn card by card, the whole deck order
+  (N chance nodes, each uniform over the cards not drawn yet) before the first
+  decision. A deal the rules throw in is shuffled again from a generator
+  seeded by that drawn order, so the state stays a function of its history.
+- Players are seats; the actions are rulespec/interop/decisions.py's (a card,
+  DONE, a declaration slot), so one play may take several decisions.
+- Information-state strings (perfect recall): the player's seat, its own
+  cards of every deal and the table laid, every move made (card, capture,
+  declarations, voided declarations) and its own choices in the decision in
+  progress. Observation strings and tensors: rulespec/interop/observation.py.
+- Returns, at the end of the hand: +1 shared by the sides with the best
+  result (total minus the best other side's, ± the target for an outcome that
+  ends the game), -1 shared by the others, 0 for all when every side ties; per
+  seat, its side's share. Zero-sum, in [-1, 1].
+- `resampler(state, player)` redraws the hidden cards consistently with the
+  player's view, for OpenSpiel's ISMCTS (`bot.set_resampler(resampler)`).
+
+Needs the `rl` extra: `pip install 'rulespec[rl]'`.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+
+from rulespec.api import compile as compile_rules
+from rulespec.bots.ismcts import determinise, result_for
+from rulespec.cli.options import parse_options
+from rulespec.interop.decisions import CAPTURE, DECLARE, PHASES, ActionLayout, Decisions
+from rulespec.interop.observation import Observer
+from rulespec.run.engine import DealSource, Hand
+
+GAME_NAME = "rulespec"
+MAX_SEATS = 8
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="rulespec: a compiled fishing-card-game ruleset",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_SEATS,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"ruleset": "cirulla", "seats": 0, "options": ""},
+)
+
+
+class RulespecGame(pyspiel.Game):
+    """A ruleset as an OpenSpiel game (one hand)."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        ruleset = str(params.get("ruleset", "cirulla"))
+        self.rules = compile_rules(ruleset, **parse_options([p for p in str(params.get("options", "")).split(",")
+                                                            if p]))
+        module = self.rules.module
+        seats = int(params.get("seats", 0)) or module.DEFAULT_SEATS
+        if seats not in module.SEATS_ALLOWED or seats > MAX_SEATS:
+            raise ValueError(f"{module.RULESET_ID} is played by {', '.join(map(str, module.SEATS_ALLOWED))} "
+                             f"players, not {seats}")
+        self.seats = seats
+        self.layout = ActionLayout(module, seats)
+        self.observer = Observer(module, seats)
+        n_cards = module.N_CARDS
+        rounds = len(module.schedule(seats))
+        slots = self.layout.n_declaration_slots
+        # Decisions: cards played and capture steps (each captured card once, a DONE per play) take at most
+        # 3 N; a declare phase opens at most once per turn start and knock, and takes at most slots + 1.
+        longest = n_cards + 3 * n_cards + (n_cards + seats * rounds) * (slots + 1 if slots else 0)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.layout.size,
+            max_chance_outcomes=n_cards,
+            num_players=seats,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=longest,
+        )
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self):
+        return RulespecState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"observation parameters are not supported, found {params}")
+        perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
+        return _Observer(self, perfect_recall)
+
+
+class RulespecState(pyspiel.State):
+    """A hand being dealt (chance nodes) or played (seats' decisions)."""
+
+    def __init__(self, game: RulespecGame):
+        super().__init__(game)
+        self.order: list[int] = []
+        self.decisions: Decisions | None = None
+
+    @property
+    def _game(self) -> RulespecGame:
+        # Asked of OpenSpiel each time, not stored: a clone (a deep copy) would copy the game object too.
+        return self.get_game()
+
+    # -- OpenSpiel's API -------------------------------------------------------
+    def current_player(self):
+        if self.decisions is None:
+            return pyspiel.PlayerId.CHANCE
+        seat = self.decisions.current_seat
+        return pyspiel.PlayerId.TERMINAL if seat is None else seat
+
+    def _legal_actions(self, player):
+        return list(self.decisions.legal_actions())
+
+    def chance_outcomes(self):
+        drawn = set(self.order)
+        rest = [c for c in range(self._game.rules.module.N_CARDS) if c not in drawn]
+        p = 1.0 / len(rest)
+        return [(c, p) for c in rest]
+
+    def _apply_action(self, action):
+        if self.decisions is None:
+            self.order.append(action)
+            module = self._game.rules.module
+            if len(self.order) == module.N_CARDS:
+                rng = random.Random(",".join(map(str, self.order)))
+                hand = Hand(module, self._game.seats, 0, DealSource(order=list(self.order), rng=rng))
+                self.decisions = Decisions(hand, self._game.layout)
+            return
+        self.decisions.apply(action)
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {self._game.rules.module.CARD_NAMES[action]}"
+        return self._game.layout.describe(action, self._game.rules.module)
+
+    def is_terminal(self):
+        return self.decisions is not None and self.decisions.is_over
+
+    def returns(self):
+        if not self.is_terminal():
+            return [0.0] * self._game.seats
+        hand = self.decisions.hand
+        per_side = shares(hand)
+        return [per_side[seat % hand.k] for seat in range(hand.n)]
+
+    def __str__(self):
+        if self.decisions is None:
+            return f"dealing: {len(self.order)} cards drawn"
+        hand = self.decisions.hand
+        names = self._game.rules.module.card_names
+        seats = " | ".join(f"s{s}[{names(hand.hands[s])}]" for s in range(hand.n))
+        return f"round {hand.round} table[{names(hand.table)}] {seats}"
+
+
+def shares(hand: Hand) -> list[float]:
+    """Per side: +1 shared by the best sides, -1 shared by the others (0 for all on a full tie)."""
+    values = [result_for(hand, side) for side in range(hand.k)]
+    best = max(values)
+    winners = [s for s, v in enumerate(values) if v == best]
+    if len(winners) == hand.k:
+        return [0.0] * hand.k
+    losers = hand.k - len(winners)
+    return [1.0 / len(winners) if s in winners else -1.0 / losers for s in range(hand.k)]
+
+
+class _Observer:
+    """OpenSpiel's PyObserver: the information-state string, or the observation string and tensor."""
+
+    def __init__(self, game: RulespecGame, perfect_recall: bool):
+        self.game = game
+        self.perfect_recall = perfect_recall
+        size = 0 if perfect_recall else game.observer.size
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: RulespecState, player: int) -> None:
+        if self.perfect_recall:
+            return
+        if state.decisions is None:
+            self.tensor.fill(0)
+        else:
+            self.tensor[:] = self.game.observer.array(state.decisions, player)
+
+    def string_from(self, state: RulespecState, player: int) -> str:
+        if state.decisions is None:
+            return f"p{player} dealing"
+        d = state.decisions
+        names = self.game.rules.module.card_names
+        head = f"p{player}"
+        mine = d.current_seat == player
+        current = ""
+        if mine:
+            current = f" | {PHASES[d.phase]}"
+            if d.phase == DECLARE and d.pending:
+                current += " " + ",".join(f"{x.bonus}[{names(x.cards)}]" for x in d.pending)
+            if d.phase == CAPTURE:
+                current += f" {self.game.rules.module.CARD_NAMES[d.card]}x[{names(d.partial)}]"
+        if self.perfect_recall:
+            return head + " | " + " ; ".join(d.public_log(player)) + current
+        hand = d.hand
+        shown = " ".join(f"s{s}[{names(hand.shown[s] & hand.hands[s])}]" for s in range(hand.n))
+        piles = " ".join(f"side{k}[{names(p)}]" for k, p in enumerate(hand.piles))
+        return (f"{head} round {hand.round} hand[{names(hand.hands[player])}] table[{names(hand.table)}] "
+                f"shown {shown} piles {piles} stock {hand.stock_size()}{current}")
+
+
+def resampler(state: RulespecState, player: int) -> RulespecState:
+    """A state whose hidden cards are redrawn from what `player` cannot see (for ISMCTS)."""
+    new = state.clone()
+    if state.decisions is None or state.decisions.is_over:
+        return new
+    rng = random.Random(np.random.randint(1 << 62))
+    world = determinise(state.decisions.hand, player, rng)
+    new.decisions = state.decisions.with_hand(world)
+    return new
+
+
+
+pyspiel.register_game(_GAME_TYPE, RulespecGame)

@@ -1,0 +1,72 @@
+"""The names a compiled ruleset module gives the engine, written down as a typed Protocol.
+
+compiler/codegen.py writes these names into every generated module; the
+engine, the bots and the interop adapters read nothing else from it. Card sets
+are int bitmasks of card indices (the declared wild card as a virtual index
+N_CARDS + rank, see lang/decks.py).
+"""
+from __future__ import annotations
+
+from typing import Mapping, Protocol, Sequence, runtime_checkable
+
+from rulespec.errors import Span
+from rulespec.run.runtime import BonusSpec
+
+# Per round: (cards per seat, table cards, steps (kind, count, packet)).
+Schedule = Sequence[tuple[int, int, Sequence[tuple[str, int, int]]]]
+
+
+@runtime_checkable
+class CompiledRules(Protocol):
+    """A compiled ruleset module (compiler/codegen.py), as the engine sees it."""
+
+    # -- identity and deck
+    RULESET_ID: str
+    LINE_SPANS: Sequence[Span | None]  # per generated line, the YAML span that wrote it (located rule failures)
+    # (and `__rulespec_ref__`: (ruleset reference, option values), how to compile it again; run/pickling.py)
+    OPTIONS: Mapping[str, object]
+    N_CARDS: int
+    CARD_NAMES: Sequence[str]          # real cards, then the wild card's virtual ones
+    RANK_NAMES: Sequence[str]
+    WILD_INDEX: int                    # -1 without a wild card
+    WILD_BIT: int                      # 0 without a wild card
+    WILD_DECLARE_AS: Sequence[int]     # ranks the wild card may be declared as
+    # -- players and deal
+    SEATS_ALLOWED: Sequence[int]
+    DEFAULT_SEATS: int
+    SIDES: Mapping[int, int]           # seats -> sides
+    SCHEDULES: Mapping[int, Schedule]
+    MISDEAL_LIMIT: int | None
+    # -- hand bonuses
+    HAND_BONUSES: Mapping[str, BonusSpec]
+    TIMING: str                        # first_turn | own_turn | before_first_turn | after_deal
+    DECLARE_WILD: bool
+    DECLARED_FIRST: bool
+    PER_TURN: str                      # one | all
+    # -- play and scoring
+    FORCED: bool
+    LEFTOVERS: str
+    CATEGORIES: Sequence[str]
+    TARGET: int
+    TIE: object
+
+    def schedule(self, seats: int) -> Schedule: ...
+
+    def card_names(self, mask: int) -> str: ...
+
+    def deal_check(self, table: int) -> tuple[str, str, str] | None: ...
+
+    def dealer_bonus(self, table: int) -> tuple[str, int, str | None, bool] | None: ...
+
+    def unique_key(self, by: str, cards: int, wild_rank: int | None) -> object: ...
+
+    def captures(self, card: int, table: int) -> list[int]: ...
+
+    def legal(self, hand: int, table: int) -> list[tuple[int, int]]: ...
+
+    def play_events(self, played: int, captured: int, table: int, table_before: int, last_play: bool,
+                    previous: int, round: int) -> list[tuple[str, int, str | None]]: ...
+
+    def score(self, piles: Sequence[int], event_points: Sequence[Mapping[str, int]]) -> list[dict[str, int]]: ...
+
+    def outcome(self, piles: Sequence[int]) -> tuple[str, int] | None: ...

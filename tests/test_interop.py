@@ -1,0 +1,346 @@
+"""The game-AI adapters (rulespec/interop): PettingZoo, Gymnasium, OpenSpiel, and their shared encoding.
+
+They need the `rl` extra (`pip install '.[rl]'`); without it these tests skip, saying so.
+"""
+import contextlib
+import copy
+import io
+import random
+from math import comb
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the rl extra is not installed (pip install '.[rl]')")
+pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install '.[rl]')")
+pytest.importorskip("gymnasium", reason="the rl extra is not installed (pip install '.[rl]')")
+
+import rulespec  # noqa: E402
+from rulespec.bots.ismcts import determinise  # noqa: E402
+from rulespec.interop.decisions import CAPTURE, CARD, DECLARE, ActionLayout, Decisions  # noqa: E402
+from rulespec.interop.observation import Observer  # noqa: E402
+from rulespec.run.engine import IllegalMove  # noqa: E402
+from rulespec.source.rulesets import shipped_ids  # noqa: E402
+
+SHIPPED = shipped_ids()
+
+
+def _random_decisions(ruleset, seed, seats=None):
+    rules = rulespec.compile(ruleset)
+    return Decisions(rules.new_hand(seats=seats, seed=seed))
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be",
+                            "ignore:Observation is not a NumPy array")   # a dict with the action mask, as classic envs
+@pytest.mark.parametrize("ruleset", SHIPPED)
+def test_pettingzoo_api_test(ruleset):
+    from pettingzoo.test import api_test
+    from rulespec.interop.pettingzoo import env
+    e = env(ruleset)
+    with contextlib.redirect_stdout(io.StringIO()):
+        api_test(e, num_cycles=200)       # long enough to play a whole hand
+    e.reset(seed=1)                       # and a whole hand to its end, every agent leaving
+    rng = random.Random(1)
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert e.hand.is_over and e.agents == []
+
+
+def test_pettingzoo_every_seat_count_and_rewards():
+    from rulespec.interop.pettingzoo import env
+    for seats in (2, 3, 4):
+        e = env("cirulla", seats=seats)
+        e.reset(seed=seats)
+        rng = random.Random(seats)
+        totals = dict.fromkeys(e.possible_agents, 0.0)
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, _ = e.last()
+            totals[agent] += reward
+            e.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        hand = e.hand
+        scores = [row["total"] for row in hand.score()]
+        for seat, agent in enumerate(e.possible_agents):
+            side = seat % hand.k
+            expected = scores[side] - max(s for k, s in enumerate(scores) if k != side)
+            if hand.outcome is not None:
+                expected += hand.rules.TARGET if side in hand.outcome[1] else -hand.rules.TARGET
+            assert totals[agent] == expected
+
+
+def test_an_illegal_action_is_refused_with_the_reason():
+    from rulespec.interop.gymnasium import RulespecEnv
+    from rulespec.interop.pettingzoo import env
+    for wrong in (0, 5):
+        with pytest.raises(rulespec.RulespecError, match=f"played by 2, 3, 4 players, not {wrong}"):
+            env("cirulla", seats=wrong)
+        with pytest.raises(rulespec.RulespecError, match=f"played by 2, 3, 4 players, not {wrong}"):
+            RulespecEnv("cirulla", seats=wrong)
+    e = env("cirulla", seats=2)
+    e.reset(seed=1)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalMove, match=f"action {illegal} .* is not legal now"):
+        e.step(illegal)
+
+
+def test_decisions_pickle_mid_play():
+    import pickle
+    d = _random_decisions("cirullone-sequential", 4)
+    rng = random.Random(4)
+    while d.phase != CAPTURE and not d.is_over:
+        d.apply(rng.choice(d.legal_actions()))
+    assert d.phase == CAPTURE and not d.is_over
+    copy_ = pickle.loads(pickle.dumps(d))
+    assert copy_.rules is d.rules and copy_.legal_actions() == d.legal_actions()
+    assert copy_.public_log(0) == d.public_log(0) and copy_.phase == d.phase and copy_.partial == d.partial
+
+
+def test_observe_dict_is_the_engine_view_plus_the_decision():
+    from rulespec.interop.pettingzoo import env
+    e = env("cicera", seats=4)
+    e.reset(seed=2)
+    agent = e.agent_selection
+    view = e.observe_dict(agent)
+    seat = e.possible_agents.index(agent)
+    assert view["hand"] == e.hand.observation(seat)["hand"] and view["phase"] == "card" and view["to_move"] == seat
+
+
+@pytest.mark.parametrize("ruleset", SHIPPED)
+def test_observations_never_reveal_hidden_cards(ruleset):
+    """Two states a seat cannot tell apart (its hidden cards redrawn) give it equal arrays and masks."""
+    rules = rulespec.compile(ruleset)
+    observer = Observer(rules.module, rules.default_seats)
+    rng = random.Random(ruleset)
+    checked = told_apart = 0
+    for seed in range(2):
+        d = _random_decisions(ruleset, seed)
+        n = d.hand.n
+        step = 0
+        while not d.is_over:
+            seat = d.current_seat
+            if step % 4 == 0:
+                world = determinise(d.hand, seat, rng)
+                twin = d.with_hand(world)
+                assert np.array_equal(observer.array(d, seat), observer.array(twin, seat))
+                assert twin.legal_actions() == d.legal_actions()
+                other = (seat + 1) % n              # this seat's view is different: its hand was redrawn
+                told_apart += not np.array_equal(observer.array(d, other), observer.array(twin, other))
+                # And a seat that does not act: only its own hand is kept.
+                world = determinise(d.hand, other, rng)
+                blind = copy.copy(d)
+                blind.hand = world
+                assert np.array_equal(observer.array(d, other), observer.array(blind, other))
+                checked += 1
+            d.apply(rng.choice(d.legal_actions()))
+            step += 1
+    assert checked >= 5 and told_apart >= 1
+
+
+def _completions(d, out, limit=2000):
+    """Every (card, capture) a card-phase decision can end in, following every action path."""
+    for action in d.legal_actions():
+        probe = d.clone()
+        before = probe.hand.plays
+        probe.apply(action)
+        if probe.hand.plays > before:
+            entry = probe.log[-1] if probe.log[-1][0] == "play" else next(e for e in reversed(probe.log)
+                                                                           if e[0] == "play")
+            out.add((entry[2], entry[3]))
+        else:
+            assert probe.phase == CAPTURE
+            _completions(probe, out, limit)
+        assert len(out) < limit
+    return out
+
+
+@pytest.mark.parametrize("ruleset", ["cicera", "cirulla", "cirulla-free-play", "cirullone"])
+def test_the_action_paths_reach_exactly_the_legal_moves(ruleset):
+    rng = random.Random(3)
+    compared = 0
+    for seed in range(3):
+        d = _random_decisions(ruleset, seed)
+        while not d.is_over:
+            if d.phase == CARD and not d.decls:
+                assert _completions(d, set()) == set(d.hand.legal_moves())
+                compared += 1
+            d.apply(rng.choice(d.legal_actions()))
+    assert compared > 20
+
+
+def test_cicera_many_captures_of_one_card_through_a_few_actions():
+    """A card with dozens of captures: each is a path of at most one action per table card, plus DONE."""
+    rules = rulespec.compile("cicera")
+    best = None
+    for seed in range(40):
+        d = _random_decisions("cicera", seed)
+        rng = random.Random(seed)
+        while not d.is_over:
+            if d.phase == CARD:
+                for card, options in d._moves.items():
+                    if best is None or len(options) > best[0]:
+                        best = (len(options), d.clone(), card)
+            d.apply(rng.choice(d.legal_actions()))
+    count, d, card = best
+    assert count >= 10
+    d.apply(card)
+    assert d.phase == CAPTURE
+    assert set(d.legal_actions()) <= set(range(rules.module.N_CARDS + 1))
+    assert _completions_from_capture(d) == set(d._moves[card])
+
+
+def _completions_from_capture(d):
+    out = set()
+    for action in d.legal_actions():
+        probe = d.clone()
+        probe.apply(action)
+        if probe.phase == CAPTURE and probe.card == d.card and probe.hand.plays == d.hand.plays:
+            out |= _completions_from_capture(probe)
+        else:
+            out.add(next(e for e in reversed(probe.log) if e[0] == "play")[3])
+    return out
+
+
+def test_declaration_slots_bound_every_hand():
+    for ruleset in ("cirulla", "cirullone-9", "cirulla-a-cinque", "cicera"):
+        module = rulespec.compile(ruleset).module
+        layout = ActionLayout(module, module.DEFAULT_SEATS)
+        hand_size = max(seat_cards for seat_cards, _, _ in module.schedule(module.DEFAULT_SEATS))
+        assert layout.n_declaration_slots == sum(comb(hand_size, b.size) for b in module.HAND_BONUSES.values())
+        assert layout.size == module.N_CARDS + 1 + layout.n_declaration_slots
+
+
+@pytest.mark.parametrize("ruleset", ["cirullone", "cirullone-sequential", "cirulla-knock-after-deal",
+                                     "cirulla-knock-early", "cirulla-a-cinque"])
+def test_declarations_are_the_agents_choice(ruleset):
+    """Every bonus scored was a declaration action; declining (DONE) scores none: nothing is auto-declared."""
+    module = rulespec.compile(ruleset).module
+    for decline in (False, True):
+        declared = offered = scored = 0
+        for seed in range(12):
+            d = _random_decisions(ruleset, seed)
+            rng = random.Random(seed)
+            while not d.is_over:
+                actions = d.legal_actions()
+                if d.phase == DECLARE:
+                    offered += 1
+                    slots = [a for a in actions if a > d.layout.done]
+                    assert slots                  # a declare phase opens only with something to declare
+                    if decline:
+                        d.apply(d.layout.done)
+                        continue
+                    d.apply(slots[0])
+                    declared += 1
+                    continue
+                d.apply(rng.choice(actions))
+            scored += sum(1 for e in d.hand.events if e.name in module.HAND_BONUSES)
+            scored += len(d.voided)
+        assert offered > 0
+        assert scored == (0 if decline else declared)
+
+
+@pytest.mark.filterwarnings("ignore:.*Box observation space m.* value is .*infinity")   # event points: unbounded
+def test_gymnasium_check_env_and_bots():
+    from gymnasium.utils.env_checker import check_env
+    from rulespec.interop.gymnasium import RulespecEnv
+    for ruleset, bots in (("cirulla", "random"), ("cirulla-knock-after-deal", "greedy"), ("cicera", "random")):
+        env = RulespecEnv(ruleset, bots=bots)
+        check_env(env, skip_render_check=True)
+    env = RulespecEnv("cirulla", seats=2, seat=1, bots="greedy")
+    obs, _ = env.reset(seed=4)
+    assert env.decisions.current_seat == 1 and obs["action_mask"].any()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and info["illegal_action"] and reward == -env.rules.module.TARGET
+    obs, _ = env.reset(seed=4)
+    rng = random.Random(0)
+    terminated = False
+    while not terminated:
+        obs, reward, terminated, _, info = env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        assert not info.get("illegal_action")
+    assert env.decisions.is_over
+
+
+def test_openspiel_game_plays_with_its_own_tools():
+    pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install '.[rl]')")
+    import rulespec.interop.openspiel as rs_openspiel
+    from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+    for params, players in (({"ruleset": "cirulla", "seats": 2}, 2), ({"ruleset": "cicera"}, 4),
+                            ({"ruleset": "cirulla-a-cinque"}, 5)):
+        game = pyspiel.load_game("rulespec", params)
+        assert game.num_players() == players
+        # OpenSpiel's own conformance run: random games, clones, serialisation, returns, strings.
+        pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+        state = game.new_initial_state()
+        assert state.is_chance_node() and len(state.chance_outcomes()) == game.max_chance_outcomes()
+        bots = [pyspiel.make_uniform_random_bot(p, 7 + p) for p in range(players)]
+        for i in range(3):
+            returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(i))
+            assert abs(sum(returns)) < 1e-9 and max(returns) <= 1 and min(returns) >= -1
+    game = pyspiel.load_game("rulespec", {"ruleset": "cirulla", "seats": 2})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(0)
+    while state.is_chance_node():
+        state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+    hand = state.decisions.hand
+    other = 1 - state.current_player()
+    assert module_names(hand, hand.hands[state.current_player()]) in state.information_state_string(
+        state.current_player())
+    assert module_names(hand, hand.hands[state.current_player()]) not in state.information_state_string(other)
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    for _ in range(7):                                   # into the hand: moves made, cards seen
+        state.apply_action(state.legal_actions()[-1])
+    player = state.current_player()
+    np.random.seed(3)
+    world = rs_openspiel.resampler(state, player)
+    assert world.information_state_string(player) == state.information_state_string(player)
+    assert world.decisions.hand.hands[player] == state.decisions.hand.hands[player]
+    assert world.decisions.hand.hands[1 - player] != state.decisions.hand.hands[1 - player]
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=5, random_state=np.random.RandomState(2))
+    bot.set_resampler(rs_openspiel.resampler)
+    assert bot.step(state) in state.legal_actions()
+
+
+def module_names(hand, mask):
+    return hand.rules.card_names(mask)
+
+
+@pytest.mark.parametrize("ruleset,seats", [("cirulla", 3), ("cicera", 4), ("cirullone-sequential", 4)])
+def test_the_observation_blocks_say_what_the_hand_holds(ruleset, seats):
+    rules = rulespec.compile(ruleset)
+    module = rules.module
+    observer = Observer(module, seats)
+    N, k = module.N_CARDS, module.SIDES[seats]
+    d = Decisions(rules.new_hand(seats=seats, seed=5))
+    rng = random.Random(5)
+
+    def cards(block):
+        return sum(1 << c for c in np.flatnonzero(block))
+
+    steps = 0
+    while not d.is_over:
+        for seat in range(seats):
+            a = observer.array(d, seat)
+            b = observer.blocks
+            hand = d.hand
+            assert a.shape == (observer.size,) and a.dtype == np.float32
+            assert cards(a[b["hand"]]) == hand.hands[seat] and cards(a[b["table"]]) == hand.table
+            piles = a[b["piles"]].reshape(k, N)
+            assert [cards(p) for p in piles] == [hand.piles[(seat + j) % k] for j in range(k)]
+            sizes = a[b["hand_sizes"]].reshape(seats, -1)
+            assert [int(np.flatnonzero(row)[0]) for row in sizes] == [
+                hand.hands[(seat + j) % seats].bit_count() for j in range(seats)]
+            assert np.flatnonzero(a[b["seat"]]).tolist() == [seat]
+            assert np.flatnonzero(a[b["stock"]]).tolist() == [hand.stock_size()]
+            assert np.flatnonzero(a[b["round"]]).tolist() == [hand.round]
+            assert np.flatnonzero(a[b["to_move"]]).tolist() == [(d.current_seat - seat) % seats]
+            assert np.flatnonzero(a[b["phase"]]).tolist() == [d.phase]
+            scored = a[b["event_points"]].reshape(k, -1).sum(axis=1)
+            expected = [0.0] * k
+            for e in hand.events:
+                if e.side is not None and e.category:
+                    expected[(e.side - seat % k) % k] += e.points
+            assert scored.tolist() == expected
+        d.apply(rng.choice(d.legal_actions()))
+        steps += 1
+    assert steps > 20
