@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -345,9 +346,9 @@ def load(compiled, ref=None, options=None) -> Native:
 
 def _code_stamp() -> list:
     """Every source file of rulespec (code, grammar, schemas) with its size and time: they make the C."""
-    import rulespec
+    package = sys.modules[__name__.split(".")[0]]      # rulespec, imported before any of its modules
     out = []
-    roots = {Path(rulespec.__file__).parent.resolve(), Path(__file__).parent.resolve()}
+    roots = {Path(package.__file__).parent.resolve(), Path(__file__).parent.resolve()}
     for root in sorted(roots):
         for folder, _, names in os.walk(root, followlinks=True):
             for name in sorted(names):
