@@ -27,24 +27,24 @@ def emit_captures(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"LEFTOVERS = {rs.leftovers!r}")
     w()
     w()
-    w("def _options(p, played, table, sums):")
+    w("def _options(p, played, table, sums, round, turn, play):")
     w('    """The capture sets of card index `p` (mask `played`) against a non-empty table."""')
     with w.block():
         _Body(w, rs, cp, pairs=False).write()
     w()
     w()
-    w("def captures(played, table):")
-    w('    """Every capture set (masks) the played card has against the table."""')
+    w("def captures(played, table, round, turn, play):")
+    w('    """Every capture set (masks) the played card has against the table, at this point of the hand."""')
     w("    if not table:")
     w("        return []")
-    w(f"    return _options(played.bit_length() - 1, played, table, {cp.sums_call})")
+    w(f"    return _options(played.bit_length() - 1, played, table, {cp.sums_call}, round, turn, play)")
     w()
     w()
     _legal(w, rs, cp)
 
 
 def _legal(w: Writer, rs: Ruleset, cp: CapturePlan) -> None:
-    w("def legal(hand, table):")
+    w("def legal(hand, table, round, turn, play):")
     w('    """Every (card index, capture mask) move of a hand, 0 for no capture (no declared wild card)."""')
     with w.block():
         w("if not table:")
@@ -156,15 +156,28 @@ class _Body:
     def tail(self) -> None:
         w, cp = self.w, self.cp
         if not self.pairs:
+            if cp.prefer != "any":
+                self.prefer()
             w("return (_rt.unique(found) if len(found) > 1 else found)" if cp.overlap else "return found")
             return
         if cp.overlap:
             w("out[n0:] = list(dict.fromkeys(out[n0:]))")
+        if cp.prefer != "any":
+            self.prefer()
         if cp.forced:
             w("if len(out) == n0:")
             w("    out.append((p, 0))")
         else:
             w("out.append((p, 0))")
+
+    def prefer(self) -> None:
+        """capture.prefer: of the sets offered (an exclusive kind's aside), only those with the fewest
+        (or most) cards."""
+        w, pick = self.w, "min" if self.cp.prefer == "fewest_cards" else "max"
+        sets, each = ("out[n0:]", "_, m in out[n0:]") if self.pairs else ("found", "m in found")
+        w(f"if len({'out) - n0' if self.pairs else 'found)'} > 1:          # prefer: {self.cp.prefer}")
+        w(f"    k = {pick}(m.bit_count() for {each})")
+        w(f"    {sets} = [x for x in {sets} if {'x[1]' if self.pairs else 'x'}.bit_count() == k]")
 
     # -- the sets each kind offers
     def sweep(self, k: CaptureKind) -> str:

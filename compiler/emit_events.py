@@ -10,7 +10,7 @@ from .writer import Writer
 
 
 def emit_events(w: Writer, rs: Ruleset, plan: Plan) -> None:
-    w("def play_events(played, captured, table, table_before, last_play, previous, round):")
+    w("def play_events(played, captured, table, table_before, last_play, previous, round, turn, play):")
     w('    """The events one play makes: (event, points, category) each."""')
     with w.block():
         w("out = []")

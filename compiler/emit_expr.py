@@ -425,6 +425,7 @@ EMITTERS = {
     "select": _select,
     "total": _helper("total", "_VALUE"),
     "can_total": _helper("can_total", "_VALUE", "_WILD"),
+    "subset_total": _helper("subset_total", "_VALUE", "_WILD"),
     "empty": _empty,
     "holds": _holds_any,  # a card is a one-bit mask, so holding it is sharing a bit
     "holds_all": _holds_all,

@@ -43,6 +43,7 @@ class CapturePlan:
     needs_matches: bool                  # the single-card matches are listed first
     reads_played_mask: bool              # some condition needs the played card as a mask
     forced: bool
+    prefer: str                          # any | fewest_cards | most_cards
 
     @property
     def sums_call(self) -> str:
@@ -103,6 +104,7 @@ def _captures(rs: Ruleset) -> CapturePlan:
         needs_matches=any(k.kind == "match" or k.unless_match for k in kinds) and not merged,
         reads_played_mask=any(k.when is not None and _reads_played_mask(k.when) for k in kinds),
         forced=rs.forced,
+        prefer=rs.prefer,
     )
 
 

@@ -19,6 +19,9 @@ class Span:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
 
+    def __deepcopy__(self, memo) -> "Span":
+        return self          # immutable: copies of what holds spans share them
+
     def shifted(self, line_offset: int, column_offset: int) -> "Span":
         """This span moved into an enclosing text (expression inside YAML)."""
         col = self.column + (column_offset if self.line == 1 else 0)

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_generated_source_names_its_yaml_lines(cirulla):
     src = cirulla.source
     assert "# cirulla.yaml:" in src
-    assert "def captures(played, table):" in src
+    assert "def captures(played, table, round, turn, play):" in src
     # Filters over static card properties are folded into bitmasks at compile time.
     assert "count(" not in src.split('"""', 2)[2].replace("# ", "#").split("#")[0]
 

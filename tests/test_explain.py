@@ -10,11 +10,11 @@ from rulespec.compiler.build import compile_ruleset
 from rulespec.checks import check, stage
 from rulespec.lang import model
 from rulespec.cli.main import run
-from rulespec.authoring.explain import explain
+from rulespec.authoring.explain import Block, explain, render_html, render_markdown
 from rulespec.lang.expressions import parse
 from rulespec.errors import Span
 from rulespec.source.rulesets import shipped_ids
-from rulespec.lang.words import Words, plain, source
+from rulespec.lang.words import Words, code, plain, source
 
 # (where the expression is written, expression, words)
 PHRASES = [
@@ -46,11 +46,18 @@ PHRASES = [
     ("score", "run(pile, [AD, 2D, 3D]) if holds(pile, AD) else 0",
      "if the side has captured the ace of diamonds (AD): one point per card of the run AD 2D 3D that the side "
      "has captured from its first card without a gap; otherwise 0"),
-    # No phrase of its own: the expression as written, as code.
+    # Arithmetic and choices in words, grouped where the words alone would regroup them (issue 14).
     ("deal", "total(table - wild) + (1 if holds(table, wild) else 0) <= 9",
-     "`total(table - wild) + (1 if holds(table, wild) else 0)` is 9 or less"),
+     "the total value of the table except the wild card plus (1 if the table holds the wild card, otherwise 0) "
+     "is 9 or less"),
+    ("deal", "count(table) - (count(table, rank == \"A\") - 1) * 2 > 0",
+     "the number of cards in the table minus (the number of aces in the table minus 1) times 2 is more than 0"),
+    # A filter with no noun of its own: its condition, about the card tested.
     ("event", "count(captured, suit != suit(played)) == 0",
-     "the captured cards include no cards for which `suit != suit(played)`"),
+     "the captured cards include no cards for which the card's suit is other than the suit of the played card"),
+    ("event", "count(captured, card != played and numbered) >= 1",
+     "the captured cards include one or more cards for which the card is not the played card and the card has a "
+     "capture value"),
 ]
 
 NAMES = {"deal": check.TABLE_NAMES, "bonus": check.BONUS_NAMES, "event": check.EVENT_NAMES,
@@ -122,8 +129,11 @@ def test_html_escapes_everything(tmp_path):
     page = explain(stage.check(model.load(path)), "html")
     assert "<script>" not in page and "<img" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; *bold*" in page
-    assert "<code>count(select(pile, suit == &quot;D&quot;) | select(pile, rank == &quot;K&quot;)) // 2</code>" in page
     assert page.count("<code>") == page.count("</code>")
+    # An expression with no phrase is code (none of the language's constructs is, since issue 14, so the
+    # renderer is given one directly): escaped inside <code>.
+    raw = render_html([Block("p", "x " + code('count(select(pile, suit == "D") | pile) < 2'))])
+    assert "<code>count(select(pile, suit == &quot;D&quot;) | pile) &lt; 2</code>" in raw
 
 
 def test_markdown_escapes_everything(tmp_path):
@@ -132,8 +142,11 @@ def test_markdown_escapes_everything(tmp_path):
     md = explain(stage.check(model.load(path)))
     assert md.splitlines()[0] == r"# \<script\>alert(1)\</script\> \& \*bold\* \[link\](x) \| \`tick\`"
     assert "\\<img src=x onerror=alert(1)\\> code \\# not a heading" in md
-    # Inside a table cell, a | in code is escaped too, so the row keeps its two cells.
     row = next(line for line in md.splitlines() if line.startswith("| `pipes`"))
+    assert row.count(" | ") == 1
+    # Inside a table cell, a | in code is escaped too, so the row keeps its two cells.
+    table = render_markdown([Block("table", [["a", "b"], [code("pipes"), code("x | y")]])])
+    row = table.splitlines()[-1]
     assert "\\|" in row and row.count(" | ") == 1
 
 

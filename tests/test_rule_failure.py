@@ -66,3 +66,13 @@ def test_simulate_reports_the_rule_without_a_traceback(tmp_path, capsys):
     assert code != 0
     assert "Traceback" not in out.err + out.out
     assert "halves.yaml:5:12" in out.err and "division by zero" in out.err
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_record_reports_the_rule_without_a_traceback(tmp_path, capsys, bot):
+    out_file = tmp_path / "t.yaml"
+    code = run(["record", str(_ruleset(tmp_path)), "--seed", "1", "--bot", bot, "-o", str(out_file)])
+    out = capsys.readouterr()
+    assert code == 2
+    assert "Traceback" not in out.err + out.out
+    assert "halves.yaml:5:12" in out.err and "division by zero" in out.err

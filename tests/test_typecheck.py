@@ -271,7 +271,7 @@ def test_filter_arguments_record_their_depth():
 
 def test_builtin_table_signatures():
     assert set(BUILTINS) == {
-        "count", "select", "total", "can_total", "empty", "holds", "holds_all", "holds_any", "run",
+        "count", "select", "total", "can_total", "subset_total", "empty", "holds", "holds_all", "holds_any", "run",
         "best_per_suit", "max_same_rank", "same_value", "same_rank", "same_suit", "rank", "suit", "value",
         "min", "max", "abs", "most",
     }

@@ -100,6 +100,7 @@ class _Facts:
             key = k.kind if seen[k.kind] == 1 else f"{k.kind} #{seen[k.kind]}"
             self.capture_kind(key, k)
         self.put(("kind_order",), "the order of the capture kinds", ", ".join(k.kind for k in rs.kinds))
+        self.put(("prefer",), "which of the captures offered may be taken", _PREFER[rs.prefer])
         for name, e in rs.events.items():
             self.put(("event", name), f"event {name}", f"when {self.cond(e.when)}: {_points(e.points)} in "
                      f"{e.category}", f"when {self.cond(e.when)}")
@@ -175,12 +176,24 @@ class _Facts:
         what = {"sweep": "takes the whole table", "match": "one table card of the played card's value",
                 "sum": "table cards adding up to the played card's value",
                 "fifteen": f"table cards that with the played card total {k.total}"}[k.kind]
-        self.put(base, f"capture {key}", what)
+        # The whole kind in one phrase (what an added or removed kind shows); its parts are facts too.
+        whole = what + (f", only when {self.cond(k.when)}" if k.when is not None else "")
+        if k.min_cards != (2 if k.kind == "sum" else 1):
+            whole += f", at least {k.min_cards} table cards"
+        if k.kind == "sum" and k.unless_match:
+            whole += ", not when a match exists"
+        if k.exclusive:
+            whole += "; when it applies, the only capture offered"
+        self.put(base, f"capture {key}", whole, what)
         self.put(base + ("when",), f"capture {key}: only when", self.cond(k.when))
         self.put(base + ("exclusive",), f"capture {key}: the only capture offered when it applies", _yes(k.exclusive))
         self.put(base + ("min_cards",), f"capture {key}: at least", f"{k.min_cards} table cards")
         if k.kind == "sum":
             self.put(base + ("unless_match",), f"capture {key}: not when a match exists", _yes(k.unless_match))
+
+
+_PREFER = {"any": "any of them", "fewest_cards": "only those with the fewest cards",
+           "most_cards": "only those with the most cards"}
 
 
 def _points(n: int) -> str:

@@ -222,6 +222,10 @@ class _Book:
                 text += "; when it applies, it is the only capture offered"
             items.append(text + ".")
         self.add("ul", items)
+        if rs.prefer != "any":
+            fewest = "fewest" if rs.prefer == "fewest_cards" else "most"
+            self.add("p", f"Of the captures offered (a kind that is the only capture offered aside), only those "
+                          f"that take the {fewest} table cards may be chosen.")
         items = ["A card that can capture must capture." if rs.forced else "Capturing is optional: a card may be "
                  "left on the table even if it could capture."]
         items.append("A card that captures nothing stays face up on the table.")

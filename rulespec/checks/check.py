@@ -18,9 +18,13 @@ from rulespec.lang.model import Expression, Ruleset
 # the generated function that evaluates it).
 TABLE_NAMES = {"table": tc.CARDS}
 BONUS_NAMES = {"cards": tc.CARDS, "hand": tc.CARDS, "round": tc.INT, "last_round": tc.BOOL}
-CAPTURE_NAMES = {"played": tc.CARD, "table": tc.CARDS}
+# The play's place in the hand, for capture kinds and events: the deal round (1 = the first deal),
+# the player's turn in that round (1 = their first card of this deal) and the play's number in the
+# hand (1 = the hand's first card played).
+PLAY_CONTEXT = {"round": tc.INT, "turn": tc.INT, "play": tc.INT}
+CAPTURE_NAMES = {"played": tc.CARD, "table": tc.CARDS, **PLAY_CONTEXT}
 EVENT_NAMES = {"played": tc.CARD, "captured": tc.CARDS, "table": tc.CARDS, "table_before": tc.CARDS,
-               "last_play": tc.BOOL, "previous": tc.CARDS, "round": tc.INT}
+               "last_play": tc.BOOL, "previous": tc.CARDS, **PLAY_CONTEXT}
 SCORE_NAMES = {"pile": tc.CARDS, "side": tc.INT}
 OUTCOME_NAMES = {"pile": tc.CARDS}
 

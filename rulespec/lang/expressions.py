@@ -7,6 +7,7 @@ node's `type`, and `compiler.emit_expr.emit` turns the typed tree into Python.
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -203,6 +204,17 @@ def walk(expr: Expr):
     yield expr
     for child in expr.children():
         yield from walk(child)
+
+
+def copy_tree(expr: Expr) -> Expr:
+    """New nodes for a whole tree (the type checker annotates them); spans and literal values are shared."""
+    new = copy.copy(expr)
+    for name, value in vars(expr).items():
+        if isinstance(value, Expr):
+            setattr(new, name, copy_tree(value))
+        elif isinstance(value, list) and value and isinstance(value[0], Expr):
+            setattr(new, name, [copy_tree(v) for v in value])
+    return new
 
 
 def to_text(expr: Expr) -> str:

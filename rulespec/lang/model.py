@@ -22,7 +22,12 @@ class Expression:
     text: str
     span: Span
     tree: object
-    error: RulespecError | None = None  # a syntax error (tree is None); build() reports them all
+    error: RulespecError | None = None
+
+    def __deepcopy__(self, memo) -> "Expression":
+        # The tree gets new nodes; the text, span and a syntax error are immutable and shared.
+        tree = expressions.copy_tree(self.tree) if self.tree is not None else None
+        return Expression(self.text, self.span, tree, self.error)  # a syntax error (tree is None); build() reports them all
 
 
 @dataclass
@@ -162,6 +167,7 @@ class Ruleset:
     chain_docs: tuple = ()                         # each file of the extends chain as written, own first
     schedules: dict = field(default_factory=dict)  # set by the check stage: players -> deal schedule
     warnings: tuple = ()                           # lint's findings that do not stop the compile
+    prefer: str = "any"     # any | fewest_cards | most_cards: which of the offered capture sets may be taken
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -267,6 +273,7 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         timing=decl.get("timing", "first_turn"), declare_wild=decl.get("wild", True),
         declared_first=decl.get("declared_first", False), per_turn=decl.get("per_turn", "all"),
         forced=cap.get("forced", True), leftovers=cap.get("leftovers", "last_capturer"),
+        prefer=cap.get("prefer", "any"),
         kinds=[CaptureKind(k["kind"], _expr(k, "when") if "when" in k else None, k.get("exclusive", False),
                            k.get("total", 15), k.get("min_cards", 2 if k["kind"] == "sum" else 1),
                            k.get("unless_match", False), k.span, _enabled(k)) for k in cap["kinds"]],

@@ -142,6 +142,7 @@ BUILTINS: dict[str, Builtin] = {
     "select": Builtin((CARDS, PRED), CARDS),
     "total": Builtin((CARDS,), INT),
     "can_total": Builtin((CARDS, INT), BOOL),
+    "subset_total": Builtin((CARDS, INT), BOOL),
     "empty": Builtin((CARDS,), BOOL),
     "holds": Builtin((CARDS, CARD), BOOL),
     "holds_all": Builtin((CARDS, CARDS), BOOL),

@@ -54,12 +54,16 @@ _NAMES = {
     "pile": "the side's captured cards",
     "deck": "the deck",
     "wild": "the wild card",
-    "round": "the round number",
+    "round": "the deal round (1 for the first deal)",
+    "turn": "the player's turn in this deal (1 for their first card of it)",
+    "play": "the play's number in the hand (1 for the hand's first card)",
     "side": "the side's number",
 }
 
 _ORDER = {">=": "{} or more", ">": "more than {}", "==": "exactly {}", "<=": "{} or less", "<": "less than {}",
           "!=": "other than {}"}
+_ARITHMETIC = {"+": "{} plus {}", "-": "{} minus {}", "*": "{} times {}", "//": "{} divided by {}, rounded down",
+               "%": "the remainder of {} divided by {}"}
 _NEGATED = {">=": "<", ">": "<=", "==": "!=", "<=": ">", "<": ">=", "!=": "=="}
 _FLIPPED = {">=": "<=", ">": "<", "==": "==", "<=": ">=", "<": ">", "!=": "!="}
 
@@ -101,6 +105,10 @@ def rounds_words(rounds: list, last: str = "and") -> str:
 
 _PREC = {IfElse: 1, "or": 2, "and": 3, Not: 4, Compare: 5, "|": 6, "&": 7, "+": 8, "-": 8, "*": 9, "//": 9,
          "%": 9, Neg: 10}
+
+
+def _prec_op(op: str) -> int:
+    return _PREC[op]
 
 
 def _prec(e: Expr) -> int:
@@ -160,6 +168,13 @@ class Words:
         self.rs = rs
         self.deck = rs.deck
         self.place = place  # "score": pile is the side's
+        self.raw: list[str] = []  # the expressions written as code for want of a phrase (tests keep it empty)
+
+    def _code(self, e: Expr) -> str:
+        """An expression with no phrase: its text, as code."""
+        text = source(e)
+        self.raw.append(text)
+        return code(text)
 
     # -- cards, ranks, suits
     def rank_word(self, rank: str, plural: bool = False) -> str:
@@ -214,10 +229,13 @@ class Words:
             return "cards with no capture value"
         if isinstance(f, Bool):
             return "cards" if f.value else "no cards"
-        return f"cards for which {code(source(f))}"
+        # Any other filter: its condition in words, about "the card" being tested.
+        return f"cards for which {self.condition(f)}"
 
     # -- noun phrases for card sets
     def cards(self, e: Expr) -> str:
+        if isinstance(e, Name) and e.ref == "candidate" and e.id == "card":
+            return "the card"
         if isinstance(e, Name):
             if e.id == "pile" and self.place == "score":
                 return "the side's captured cards"
@@ -234,7 +252,9 @@ class Words:
             return f"{self.cards(e.left)} except {self.cards(e.right)}"
         if isinstance(e, BinOp) and e.op == "&":
             return f"the cards both in {self.cards(e.left)} and in {self.cards(e.right)}"
-        return code(source(e))
+        if isinstance(e, IfElse):
+            return f"{self.cards(e.then)} if {self.condition(e.cond)}, otherwise {self.cards(e.other)}"
+        return self._code(e)
 
     # -- noun phrases for numbers
     def number(self, e: Expr) -> str:
@@ -252,10 +272,24 @@ class Words:
                 text = phrase(self, e)
                 if text is not None:
                     return text
-        if isinstance(e, BinOp) and e.op in ("+", "-") and isinstance(e.right, Int):
-            word = "plus" if e.op == "+" else "minus"
-            return f"{self.number(e.left)} {word} {e.right.value}"
-        return code(source(e))
+        if isinstance(e, Name) and e.ref == "candidate" and e.id in ("rank", "suit", "value"):
+            return f"the card's {e.id}"
+        if isinstance(e, BinOp) and e.op in _ARITHMETIC:
+            return _ARITHMETIC[e.op].format(self._term(e.left, e.op, False), self._term(e.right, e.op, True))
+        if isinstance(e, Neg):
+            return f"minus {self.number(e.operand)}"
+        if isinstance(e, IfElse):
+            return f"{self.number(e.then)} if {self.condition(e.cond)}, otherwise {self.number(e.other)}"
+        if isinstance(e, Str):
+            return f'"{e.value}"'
+        return self._code(e)
+
+    def _term(self, e: Expr, op: str, right: bool) -> str:
+        """An operand of arithmetic in words, in parentheses where the words alone would regroup it."""
+        text = self.number(e)
+        loose = isinstance(e, IfElse) or (isinstance(e, BinOp) and e.op in _ARITHMETIC and (
+            _prec(e) < _prec_op(op) or (right and _prec(e) == _prec_op(op) and op in ("-", "//", "%"))))
+        return f"({text})" if loose else text
 
     def _count_of(self, e: Call) -> tuple[str, str]:
         """(the set, the plural noun of what is counted) for count(set[, filter])."""
@@ -270,7 +304,7 @@ class Words:
         if isinstance(e, Bool):
             return "always" if e.value != negate else "never"
         if isinstance(e, BoolOp):
-            left, right = self.condition(e.left), self.condition(e.right)
+            left, right = self._operand(e.left, e.op), self._operand(e.right, e.op)
             if negate:
                 if e.op == "or":
                     return f"neither {left} nor {right}"
@@ -278,10 +312,15 @@ class Words:
             return f"{left} {e.op} {right}"
         if isinstance(e, Name) and e.id == "last_play":
             return "it is not the hand's last play" if negate else "it is the hand's last play"
+        if isinstance(e, Name) and e.ref == "candidate" and e.id == "numbered":
+            return "the card has no capture value" if negate else "the card has a capture value"
         if isinstance(e, Name) and e.id == "last_round":
             return "it is not the last round" if negate else "it is the last round"
         if isinstance(e, Attr) and e.base == "options":
             return f"option {e.name} is {'off' if negate else 'on'}"
+        if isinstance(e, IfElse):
+            return (f"{self.condition(e.then, negate)} if {self.condition(e.cond)}, "
+                    f"otherwise {self.condition(e.other, negate)}")
         if isinstance(e, Call):
             phrase = _CONDITION_CALLS.get(e.func)
             if phrase is not None:
@@ -292,8 +331,15 @@ class Words:
             text = self.comparison(e, negate)
             if text is not None:
                 return text
-        written = code(source(e))
+        written = self._code(e)
         return f"not {written}" if negate else written
+
+    def _operand(self, e: Expr, op: str) -> str:
+        """One side of `and`/`or`: an `or` inside an `and` (or the reverse) is grouped in words."""
+        if isinstance(e, BoolOp) and e.op != op:
+            a, b = self._operand(e.left, e.op), self._operand(e.right, e.op)
+            return f"either {a} or {b}" if e.op == "or" else f"both {a} and {b}"
+        return self.condition(e)
 
     def comparison(self, e: Compare, negate: bool) -> str | None:
         op = _NEGATED[e.op] if negate and e.op in _NEGATED else e.op
@@ -306,14 +352,32 @@ class Words:
             if left.type is not None and str(left.type) == "card" and isinstance(left, (Name, CardLit)):
                 verb = "is not in" if op == "not in" else "is in"
                 return f"{self.cards(left)} {verb} {self.cards(right)}"
+            if isinstance(right, ListLit) and all(isinstance(i, (Int, Str)) for i in right.items):
+                items = join_words([str(i.value) for i in right.items], "or")
+                return f"{self.number(left)} is {'not ' if op == 'not in' else ''}{items}"
             return None
+        # options.name == value
+        if isinstance(left, Attr) and left.base == "options" and isinstance(right, (Str, Int, Bool)) \
+                and op in ("==", "!="):
+            shown = right.value if not isinstance(right, Bool) else ("on" if right.value else "off")
+            return f"option {left.name} is {'not ' if op == '!=' else ''}{shown}"
+        # two cards, two truths
+        if op in ("==", "!=") and left.type is not None and str(left.type) == "card" and str(right.type) == "card":
+            return f"{self.cards(left)} is {'not ' if op == '!=' else ''}{self.cards(right)}"
+        if op in ("==", "!=") and left.type is not None and str(left.type) == "bool":
+            return f"{self.condition(left)} exactly when {self.condition(right, op == '!=')}"
+        # two card sets compared as sets
+        if op in ("==", "!=") and left.type is not None and str(left.type) in ("cards", "card", "list[card]") \
+                and str(left.type) != "card":
+            return f"{self.cards(left)} {'are not' if op == '!=' else 'are'} exactly {self.cards(right)}"
         # rank(x) == "A", suit(x) == "D"
         if isinstance(left, Call) and left.func in ("rank", "suit") and isinstance(right, Str) and op in ("==", "!="):
             subject = self.cards(left.args[0])
             what = self.a_rank(right.value) if left.func == "rank" else f"of {self.suit_word(right.value)}"
             return f"{subject} is {'not ' if op == '!=' else ''}{what}"
-        if isinstance(left, Call) and left.func == "rank" and isinstance(right, Call) and right.func == "rank" and op in ("==", "!="):
-            return (f"{self.cards(left.args[0])} has {'a different' if op == '!=' else 'the same'} rank as "
+        if isinstance(left, Call) and isinstance(right, Call) and left.func == right.func \
+                and left.func in ("rank", "suit", "value") and op in ("==", "!="):
+            return (f"{self.cards(left.args[0])} has {'a different' if op == '!=' else 'the same'} {left.func} as "
                     f"{self.cards(right.args[0])}")
         # count(S, F) == count(deck, F): all of them
         if (isinstance(left, Call) and isinstance(right, Call) and left.func == right.func == "count"
@@ -322,7 +386,7 @@ class Words:
             noun = self._count_of(left)[1]
             return f"{self.holds(left.args[0], op != '==')} all the {noun}"
         if not isinstance(right, Int) or op not in _ORDER:
-            if left.type is not None and str(left.type) == "int" and op in _ORDER:
+            if left.type is not None and str(left.type) in ("int", "str") and op in _ORDER:
                 return f"{self.number(left)} is {_ORDER[op].format(self.number(right))}"
             return None
         n = right.value
@@ -360,6 +424,9 @@ class Words:
         """A scoring expression in words: `5 if holds_all(pile, [JD, QD, KD]) else 0` -> "5 if the side ..."."""
         if isinstance(e, Int):
             return _points(e.value)
+        if isinstance(e, IfElse) and not (isinstance(e.other, Int) and e.other.value == 0):
+            # A choice between two scores (an option's if-else): each branch in words.
+            return f"if {self.condition(e.cond)}: {self.points(e.then)}; otherwise: {self.points(e.other)}"
         if isinstance(e, IfElse) and isinstance(e.other, Int) and e.other.value == 0:
             amount = _points(e.then.value) if isinstance(e.then, Int) else self.number(e.then)
             cond = e.cond
@@ -415,6 +482,8 @@ _NUMBER_CALLS = {
     "min": lambda w, e: "the least of " + join_words([w.number(a) for a in e.args]),
     "max": lambda w, e: "the greatest of " + join_words([w.number(a) for a in e.args]),
     "abs": lambda w, e: f"the size of {w.number(e.args[0])}",
+    "rank": lambda w, e: f"the rank of {w.cards(e.args[0])}",
+    "suit": lambda w, e: f"the suit of {w.cards(e.args[0])}",
 }
 
 
@@ -448,6 +517,13 @@ def _c_can_total(w: Words, e: Call, negate: bool):
     return f"{subject} {verb} make {w.number(e.args[1])}{wild}"
 
 
+def _c_subset_total(w: Words, e: Call, negate: bool):
+    wild = " (the wild card counting as any value from 1 to 10)" if w.rs.wild is not None else ""
+    subject = "the table" if isinstance(e.args[0], Name) and e.args[0].id == "table" else w.cards(e.args[0])
+    quantity = "no group of one or more cards" if negate else "some group of one or more cards"
+    return f"{quantity} of {subject} totals {w.number(e.args[1])}{wild}"
+
+
 def _c_most(w: Words, e: Call, negate: bool):
     return f"{'not ' if negate else ''}{w.most_side(e.args[0])} (nobody on a tie)"
 
@@ -461,5 +537,6 @@ _CONDITION_CALLS = {
     "same_rank": _c_same("rank"),
     "same_suit": _c_same("suit"),
     "can_total": _c_can_total,
+    "subset_total": _c_subset_total,
     "most": _c_most,
 }

@@ -205,7 +205,7 @@ class Hand:
         self.final_table = 0
         self._options_key = None
         self._options: dict[int, list[int]] = {}
-        self._legal = None                  # (seat, hand, table, moves) of the last legal_moves()
+        self._legal = None                  # (seat, hand, table, moves, plays) of the last legal_moves()
         try:
             self._start()
         except RulespecError:
@@ -396,20 +396,25 @@ class Hand:
             return (mask ^ (1 << self.wild_as)) | self.rules.WILD_BIT
         return mask
 
+    def _moment(self) -> tuple[int, int, int]:
+        """The current play's place in the hand, as capture kinds and events see it: the deal round,
+        the current seat's turn in that round and the play's number in the hand (each from 1)."""
+        return self.round, self.played_this_round[self.turn] + 1, self.plays + 1
+
     def captures_for(self, card: int) -> list[int]:
         """Every capture set (real masks) the card has against the table now."""
         try:
             if self.wild_as is None:
-                return self.rules.captures(1 << card, self.table)
+                return self.rules.captures(1 << card, self.table, *self._moment())
             eff_card = self._eff(1 << card)
-            return [self._real(m) for m in self.rules.captures(eff_card, self._eff(self.table))]
+            return [self._real(m) for m in self.rules.captures(eff_card, self._eff(self.table), *self._moment())]
         except Exception as exc:
             _raise_located(exc, self.rules)
 
     def options_for(self, card: int) -> list[int]:
         """The capture sets the card may take (0 = play without capturing)."""
         # Cached for the current table: legal_moves() and play() ask for the same card.
-        key = (self.table, self.wild_as)
+        key = (self.table, self.wild_as, self.plays)
         if self._options_key != key:
             self._options_key, self._options = key, {}
         caps = self._options.get(card)
@@ -430,10 +435,11 @@ class Hand:
             hand = pending
         if self.wild_as is None:
             try:
-                moves = self.rules.legal(hand, self.table)    # the compiled fast path
+                moves = self.rules.legal(hand, self.table, self.round, self.played_this_round[self.turn] + 1,
+                                         self.plays + 1)    # the compiled fast path; the moment as in _moment()
             except Exception as exc:
                 _raise_located(exc, self.rules)
-            self._legal = (self.turn, hand, self.table, moves)
+            self._legal = (self.turn, hand, self.table, moves, self.plays)
             return moves
         moves = []
         for c in _lowbits(hand):
@@ -667,7 +673,7 @@ class Hand:
         wild_as = self.wild_as
         known = self._legal
         if not (wild_as is None and known is not None and known[0] == seat and known[1] == hand
-                and known[2] == table and (card, capture) in known[3]):
+                and known[2] == table and known[4] == self.plays and (card, capture) in known[3]):
             # Not a move legal_moves() offered for this very state: check it.
             options = self._options_now(card)
             if capture not in options:
@@ -685,7 +691,8 @@ class Hand:
         # Every rule this play asks is asked before anything changes: one that fails leaves the hand as it was.
         try:
             fired = rules.play_events(eff_card, eff_capture, table_after if wild_as is None else self._eff(table_after),
-                                      table_before, last_play, previous, self.round)
+                                      table_before, last_play, previous, self.round,
+                                      self.played_this_round[seat] + 1, self.plays + 1)
             found = self._final_outcome(side, capture | bit if capture else 0, table_after) if last_play else None
         except Exception as exc:
             _raise_located(exc, rules)
@@ -736,7 +743,7 @@ class Hand:
         """The capture sets `card` may take now, 0 for none (without the per-table cache)."""
         if self.wild_as is not None:
             return self.options_for(card)
-        options = self.rules.captures(1 << card, self.table)
+        options = self.rules.captures(1 << card, self.table, *self._moment())
         if not options or not self.rules.FORCED:
             options.append(0)
         return options

@@ -82,6 +82,22 @@ def can_total(cards: int, target: int, values, wild: int) -> bool:
     return total(cards, values) == target
 
 
+def subset_total(cards: int, target: int, values, wild: int) -> bool:
+    """Whether one or more cards of the set total `target` (the real wild card, if held, counting
+    as any value 1..10). Cards with no value count 0."""
+    reach = 0                               # bit s: some non-empty subset of the cards seen totals s
+    for i in bits(cards & ~wild):
+        v = values[i] or 0
+        reach |= (reach << v) | (1 << v)
+    if cards & wild:
+        # the wild card alone, or with any subset of the rest, as each value 1..10
+        reach_with = 0
+        for v in range(1, 11):
+            reach_with |= (reach << v) | (1 << v)
+        reach |= reach_with
+    return target >= 0 and reach >> target & 1 == 1
+
+
 def holds_all(cards: int, wanted: int) -> bool:
     """Whether every card of `wanted` is in `cards`."""
     return wanted & ~cards == 0
