@@ -144,6 +144,14 @@ class _Writer:
 
 _CTYPE = {BOOL: "int", INT: "int64_t"}
 
+# The play's place in the hand (check.PLAY_CONTEXT) while the seat to play chooses: the deal round, its
+# turn in the round and the play's number in the hand, each from 1 (Hand._moment).
+_MOMENT = {"round": "h->round", "turn": "(h->played_this_round[seat] + 1)", "play": "(h->plays + 1)"}
+# play_events' arguments, in play_card after the play is counted (the same moment: already + 1).
+_EVENT_ARGS = {"played": "eff_card", "captured": "eff_capture", "table": "eff(h, h->table)",
+               "table_before": "table_before", "last_play": "last_play", "previous": "previous",
+               "round": "h->round", "turn": "h->played_this_round[seat]", "play": "h->plays"}
+
 
 def _params(names: dict) -> str:
     return ", ".join(f"{_CTYPE.get(t, 'uint64_t')} v_{n}" for n, t in names.items())
@@ -216,6 +224,10 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     w(f"#define N_OUT {len(layout.outcomes)}")
     w(f"#define N_BONUS {len(rs.hand_bonuses)}")
     w(f"#define LIMIT {tables.limit}")
+    # The arguments of the capture and event functions, in the order of the check stage's names.
+    w("#define CARD_OPTIONS_MOMENT " + "".join(f"{_MOMENT[n]}, " for n in CAPTURE_NAMES
+                                                 if n not in ("played", "table")))
+    w("#define PLAY_EVENTS_ARGS " + ", ".join(_EVENT_ARGS[n] for n in EVENT_NAMES))
     # As the Python engine's capture plan (compiler/plan.py): two kinds can offer the same set only if a
     # fifteen's total is twice a played value, or a sweep is offered beside other kinds.
     overlap = any(k.kind == "fifteen" and k.total % 2 == 0 for k in rs.kinds) or \
@@ -355,7 +367,13 @@ def _bonus_functions(w, rs, strings, aux, layout):
 
 def _capture_function(w, rs, strings, aux):
     w("/* ---- capture kinds: the capture sets of card index p (mask v_played) against a table ---- */")
-    w("RS_INLINE int card_options(int p, uint64_t v_played, uint64_t v_table, uint64_t *out) {")
+    extra = {n: t for n, t in CAPTURE_NAMES.items() if n not in ("played", "table")}
+    unknown = set(extra) - set(_MOMENT)
+    if unknown:
+        raise ValueError(f"capture conditions read {sorted(unknown)}, which the native playout does not provide")
+    w(f"RS_INLINE int card_options(int p, uint64_t v_played, uint64_t v_table, "
+      f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}uint64_t *out) {{")
+    w("    " + " ".join(f"(void)v_{n};" for n in extra))
     w("    int64_t v = VAL[p];")
     w("    int numbered = NUMBERED[p];")
     w("    int n = 0, n0;")
@@ -386,6 +404,16 @@ def _capture_function(w, rs, strings, aux):
             w(f"        n = subsets_into(v_table, {k.total} - v, {k.min_cards}, out, n);")
         if k.exclusive:
             w("        if (n > n0) { memmove(out, out + n0, (size_t)(n - n0) * sizeof *out); return n - n0; }")
+        w("    }")
+    if rs.prefer != "any":
+        # capture.prefer: of the sets offered (an exclusive kind's aside), only those with the fewest/most cards
+        better = "<" if rs.prefer == "fewest_cards" else ">"
+        w(f"    /* capture.prefer: {rs.prefer} */")
+        w("    if (n > 1) {")
+        w("        int best = rs_popcount(out[0]), k = 0;")
+        w(f"        for (int i = 1; i < n; i++) if (rs_popcount(out[i]) {better} best) best = rs_popcount(out[i]);")
+        w("        for (int i = 0; i < n; i++) if (rs_popcount(out[i]) == best) out[k++] = out[i];")
+        w("        n = k;")
         w("    }")
     w("    return n;")
     w("}")
@@ -495,6 +523,29 @@ static int64_t rs_total(uint64_t m) { int64_t t = 0; for (; m; m &= m - 1) t += 
 static int rs_can_total(uint64_t m, int64_t target) {
     if (m & WILD_BIT) { int64_t rest = target - rs_total(m & ~WILD_BIT); return 1 <= rest && rest <= 10; }
     return rs_total(m) == target;
+}
+/* runtime.subset_total: whether one or more cards of the set total `target` (the real wild card, if
+ * held, as any value 1..10; a card with no value counts 0) */
+#define SUBSET_TOTAL_MAX 4096
+static int rs_subset_total(uint64_t m, int64_t target) {
+    if (target < 0) return 0;
+    if (target > SUBSET_TOTAL_MAX) { rs_err_code = 6; return 0; }
+    uint8_t reach[SUBSET_TOTAL_MAX + 1], before[SUBSET_TOTAL_MAX + 1];
+    int t = (int)target;
+    memset(reach, 0, (size_t)t + 1);
+    for (uint64_t c = m & ~WILD_BIT; c; c &= c - 1) {
+        int v = (int)VAL[rs_low(c)];
+        for (int s = t - v; s >= 0; s--) if (reach[s]) reach[s + v] = 1;
+        if (v <= t) reach[v] = 1;
+    }
+    if (m & WILD_BIT) {
+        memcpy(before, reach, (size_t)t + 1);
+        for (int v = 1; v <= 10; v++) {
+            for (int s = 0; s + v <= t; s++) if (before[s]) reach[s + v] = 1;
+            if (v <= t) reach[v] = 1;
+        }
+    }
+    return reach[t];
 }
 static int64_t rs_run(uint64_t m, const uint64_t *seq, int n) {
     int64_t k = 0;
@@ -711,7 +762,7 @@ static int gen_moves(Hand *h, int seat) {
         int c = rs_low(m);
         if (!h->table) { MV_CARD[n] = (uint8_t)c; MV_CAP[n++] = 0; continue; }
         int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
-        int k = card_options(p, UINT64_C(1) << p, table, OPT);
+        int k = card_options(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT OPT);
         if (rs_err_code) return 0;
         if (h->wild_as >= 0) for (int i = 0; i < k; i++) OPT[i] = real(h, OPT[i]);
         if (k == 0 || !FORCED) OPT[k++] = 0;
@@ -886,7 +937,7 @@ static void play_card(Hand *h, int seat, int card, uint64_t capture) {
     }
     int hands_empty = --h->in_hands == 0;
     int last_play = hands_empty && h->round >= h->n_rounds;
-    play_events(h, side, eff_card, eff_capture, eff(h, h->table), table_before, last_play, previous, h->round);
+    play_events(h, side, PLAY_EVENTS_ARGS);
     if (h->wild_as >= 0 && capture && ((capture | bit) & WILD_BIT)) h->wild_as = -1;
     h->turn = seat + 1 == h->n ? 0 : seat + 1;
     if (hands_empty) { if (last_play) finish(h); else lay_round(h); }

@@ -309,6 +309,10 @@ def _can_total(em: CEmitter, node: Call) -> str:
     return f"rs_can_total({em.emit(node.args[0])}, {em.emit(node.args[1])})"
 
 
+def _subset_total(em: CEmitter, node: Call) -> str:
+    return f"rs_subset_total({em.emit(node.args[0])}, {em.emit(node.args[1])})"
+
+
 def _empty(em: CEmitter, node: Call) -> str:
     return f"({em.emit(node.args[0])} == 0)"
 
@@ -407,6 +411,7 @@ BUILTINS = {
     "select": _select,
     "total": _total,
     "can_total": _can_total,
+    "subset_total": _subset_total,
     "empty": _empty,
     "holds": _holds_any,
     "holds_all": _holds_all,
