@@ -44,6 +44,21 @@ events:
 scoring:
   odd: {points: '1 if most(count(pile, value % 2 == side % 2)) else 0'}
 """
+# capture.prefer and the play's moment (turn, play, round) in events, which no shipped ruleset uses.
+MOMENTS = """id: moments
+extends: cirulla
+capture:
+  prefer: {prefer}
+events:
+  first_of_round:
+    when: turn == 1 and not empty(captured)
+    category: scope
+  late_sweep:
+    when: play > 30 and empty(table) and round >= 2
+    category: scope
+"""
+WRITTEN = {"runtime-filters": RUNTIME_FILTERS, "moments-fewest": MOMENTS.format(prefer="fewest_cards"),
+           "moments-most": MOMENTS.format(prefer="most_cards")}
 BIG_DECK = ("""id: big-deck
 extends: cirulla
 players: {counts: [4], default: 4, sides: {4: 2}}
@@ -118,11 +133,12 @@ HANDS = 12
 
 
 @needs_cc
-@pytest.mark.parametrize("rid", SUPPORTED + ["runtime-filters (written)"])
+@pytest.mark.parametrize("rid", SUPPORTED + [f"{name} (written)" for name in WRITTEN])
 def test_lockstep_with_the_python_engine(rid, tmp_path):
-    if rid.endswith("(written)"):
-        rid = tmp_path / "runtime-filters.yaml"
-        rid.write_text(RUNTIME_FILTERS, encoding="utf-8")
+    if rid.endswith(" (written)"):
+        name = rid.split()[0]
+        rid = tmp_path / f"{name}.yaml"
+        rid.write_text(WRITTEN[name], encoding="utf-8")
     compiled = compile_ruleset(rid)
     rules = compiled.module
     nat = native.load(compiled)
