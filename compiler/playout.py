@@ -137,6 +137,17 @@ def generate_with_spans(rs: Ruleset) -> tuple[str, dict]:
 from rulespec.errors import RulespecError as _RulespecError
 from rulespec.run.declarations import declarer as _declarer, unique_holder as _unique_holder
 from rulespec.run.engine import MAX_REDEALS as _MAX_REDEALS
+import random as _random
+
+_RANDBELOW = getattr(_random.Random, "_randbelow_with_getrandbits", None)
+
+
+def _getbits(rng):
+    """`rng.getrandbits` where `rng._randbelow(n)` is the getrandbits loop the playout inlines
+    (n.bit_length() bits, drawn again while >= n); None for any other stream (called as is)."""
+    if _RANDBELOW is None or getattr(type(rng), "_randbelow", None) is not _RANDBELOW:
+        return None
+    return rng.getrandbits
 
 _PLANS = {{}}
 _ROWS_BY_CLASS = {{}}  # the table's card classes, lowest card first -> per class its options as positions
@@ -374,6 +385,7 @@ if decls:
         decider = _declarer(_MODULE) if declare and HAND_BONUSES else None
         by_avail = decider is not None and decider.by_avail      # memoised on the cards alone
         best_get = decider.best_memo.get if by_avail else None
+        draws = [_getbits(rg) for rg in rngs]
         while True:
     ''')
         if knocks:
@@ -445,9 +457,9 @@ if decls:
                 elif opts is None:
                     pairs = [(c, 0) for c in cards]
                 elif wild_as is None:
-                    pairs = [(c, _real(tb, cap) if cap else 0) for i, c in enumerate(cards) for cap in opts[i]]
+                    pairs = [(c, _real(tb, cap) if cap else 0) for c, o in zip(cards, opts) for cap in o]
                 else:
-                    pairs = [(c, cap) for i, c in enumerate(cards) for cap in opts[i]]
+                    pairs = [(c, cap) for c, o in zip(cards, opts) for cap in o]
                 for c, cap in pairs:
                     bit = 1 << c
                     played_eff = bit if wild_as is None or c != WILD_INDEX else vbit
@@ -465,21 +477,29 @@ if decls:
                     if best is None or key > best:
                         best = key
                         card, capture = c, cap
-            elif flat is not None:
-                card, capture = flat[rngs[seat]._randbelow(count)]
-            elif opts is None:
-                card = cards[rngs[seat]._randbelow(count)]   # randrange(count), the same draw
-                capture = 0
             else:
-                r = rngs[seat]._randbelow(count)
-                for i, o in enumerate(opts):
-                    if r < len(o):
-                        card = cards[i]
-                        capture = o[r]
-                        if capture and wild_as is None:
-                            capture = _real(tb, capture)
-                        break
-                    r -= len(o)
+                # randrange(count): Random._randbelow's draw, inlined where the stream's class uses it
+                getbits = draws[seat]
+                if getbits is None:
+                    r = rngs[seat]._randbelow(count)
+                else:
+                    nb = count.bit_length()
+                    r = getbits(nb)
+                    while r >= count:
+                        r = getbits(nb)
+                if flat is not None:
+                    card, capture = flat[r]
+                elif opts is None:
+                    card = cards[r]
+                    capture = 0
+                else:
+                    for card, o in zip(cards, opts):
+                        if r < len(o):
+                            capture = o[r]
+                            if capture and wild_as is None:
+                                capture = _real(tb, capture)
+                            break
+                        r -= len(o)
             record.append(("move", seat, decls, card, capture))  #REC
             plays += 1
             left -= 1
