@@ -267,8 +267,8 @@ def _wild_options(cards, table, wild_as, moment):
     def _options_block(indent: int) -> None:
         """`cards`, `opts` (None: every card plays without capturing) and `count` for `mhand`.
 
-        Without a declared wild card, `opts` holds per card its options as positions in `tb`,
-        the table's cards lowest first (`_real` maps them back)."""
+        Where `tb` is not None, `opts` holds per card its options as positions in `tb`, the
+        table's cards lowest first (`_real` maps them back); otherwise real masks."""
         w('''
 cards = _BITS_get(mhand) or _BITS(mhand)
 flat = None
@@ -290,7 +290,26 @@ elif wild_as is None:
 ''', indent=indent)
         w('''
 else:
-    opts = _wild_options(cards, tab, wild_as, (rnd, nplayed[seat] + 1, plays + 1))
+    # a declared wild card: the memo rows serve it as its declared card (and, lying on the table,
+    # as that card there, its position mapped back to the wild card)
+    if tab & _WILD:
+        teff = (tab ^ _WILD) | (1 << wild_as)
+        tb = _BITS_get(teff) or _BITS(teff)
+    else:
+        teff = tab
+        tb = _BITS_get(tab) or _BITS(tab)
+    if len(tb) <= _MEMO_TABLE and len(cards) <= _MEMO_HAND:
+        row = _ROWS_get(teff)
+        if row is None:
+            row = _row(teff, tb)
+        opts = [row[_CLS[wild_as if c == WILD_INDEX else c]] or
+                _fill(row, teff, tb, wild_as if c == WILD_INDEX else c, (rnd, nplayed[seat] + 1, plays + 1))
+                for c in cards]
+        if teff != tab:
+            tb = tuple(WILD_INDEX if i == wild_as else i for i in tb)
+    else:
+        tb = None
+        opts = _wild_options(cards, tab, wild_as, (rnd, nplayed[seat] + 1, plays + 1))
     count = sum(map(len, opts))
 ''', wild, indent=indent)
 
@@ -456,7 +475,7 @@ if decls:
                     pairs = flat
                 elif opts is None:
                     pairs = [(c, 0) for c in cards]
-                elif wild_as is None:
+                elif tb is not None:
                     pairs = [(c, _real(tb, cap) if cap else 0) for c, o in zip(cards, opts) for cap in o]
                 else:
                     pairs = [(c, cap) for c, o in zip(cards, opts) for cap in o]
@@ -496,7 +515,7 @@ if decls:
                     for card, o in zip(cards, opts):
                         if r < len(o):
                             capture = o[r]
-                            if capture and wild_as is None:
+                            if capture and tb is not None:
                                 capture = _real(tb, capture)
                             break
                         r -= len(o)
