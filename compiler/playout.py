@@ -150,6 +150,7 @@ def _getbits(rng):
     return rng.getrandbits
 
 _PLANS = {{}}
+_BIG_HANDS = {{}}     # (players, dealer) -> whether a seat is ever dealt more than _MEMO_HAND cards a round
 _ROWS_BY_CLASS = {{}}  # the table's card classes, lowest card first -> per class its options as positions
 _ROWS = {{}}           # table mask -> its row of _ROWS_BY_CLASS
 _ROWS_get = _ROWS.get
@@ -186,6 +187,7 @@ def _plan(n, dealer):
     if pos > N_CARDS:
         raise _RulespecError(f"the deal schedule for {{n}} players takes {{pos}} cards from a deck of {{N_CARDS}}")
     _PLANS[(n, dealer)] = plan = tuple(plan)
+    _BIG_HANDS[(n, dealer)] = any(len(p) > _MEMO_HAND for _t, sp in plan for p in sp)
     return plan
 
 
@@ -234,6 +236,44 @@ def _real(tb, pm):
         m |= 1 << tb[j]
     return m
 ''')
+    w(f'''
+
+
+_SUMS_get = _SUMS.get
+_NO_SUMS = {{}}
+
+
+def _sums_add(s, c):
+    """`runtime.subset_sums` of a table with card `c` joined, from the table's own `s` (each list
+    ascending, as the knapsack lists them); None where the table has too many sets to keep."""
+    if not _NUMBERED[c]:
+        return s
+    v = _VALUE[c]
+    bit = 1 << c
+    out = dict(s)
+    for t, ms in s.items():
+        nt = t + v
+        if nt <= {limit}:
+            have = s.get(nt)
+            ext = [m | bit for m in ms]
+            out[nt] = sorted(have + ext) if have else ext
+    if v <= {limit}:
+        have = out.get(v)
+        out[v] = sorted(have + [bit]) if have else [bit]
+    if sum(map(len, out.values())) >= _rt.MAX_SUBSETS:
+        return None        # left to runtime.subset_sums, which refuses such a table
+    return out
+
+
+def _sums_drop(s, cap):
+    """`runtime.subset_sums` of a table once the cards of `cap` have left it, from the table's own `s`."""
+    out = {{}}
+    for t, ms in s.items():
+        kept = [m for m in ms if not m & cap]
+        if kept:
+            out[t] = kept
+    return out
+''', needs_sums)
     w(f'''
 
 def _wild_options(cards, table, wild_as, moment):
@@ -405,6 +445,7 @@ if decls:
         by_avail = decider is not None and decider.by_avail      # memoised on the cards alone
         best_get = decider.best_memo.get if by_avail else None
         draws = [_getbits(rg) for rg in rngs]
+        isums = _BIG_HANDS.get((n, dealer), False)
         while True:
     ''')
         if knocks:
@@ -544,6 +585,10 @@ if decls:
                 table_before = (tab ^ _WILD) | vbit if tab & _WILD else tab
     ''', "previous" in reads or "table_before" in reads)
         w('''
+            if isums:
+                base = _SUMS_get(tab) if tab else _NO_SUMS     # the table's subsets before the play
+    ''', needs_sums)
+        w('''
             if capture:
                 tab ^= capture
                 piles[side] |= capture | bit
@@ -554,6 +599,16 @@ if decls:
                 previous = bit
             last_play = not left and rnd >= nrounds
     ''')
+        # long hands ask legal() for every move: the next table's subsets from this one's (one
+        # knapsack step, or a filter), put where runtime.subset_sums finds them
+        w('''
+            if isums and base is not None and tab:
+                sums_now = _sums_drop(base, capture) if capture else _sums_add(base, card)
+                if sums_now is not None:
+                    if len(_SUMS) > 2048:
+                        _SUMS.clear()
+                    _SUMS[tab] = sums_now
+    ''', needs_sums)
         w('''
             if wild_as is None:
                 played = bit
