@@ -599,10 +599,12 @@ if decls:
                 previous = bit
             last_play = not left and rnd >= nrounds
     ''')
-        # long hands ask legal() for every move: the next table's subsets from this one's (one
-        # knapsack step, or a filter), put where runtime.subset_sums finds them
+        # long hands and big tables ask legal() for every move: where the next turn will, the next
+        # table's subsets from this one's (one knapsack step, or a filter), put where
+        # runtime.subset_sums finds them
         w('''
-            if isums and base is not None and tab:
+            if isums and base is not None and tab and (tab.bit_count() > _MEMO_TABLE or
+                                                        hands[(seat + 1) % n].bit_count() > _MEMO_HAND):
                 sums_now = _sums_drop(base, capture) if capture else _sums_add(base, card)
                 if sums_now is not None:
                     if len(_SUMS) > 2048:
