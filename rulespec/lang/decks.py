@@ -98,3 +98,14 @@ def bits(mask: int):
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def index_tables(deck, wild: int | None = None) -> dict[str, object]:
+    """Per card index (the deck, then the wild card declared as each rank): `_VALUE`, `_RANK`, `_SUIT`, and `_WILD`."""
+    count = deck.size + (len(deck.ranks) if wild is not None else 0)
+    return {
+        "_VALUE": tuple(deck.value_of(i) or 0 for i in range(count)),
+        "_RANK": tuple(deck.rank_of(i) for i in range(count)),
+        "_SUIT": tuple(deck.suits[deck.suit_index(i, wild)] for i in range(count)),
+        "_WILD": (1 << wild) if wild is not None else 0,
+    }
