@@ -49,4 +49,5 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    """The public API and the module's dunders (not its subpackages, nor names set by import machinery)."""
+    return sorted({name for name in globals() if name.startswith("__")} | set(_LAZY))
