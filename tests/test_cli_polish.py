@@ -85,3 +85,15 @@ def test_docs_ship_with_the_package_and_show():
     code, _, err = cli("docs", "langauge")
     assert code == 2 and err == ("no documentation topic 'langauge'; topics: expressions, language, resolutions, "
                                  "scopa-family, transcripts; did you mean 'language'?\n")
+
+
+SCOPA = Path(__file__).resolve().parent.parent / "rulesets" / "scopa.yaml"
+
+
+def test_validate_takes_option_values():
+    # A ruleset is checked and compiled with the values given; a wrong value or name is a located error.
+    assert cli("validate", SCOPA, "--option", "target=21")[0] == 0
+    code, out, err = cli("validate", SCOPA, "--option", "target=0")
+    assert code == 2 and "option 'target' must be at least 1, found 0" in err and "None" not in err
+    code, out, err = cli("validate", SCOPA, "--option", "tagret=21")
+    assert code == 2 and "unknown option 'tagret'" in err and "did you mean 'target'" in err

@@ -3,13 +3,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulespec.cli.options import compile_named, print_warnings
+from rulespec.cli.options import add_option_argument, compile_named, print_warnings
 from rulespec.errors import RulespecError
 
 
 def register(sub) -> None:
     v = sub.add_parser("validate", help="check rulesets or transcripts")
     v.add_argument("files", nargs="+")
+    add_option_argument(v, "set an option the rulesets declare, checked and compiled with that value "
+                           "(repeatable; a transcript gives its own options)")
     v.set_defaults(func=run)
 
 
@@ -23,7 +25,7 @@ def run(args, out, err) -> int:
                 read_transcript(f)
                 print(f"ok   {f} (transcript)", file=out)
                 continue
-            c = compile_named(f)
+            c = compile_named(f, args.option)
         except RulespecError as e:
             print(e.render(), file=err)
             failed += 1
