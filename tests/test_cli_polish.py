@@ -33,12 +33,29 @@ def test_a_reader_that_goes_away_is_not_an_error_message():
     assert proc.returncode == 1
 
 
-def test_list_fits_80_columns():
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_list_on_a_terminal_has_a_header_and_fits_80_columns():
+    out = Terminal()
+    assert run(["list"], out, io.StringIO()) == 0
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert lines[0].split() == ["ID", "BASE", "DESCRIPTION", "[SOURCE", "DOCUMENT]"]
+    assert lines[1].startswith("cicera ")
+    assert any(line.startswith("cirulla-capotun ") for line in lines)
+
+
+def test_list_piped_is_one_line_per_ruleset():
+    from rulespec.source.rulesets import shipped_ids
     code, out, _ = cli("list")
     assert code == 0
-    assert max(len(line) for line in out.splitlines()) <= 80
-    assert out.startswith("cicera ")
-    assert any(line.startswith("cirulla-capotun ") for line in out.splitlines())
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines] == list(shipped_ids())
+    cicera = lines[0].split()
+    assert cicera[:2] == ["cicera", "-"] and cicera[-1] == "[cicera.md]"
 
 
 VARIANT = """\
