@@ -114,3 +114,24 @@ def test_validate_takes_option_values():
     assert code == 2 and "option 'target' must be at least 1, found 0" in err and "None" not in err
     code, out, err = cli("validate", SCOPA, "--option", "tagret=21")
     assert code == 2 and "unknown option 'tagret'" in err and "did you mean 'target'" in err
+
+
+def test_record_takes_bots_as_simulate_does(tmp_path):
+    # --bots with simulate's specs (ismcts with a budget, one per side or per seat); --bot stays as an alias.
+    code, out, err = cli("record", "cirulla", "--seats", "2", "--seed", "3", "--bots", "greedy,ismcts:5")
+    assert code == 0, err
+    assert "rulespec record cirulla --seats 2 --seed 3 --bots greedy,ismcts:5" in out
+    assert cli("record", "cirulla", "--seed", "3", "--bot", "greedy")[1].replace("--bot ", "--bots ") == \
+        cli("record", "cirulla", "--seed", "3", "--bots", "greedy")[1]
+    code, _, err = cli("record", "cirulla", "--bots", "greedy,random,greedy")
+    assert code == 2 and "--bots names 3 bots for 4 seats" in err
+
+
+def test_record_does_not_overwrite_without_force(tmp_path):
+    target = tmp_path / "t.yaml"
+    target.write_text("mine\n", encoding="utf-8")
+    code, _, err = cli("record", "cirulla", "-o", target)
+    assert code == 2 and "t.yaml already exists" in err and "--force" in err
+    assert target.read_text(encoding="utf-8") == "mine\n"
+    assert cli("record", "cirulla", "-o", target, "--force")[0] == 0
+    assert "\nruleset: cirulla\n" in target.read_text(encoding="utf-8")
