@@ -37,7 +37,7 @@ class TerminalGame:
         self.me = seat
         self.k = rules.SIDES[self.n]
         self.seed = seed if seed is not None else random.randrange(10 ** 6)
-        specs = parse_bots(bots, self.n, self.k)
+        specs = parse_bots(bots, self.n, self.k, person=seat)
         self.bot_names = specs
         self.bots = [make_bot(spec, random.Random(f"rulespec-play:{self.seed}:{s}")) for s, spec in enumerate(specs)]
         self.max_hands = hands
@@ -256,7 +256,9 @@ def register(sub) -> None:
     pl.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
     pl.add_argument("--seats", type=int)
     pl.add_argument("--bots", default="greedy", metavar="BOT[,BOT...]",
-                    help="the other seats: one bot for all, one per side or one per seat (yours is ignored)")
+                    help="the bots of the other seats (random, greedy, ismcts[:BUDGET]): one for all, one per "
+                         "side, one per other seat in seat order, or one per seat (yours then ignored); "
+                         "default greedy")
     pl.add_argument("--hands", type=int, help="stop after this many hands (default: play the game out)")
     add_option_argument(pl)
     pl.set_defaults(func=run)
