@@ -96,7 +96,9 @@ class _Book:
                              f"(partners are {k} seats apart).")
         deck = rs.deck
         values = ", ".join(f"{r} = {v}" if v is not None else f"{r} no value" for r, v in zip(deck.ranks, deck.values))
-        suits = ", ".join(f"{self.words.suit_word(s)} ({s})" if deck.suit_names else s for s in deck.suits)
+        # The deck's own suit names, with the English the phrases below use when it differs.
+        suits = ", ".join(s if not deck.suit_names else f"{name} ({s})" if name == self.words.suit_word(s)
+                          else f"{name} ({self.words.suit_word(s)}, {s})" for s, name in zip(deck.suits, deck.suit_names or deck.suits))
         items.append(f"The deck {code(deck.id)}: {deck.size} cards, suits {suits}; capture values {values}. "
                      f"A card with no value captures only a card of its own rank and takes no part in sums.")
         if rs.wild is not None:
