@@ -141,3 +141,10 @@ def test_bots_one_per_other_seat(cirulla):
                                             r"or one per seat\)"):
         TerminalGame(cirulla, seat=0, seed=1, seats=3, bots="greedy,random,greedy,random",
                      inp=io.StringIO(), out=io.StringIO())
+
+
+def test_a_redeal_says_which_deal_check_and_why(cirulla):
+    # Seed 39's first deal lays two aces on the table: the deal check redeal throws it in.
+    text = play(cirulla, "1\n" * 60, seed=39, hands=1)
+    assert ("deal: redeal (deal check redeal: the table holds two or more aces; the same dealer deals again)\n"
+            in text)

@@ -175,6 +175,16 @@ class TerminalGame:
         table.add_row("game total", *[str(t) for t in self.game.totals])
         Console(file=self.out, width=80, color_system=None).print(table)
 
+    def deal_reason(self, event: str) -> str:
+        """Why the deal check that reports `event` threw the deal in: its name and its condition in words."""
+        from rulespec.lang.words import Words
+        rs = self.compiled.ruleset
+        for check in getattr(rs, "deal_checks", None) or []:
+            if check.event == event and check.result != "dealer_wins":
+                again = "the same dealer deals again" if check.result == "redeal" else "a misdeal, dealt again"
+                return f" (deal check {check.name}: {Words(rs).condition(check.when.tree)}; {again})"
+        return ""
+
     # -- the game ----------------------------------------------------------------------
     def play_hand(self, hand: Hand) -> None:
         rules = self.rules
@@ -183,7 +193,7 @@ class TerminalGame:
                  f"you are seat {self.me}, side {self.me % self.k}"
                  + (f" with {', '.join(f'seat {m}' for m in mates)}" if mates else "") + " ===")
         for event in hand.dealer_events:
-            self.say(f"deal: {event}")
+            self.say(f"deal: {event}{self.deal_reason(event)}")
         if hand.deal_log and hand.deal_log[-1] is not None:
             # The table as dealt, before anyone plays (a dealer bonus may take it at once).
             self.say(f"dealt to the table: {self.names(hand.deal_log[-1][0])}")
