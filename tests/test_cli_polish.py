@@ -135,3 +135,18 @@ def test_record_does_not_overwrite_without_force(tmp_path):
     assert target.read_text(encoding="utf-8") == "mine\n"
     assert cli("record", "cirulla", "-o", target, "--force")[0] == 0
     assert "\nruleset: cirulla\n" in target.read_text(encoding="utf-8")
+
+
+def test_the_readme_names_the_commands_that_take_option():
+    # README: "`validate`, `compile`, ... take `--option NAME=VALUE`": exactly the commands that do.
+    import argparse
+    import re
+
+    from rulespec.cli.main import build_parser
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"\n((?:`\w+`, )+`\w+` and `\w+`) take\n`--option NAME=VALUE`", readme)
+    assert said, "the README's sentence about --option"
+    named = set(re.findall(r"`(\w+)`", said.group(1)))
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    taking = {name for name, p in sub.choices.items() if any("--option" in a.option_strings for a in p._actions)}
+    assert named == taking
