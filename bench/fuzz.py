@@ -1,6 +1,6 @@
 """The fuzzer's command line (the fuzzer is tests/fuzz.py; the suite runs it briefly in tests/test_fuzz.py).
 
-    python bench/fuzz.py --seconds 600 [--seed 1] [--target all|rulesets|expressions|transcripts] [--out DIR]
+    python bench/fuzz.py --seconds 600 [--seed 1] [--target all|rulesets|expressions|transcripts|injection] [--out DIR]
 """
 import sys
 from pathlib import Path

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rulespec.checks.check import BONUS_NAMES
+from rulespec.lang.expressions import Name, walk
 from rulespec.lang.model import Ruleset
 
 from .emit_expr import emit_rule
@@ -28,6 +29,10 @@ def emit_hand_bonuses(w: Writer, rs: Ruleset, plan: Plan) -> None:
     for e in entries:
         w(e)
     w("}")
+    # What the bonus conditions read besides the cards: the declaration search is memoised on no more.
+    reads = sorted({n.id for b in rs.hand_bonuses.values() for n in walk(b.when.tree)
+                    if isinstance(n, Name) and n.id in ("hand", "round", "last_round")})
+    w(f"BONUS_READS = {tuple(reads)!r}")
     w(f"TIMING = {rs.timing!r}")
     w(f"DECLARE_WILD = {rs.declare_wild!r}")
     w(f"DECLARED_FIRST = {rs.declared_first!r}")

@@ -28,9 +28,10 @@ class Span:
         return Span(self.file, self.line + line_offset, col)
 
 
-# Source texts seen so far, so that an error can show the offending line.
+# Source texts seen so far, so that an error can show the offending line. Only text rulespec itself
+# loaded as a ruleset or transcript is ever quoted: an error never opens a file to show a line of it
+# (a span may name any file a stranger's reference pointed at).
 _SOURCES: dict[str, str] = {}
-_MAX_QUOTED = 2 * 1024 * 1024  # as yamlsafe.MAX_BYTES: no file larger is ever read
 
 
 def register_source(file: str, text: str) -> None:
@@ -38,22 +39,38 @@ def register_source(file: str, text: str) -> None:
     _SOURCES[file] = text
 
 
+def forget_source(file: str) -> None:
+    """Never quote this file's text (it turned out not to be a ruleset)."""
+    _SOURCES.pop(file, None)
+
+
 def source_line(span: Span) -> str | None:
-    """The text of the span's line, or None if the file's text is unknown."""
+    """The text of the span's line, or None if the file's text was not loaded as a ruleset or transcript."""
     text = _SOURCES.get(span.file)
     if text is None:
-        try:
-            # Never a whole huge file (one refused for its size, say): its first 2 MiB hold any line quoted.
-            with open(span.file, "rb") as handle:
-                data = handle.read(_MAX_QUOTED + 1)
-            text = data[:_MAX_QUOTED].decode("utf-8", errors="strict" if len(data) <= _MAX_QUOTED else "replace")
-        except (OSError, UnicodeDecodeError):
-            return None
-        _SOURCES[span.file] = text
+        return None
     lines = text.splitlines()
     if 1 <= span.line <= len(lines):
         return lines[span.line - 1]
     return None
+
+
+def printable(text: str) -> str:
+    """`text` with every control or invisible formatting character escaped (\\x1b, \\u202e): a quoted
+    line or name never moves the terminal's cursor, colours it, or reorders what it shows. Tabs stay."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable() or ch == "\t":
+            out.append(ch)
+        elif ord(ch) < 0x100:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return "".join(out)
 
 
 class RulespecError(Exception):
@@ -71,8 +88,8 @@ class RulespecError(Exception):
         return [self, *self.others]
 
     def headline(self) -> str:
-        """`file:line:col: message` for the first problem."""
-        return f"{self.span}: {self.message}" if self.span else self.message
+        """`file:line:col: message` for the first problem (control characters escaped)."""
+        return printable(f"{self.span}: {self.message}" if self.span else self.message)
 
     def render(self) -> str:
         """All problems, each with its source line and a caret under the column."""
@@ -82,8 +99,9 @@ class RulespecError(Exception):
             if err.span is not None:
                 line = source_line(err.span)
                 if line is not None:
-                    caret = " " * (max(err.span.column, 1) - 1) + "^"
-                    text += f"\n    {line}\n    {caret}"
+                    # The caret sits under the column in the escaped line as printed.
+                    caret = " " * len(printable(line[:max(err.span.column, 1) - 1])) + "^"
+                    text += f"\n    {printable(line)}\n    {caret}"
             parts.append(text)
         return "\n".join(parts)
 

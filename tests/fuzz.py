@@ -1,13 +1,18 @@
 """Fuzzing: the ruleset loader and compiler, the expression parser and checker, the transcript reader and replay.
 
-    python bench/fuzz.py --seconds 600        (runs this module: bench/fuzz.py is its command line) [--seed 1] [--target all|rulesets|expressions|transcripts] [--out DIR]
+    python bench/fuzz.py --seconds 600        (runs this module: bench/fuzz.py is its command line) [--seed 1] [--target all|rulesets|expressions|transcripts|injection] [--out DIR]
 
 Inputs are random, or mutated from the shipped rulesets, their expressions
 and the golden transcripts: byte flips, line deletions, duplications and
 swaps, token swaps, key renames, odd values, splices. A ruleset that still
 compiles is also played for one hand (invariants checked at the end); an
 expression that still type-checks is emitted, compiled as Python and run on
-random values. The only exception allowed out is RulespecError, and it must
+random values. The injection target puts mutated hostile strings (quotes,
+line breaks, `_rt.most(`, `__import__`, the creation of a canary file) into
+string literals of scoring and condition expressions, into str option
+defaults, choices and `--option` values, and into names the generated code
+carries: the ruleset is refused with a located error, or compiles and plays a
+hand, and the canary never appears. The only exception allowed out is RulespecError, and it must
 carry a span (SPANLESS lists the few that need none, and why). Prints the
 inputs tried and the failures, each saved under --out with its traceback.
 tests/test_fuzz.py runs a short, fixed-seed fuzz in the suite.
@@ -15,6 +20,7 @@ tests/test_fuzz.py runs a short, fixed-seed fuzz in the suite.
 from __future__ import annotations
 
 import argparse
+import copy
 import hashlib
 import linecache
 import random
@@ -26,6 +32,8 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import yaml as _yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -103,6 +111,9 @@ class Stats:
         self.accepted[target] = self.accepted.get(target, 0) + int(accepted)
 
     def fail(self, target: str, exc: BaseException | None, message: str, data) -> None:
+        if isinstance(getattr(exc, "orig_exc", None), FuzzTimeout):
+            # The alarm went off inside Lark's transformer, which wraps it (VisitError): a timeout.
+            exc, message = exc.orig_exc, "took too long (in the expression parser)"
         label = known_issue(exc)
         if label is not None:
             self.known[label] = self.known.get(label, 0) + 1
@@ -561,11 +572,150 @@ def fuzz_transcript(data, folder: Path, stats: Stats, budget: float = 5.0) -> No
     stats.count("transcripts", accepted)
 
 
+# ------------------------------------------------------------------ injection
+
+CANARY = "FUZZ-CANARY"
+# What runs code if it ever reaches the generated module as code: each creates the canary file.
+_RUNNERS = ["open({canary!r}, 'w')", "__import__('pathlib').Path({canary!r}).touch()",
+            "exec(\"open({canary!r}, 'w')\")", "__import__('os').system('touch ' + {canary!r})",
+            # Double quotes only: repr() of the whole string keeps them unescaped inside its single quotes.
+            'open("{canary}", "w")', '__import__("pathlib").Path("{canary}").touch()']
+# Pieces a hostile author puts around them: closers of every literal the generator might write, the
+# markers the old text-level rewriting looked for, line breaks Python or YAML treat as new lines.
+_FRAGMENTS = ['"', "'", '"""', "'''", "\\", ")", "(", ",", "]", "}", "{", "#", ";", "\n", "\r", "\u2028",
+              "\x85", "\x0c", " ", "_rt.most(", "_rt.idx(played)", "most(", "pile", "__builtins__", "x", "0",
+              "lambda: 0", "{{", "}}", "%s", "\\x00", "\\n", "\t"]
+
+
+def _payload(rng: random.Random, canary: str) -> str:
+    """A hostile string: a random run of fragments, most often around a canary-creating call."""
+    if rng.random() < 0.25:   # the issue's shape: what the old text-level hoisting lifted into score()
+        return "_rt.most(" + rng.choice(_RUNNERS).format(canary=canary) + rng.choice(["),", ")", ") ,"])
+    parts = [rng.choice(_FRAGMENTS) for _ in range(rng.randint(0, 7))]
+    if rng.random() < 0.85:
+        parts.insert(rng.randrange(len(parts) + 1), rng.choice(_RUNNERS).format(canary=canary))
+    if rng.random() < 0.5:
+        parts.insert(0, rng.choice(["_rt.most(", "most(", "\"", "'", "x'), ", "\")", "\\'"]))
+    if rng.random() < 0.3:
+        parts.append(rng.choice(["),", ")", "#", "\n", "'", "\""]))
+    return "".join(parts)
+
+
+def _quoted(text: str, rng: random.Random) -> str:
+    """`text` as a string literal of the expression language (sometimes deliberately badly quoted)."""
+    roll = rng.random()
+    if roll < 0.5:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if roll < 0.8:
+        return repr(text)
+    return '"' + text + '"'
+
+
+def _inject_literal(doc: dict, text: str, rng: random.Random) -> None:
+    """`text` as a string literal in one expression of the document: a scoring, an event, a hand bonus."""
+    spots = [("points", c) for c in (doc.get("scoring") or {}).values()
+             if isinstance(c, dict) and isinstance(c.get("points"), str)]
+    for section in ("events", "hand_bonuses"):
+        spots += [("when", e) for e in (doc.get(section) or {}).values()
+                  if isinstance(e, dict) and isinstance(e.get("when"), str)]
+    if not spots:
+        return
+    key, node = rng.choice(spots)
+    lit, expr = _quoted(text, rng), node[key]
+    if key == "points":
+        node[key] = rng.choice([f"({expr}) + (1 if {lit} in [rank(pile)] else 0)",
+                                f"({expr}) if {lit} != \"\" else 0",
+                                f"(1 if most(count(pile, rank == {lit})) else 0) + ({expr})",
+                                f"(1 if most(count(pile)) else 0) + (1 if {lit} in [rank(pile)] else 0) + ({expr})"])
+    else:
+        node[key] = rng.choice([f"({expr}) and {lit} != \"\"", f"({expr}) or rank(played) == {lit}",
+                                f"({expr}) and not ({lit} in [rank(played)])"])
+
+
+def _inject_option(doc: dict, text: str, rng: random.Random) -> dict:
+    """A str option whose default, choices or given value is `text`, read by expressions; the values to give."""
+    name = rng.choice(["label", "x", "most", "played"])
+    default = text if rng.random() < 0.5 else "plain"
+    decl = {"type": "str", "default": default}
+    if rng.random() < 0.5:
+        decl["choices"] = sorted({default, text, "other"})
+    if rng.random() < 0.3:
+        decl["description"] = text
+    if not isinstance(doc.get("options"), dict):
+        doc["options"] = {}
+    doc["options"][name] = decl
+    events = [e for e in (doc.get("events") or {}).values() if isinstance(e, dict) and isinstance(e.get("when"), str)]
+    if events:
+        ev = rng.choice(events)
+        ev["when"] = f"({ev['when']}) and options.{name} != \"other\""
+    cats = [c for c in (doc.get("scoring") or {}).values() if isinstance(c, dict) and isinstance(c.get("points"), str)]
+    if cats and rng.random() < 0.6:
+        cat = rng.choice(cats)
+        cat["points"] = f"({cat['points']}) + (1 if options.{name} == {_quoted(text, rng)} else 0)"
+    return {name: text} if rng.random() < 0.6 else {}
+
+
+def _inject_name(doc: dict, text: str, rng: random.Random) -> None:
+    """`text` as a name or text the generated code carries: an event name, a description, the id."""
+    where = rng.choice(["event", "category", "description", "id", "name"])
+    if where == "event" and isinstance(doc.get("events"), dict) and doc["events"]:
+        old = rng.choice(sorted(doc["events"]))
+        doc["events"] = {(text if k == old else k): v for k, v in doc["events"].items()}
+    elif where == "category" and isinstance(doc.get("scoring"), dict) and doc["scoring"]:
+        cat = doc["scoring"][rng.choice(sorted(doc["scoring"]))]
+        if isinstance(cat, dict):
+            cat["description"] = text
+    else:
+        doc[where] = text
+
+
+def fuzz_injection(base: dict, folder: Path, stats: Stats, rng: random.Random, budget: float = 3.0) -> None:
+    """A shipped ruleset with hostile strings in literals, options and names: refused, or run without effect."""
+    canary = folder / CANARY
+    doc = copy.deepcopy(base)
+    options: dict = {}
+    for _ in range(rng.randint(1, 3)):
+        text = _payload(rng, str(canary))
+        roll = rng.random()
+        if roll < 0.45:
+            _inject_literal(doc, text, rng)
+        elif roll < 0.85:
+            options.update(_inject_option(doc, text, rng))
+        else:
+            _inject_name(doc, text, rng)
+    data = _yaml.safe_dump(doc, sort_keys=False, allow_unicode=rng.random() < 0.5)
+    (folder / "fuzz-injection.yaml").write_text(data, encoding="utf-8", errors="surrogatepass")
+    accepted = False
+    signal.setitimer(signal.ITIMER_REAL, budget)
+    try:
+        compiled = build.compile_ruleset(folder / "fuzz-injection.yaml", options or None)
+        accepted = True
+        rules = compiled.module
+        seats = rng.choice(rules.SEATS_ALLOWED)
+        hand = Hand(rules, seats, rng.randrange(seats), shuffled_source(rules.N_CARDS, random.Random(rng.random())))
+        play_out(hand, [RandomBot(random.Random(s)) for s in range(seats)])
+        hand.score()
+    except RulespecError as err:
+        if not _located_or_justified(err) and not options:   # an --option error has no file to point into
+            stats.fail("injection", err, f"RulespecError without a span: {err.message}", data)
+    except FuzzTimeout as err:
+        stats.fail("injection", err, "compiling or playing took too long", data)
+    except Exception as err:  # noqa: BLE001
+        stats.fail("injection", err, f"{type(err).__name__} escaped: {err}", data)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _forget_compiled()
+    if canary.exists():
+        canary.unlink()
+        stats.fail("injection", None, f"CODE RAN: the canary was created (options {options!r})", data)
+    stats.count("injection", accepted)
+
+
 # ------------------------------------------------------------------ driver
 
 
 def fuzz(*, seconds: float | None = None, counts: dict | None = None, seed: int = 0, targets=("rulesets",
-         "expressions", "transcripts"), folder: Path | None = None, log=None, budget: float = 3.0) -> Stats:
+         "expressions", "transcripts", "injection"), folder: Path | None = None, log=None, budget: float = 3.0) -> Stats:
     """Fuzz for `seconds`, or for `counts` inputs per target ({target: n}); returns what happened.
 
     `budget`: the seconds one ruleset or transcript may take (compiling and playing) before it is a failure.
@@ -583,6 +733,7 @@ def fuzz(*, seconds: float | None = None, counts: dict | None = None, seed: int 
         rmut, tmut = Mutator(rng, rulesets), Mutator(rng, transcripts)
         emut = Mutator(rng, [t for _, t in exprs])
         tokens = expression_tokens(exprs)
+        bases = [_yaml.safe_load(text) for text in rulesets]
         started = time.monotonic()
         done = {t: 0 for t in targets}
         spent = {t: 0.0 for t in targets}
@@ -602,6 +753,8 @@ def fuzz(*, seconds: float | None = None, counts: dict | None = None, seed: int 
                 # Half mutated shipped rulesets (the loader's errors), half generated ones (the engine's corners).
                 text = rmut.mutate(rng.choice(rulesets)) if rng.random() < 0.5 else random_ruleset(rng)
                 fuzz_ruleset(text, folder, stats, rng, budget)
+            elif target == "injection":
+                fuzz_injection(rng.choice(bases), folder, stats, rng, budget)
             elif target == "transcripts":
                 fuzz_transcript(tmut.mutate(rng.choice(transcripts)), folder, stats, budget)
             else:
@@ -628,10 +781,10 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=60)
     p.add_argument("--seed", type=int, default=int(time.time()))
-    p.add_argument("--target", choices=["all", "rulesets", "expressions", "transcripts"], default="all")
+    p.add_argument("--target", choices=["all", "rulesets", "expressions", "transcripts", "injection"], default="all")
     p.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "rulespec-fuzz-failures")
     args = p.parse_args(argv)
-    targets = ("rulesets", "expressions", "transcripts") if args.target == "all" else (args.target,)
+    targets = ("rulesets", "expressions", "transcripts", "injection") if args.target == "all" else (args.target,)
     print(f"fuzzing {', '.join(targets)} for {args.seconds:.0f} s, seed {args.seed}", flush=True)
     started = time.monotonic()
     stats = fuzz(seconds=args.seconds, seed=args.seed, targets=targets,

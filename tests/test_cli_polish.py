@@ -101,7 +101,7 @@ def test_docs_ship_with_the_package_and_show():
     assert cli("docs", "transcript")[1].startswith("# Golden hand transcripts")  # a unique prefix will do
     code, _, err = cli("docs", "langauge")
     assert code == 2 and err == ("no documentation topic 'langauge'; topics: expressions, language, resolutions, "
-                                 "scopa-family, transcripts; did you mean 'language'?\n")
+                                 "scopa-family, security, transcripts; did you mean 'language'?\n")
 
 
 SCOPA = Path(__file__).resolve().parent.parent / "rulesets" / "scopa.yaml"

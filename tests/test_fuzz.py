@@ -35,6 +35,7 @@ def _report(stats) -> str:
     ("rulesets", 20, 11),
     ("expressions", 400, 12),
     ("transcripts", 15, 13),
+    ("injection", 20, 14),
 ])
 def test_short_fuzz_finds_nothing_new(target, count, seed, tmp_path):
     stats = fuzz.fuzz(counts={target: count}, seed=seed, targets=(target,), folder=tmp_path, budget=1.0)

@@ -71,6 +71,28 @@ def determinise(hand: Hand, seat: int, rng: random.Random) -> Hand:
     return hand.with_hidden(hidden, unseen, random.Random(rng.getrandbits(32)))
 
 
+def playout_value(hand: Hand, side: int, rng: random.Random, resume) -> float:
+    """`result_for` of the hand finished by uniformly random play, through the ruleset's generated playout.
+
+    The same moves as `rollout(hand, rng)` (one `rng.randrange(moves)` per turn, no declarations),
+    without a `Hand` per turn (compiler/playout.py).
+    """
+    if hand.over:
+        return result_for(hand, side)
+    src = hand.source
+    n = hand.n
+    plays, outcome, piles, points, _turns, _moves = resume(
+        n, hand.dealer, src.order[src.pos:], hand.hands, hand.table, hand.piles, hand.last_capturer, hand.round,
+        hand.turn, hand.played_this_round, hand.declared, hand.shown, hand.knocked_round, hand.round_dealt,
+        hand.declared_wild, hand.wild_as, hand.previous, hand.plays, hand.event_points(), [0] * n, [rng] * n, False)
+    rules = hand.rules
+    totals = [row["total"] for row in rules.score(piles, points)] if plays else [0] * hand.k
+    value = totals[side] - max(t for s, t in enumerate(totals) if s != side)
+    if outcome is not None:
+        value += rules.TARGET if side in outcome[1] else -rules.TARGET
+    return value
+
+
 def rollout(hand: Hand, rng: random.Random) -> None:
     """Finish the hand with uniformly random legal moves and no declarations."""
     while not hand.over:
@@ -93,9 +115,10 @@ class ISMCTSBot:
 
     name = "ismcts"
 
-    def __init__(self, rng: random.Random, budget: int = 120):
+    def __init__(self, rng: random.Random, budget: int = 120, playouts: bool = True):
         self.rng = rng
         self.budget = budget
+        self.playouts = playouts         # rollouts by the generated playout (False: through Hand, same moves)
 
     def choose(self, hand: Hand, seat: int):
         decls, moves = declared_moves(hand, seat)
@@ -111,12 +134,24 @@ class ISMCTSBot:
         side = hand.side_of(seat)
         rounds = max(1, -(-self.budget // len(moves)))
         sums = [0.0] * len(moves)
+        resume = _resume(hand.rules) if self.playouts else None
         for _ in range(rounds):
             world = determinise(hand, seat, self.rng)
             stream = self.rng.getrandbits(64)
             for i, (card, capture) in enumerate(moves):
                 h = world.clone()
                 h.play(seat, card, capture, decls)
-                rollout(h, random.Random(stream))
-                sums[i] += result_for(h, side)
+                if resume is not None:
+                    sums[i] += playout_value(h, side, random.Random(stream), resume)
+                else:
+                    rollout(h, random.Random(stream))
+                    sums[i] += result_for(h, side)
         return [s / rounds for s in sums]
+
+
+def _resume(rules):
+    """The generated playout's resume() for a compiled module (None if the module is not a compiled ruleset's)."""
+    from rulespec.compiler.build import compiled_for
+    from rulespec.compiler.playout import resume_for
+    compiled = compiled_for(rules)
+    return resume_for(compiled) if compiled is not None else None

@@ -6,34 +6,13 @@ from rulespec.run.engine import Declaration, Hand
 
 def best_declarations(hand: Hand, seat: int) -> list[Declaration]:
     """A set of bonus declarations worth the most points (disjoint cards, one wild-card rank)."""
-    options = hand.bonus_options(seat)
-    if not options:
-        return []
-    rules = hand.rules
-    options.sort(key=lambda d: -rules.HAND_BONUSES[d.bonus].points)
-    chosen: list[Declaration] = []
-    used = 0
-    wild_rank = None
-    for d in options:
-        spec = rules.HAND_BONUSES[d.bonus]
-        shares = all(o.bonus in spec.shares_cards_with for o in chosen if o.cards & d.cards)
-        if d.cards & used and not shares:
-            continue
-        if d.wild_rank is not None and wild_rank not in (None, d.wild_rank):
-            continue
-        if rules.PER_TURN == "one" and chosen:
-            break
-        chosen.append(d)
-        used |= d.cards
-        wild_rank = d.wild_rank if d.wild_rank is not None else wild_rank
-    return chosen
+    return hand.best_declarations(seat)
 
 
 def declared_moves(hand: Hand, seat: int) -> tuple[list[Declaration], list[tuple[int, int]]]:
     """The declarations a bot makes with its play (the most points), and the legal moves after them."""
-    decls = best_declarations(hand, seat) if hand.declares_with_play else []
-    moves = (hand.with_declarations(seat, decls) if decls else hand).legal_moves()
-    return decls, moves
+    decls = hand.best_declarations(seat) if hand.declares_with_play else []
+    return decls, hand.legal_moves_after(decls)
 
 
 def knocks(hand: Hand) -> list[tuple[int, list[Declaration]]]:

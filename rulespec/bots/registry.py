@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from rulespec.bots.greedy import GreedyBot
 from rulespec.bots.ismcts import ISMCTSBot
@@ -9,6 +10,7 @@ from rulespec.bots.random_bot import RandomBot
 from rulespec.errors import RulespecError
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
+MAX_BUDGET = 1_000_000   # rollouts per decision: beyond it a single move takes hours
 
 
 def make_bot(spec: str, rng: random.Random):
@@ -18,9 +20,11 @@ def make_bot(spec: str, rng: random.Random):
         raise RulespecError(f"unknown bot '{name}' (bots: {', '.join(BOTS)})")
     if not arg:
         return BOTS[name](rng)
-    if name != "ismcts" or not arg.isdigit() or int(arg) < 1:
-        raise RulespecError(f"bot '{spec}': only ismcts takes a budget, a positive number of rollouts "
-                            f"(ismcts:200)")
+    # ASCII digits only: str.isdigit() accepts '²' and other digits int() refuses.
+    if name != "ismcts" or not re.fullmatch(r"[0-9]{1,%d}" % len(str(MAX_BUDGET)), arg) \
+            or not 1 <= int(arg) <= MAX_BUDGET:
+        raise RulespecError(f"bot '{spec}': only ismcts takes a budget, a number of rollouts from 1 to "
+                            f"{MAX_BUDGET} (ismcts:200)")
     return ISMCTSBot(rng, int(arg))
 
 

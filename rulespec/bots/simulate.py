@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.errors import RulespecError
-from rulespec.run.engine import Game, Hand, shuffled_source
+from rulespec.run.engine import Game, Hand, RuleFailed, rule_failure, shuffled_source
 
 MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a bug, not a long game
 
@@ -51,8 +51,8 @@ class Stats:
         self.sums[key] = self.sums.get(key, 0) + pts
         self.squares[key] = self.squares.get(key, 0) + pts * pts
 
-    def add_hand(self, hand: Hand) -> None:
-        """Count one finished hand."""
+    def add_hand(self, hand) -> None:
+        """Count one finished hand (a `Hand`, or a `PlayoutResult`: `plays`, `outcome`, `score()`)."""
         self.hands += 1
         self.plays += hand.plays
         self.lengths[hand.plays] = self.lengths.get(hand.plays, 0) + 1
@@ -148,6 +148,68 @@ def _hand_bots(job: dict, key: str) -> list:
             for seat, spec in enumerate(job["bots"])]
 
 
+class PlayoutResult:
+    """A hand played by a generated playout, seen as the statistics and `Game` see a finished `Hand`."""
+
+    is_over = True
+
+    def __init__(self, rules, result):
+        self.rules = rules
+        self.plays, self.outcome, self.piles, self.event_points, self.turns, self.moves = result
+
+    def score(self) -> list[dict[str, int]]:
+        return self.rules.score(self.piles, self.event_points)
+
+
+# Bots the generated playouts play as the bots themselves would (same moves from the same streams).
+PLAYOUT_BOTS = {"random": 0, "greedy": 1}
+
+
+def _playout_job(job: dict, compiled):
+    """The playout function and per-seat policies for a job whose every bot a playout can play, else None."""
+    if not job.get("playout", True) or any(spec not in PLAYOUT_BOTS for spec in job["bots"]):
+        return None
+    from rulespec.compiler.playout import playout_for
+    return playout_for(compiled), [PLAYOUT_BOTS[spec] for spec in job["bots"]], compiled
+
+
+def _located(exc: Exception, compiled) -> Exception:
+    """A rule's failure inside a playout as the located RuleFailed `Hand` would raise; else `exc` itself."""
+    from rulespec.compiler.playout import failure_span
+    failure = rule_failure(exc, compiled.module)         # in one of the compiled module's functions
+    if failure is not exc:
+        return failure
+    span = failure_span(compiled, exc)                  # in a rule the playout evaluates inline
+    if span is None:
+        return exc
+    reason = "division by zero" if isinstance(exc, ZeroDivisionError) else f"{type(exc).__name__}: {exc}"
+    return RuleFailed(f"this rule failed: {reason}", span)
+
+
+def _bot_rngs(job: dict, key: str) -> list:
+    """The bots' random streams, exactly as _hand_bots gives them to the bots."""
+    return [random.Random(f"rulespec-sim:{job['seed']}:{key}:bot{seat}") for seat in range(len(job["bots"]))]
+
+
+def _play_fast(fast, rules, n: int, dealer: int, rng: random.Random, rngs: list, stats: Stats) -> PlayoutResult:
+    fn, policies, _compiled = fast
+    order = list(range(rules.N_CARDS))
+    rng.shuffle(order)                    # the order shuffled_source() deals from this stream
+    try:
+        result = PlayoutResult(rules, fn(n, dealer, order, rng, policies, rngs, True))
+    except RulespecError:
+        raise
+    except Exception as exc:                 # a rule failed: located at its YAML as Hand locates it
+        failure = _located(exc, fast[2])
+        if failure is exc:
+            raise
+        raise failure from exc
+    stats.decisions += result.turns
+    stats.legal_moves += result.moves
+    stats.add_hand(result)
+    return result
+
+
 def _play(hand: Hand, bots: list, stats: Stats) -> None:
     def on_turn(h, seat):
         stats.decisions += 1
@@ -159,16 +221,33 @@ def _play(hand: Hand, bots: list, stats: Stats) -> None:
 def run_chunk(job: dict, start: int, stop: int) -> Stats:
     """Play hands (or games) start..stop-1 of a job; the unit of work of every backend."""
     from rulespec.compiler.build import compile_ruleset
-    rules = compile_ruleset(job["ref"], job["options"]).module
+    compiled = compile_ruleset(job["ref"], job["options"], root=job.get("root"))
+    rules = compiled.module
     n = job["seats"]
     stats = _stats_for(rules, n)
+    fast = _playout_job(job, compiled)
     for i in range(start, stop):
-        if job["games"]:
+        if fast is not None:
+            if job["games"]:
+                game = Game(rules, n, seed=f"rulespec-sim:{job['seed']}:game{i}", dealer=i % n)
+                rngs = _bot_rngs(job, f"game{i}")
+                while not game.is_over:
+                    if game.hands_played >= MAX_HANDS_PER_GAME:
+                        raise RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands")
+                    game.hand = _play_fast(fast, rules, n, game.dealer, game.rng, rngs, stats)
+                    game.finish_hand()
+                stats.add_game(game)
+            else:
+                _play_fast(fast, rules, n, i % n, random.Random(f"rulespec-sim:{job['seed']}:{i}"),
+                           _bot_rngs(job, str(i)), stats)
+        elif job["games"]:
             game = Game(rules, n, seed=f"rulespec-sim:{job['seed']}:game{i}", dealer=i % n)
             bots = _hand_bots(job, f"game{i}")
             while not game.is_over:
                 if game.hands_played >= MAX_HANDS_PER_GAME:
-                    raise RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands")
+                    at = getattr(rules, "TARGET_SPAN", None)
+                    raise RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands: can the target "
+                                        f"{rules.TARGET} be reached?", at)
                 _play(game.new_hand(), bots, stats)
                 game.finish_hand()
             stats.add_game(game)
@@ -192,18 +271,24 @@ def _chunks(total: int, workers: int) -> list[tuple[int, int]]:
 
 def simulate(ref, *, options: dict | None = None, hands: int | None = None, games: int | None = None,
              seed: int = 0, seats: int | None = None, bots: str = "random", workers: int | None = None,
-             backend: str = "local", address: str | None = None, progress=None) -> Stats:
+             backend: str = "local", address: str | None = None, progress=None, playout: bool = True,
+             root: str | None = None) -> Stats:
     """Play `hands` hands or `games` games of a ruleset (an id, a path or a Compiled); reproducible per seed.
+
+    Random and greedy bots are played by the ruleset's generated whole-hand playout (compiler/playout.py),
+    which makes the same moves as the bots on `Hand` from the same streams; `playout=False` plays every
+    hand through `Hand` and the bot objects instead (the figures are the same).
 
     `bots`: one bot for every seat or one per seat (`random,greedy,random,ismcts:200`).
     `workers`: processes (default: every core); `backend="ray"` sends the work to a Ray cluster at
     `address` (None: a local one). `progress(units)` is called as hands or games finish.
+    `root`: every ruleset file read must lie under this folder (rulesets from strangers).
     """
     from rulespec.compiler.build import Compiled, compile_ruleset
     if isinstance(ref, Compiled):
         options = options if options is not None else (dict(ref.ruleset.option_values) or None)
         ref = str(ref.ruleset.files[0])
-    rules = compile_ruleset(ref, options).module
+    rules = compile_ruleset(ref, options, root=root).module
     n = seats or rules.DEFAULT_SEATS
     if n not in rules.SEATS_ALLOWED:
         raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
@@ -214,7 +299,7 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     if total < 1:
         raise RulespecError("the number of hands or games must be at least 1")
     job = {"ref": str(ref), "options": options, "seats": n, "bots": parse_bots(bots, n, rules.SIDES[n]), "seed": seed,
-           "games": games is not None}
+           "games": games is not None, "playout": playout, "root": None if root is None else str(root)}
     workers = workers or default_workers()
     chunks = _chunks(total, workers)
     if backend == "ray":

@@ -195,3 +195,44 @@ def apply_switches(rs: Ruleset) -> Ruleset:
 
 # At most this many errors are reported at once.
 MAX_ERRORS = 20
+
+
+def target_span(rs: Ruleset) -> Span | None:
+    """Where `game.target` is written (in the file that wrote it)."""
+    game = rs.doc.get("game") if isinstance(rs.doc, dict) else None
+    return getattr(game, "value_spans", {}).get("target") if game is not None else None
+
+
+def guards(rs: Ruleset) -> list[RulespecError]:
+    """What the engine's guards would only stop after 1000 tries, caught here when it is plain.
+
+    A deal check that throws in every deal (its condition reads no table:
+    `when: true`) would redeal forever; a target that no hand can bring closer
+    (no category, event or bonus gives a point, no outcome ends the game)
+    would deal hands forever.
+    """
+    errors = []
+    for c in rs.deal_checks:
+        if c.result == "dealer_wins" or (c.result == "misdeal" and rs.misdeal_limit):
+            continue                       # the first such deal ends the game: no loop
+        try:
+            always = constant(rs, copy.deepcopy(c.when), tc.BOOL)   # a copy: typing it again marks no tree
+        except RulespecError:
+            continue                       # it reads the table: decided deal by deal
+        if always:
+            errors.append(RulespecError(f"deal check '{c.name}' holds for every deal (its condition does not "
+                                        f"read the table), so every deal would be thrown in", c.when.span))
+    points = [e.points for e in rs.events.values()] + [b.points for b in rs.hand_bonuses.values()]
+    points += [b.points for b in rs.dealer_bonuses]
+    for cat in rs.categories.values():
+        if isinstance(cat.points, Expression):
+            try:
+                points.append(constant(rs, copy.deepcopy(cat.points), tc.INT))
+            except RulespecError:
+                points.append(1)           # it reads the piles: it may give points
+        elif isinstance(cat.points, int):
+            points.append(cat.points)
+    if isinstance(rs.target, int) and rs.target > 0 and not rs.outcomes and max(points, default=0) <= 0:
+        errors.append(RulespecError(f"the target {rs.target} can never be reached: no category, event or bonus "
+                                    f"gives a point and no outcome ends the game", target_span(rs)))
+    return errors

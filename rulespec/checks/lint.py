@@ -19,6 +19,26 @@ from rulespec.source.yamlsafe import plain as _plain
 
 # Hand bonuses made by at most this many cards are tried on every combination of the deck.
 MAX_BONUS_SIZE = 3
+# The budget of the searches lint makes over the deck (conditions evaluated, all bonuses together):
+# a few tenths of a second. Past it the search stops with a warning; a check never decides how long
+# a compile takes (a 160-card deck with 64 bonuses would be minutes of search).
+CHECK_BUDGET = 100_000
+
+
+class _Budget:
+    """What is left of CHECK_BUDGET for one ruleset's searches."""
+
+    def __init__(self, evaluations: int = CHECK_BUDGET):
+        self.left = evaluations
+
+    def spend(self, n: int = 1) -> None:
+        self.left -= n
+        if self.left < 0:
+            raise _OutOfBudget
+
+
+class _OutOfBudget(Exception):
+    """The static checks' budget is spent."""
 
 
 class LintWarning(RulespecError):
@@ -273,17 +293,26 @@ def never_made(rs: Ruleset, conditions: dict) -> list[LintWarning]:
             return [mask] + [(mask ^ wild_bit) | v for v in virtual]
         return [mask]
 
-    for name, b in rs.hand_bonuses.items():
-        if name not in functions or b.size > MAX_BONUS_SIZE or b.size > size:
-            continue
+    budget = _Budget()
+    todo = [name for name, b in rs.hand_bonuses.items()
+            if name in functions and b.size <= MAX_BONUS_SIZE and b.size <= size]
+    for i, name in enumerate(todo):
+        b = rs.hand_bonuses[name]
         names = _runtime_names(b.when) | {n for other in b.excluded_by if other in rs.hand_bonuses
                                           for n in _runtime_names(rs.hand_bonuses[other].when)}
         contexts = _round_contexts(rs, b, bool(names & {"round", "last_round"}))
         excluders = [o for o in b.excluded_by if o in functions]
         try:
-            made, excluded = _search(functions, name, excluders, variants, contexts, size, b.size)
+            made, excluded = _search(functions, name, excluders, variants, contexts, size, b.size, budget)
         except ArithmeticError:  # the condition fails on some cards (the engine would too): no verdict here
             continue
+        except _OutOfBudget:
+            left = ", ".join(f"'{n}'" for n in todo[i:i + 5]) + (f" and {len(todo) - i - 5} more"
+                                                                 if len(todo) > i + 5 else "")
+            report.warning(f"stopped checking whether hand bonuses can be made after {CHECK_BUDGET} evaluations "
+                           f"(the budget of static checks); not checked: {left}",
+                           _key_span(rs.doc, "hand_bonuses") if rs.doc is not None else b.when.span)
+            return report.warnings
         if not made:
             report.warning(_never_message(rs, name, b, excluded, excluders, bool(wild_bit and b.wild and virtual)),
                            b.when.span)
@@ -300,10 +329,13 @@ def _never_message(rs: Ruleset, name: str, b, excluded: bool, excluders: list[st
     return f"hand bonus '{name}' can never be made: no {cards} of deck {rs.deck.id} satisfy its condition{wild}"
 
 
-def _search(functions, name, excluders, variants, contexts, size: int, k: int) -> tuple[bool, bool]:
+def _search(functions, name, excluders, variants, contexts, size: int, k: int,
+            budget: _Budget) -> tuple[bool, bool]:
     """(made, excluded): whether some k cards make the bonus, and whether some did but were excluded."""
     excluded = False
+    per_combo = len(contexts) * (1 + len(excluders))
     for combo in combinations(range(size), k):
+        budget.spend(per_combo)
         mask = 0
         for c in combo:
             mask |= 1 << c

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from rulespec.cli.options import add_option_argument, compile_named, print_warnings
+from rulespec.cli.options import add_option_argument, add_root_argument, compile_named, print_warnings
 
 
 def register(sub) -> None:
@@ -11,12 +11,13 @@ def register(sub) -> None:
     c.add_argument("ruleset")
     c.add_argument("--emit", action="store_true")
     add_option_argument(c)
+    add_root_argument(c)
     c.set_defaults(func=run)
 
 
 def run(args, out, err) -> int:
     t0 = time.perf_counter()
-    c = compile_named(args.ruleset, args.option)
+    c = compile_named(args.ruleset, args.option, args.root)
     dt = (time.perf_counter() - t0) * 1000
     print_warnings(c, err)
     if args.emit:

@@ -1,7 +1,7 @@
 """`rulespec diff A B`: what differs between two rulesets after inheritance, in words."""
 from __future__ import annotations
 
-from rulespec.cli.options import compile_named
+from rulespec.cli.options import add_root_argument, compile_named
 
 
 def register(sub) -> None:
@@ -9,12 +9,13 @@ def register(sub) -> None:
                                     "(exit status 1 when they differ, as diff)")
     d.add_argument("a")
     d.add_argument("b")
+    add_root_argument(d)
     d.set_defaults(func=run)
 
 
 def run(args, out, err) -> int:
     """Exit status as diff's: 0 when the rules are the same, 1 when they differ, 2 for an error."""
     from rulespec.authoring.diff import differences, report
-    a, b = compile_named(args.a).ruleset, compile_named(args.b).ruleset
+    a, b = compile_named(args.a, root=args.root).ruleset, compile_named(args.b, root=args.root).ruleset
     out.write(report(a, b))
     return 1 if differences(a, b) else 0

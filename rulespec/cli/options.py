@@ -41,18 +41,24 @@ def parse_options(pairs: list[str] | None, declared: dict | None = None) -> dict
     return out
 
 
-def named_options(ref, option_pairs: list[str] | None) -> dict | None:
+def add_root_argument(parser) -> None:
+    """`--root DIR`: every file read (rulesets, what they extend, transcripts) must lie under DIR."""
+    parser.add_argument("--root", metavar="DIR",
+                        help="read files only under this folder (for rulesets and transcripts from strangers)")
+
+
+def named_options(ref, option_pairs: list[str] | None, root: str | None = None) -> dict | None:
     """The `--option` values for the ruleset `ref` names, each read as its declared type (None for none)."""
     if not option_pairs:
         return None
     from rulespec.lang import model
-    return parse_options(option_pairs, model.load(ref).options) or None
+    return parse_options(option_pairs, model.load(ref, root=root).options) or None
 
 
-def compile_named(ref, option_pairs: list[str] | None = None):
-    """Compile the ruleset a command names (an id or a path) with its `--option` values."""
+def compile_named(ref, option_pairs: list[str] | None = None, root: str | None = None):
+    """Compile the ruleset a command names (an id or a path) with its `--option` values, confined to `root`."""
     from rulespec.compiler.build import compile_ruleset
-    return compile_ruleset(ref, named_options(ref, option_pairs))
+    return compile_ruleset(ref, named_options(ref, option_pairs, root), root=root)
 
 
 def print_warnings(compiled, err) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulespec.cli.options import add_option_argument, compile_named
+from rulespec.cli.options import add_option_argument, add_root_argument, compile_named
 from rulespec.cli.pages import add_html_argument, record_page
 from rulespec.errors import RulespecError
 
@@ -22,6 +22,7 @@ def register(sub) -> None:
                      help="the transcript file (default: standard output); a ruleset file is named relative to it")
     rec.add_argument("--force", action="store_true", help="overwrite the -o FILE if it exists")
     add_html_argument(rec, "the recorded hand")
+    add_root_argument(rec)
     rec.set_defaults(func=run)
 
 
@@ -29,7 +30,7 @@ def run(args, out, err) -> int:
     from rulespec.transcripts.record import record, ruleset_reference
     if args.output and Path(args.output).exists() and not args.force:
         raise RulespecError(f"{args.output} already exists; choose another -o FILE, or --force to overwrite it")
-    c = compile_named(args.ruleset, args.option)
+    c = compile_named(args.ruleset, args.option, args.root)
     cmd = "rulespec " + " ".join(args.argv)
     # The transcript names its ruleset relative to where it is written (the current folder for stdout).
     folder = Path(args.output).parent if args.output else Path.cwd()

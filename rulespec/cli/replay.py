@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulespec.cli.options import add_root_argument
 from rulespec.cli.pages import add_html_argument, replay_page
 
 
@@ -10,6 +11,7 @@ def register(sub) -> None:
     r = sub.add_parser("replay", help="replay golden transcripts (files or folders; rulesets in a folder are skipped)")
     r.add_argument("files", nargs="+")
     add_html_argument(r, "the hand (one transcript)")
+    add_root_argument(r)
     r.set_defaults(func=run)
 
 
@@ -20,4 +22,4 @@ def run(args, out, err) -> int:
     paths = [Path(f) for f in args.files]
     if args.html:
         replay_page(find(paths).transcripts, args.html, out)
-    return replay_found(paths, out, err, command="replay")
+    return replay_found(paths, out, err, command="replay", root=args.root)

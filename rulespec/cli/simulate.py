@@ -1,7 +1,7 @@
 """`rulespec simulate RULESET`: statistics over many hands or games played by bots, on every core."""
 from __future__ import annotations
 
-from rulespec.cli.options import add_option_argument, named_options
+from rulespec.cli.options import add_option_argument, add_root_argument, named_options
 from rulespec.cli.pages import add_html_argument
 
 
@@ -20,6 +20,7 @@ def register(sub) -> None:
     s.add_argument("--backend", choices=["local", "ray"], default="local")
     s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
     add_option_argument(s)
+    add_root_argument(s)
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-timings", action="store_true",
                    help="leave out what depends on the machine (seconds, hands per second, workers), so the same "
@@ -52,11 +53,11 @@ def run(args, out, err) -> int:
         to_dict,
     )
     from rulespec.compiler.build import compile_ruleset
-    options = named_options(args.ruleset, args.option)
+    options = named_options(args.ruleset, args.option, args.root)
     if args.compare:
         from rulespec.cli.compare import run_compare
         return run_compare(args, options, out, err)
-    compiled = compile_ruleset(args.ruleset, options)
+    compiled = compile_ruleset(args.ruleset, options, root=args.root)
     rules = compiled.module
     n = args.seats or rules.DEFAULT_SEATS
     bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
@@ -64,7 +65,7 @@ def run(args, out, err) -> int:
     hands = None if games is not None else (args.hands if args.hands is not None else 1000)
     total = games if games is not None else hands
     run = dict(options=options, hands=hands, games=games, seed=args.seed, seats=args.seats, bots=args.bots,
-               workers=args.workers, backend=args.backend, address=args.address)
+               workers=args.workers, backend=args.backend, address=args.address, root=args.root)
     t0 = time.perf_counter()
     if args.json or not err.isatty():
         stats = simulate(args.ruleset, **run)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulespec.cli.options import add_root_argument
 from rulespec.transcripts.testrun import default_paths, find, run_tests
 
 
@@ -14,6 +15,7 @@ def register(sub) -> None:
                    help="rewrite the expectations of failing recorded transcripts from the engine")
     t.add_argument("--coverage", metavar="RULESET",
                    help="mutate each rule of RULESET and report the mutations no transcript under the paths catches")
+    add_root_argument(t)
     t.set_defaults(func=run)
 
 
@@ -24,19 +26,23 @@ def run(args, out, err) -> int:
     if args.coverage:
         from rulespec.cli.coverage import run_coverage
         return run_coverage(args.coverage, found.transcripts, out)
-    return replay_found(paths, out, err, update=args.update, command="test", found=found)
+    return replay_found(paths, out, err, update=args.update, command="test", found=found, root=args.root)
 
 
-def replay_found(paths: list[Path], out, err, *, update: bool = False, command: str, found=None) -> int:
-    """Replay the transcripts under `paths` (rulesets beside them skipped, and said so); `replay` shares it."""
+def replay_found(paths: list[Path], out, err, *, update: bool = False, command: str, found=None,
+                 root: str | None = None) -> int:
+    """Replay the transcripts under `paths` (rulesets beside them skipped, and said so); `replay` shares it.
+
+    Files that are not regular files (FIFOs, sockets, devices) are never opened: one line names them.
+    `root`: every file read must lie under it."""
     found = found or find(paths)
-    note = found.skipped_note()
-    if note:
-        print(note, file=err)
+    for note in (found.skipped_note(), found.odd_note()):
+        if note:
+            print(note, file=err)
     if not found.transcripts:
         print(f"rulespec {command}: no transcripts under {', '.join(map(str, paths))}", file=err)
         return 2
-    passed, failed, updated = run_tests(found.transcripts, update=update, out=out)
+    passed, failed, updated = run_tests(found.transcripts, update=update, out=out, root=root)
     if update:
         print(f"{updated} updated", file=out)
     print(f"{passed} passed, {failed} failed", file=out)

@@ -1,9 +1,7 @@
 """`rulespec validate FILE...`: check rulesets or transcripts, every problem located."""
 from __future__ import annotations
 
-from pathlib import Path
-
-from rulespec.cli.options import add_option_argument, compile_named, print_warnings
+from rulespec.cli.options import add_option_argument, add_root_argument, compile_named, print_warnings
 from rulespec.errors import RulespecError
 
 
@@ -12,20 +10,25 @@ def register(sub) -> None:
     v.add_argument("files", nargs="+")
     add_option_argument(v, "set an option the rulesets declare, checked and compiled with that value "
                            "(repeatable; a transcript gives its own options)")
+    add_root_argument(v)
     v.set_defaults(func=run)
 
 
 def run(args, out, err) -> int:
+    from rulespec.source.rulesets import is_path_ref, locate
     from rulespec.transcripts.testrun import file_kind
     from rulespec.transcripts.transcript import read_transcript
     failed = 0
     for f in args.files:
         try:
-            if Path(f).is_file() and file_kind(Path(f)) == "transcript":
-                read_transcript(f)
-                print(f"ok   {f} (transcript)", file=out)
-                continue
-            c = compile_named(f, args.option)
+            if is_path_ref(f):
+                # A regular .yaml/.yml file (under --root) before anything opens it: never a FIFO or /proc.
+                path = locate(f, root=args.root)
+                if file_kind(path) == "transcript":
+                    read_transcript(path)
+                    print(f"ok   {f} (transcript)", file=out)
+                    continue
+            c = compile_named(f, args.option, root=args.root)
         except RulespecError as e:
             print(e.render(), file=err)
             failed += 1

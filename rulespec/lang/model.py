@@ -6,7 +6,7 @@ its syntax tree. Type checking is the next stage (check.py).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rulespec.errors import RulespecError, Span, collect, did_you_mean, in_order, source_line
@@ -168,6 +168,7 @@ class Ruleset:
     schedules: dict = field(default_factory=dict)  # set by the check stage: players -> deal schedule
     warnings: tuple = ()                           # lint's findings that do not stop the compile
     prefer: str = "any"     # any | fewest_cards | most_cards: which of the offered capture sets may be taken
+    stamps: tuple = ()     # (resolved file, SHA-256 of its bytes) per file of the chain: the compile cache key
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -406,11 +407,14 @@ def _categories(doc, errors: list) -> dict[str, Category]:
     return categories
 
 
-def load(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None) -> Ruleset:
-    """Load, validate, merge and parse a ruleset given by id or path."""
-    doc, files, docs = load_merged(ref, relative_to=relative_to, span=span)
+def load(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None,
+         root: str | Path | None = None) -> Ruleset:
+    """Load, validate, merge and parse a ruleset given by id or path (every file under `root`, if given)."""
+    doc, files, docs = load_merged(ref, relative_to=relative_to, span=span, root=root)
     try:
-        return build(doc, files, docs)
+        # What the ruleset was built from: each file's resolved name and the SHA-256 of the bytes read.
+        stamps = tuple((str(p.resolve()), d.digest) for p, d in zip(files, docs))
+        return replace(build(doc, files, docs), stamps=stamps)
     except RulespecError as err:
         collect(note_inherited([err], files))
         raise

@@ -108,6 +108,9 @@ class Scoped:
 
 
 PRED = Scoped("filter", BOOL)
+# A filter runs its condition once per card of its set, so filters nested d deep cost |set|^d per
+# evaluation, at every move: 160^2 is the most a move may pay for one filter (a few milliseconds).
+MAX_FILTER_DEPTH = 2
 PER_SIDE = Scoped("per_side", INT)
 
 
@@ -321,6 +324,10 @@ class _Checker:
     def want_scoped(self, arg: Expr, param: Scoped, what: str, call: Call) -> None:
         """Check a filter or per-side argument with its names bound."""
         if param.kind == "filter":
+            if self.pred_depth >= MAX_FILTER_DEPTH:
+                fail(f"filters nested more than {MAX_FILTER_DEPTH} deep: each level repeats the condition for "
+                     f"every card of its set, at every move; compute the inner count apart or compare the "
+                     f"cards another way", call.span)
             call.pred_depth = self.pred_depth
             self.pred_depth += 1
             try:

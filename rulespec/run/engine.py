@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from itertools import combinations
 from typing import NamedTuple
 
 from rulespec.errors import RulespecError
+from rulespec.run.declarations import Declaration, declarer, unique_holder
 from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.protocol import CompiledRules
 from rulespec.run.runtime import bits as _rt_bits
@@ -60,14 +60,6 @@ def _raise_located(exc: Exception, rules) -> None:
     raise failure from exc
 
 
-class Declaration(NamedTuple):
-    """A hand-bonus claim: the bonus, the real cards it is made with, the wild card's rank (or None)."""
-
-    bonus: str
-    cards: int
-    wild_rank: int | None = None
-
-
 class Event(NamedTuple):
     """Something that scored: which play made it (0: the deal), who, what, how many points where."""
 
@@ -77,6 +69,16 @@ class Event(NamedTuple):
     name: str
     points: int
     category: str | None
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value) -> str:
+    """A caller's bad argument for a message: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _lowbits(mask: int) -> list[int]:
@@ -149,6 +151,7 @@ class Hand:
     dealer_events: list[str]
     plays: int
     played_this_round: list[int]
+    played_round: list[int]
     declared: list[int]
     shown: list[int]
     knocked_round: list[bool]
@@ -166,11 +169,11 @@ class Hand:
     _legal: tuple | None
 
     def __init__(self, rules: CompiledRules, seats: int, dealer: int, source: DealSource):
-        if seats not in rules.SEATS_ALLOWED:
+        if not _is_int(seats) or seats not in rules.SEATS_ALLOWED:
             raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
-                                f"players, not {seats}")
-        if not 0 <= dealer < seats:
-            raise RulespecError(f"dealer must be a seat from 0 to {seats - 1}, found {dealer}")
+                                f"players, not {_shown(seats)}")
+        if not _is_int(dealer) or not 0 <= dealer < seats:
+            raise RulespecError(f"dealer must be a seat from 0 to {seats - 1}, found {_shown(dealer)}")
         self.rules = rules
         self.n = seats
         self.k = rules.SIDES[seats]
@@ -190,6 +193,7 @@ class Hand:
         self.dealer_events: list[str] = []
         self.plays = 0
         self.played_this_round = [0] * seats
+        self.played_round = [0] * seats              # the cards each seat has played this round (public)
         self.declared = [0] * seats                  # declared cards still to be played (declared_first)
         self.shown = [0] * seats                     # declared cards, shown face up to everyone
         self.knocked_round = [False] * seats
@@ -255,6 +259,7 @@ class Hand:
         self.round_dealt = list(self.hands)
         self.deal_log.append((self.table & ~table_before, tuple(self.hands)))
         self.played_this_round = [0] * self.n
+        self.played_round = [0] * self.n
         self.knocked_round = [False] * self.n
 
     def _deal_pending(self) -> None:
@@ -301,8 +306,9 @@ class Hand:
             if check is not None:
                 thrown_in += 1
                 if thrown_in > MAX_REDEALS:
-                    raise RulespecError(f"the deal checks threw in {MAX_REDEALS} deals in a row "
-                                        f"({check[0]}); a deal check that holds for (nearly) every deal?")
+                    at = getattr(rules, "DEAL_CHECK_SPANS", {}).get(check[0])
+                    raise RulespecError(f"deal check '{check[0]}' threw in {MAX_REDEALS} deals in a row: does it "
+                                        f"hold for (nearly) every deal?", at)
             explicit = self.source.rounds is not None
             if check is None:
                 if explicit and self.redeal_marked:
@@ -403,16 +409,26 @@ class Hand:
 
     def captures_for(self, card: int) -> list[int]:
         """Every capture set (real masks) the card has against the table now."""
+        return self._captures_as(card, self.wild_as)
+
+    def _captures_as(self, card: int, wild_as: int | None) -> list[int]:
+        """The card's capture sets (real masks) with the wild card declared as `wild_as` (or not)."""
         try:
-            if self.wild_as is None:
+            if wild_as is None:
                 return self.rules.captures(1 << card, self.table, *self._moment())
-            eff_card = self._eff(1 << card)
-            return [self._real(m) for m in self.rules.captures(eff_card, self._eff(self.table), *self._moment())]
+            wild = self.rules.WILD_BIT
+            vbit = 1 << wild_as
+
+            def eff(mask):
+                return (mask ^ wild) | vbit if mask & wild else mask
+            return [(m ^ vbit) | wild if m & vbit else m
+                    for m in self.rules.captures(eff(1 << card), eff(self.table), *self._moment())]
         except Exception as exc:
             _raise_located(exc, self.rules)
 
     def options_for(self, card: int) -> list[int]:
         """The capture sets the card may take (0 = play without capturing)."""
+        self._check_card(card)
         # Cached for the current table: legal_moves() and play() ask for the same card.
         key = (self.table, self.wild_as, self.plays)
         if self._options_key != key:
@@ -445,6 +461,64 @@ class Hand:
         for c in _lowbits(hand):
             moves += [(c, m) for m in self.options_for(c)]
         return moves
+
+    def legal_moves_after(self, declarations) -> list[tuple[int, int]]:
+        """The current seat's legal moves once it has made these declarations (nothing is changed or copied)."""
+        if self.over or not declarations:
+            return self.legal_moves()
+        seat = self.turn
+        wild_as = self.wild_as
+        declared = self.declared[seat]
+        for d in declarations:
+            declared |= d.cards
+            if d.wild_rank is not None:
+                wild_as = self.rules.N_CARDS + d.wild_rank
+        if wild_as == self.wild_as and not self.rules.DECLARED_FIRST:
+            return self.legal_moves()
+        hand = self.hands[seat]
+        if self.rules.DECLARED_FIRST and declared & hand:
+            hand &= declared
+        forced = self.rules.FORCED
+        moves = []
+        for c in _lowbits(hand):
+            caps = self._captures_as(c, wild_as) if self.table else []
+            if not caps or not forced:
+                caps = caps + [0]
+            moves += [(c, m) for m in caps]
+        return moves
+
+    # -- the caller's arguments --------------------------------------------------
+    # Checked before anything changes: a bad call is an IllegalMove and leaves the state as it was.
+    def _check_seat(self, seat) -> None:
+        if not _is_int(seat) or not 0 <= seat < self.n:
+            raise IllegalMove(f"a seat is a number from 0 to {self.n - 1}, found {_shown(seat)}")
+
+    def _check_card(self, card) -> None:
+        if not _is_int(card) or not 0 <= card < self.rules.N_CARDS:
+            raise IllegalMove(f"a card is an index from 0 to {self.rules.N_CARDS - 1}, found {_shown(card)}")
+
+    def _check_mask(self, mask, what: str) -> None:
+        if not _is_int(mask) or mask < 0 or mask >> self.rules.N_CARDS:
+            raise IllegalMove(f"{what} is a set of cards (a mask of {self.rules.N_CARDS} bits), found {_shown(mask)}")
+
+    def _checked_declarations(self, decls) -> list[Declaration]:
+        if not isinstance(decls, (list, tuple)):
+            raise IllegalMove(f"declarations are a list of Declaration, found {_shown(decls)}")
+        out = []
+        for d in decls:
+            if not isinstance(d, Declaration):
+                if not (isinstance(d, tuple) and 2 <= len(d) <= 3):
+                    raise IllegalMove(f"a declaration is a Declaration(bonus, cards, wild_rank), found {_shown(d)}")
+                d = Declaration(*d)
+            if not isinstance(d.bonus, str):
+                raise IllegalMove(f"a declaration's bonus is a name, found {_shown(d.bonus)}")
+            self._check_mask(d.cards, "a declaration's cards")
+            if d.wild_rank is not None and (not _is_int(d.wild_rank)
+                                            or not 0 <= d.wild_rank < len(self.rules.RANK_NAMES)):
+                raise IllegalMove(f"a wild card's rank is an index from 0 to {len(self.rules.RANK_NAMES) - 1}, "
+                                  f"found {_shown(d.wild_rank)}")
+            out.append(d)
+        return out
 
     # -- declarations ----------------------------------------------------------
     def _declaration_window(self, seat: int, with_card: bool) -> str | None:
@@ -479,6 +553,8 @@ class Hand:
 
     def check_declaration(self, seat: int, decl: Declaration) -> tuple[int, str]:
         """Validate one declaration; returns (points, category) or raises IllegalMove."""
+        self._check_seat(seat)
+        decl, = self._checked_declarations([decl])
         rules = self.rules
         spec = rules.HAND_BONUSES.get(decl.bonus)
         if spec is None:
@@ -535,23 +611,15 @@ class Hand:
     def _check_unique(self, seat: int, decl: Declaration, spec) -> None:
         """A bonus scored once per value/rank: an earlier seat (dealing order) holding it wins.
 
-        "Holding" is holding a qualifying card, declared or not. The wild card
-        counts as the rank its holder declared it; undeclared it is its printed card.
+        Judged on what the declaring seat can know (run/declarations.unique_holder): the cards the
+        earlier seats have played this round and the declared cards they still hold, never their
+        hidden cards: a seat's options must follow from its observation.
         """
-        rules = self.rules
-        key = rules.unique_key(spec.unique_by, decl.cards, decl.wild_rank)
-        ctx_round = (self.round, self.round == len(self.schedule))
-        for other in range(self.n):
-            if self._order(other) >= self._order(seat):
-                continue
-            held = self.round_dealt[other]
-            for c in _lowbits(held):
-                rank = self.declared_wild.get(other) if c == rules.WILD_INDEX else None
-                probe = 1 << c if rank is None else 1 << (rules.N_CARDS + rank)
-                if (rules.unique_key(spec.unique_by, 1 << c, rank) == key
-                        and spec.check(probe, held, *ctx_round)):
-                    raise IllegalMove(f"{decl.bonus}: seat {other}, earlier in dealing order, holds the same "
-                                      f"{spec.unique_by}")
+        other = unique_holder(self.rules, self.n, self.dealer, seat, decl, self.round_dealt, self.hands,
+                              self.shown, self.declared_wild, self.round, self.round == len(self.schedule))
+        if other is not None:
+            raise IllegalMove(f"{decl.bonus}: seat {other}, earlier in dealing order, holds the same "
+                              f"{spec.unique_by}")
 
     def _apply_declarations(self, seat: int, decls: list[Declaration], with_card: bool) -> list[Event]:
         if not decls:
@@ -596,52 +664,70 @@ class Hand:
 
     def declare(self, seat: int, decls: list[Declaration]) -> list[Event]:
         """A knock: declarations with no card (where the ruleset's timing allows it)."""
+        self._check_seat(seat)
+        decls = self._checked_declarations(decls)
         if self.over:
             raise IllegalMove("the hand is over")
         self._deal_pending()
-        snapshot = self.clone()
-        try:
-            return self._apply_declarations(seat, decls, with_card=False)
-        except RulespecError:
-            self.__dict__.update(snapshot.__dict__)
-            raise
+        return self._apply_declarations(seat, list(decls), with_card=False)     # checks all before any change
 
     def bonus_options(self, seat: int) -> list[Declaration]:
-        """Single declarations `seat` could make now (for bots and players)."""
+        """Single declarations `seat` could make now (for bots and players).
+
+        Only what the seat can see decides them (its own hand, what the others
+        have played or shown): two states with the same observation(seat) give
+        the same options.
+        """
+        self._check_seat(seat)
         rules = self.rules
         if not rules.HAND_BONUSES or self._declaration_window(seat, rules.TIMING != "after_deal"
                                                                and rules.TIMING != "before_first_turn"):
             return []
-        out = []
-        hand = self.hands[seat] & ~self.shown[seat]
-        cards = _lowbits(hand)
-        ctx = (self.hands[seat], self.round, self.round == len(self.schedule))
-        wild_bit = rules.WILD_BIT
-        for name, spec in rules.HAND_BONUSES.items():
-            if spec.size > len(cards):
-                continue
-            wild_ok = spec.wild and rules.DECLARE_WILD
-            for combo in combinations(cards, spec.size):
-                mask = sum(1 << c for c in combo)
-                ranks = [None]
-                if mask & wild_bit and wild_ok:
-                    ranks += list(rules.WILD_DECLARE_AS)
-                for r in ranks:
-                    probe = mask if r is None else (mask ^ wild_bit) | (1 << (rules.N_CARDS + r))
-                    if not self._holds(spec, probe, ctx):
-                        continue        # the cheap test first: most hands make no bonus
-                    d = Declaration(name, mask, r)
-                    try:
-                        self.check_declaration(seat, d)
-                    except IllegalMove:
-                        continue
-                    out.append(d)
-                    break
-        return out
+        found = declarer(rules)
+        hand = self.hands[seat]
+        try:
+            return found.options(hand, hand & ~self.shown[seat], self.round, self.round == len(self.schedule),
+                                 self._unique_ok(seat) if found.unique else None)
+        except RulespecError:
+            raise
+        except Exception as exc:           # a bonus condition failed: located at its YAML
+            _raise_located(exc, rules)
+
+    def best_declarations(self, seat: int) -> list[Declaration]:
+        """The declarations worth the most points `seat` can make now (disjoint cards, one wild-card rank).
+
+        Found once per dealt hand: the search is memoised on the hand, the round and the shown cards.
+        """
+        rules = self.rules
+        if not rules.HAND_BONUSES or self._declaration_window(seat, rules.TIMING != "after_deal"
+                                                               and rules.TIMING != "before_first_turn"):
+            return []
+        found = declarer(rules)
+        hand = self.hands[seat]
+        try:
+            return list(found.best(hand, hand & ~self.shown[seat], self.round, self.round == len(self.schedule),
+                                   self._unique_ok(seat) if found.unique else None))
+        except RulespecError:
+            raise
+        except Exception as exc:           # a bonus condition failed: located at its YAML
+            _raise_located(exc, rules)
+
+    def _unique_ok(self, seat: int):
+        last_round = self.round == len(self.schedule)
+        return lambda d: unique_holder(self.rules, self.n, self.dealer, seat, d, self.round_dealt, self.hands,
+                                       self.shown, self.declared_wild, self.round, last_round) is None
 
     # -- play ------------------------------------------------------------------
     def play(self, seat: int, card: int, capture: int, declarations: list[Declaration] = ()) -> list[Event]:
         """Play `card` (an index) taking `capture` (a real mask; 0 for none); returns the events."""
+        n_cards = self.rules.N_CARDS
+        if not (type(seat) is int and 0 <= seat < self.n and type(card) is int and 0 <= card < n_cards
+                and type(capture) is int and 0 <= capture and not capture >> n_cards):   # the usual call, at once
+            self._check_seat(seat)
+            self._check_card(card)
+            self._check_mask(capture, "a capture")
+        if declarations:
+            declarations = self._checked_declarations(declarations)
         if self.over:
             raise IllegalMove("the hand is over")
         self._deal_pending()
@@ -649,12 +735,20 @@ class Hand:
             raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s")
         if not declarations:
             return self._play_card(seat, card, capture)
-        snapshot = self.clone()
+        # The declarations are checked before anything changes; if the card is then refused, only
+        # what they changed is put back (no copy of the whole state).
+        saved = (self.shown[seat], self.declared[seat], len(self.events), self.wild_as,
+                 self.declared_wild.get(seat), self.knocked_round[seat])
+        events = self._apply_declarations(seat, list(declarations), with_card=True)
         try:
-            events = self._apply_declarations(seat, list(declarations), with_card=True)
             events += self._play_card(seat, card, capture)
-        except RulespecError:
-            self.__dict__.update(snapshot.__dict__)
+        except RulespecError:            # refused, or a rule failed: the hand as it was
+            self.shown[seat], self.declared[seat], n_events, self.wild_as, wild, self.knocked_round[seat] = saved
+            del self.events[n_events:]
+            if wild is None:
+                self.declared_wild.pop(seat, None)
+            else:
+                self.declared_wild[seat] = wild
             raise
         return events
 
@@ -701,6 +795,7 @@ class Hand:
         if self.declared[seat]:
             self.declared[seat] &= ~bit
         self.played_this_round[seat] += 1
+        self.played_round[seat] |= bit
         if capture:
             self.piles[side] |= capture | bit
             self.last_capturer = side
@@ -799,7 +894,8 @@ class Hand:
         return out
 
     def observation(self, seat: int) -> dict:
-        """What `seat` can see: its own hand, the table, shown declarations, piles' sizes, events."""
+        """What `seat` can see: its own hand, the table, shown declarations, piles, plays of the round, events."""
+        self._check_seat(seat)
         rules = self.rules
         return {
             "seat": seat,
@@ -816,6 +912,7 @@ class Hand:
             "captured": [_lowbits(p) for p in self.piles],
             "events": [(e.play, e.seat, e.side, e.name) for e in self.events],
             "previous": _lowbits(self.previous),
+            "played": [_lowbits(m) for m in self.played_round],
         }
 
     def stock_size(self) -> int:
@@ -824,8 +921,10 @@ class Hand:
 
     def with_declarations(self, seat: int, declarations: list[Declaration]) -> "Hand":
         """A copy in which `seat` has made these declarations (as at the start of its turn); IllegalMove if refused."""
+        self._check_seat(seat)
+        declarations = self._checked_declarations(declarations)
         probe = self.clone()
-        probe._apply_declarations(seat, list(declarations), with_card=self.declares_with_play)
+        probe._apply_declarations(seat, declarations, with_card=self.declares_with_play)
         return probe
 
     def with_hidden(self, hands: dict[int, int], stock: list[int], rng: random.Random | None = None) -> "Hand":
@@ -834,12 +933,17 @@ class Hand:
         For determinised search: what was dealt to those seats this round is
         taken to be their hands as given, and the record of the deal is dropped.
         """
+        for seat, mask in hands.items():
+            self._check_seat(seat)
+            self._check_mask(mask, f"seat {seat}'s hand")
+        for card in stock:
+            self._check_card(card)
         if len(stock) != self.stock_size():
-            raise ValueError(f"the stock holds {self.stock_size()} cards, not {len(stock)}")
+            raise IllegalMove(f"the stock holds {self.stock_size()} cards, not {len(stock)}")
         new = self.clone()
         for seat, mask in hands.items():
             new.hands[seat] = mask
-            new.round_dealt[seat] = mask
+            new.round_dealt[seat] = mask | new.played_round[seat]   # what it was dealt: in hand, or played
         new.deal_log = []
         new.source = DealSource(order=list(stock), rng=rng)
         return new

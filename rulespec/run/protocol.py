@@ -39,6 +39,7 @@ class CompiledRules(Protocol):
     MISDEAL_LIMIT: int | None
     # -- hand bonuses
     HAND_BONUSES: Mapping[str, BonusSpec]
+    BONUS_READS: tuple[str, ...]       # what the bonus conditions read besides the cards (hand, round, ...)
     TIMING: str                        # first_turn | own_turn | before_first_turn | after_deal
     DECLARE_WILD: bool
     DECLARED_FIRST: bool

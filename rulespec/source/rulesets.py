@@ -8,12 +8,16 @@ inherited part names the inherited file.
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
+import re
+import stat
 from functools import lru_cache
 from pathlib import Path
 
 from rulespec.errors import RulespecError, Span, did_you_mean
 from rulespec.source import yamlsafe
+from rulespec.source.files import check_name_length, kind_of, read_regular
 from rulespec.source.validate import load_schema, validate
 
 _PKG = Path(__file__).resolve().parent.parent
@@ -33,21 +37,62 @@ def shipped_ids() -> list[str]:
     return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 
 
-def locate(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None) -> Path:
-    """The file of a ruleset given as a shipped id or a path."""
+# Never a ruleset, whatever their names: the kernel's views of processes, devices and itself.
+SYSTEM_TREES = (Path("/proc"), Path("/sys"), Path("/dev"))
+SUFFIXES = (".yaml", ".yml")
+
+
+def is_path_ref(ref: str | Path) -> bool:
+    """Whether a reference names a file (a path) rather than a shipped id."""
     text = str(ref)
-    if isinstance(ref, Path) or "/" in text or text.endswith((".yaml", ".yml")):
-        path = Path(text)
-        if not path.is_absolute() and relative_to is not None:
-            path = relative_to / path
+    return isinstance(ref, Path) or "/" in text or "\\" in text or text.lower().endswith(SUFFIXES)
+
+
+def locate(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None,
+           root: str | Path | None = None) -> Path:
+    """The file of a ruleset (or transcript) given as a shipped id or a path; the one place references resolve.
+
+    A path is relative to `relative_to` (the folder of the file that names
+    it; the working folder when None), and must name a regular file whose
+    real path (links resolved) ends in .yaml or .yml, outside /proc, /sys and
+    /dev, and under `root` when one is given. Anything else is one error at
+    `span`. The path is returned as written (joined to `relative_to`), so
+    messages name the file as the author knows it.
+    """
+    text = str(ref)
+    check_name_length(text, span)
+    if not is_path_ref(ref):
+        path = rulesets_dir() / f"{text}.yaml"
         if not path.is_file():
-            raise RulespecError(f"no ruleset file '{text}'", span)
+            raise RulespecError(
+                f"unknown ruleset '{text}'; expected a shipped id or a path to a .yaml file"
+                f"{did_you_mean(text, shipped_ids())}", span)
         return path
-    path = rulesets_dir() / f"{text}.yaml"
-    if not path.is_file():
-        raise RulespecError(
-            f"unknown ruleset '{text}'; expected a shipped id or a path to a .yaml file"
-            f"{did_you_mean(text, shipped_ids())}", span)
+    path = Path(text)
+    if not path.is_absolute() and relative_to is not None:
+        path = Path(relative_to) / path
+    check_name_length(str(path), span)
+    real = Path(os.path.realpath(path))
+    if not real.name.lower().endswith(SUFFIXES):
+        shown = "its name" if str(real) == text else f"its real path {real}"
+        raise RulespecError(f"no ruleset file '{text}': {shown} does not end in .yaml or .yml (expected a "
+                            f"shipped id or a path to a .yaml or .yml file)", span)
+    for tree in SYSTEM_TREES:
+        if real == tree or tree in real.parents:
+            raise RulespecError(f"no ruleset file '{text}': {tree} holds no rulesets", span)
+    if root is not None:
+        top = Path(os.path.realpath(root))
+        if real != top and top not in real.parents:
+            raise RulespecError(f"no ruleset file '{text}' under the root folder {root}: only files under it "
+                                f"may be read", span)
+    try:
+        mode = os.stat(real).st_mode
+    except OSError as exc:
+        missing = exc.errno is not None and exc.errno in (2, 20)     # ENOENT, ENOTDIR
+        raise RulespecError(f"no ruleset file '{text}'" if missing else f"cannot read '{text}': {exc.strerror}",
+                            span) from None
+    if not stat.S_ISREG(mode):
+        raise RulespecError(f"no ruleset file '{text}': it is {kind_of(mode)}, not a regular file", span)
     return path
 
 
@@ -66,29 +111,40 @@ def _partial_schema() -> dict:
     return partial
 
 
-def load_file(path: Path) -> dict:
-    """One ruleset file: loaded safely and validated (its sections may be partial)."""
-    try:
-        # Never more than the size limit in memory: a huge file is refused by its size alone.
-        with open(path, "rb") as handle:
-            yamlsafe.check_size(os.fstat(handle.fileno()).st_size, str(path))
-            data = handle.read(yamlsafe.MAX_BYTES + 1)
-    except OSError as exc:
-        raise RulespecError(f"cannot read {path}: {exc.strerror}") from None
+# A ruleset file names its id at the top level. A file reached through a reference that does not is
+# no ruleset, and none of its lines is ever quoted (a stranger's `extends:` must not print a secret).
+_RULESET_MARK = re.compile(rb"(?m)^[\"']?id[\"']?[ \t]*:")
+
+
+def load_file(path: Path, span: Span | None = None) -> dict:
+    """One ruleset file: loaded safely and validated (its sections may be partial).
+
+    `span`: where a reference named it (extends:, a transcript's ruleset:); a
+    file reached that way must look like a ruleset before any of it is shown.
+    """
+    # Never more than the size limit in memory, never waiting on a FIFO: see files.read_regular.
+    data = read_regular(path, span, what="ruleset")
+    if span is not None and not _RULESET_MARK.search(data[:yamlsafe.MAX_BYTES]):
+        raise RulespecError(f"'{path}' is not a ruleset: a ruleset file has an id: at the top level", span)
     doc = yamlsafe.load(data, str(path))
+    if isinstance(doc, yamlsafe.LocDict):
+        doc.digest = hashlib.sha256(data).digest()   # the bytes read: the compile cache keys on them
     validate(doc, _partial_schema(), what="ruleset")
     return doc
 
 
-def load_merged(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None):
+def load_merged(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None,
+                root: str | Path | None = None):
     """The ruleset document after inheritance, the chain of files it came from, and each file's document.
 
     Returns (merged, files, docs): `docs[i]` is `files[i]` as written, the ruleset's own first
-    (lint compares each with what it inherits).
+    (lint compares each with what it inherits; `.digest` is the SHA-256 of its bytes). With `root`,
+    every file must lie under that folder.
     """
     chain: list[Path] = []
     docs = []
-    path = locate(ref, relative_to=relative_to, span=span)
+    path = locate(ref, relative_to=relative_to, span=span, root=root)
+    named_at = span
     while True:
         if path.resolve() in [p.resolve() for p in chain]:
             names = " -> ".join(p.name for p in chain + [path])
@@ -96,13 +152,14 @@ def load_merged(ref: str | Path, *, relative_to: Path | None = None, span: Span 
         if len(chain) >= MAX_EXTENDS_DEPTH:
             raise RulespecError(f"extends is nested more than {MAX_EXTENDS_DEPTH} deep",
                                 docs[-1].value_spans.get("extends") if docs else span)
-        doc = load_file(path)
+        doc = load_file(path, named_at)
         chain.append(path)
         docs.append(doc)
         parent = doc.get("extends")
         if parent is None:
             break
-        path = locate(parent, relative_to=path.parent, span=doc.value_spans.get("extends"))
+        named_at = doc.value_spans.get("extends")
+        path = locate(parent, relative_to=path.parent, span=named_at, root=root)
     merged = docs[-1]
     for doc in reversed(docs[:-1]):
         merged = merge(merged, doc)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rulespec.compiler.build import compile_ruleset
 from rulespec.errors import RulespecError, Span
+from rulespec.source.rulesets import locate
 from rulespec.run.engine import (
     DealSource,
     Declaration,
@@ -45,13 +46,15 @@ def _ms(names) -> str:
 
 
 class _Replayer:
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, root: str | Path | None = None):
         self.path = path
+        locate(path, root=root)            # a transcript is a regular .yaml/.yml file (under root)
         self.t = read_transcript(path)
         t = self.t
         ref = resolve_ruleset_ref(t)
         self.compiled = compile_ruleset(ref, t.options, span=t.ruleset_span,
-                                        options_span=getattr(t, "options_span", None) or t.ruleset_span)
+                                        options_span=getattr(t, "options_span", None) or t.ruleset_span,
+                                        root=root)
         self.rules = self.compiled.module
         self.deck = self.compiled.ruleset.deck
         self.failures: list[str] = []
@@ -264,6 +267,7 @@ class _Replayer:
                 self.fail(at(e.winner_span), f"expect.winner: expected {sorted(e.winner)}, got {got}")
 
 
-def replay(path: str | Path) -> ReplayResult:
-    """Replay one transcript; raises RulespecError when the file itself is invalid."""
-    return _Replayer(Path(path)).run()
+def replay(path: str | Path, root: str | Path | None = None) -> ReplayResult:
+    """Replay one transcript; raises RulespecError when the file itself is invalid. With `root`, the
+    transcript and every ruleset file it leads to must lie under that folder."""
+    return _Replayer(Path(path), root).run()

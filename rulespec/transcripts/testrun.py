@@ -9,6 +9,7 @@ its expectations were checked by a person against the rules.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import yaml
 
 from rulespec.errors import RulespecError
 from rulespec.source import yamlsafe
+from rulespec.source.files import read_regular, skipped_line, yaml_files
 from rulespec.source.yamlsafe import plain as _plain
 from rulespec.transcripts import config
 
@@ -48,9 +50,8 @@ def _shorter(path: Path, here: Path) -> Path:
 def file_kind(path: Path) -> str:
     """`transcript` or `ruleset`, from the file's top-level keys (a file that cannot be read: by its text)."""
     try:
-        with open(path, "rb") as handle:  # at most the size limit: a huge file is refused later, by its size
-            data = handle.read(yamlsafe.MAX_BYTES + 1)
-    except OSError:
+        data = read_regular(path)   # at most the size limit, never a FIFO: refused later, with the reason
+    except RulespecError:
         data = b""
     try:
         doc = yamlsafe.load(data, str(path))
@@ -71,6 +72,11 @@ class Found:
 
     transcripts: list[Path]
     rulesets: list[Path]
+    odd: list[tuple[Path, str]] = field(default_factory=list)   # not regular files (FIFOs...): never opened
+
+    def odd_note(self) -> str | None:
+        """One line naming the files under the folders that are not regular files, or None."""
+        return skipped_line(self.odd) if self.odd else None
 
     def skipped_note(self) -> str | None:
         """One line saying which rulesets were skipped, or None."""
@@ -89,14 +95,23 @@ def find(paths: list[Path]) -> Found:
     """
     found = Found([], [])
     for p in paths:
-        if p.is_dir():
-            for f in sorted({*p.rglob("*.yaml"), *p.rglob("*.yml")}):
+        if _is_dir(p):
+            regular, odd = yaml_files(p)     # FIFOs, sockets, devices: set aside, never opened
+            found.odd += odd
+            for f in sorted(set(regular)):
                 (found.transcripts if file_kind(f) == "transcript" else found.rulesets).append(f)
-        elif p.exists():
+        elif os.path.lexists(p):
             found.transcripts.append(p)
         else:
             raise RulespecError(f"no such file or folder: {p}")
     return found
+
+
+def _is_dir(p: Path) -> bool:
+    try:
+        return p.is_dir()
+    except OSError:             # a name too long, say: reported when it is read
+        return False
 
 
 @dataclass
@@ -109,15 +124,20 @@ class Outcome:
     updated: bool = False
 
 
-def run_one(path: Path, update: bool = False) -> Outcome:
+def run_one(path: Path, update: bool = False, root: str | Path | None = None) -> Outcome:
     """Replay one transcript; with `update`, a recorded one that fails is rewritten first."""
     from rulespec.transcripts.replay import replay
     from rulespec.transcripts.transcript import read_transcript
+    try:
+        from rulespec.source.rulesets import locate
+        locate(path, root=root)    # a regular .yaml/.yml file (under root) before anything reads it
+    except RulespecError as err:
+        return Outcome(path, False, [f"FAIL {path}", *("  " + line for line in err.render().splitlines())])
     if file_kind(path) == "ruleset":
         return Outcome(path, False, [f"FAIL {path}", f"  {path}: a ruleset (it has `id:`), not a transcript; "
                                      f"replay and test take transcripts (`rulespec validate` checks a ruleset)"])
     try:
-        result = replay(path)
+        result = replay(path, root)
     except RulespecError as err:
         return Outcome(path, False, [f"FAIL {path}", *("  " + line for line in err.render().splitlines())])
     if result.ok:
@@ -139,11 +159,11 @@ def run_one(path: Path, update: bool = False) -> Outcome:
     return Outcome(path, True, [f"updated {path} ({again.plays} plays)"], updated=True)
 
 
-def run_tests(files: list[Path], update: bool = False, out=None) -> tuple[int, int, int]:
+def run_tests(files: list[Path], update: bool = False, out=None, root: str | Path | None = None) -> tuple[int, int, int]:
     """Replay transcripts; prints each result and returns (passed, failed, updated)."""
     passed = failed = updated = 0
     for path in files:
-        outcome = run_one(path, update)
+        outcome = run_one(path, update, root)
         if out is not None:
             print("\n".join(outcome.lines), file=out)
         passed += outcome.ok

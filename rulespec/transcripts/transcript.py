@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulespec.errors import RulespecError, Span, collect
+from rulespec.source.files import read_regular
 from rulespec.source.validate import validate
-from rulespec.source.yamlsafe import MAX_BYTES, LocDict, LocList, check_size, load
+from rulespec.source.yamlsafe import LocDict, LocList, load
 
 _RECORDED = re.compile(r"#\s*recorded\b", re.IGNORECASE)
 
@@ -123,12 +124,10 @@ def read_transcript(path: str | Path) -> Transcript:
     """Read, validate and build one transcript file; a located RulespecError otherwise."""
     path = Path(path)
     name = str(path)
-    try:
-        with open(path, "rb") as handle:
-            check_size(os.fstat(handle.fileno()).st_size, name)
-            data = handle.read(MAX_BYTES + 1)
-    except OSError as err:
-        raise RulespecError(f"{name}: cannot read transcript: {err.strerror or err}") from None
+    from rulespec.source.rulesets import locate
+    if os.path.lexists(path):
+        locate(path)        # a regular .yaml/.yml file outside /proc, /sys and /dev, before a byte is read
+    data = read_regular(path, what="transcript")     # never a FIFO's wait, never past the size limit
     doc = load(data, name)
     validate(doc, "transcript", what="transcript")
     return _Build(path, doc, _is_recorded(data)).transcript()

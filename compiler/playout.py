@@ -1,0 +1,664 @@
+"""Whole-hand playouts: one generated function per compiled ruleset plays a hand with bot policies.
+
+`Hand` (rulespec/run/engine.py) is the reference: a state API that checks
+every move and keeps every event. A playout only needs the result, so the
+function generated here keeps the hand in local variables and does the least
+work per turn, specialised to the ruleset:
+
+- the deal as deck positions precomputed per (players, dealer);
+- capture options memoised per (table, card class): the table is keyed by
+  the classes of its cards, lowest index first (cards of one class, e.g. one
+  value and rank, capture alike), and the options are kept as positions in
+  the table's cards, which keeps their order; a uniform choice counts the
+  moves instead of listing them, and only the chosen capture is turned back
+  into cards. The table's subsets by total are listed only on a memo miss
+  (`runtime.subset_sums`, cached per table). Keeping them incrementally
+  instead (a knapsack step per card joining the table, a filter per capture)
+  was measured and cost more than it saved once options are memoised
+  (bench/README.md). Tables of more than six cards and hands of more than
+  four seldom come back: their moves come from the compiled `legal()`;
+- events and declarations as counters per side and category; the bots'
+  declarations found once per dealt hand (run/declarations.py);
+- branches for what the ruleset does not have (knocks, a wild card, forced
+  play, declared-first, leftovers) left out of the source.
+
+`playout()` deals from a deck order; `resume()` plays on from a mid-hand
+state (ISMCTS rollouts). Policies per seat: 0 plays uniformly at random among the legal moves as
+`RandomBot` does (one `rng.randrange(moves)` per turn), 1 as `GreedyBot`
+(one `rng.random()` per legal move, most event points then most cards).
+Given the same deck order and the same per-seat random streams, a playout
+makes the same moves, events and score as `Hand` driven by those bots
+(tests/test_playout.py checks this move by move for every shipped ruleset).
+"""
+from __future__ import annotations
+
+import linecache
+
+from rulespec.checks.check import EVENT_NAMES
+from rulespec.compiler.emit_expr import emit_rule
+from rulespec.compiler.plan import build_plan
+from rulespec.compiler.writer import file_name
+from rulespec.lang.expressions import Call, Name, walk
+from rulespec.lang.model import Ruleset
+
+RANDOM, GREEDY = 0, 1
+POLICIES = {"random": RANDOM, "greedy": GREEDY}
+
+
+# What a capture condition may read for cards to be told apart by value and rank alone.
+_CLASS_SAFE_CALLS = {"rank", "value", "count", "total", "empty", "max_same_rank", "same_value", "can_total"}
+_CLASS_SAFE_NAMES = {"played", "table", "rank", "value"}
+
+
+def _card_classes(rs: Ruleset) -> tuple[int, ...]:
+    """Per card index (virtual wild cards too): a class id; cards of one class capture alike.
+
+    The capture kinds read a card's value, whether it is numbered and its rank. Where a
+    condition reads anything else of a card (its suit, a named card, ...) every card is its own class.
+    """
+    deck = rs.deck
+    nr = len(deck.ranks)
+    n_all = deck.size + (nr if rs.wild is not None else 0)
+    safe = True
+    for k in rs.kinds:
+        if k.when is None:
+            continue
+        for node in walk(k.when.tree):
+            if isinstance(node, Call) and node.func not in _CLASS_SAFE_CALLS:
+                safe = False
+            elif isinstance(node, Name) and node.id not in _CLASS_SAFE_NAMES:
+                safe = False
+            elif type(node).__name__ in ("CardLit", "ListLit", "MapLit", "Attr"):
+                safe = False
+    classes: dict = {}
+    out = []
+    for i in range(n_all):
+        key = (deck.value_of(i), deck.rank_of(i)) if safe else i
+        out.append(classes.setdefault(key, len(classes)))
+    return tuple(out)
+
+
+def _category_names(rs: Ruleset) -> list[str]:
+    """Every category an event, a hand bonus or a dealer bonus can score in, in a fixed order."""
+    names = list(rs.categories)
+    for cat in [e.category for e in rs.events.values()] + [b.category for b in rs.hand_bonuses.values()] + \
+            [b.category for b in rs.dealer_bonuses]:
+        if cat and cat not in names:
+            names.append(cat)
+    return names
+
+
+def generate(rs: Ruleset) -> str:
+    """The source of the playout function for a checked ruleset (run in its compiled module's namespace)."""
+    return generate_with_spans(rs)[0]
+
+
+def generate_with_spans(rs: Ruleset) -> tuple[str, dict]:
+    """The playout's source, and the YAML span of each line that evaluates a rule inline (1-based)."""
+    spans: dict = {}
+    capture_plan = build_plan(rs).captures
+    needs_sums, limit = capture_plan.needs_sums, capture_plan.limit
+    wild = rs.wild is not None
+    bonuses = bool(rs.hand_bonuses)
+    knocks = bonuses and rs.timing in ("after_deal", "before_first_turn")
+    with_play = bonuses and rs.timing in ("first_turn", "own_turn")
+    declared_first = bonuses and rs.declared_first
+    classes = _card_classes(rs)
+    n_classes = len(set(classes))
+    cats = _category_names(rs)
+    cat_index = {c: i for i, c in enumerate(cats)}
+    reads = {n.id for e in rs.events.values() for n in walk(e.when.tree) if isinstance(n, Name)}
+    # A capture kind that reads the play's moment (round, turn, play number) offers other sets at
+    # other moments of the same table: such a ruleset's options are not memoised.
+    moment = any(isinstance(n, Name) and n.id in ("round", "turn", "play")
+                 for k in rs.kinds if k.when is not None for n in walk(k.when.tree))
+    memo_table = -1 if moment else 6
+    L: list[str] = []
+
+    traced = [False]
+    inner = [False]     # the playout's template text sits one level deeper in this file than it emits
+
+    def w(text: str, on: bool = True, indent: int = 0) -> None:
+        """Add lines (if `on`); a line marked #REC only to the traced playout, which records moves."""
+        if not on:
+            return
+        for line in text.strip("\n").split("\n"):
+            if inner[0] and line.startswith("    "):
+                line = line[4:]
+            if line.endswith("  #REC"):
+                if not traced[0]:
+                    continue
+                line = line[:-len("  #REC")]
+            L.append(("    " * indent + line) if line else "")
+
+    w(f'''
+"""Whole-hand playout of the ruleset in {", ".join(file_name(p) for p in rs.files)}
+(generated by rulespec.compiler.playout; do not edit)."""
+from rulespec.errors import RulespecError as _RulespecError
+from rulespec.run.declarations import declarer as _declarer, unique_holder as _unique_holder
+from rulespec.run.engine import MAX_REDEALS as _MAX_REDEALS
+
+_PLANS = {{}}
+_ROWS_BY_CLASS = {{}}  # the table's card classes, lowest card first -> per class its options as positions
+_ROWS = {{}}           # table mask -> its row of _ROWS_BY_CLASS
+_ROWS_get = _ROWS.get
+_BITS = _rt.bits
+_BITS_get = _rt._BITS.get
+_CLS = {classes!r}
+_CATS = {tuple(cats)!r}
+_CAT = {cat_index!r}
+_ZERO = [0]
+_MEMO_TABLE = {memo_table}       # tables of up to this many cards are memoised (-1: none); bigger ones seldom come back
+_MEMO_HAND = 4        # and hands of up to this many (a long hand's options are listed in one pass)
+
+
+def _plan(n, dealer):
+    """Deck positions per round: (table positions, positions per seat), the deal done once."""
+    pos = 0
+    first = (dealer + 1) % n
+    plan = []
+    for seat_cards, table_cards, steps in SCHEDULES[n]:
+        tpos = []
+        spos = [[] for _ in range(n)]
+        for kind, count, packet in steps:
+            if kind == "table":
+                tpos += range(pos, pos + count)
+                pos += count
+                continue
+            at = pos
+            pos += count * n
+            for _ in range(count // packet):
+                for j in range(n):
+                    spos[(first + j) % n] += range(at, at + packet)
+                    at += packet
+        plan.append((tuple(tpos), tuple(tuple(p) for p in spos)))
+    if pos > N_CARDS:
+        raise _RulespecError(f"the deal schedule for {{n}} players takes {{pos}} cards from a deck of {{N_CARDS}}")
+    _PLANS[(n, dealer)] = plan = tuple(plan)
+    return plan
+
+
+def _miss(table, p, sums, moment):
+    """Capture options (masks) of card `p` against a non-empty table, as the rules see both."""
+    got = _options(p, 1 << p, table, sums, *moment)
+    if {"True" if not rs.forced else "not got"}:
+        got = got + [0]
+    return got
+
+
+def _row(tab, tb):
+    """The memo row of a table: per card class, its options as positions (None until asked)."""
+    key = tuple(_CLS[c] for c in tb)
+    row = _ROWS_BY_CLASS.get(key)
+    if row is None:
+        if len(_ROWS_BY_CLASS) > 100000:
+            _ROWS_BY_CLASS.clear()      # bounded memory
+        row = _ROWS_BY_CLASS[key] = [None] * {n_classes}
+    if len(_ROWS) > 100000:
+        _ROWS.clear()
+    _ROWS[tab] = row
+    return row
+
+
+def _fill(row, tab, tb, c, moment):
+    """Compute and keep card `c`'s options in the row, as positions in `tb` (order kept: positions
+    follow the card indices, so ascending masks stay ascending)."""
+    at = {{1 << i: 1 << j for j, i in enumerate(tb)}}
+    out = []
+    for m in _miss(tab, c, {f"_rt.subset_sums(tab, _VALUE, _NUMBERED, {limit}, _SUMS)" if needs_sums else "None"}, moment):
+        pm = 0
+        while m:
+            low = m & -m
+            pm |= at[low]
+            m ^= low
+        out.append(pm)
+    row[_CLS[c]] = out
+    return out
+
+
+def _real(tb, pm):
+    """Positions in the table's cards (lowest first) back to a card mask."""
+    m = 0
+    for j in _BITS_get(pm) or _BITS(pm):
+        m |= 1 << tb[j]
+    return m
+''')
+    w(f'''
+
+def _wild_options(cards, table, wild_as, moment):
+    """Per card: its capture options (real masks) while the wild card is declared as `wild_as`."""
+    if not table:
+        return [_ZERO] * len(cards)
+    vbit = 1 << wild_as
+    if table & _WILD:
+        teff = (table ^ _WILD) | vbit
+        sums = {f"_rt.subset_sums(teff, _VALUE, _NUMBERED, {limit}, _SUMS)" if needs_sums else "None"}
+        return [[(m ^ vbit) | _WILD if m & vbit else m for m in _miss(teff, wild_as if c == WILD_INDEX else c, sums, moment)]
+                for c in cards]
+    sums = {f"_rt.subset_sums(table, _VALUE, _NUMBERED, {limit}, _SUMS)" if needs_sums else "None"}
+    return [_miss(table, wild_as if c == WILD_INDEX else c, sums, moment) for c in cards]
+''', wild)
+
+    def options_block(indent: int) -> None:
+        was, inner[0] = inner[0], False
+        try:
+            _options_block(indent)
+        finally:
+            inner[0] = was
+
+    def declare_block(who: str, indent: int) -> None:
+        was, inner[0] = inner[0], False
+        try:
+            _declare_block(who, indent)
+        finally:
+            inner[0] = was
+
+    def _options_block(indent: int) -> None:
+        """`cards`, `opts` (None: every card plays without capturing) and `count` for `mhand`.
+
+        Without a declared wild card, `opts` holds per card its options as positions in `tb`,
+        the table's cards lowest first (`_real` maps them back)."""
+        w(f'''
+cards = _BITS_get(mhand) or _BITS(mhand)
+flat = None
+if not tab:
+    opts = None
+    count = len(cards)
+elif wild_as is None:
+    tb = _BITS_get(tab) or _BITS(tab)
+    if len(tb) <= _MEMO_TABLE and len(cards) <= _MEMO_HAND:
+        row = _ROWS_get(tab)
+        if row is None:
+            row = _row(tab, tb)
+        opts = [row[_CLS[c]] or _fill(row, tab, tb, c, (rnd, nplayed[seat] + 1, plays + 1)) for c in cards]
+        count = sum(map(len, opts))
+    else:
+        # a big table or hand seldom comes back: the compiled legal() lists its moves in one pass
+        flat = legal(mhand, tab, rnd, nplayed[seat] + 1, plays + 1)
+        count = len(flat)
+''', indent=indent)
+        w('''
+else:
+    opts = _wild_options(cards, tab, wild_as, (rnd, nplayed[seat] + 1, plays + 1))
+    count = sum(map(len, opts))
+''', wild, indent=indent)
+
+    def _declare_block(who: str, indent: int) -> None:
+        w(f'''
+hs = hands[{who}]
+decls = best_get(hs & ~shown[{who}]) if by_avail else None
+if decls is None:
+    decls = decider.best(hs, hs & ~shown[{who}], rnd, last_round,
+                         _unique(n, dealer, {who}, round_dealt, hands, shown, declared_wild, rnd, last_round)
+                         if decider.unique else None)
+if decls:
+    counts = ev[{who} % k]
+    for d in decls:
+        spec = HAND_BONUSES[d.bonus]
+        shown[{who}] |= d.cards
+        declared[{who}] |= d.cards
+        counts[_CAT[spec.category]] += spec.points
+        if d.wild_rank is not None:
+            wild_as = N_CARDS + d.wild_rank
+            declared_wild[{who}] = d.wild_rank
+        record.append(("event", plays + 1, {who}, d.bonus, spec.points))  #REC
+    knocked[{who}] = True
+''', indent=indent)
+
+    def emit_playout(name: str) -> None:
+        # ---- the playout itself ----
+        w(f'''
+
+    def {name}(n, dealer, order, deck_rng, policies, rngs, declare{", record" if traced[0] else ""}):
+        """playout(){" recording every move and event" if traced[0] else ", keeping no record"}."""
+        k = SIDES[n]
+        plan = _PLANS.get((n, dealer)) or _plan(n, dealer)
+        nrounds = len(plan)
+        ev = [[0] * {len(cats)} for _ in range(k)]
+        misdeals = 0
+        thrown = 0
+        while True:
+            get = [1 << c for c in order].__getitem__
+            tpos, spos = plan[0]
+            hands = [sum(map(get, pos)) for pos in spos]
+            tab = sum(map(get, tpos))
+            check = deal_check(tab)
+            if check is None:
+                break
+            thrown += 1
+            if thrown > _MAX_REDEALS:
+                raise _RulespecError(f"deal check '{{check[0]}}' threw in {{_MAX_REDEALS}} deals in a row: does it "
+                                     f"hold for (nearly) every deal?",
+                                     getattr(_MODULE, "DEAL_CHECK_SPANS", {{}}).get(check[0]))
+            name, result, event = check
+            if result == "dealer_wins":
+                return 0, (name, [dealer % k]), [0] * k, [{{}}] * k, 0, 0
+            if result == "misdeal":
+                misdeals += 1
+                if MISDEAL_LIMIT and misdeals >= MISDEAL_LIMIT:
+                    return 0, ("misdeal", sorted({{s % k for s in range(n)}} - {{dealer % k}})), [0] * k, [{{}}] * k, 0, 0
+            if deck_rng is None:
+                raise _RulespecError("this deck order would be thrown in: give a random source to redeal")
+            order = list(range(N_CARDS))
+            deck_rng.shuffle(order)
+        piles = [0] * k
+        last = None
+        bonus = dealer_bonus(tab)
+        if bonus is not None:
+            event, points, category, capture_table = bonus
+            side = dealer % k
+            if category:
+                ev[side][_CAT[category]] += points
+            record.append(("event", 0, dealer, event, points))  #REC
+            if capture_table:
+                piles[side] |= tab
+                tab = 0
+                last = side
+    ''')
+        w(f'''
+        return {name}_from(n, dealer, plan, get, order, hands, tab, piles, last, 1, (dealer + 1) % n,
+                             sum(map(len, spos)), [0] * n, [0] * n, [0] * n, [False] * n, list(hands), {{}},
+                             None, 0, 0, ev, policies, rngs, declare{", record" if traced[0] else ""})
+
+
+    def {name}_from(n, dealer, plan, get, order, hands, tab, piles, last, rnd, to_play, left, nplayed, declared, shown,
+                      knocked, round_dealt, declared_wild, wild_as, previous, plays, ev, policies, rngs,
+                      declare{", record" if traced[0] else ""}):
+        """The hand from a given state on (after the deal, or mid-hand for a search's rollouts)."""
+        k = SIDES[n]
+        nrounds = len(plan)
+        last_round = rnd == nrounds
+        vbit = 0
+        turns = 0
+        counted = 0
+        decider = _declarer(_MODULE) if declare and HAND_BONUSES else None
+        by_avail = decider is not None and decider.by_avail      # memoised on the cards alone
+        best_get = decider.best_memo.get if by_avail else None
+        while True:
+    ''')
+        if knocks:
+            w('''
+            if decider is not None:
+                for j in range(n):             # knocks, in seat order from the dealer's left
+                    s = (dealer + 1 + j) % n
+    ''')
+            if rs.timing == "after_deal":
+                w('''
+                    if any(nplayed) or any(knocked[o] and (o - dealer - 1) % n > j for o in range(n)):
+                        continue
+    ''')
+            else:
+                w('''
+                    if nplayed[s]:
+                        continue
+    ''')
+            declare_block("s", 4)
+            w('''
+                        record.append(("move", s, decls, None, 0))  #REC
+    ''')
+        w('''
+            seat = to_play
+            hand = hands[seat]
+            side = seat % k
+    ''')
+        w('''
+            pending = declared[seat] & hand
+            mhand = pending if pending else hand
+    ''', declared_first)
+        w('''
+            mhand = hand
+    ''', not declared_first)
+        options_block(2)
+        w('''
+            turns += 1
+            counted += count
+            decls = ()
+    ''')
+        if with_play:
+            window = "not nplayed[seat]" if rs.timing == "first_turn" else "not declared[seat] & hand"
+            w(f'''
+            if decider is not None and {window}:
+    ''')
+            declare_block("seat", 3)
+            w('''
+                    pending = declared[seat] & hand
+                    mhand = pending if pending else hand
+    ''', declared_first)
+            options_block(4)
+        w('''
+            if wild_as is not None:
+                vbit = 1 << wild_as
+            if policies[seat]:
+                # greedy: the most event points, then the most cards taken, then a random draw per move
+                rng = rngs[seat]
+                if wild_as is None:
+                    prev_eff = previous
+                    teff = tab
+                else:
+                    prev_eff = (previous ^ _WILD) | vbit if previous & _WILD else previous
+                    teff = (tab ^ _WILD) | vbit if tab & _WILD else tab
+                empty_after = left == 1
+                lp = empty_after and rnd >= nrounds
+                best = None
+                if flat is not None:
+                    pairs = flat
+                elif opts is None:
+                    pairs = [(c, 0) for c in cards]
+                elif wild_as is None:
+                    pairs = [(c, _real(tb, cap) if cap else 0) for i, c in enumerate(cards) for cap in opts[i]]
+                else:
+                    pairs = [(c, cap) for i, c in enumerate(cards) for cap in opts[i]]
+                for c, cap in pairs:
+                    bit = 1 << c
+                    played_eff = bit if wild_as is None or c != WILD_INDEX else vbit
+                    if cap:
+                        cap_eff = (cap ^ _WILD) | vbit if wild_as is not None and cap & _WILD else cap
+                        after = teff ^ cap_eff
+                    else:
+                        cap_eff = 0
+                        after = teff | played_eff
+                    score = 0
+                    for _name, pts, _cat in play_events(played_eff, cap_eff, after, teff, lp, prev_eff, rnd,
+                                                               nplayed[seat] + 1, plays + 1):
+                        score += pts
+                    key = (score, cap.bit_count(), rng.random())
+                    if best is None or key > best:
+                        best = key
+                        card, capture = c, cap
+            elif flat is not None:
+                card, capture = flat[rngs[seat]._randbelow(count)]
+            elif opts is None:
+                card = cards[rngs[seat]._randbelow(count)]   # randrange(count), the same draw
+                capture = 0
+            else:
+                r = rngs[seat]._randbelow(count)
+                for i, o in enumerate(opts):
+                    if r < len(o):
+                        card = cards[i]
+                        capture = o[r]
+                        if capture and wild_as is None:
+                            capture = _real(tb, capture)
+                        break
+                    r -= len(o)
+            record.append(("move", seat, decls, card, capture))  #REC
+            plays += 1
+            left -= 1
+            bit = 1 << card
+            hands[seat] = hand ^ bit
+    ''')
+        w('''
+            declared[seat] &= ~bit
+    ''', bonuses)
+        w('''
+            nplayed[seat] += 1
+    ''')
+        w('''
+            counts = ev[side]
+    ''', bool(rs.events))
+        # the play; then the events, inline, as counters, reading only the names they use
+        w('''
+            if wild_as is None:
+                previous_was = previous
+                table_before = tab
+            else:
+                previous_was = (previous ^ _WILD) | vbit if previous & _WILD else previous
+                table_before = (tab ^ _WILD) | vbit if tab & _WILD else tab
+    ''', "previous" in reads or "table_before" in reads)
+        w('''
+            if capture:
+                tab ^= capture
+                piles[side] |= capture | bit
+                last = side
+                previous = 0
+            else:
+                tab |= bit
+                previous = bit
+            last_play = not left and rnd >= nrounds
+    ''')
+        w('''
+            if wild_as is None:
+                played = bit
+                captured = capture
+                table = tab
+            else:
+                played = vbit if card == WILD_INDEX else bit
+                captured = (capture ^ _WILD) | vbit if capture & _WILD else capture
+                table = (tab ^ _WILD) | vbit if tab & _WILD else tab
+    ''', bool(rs.events))
+        w('''
+            previous, previous_now = previous_was, previous
+    ''', "previous" in reads)
+        w('''
+            round = rnd
+    ''', "round" in reads)
+        w('''
+            turn = nplayed[seat]             # after the count above: this play's turn in the round
+    ''', "turn" in reads)
+        w('''
+            play = plays
+    ''', "play" in reads)
+        for e in rs.events.values():
+            w(f"            # {file_name(e.when.span.file)}:{e.when.span.line}")
+            spans[len(L) + 1] = e.when.span       # the line about to be written, 1-based
+            w(f"            if {emit_rule(rs, e.when, EVENT_NAMES)}:")
+            w(f"                counts[{cat_index[e.category]}] += {e.points!r}" if e.category else
+              "                pass")
+            w(f'''
+                record.append(("event", plays, seat, {e.name!r}, {e.points!r}))  #REC
+    ''')
+        w('''
+            previous = previous_now
+    ''', "previous" in reads)
+        w('''
+            if wild_as is not None and capture and (capture | bit) & _WILD:
+                wild_as = None             # the declared wild card was captured: its printed card again
+    ''', wild)
+        w('''
+            to_play = (seat + 1) % n
+            if not left:
+                if last_play:
+                    break
+                rnd += 1
+                last_round = rnd == nrounds
+                tpos, spos = plan[rnd - 1]
+                hands = [sum(map(get, pos)) for pos in spos]
+                left = sum(map(len, spos))
+                round_dealt = list(hands)
+                nplayed = [0] * n
+                knocked = [False] * n
+                for i in tpos:
+                    c = order[i]
+                    tab |= 1 << c
+    ''')
+        w('''
+        if tab and last is not None:
+            piles[last] |= tab
+    ''', rs.leftovers == "last_capturer")
+        w(f'''
+        found = outcome(piles)
+        return (plays, (None if found is None else (found[0], [found[1]])), piles,
+                [{{c: p for c, p in zip(_CATS, row) if p}} for row in ev], turns, counted)
+    ''')
+
+    inner[0] = True
+    emit_playout("_playout_fast")
+    traced[0] = True
+    emit_playout("_playout_traced")
+    inner[0] = traced[0] = False
+    w('''
+
+
+def playout(n, dealer, order, deck_rng, policies, rngs, declare=True, record=None):
+    """Play one hand from a shuffled deck order; returns (plays, outcome, piles, event points, turns, moves).
+
+    `policies[seat]`: 0 random, 1 greedy; `rngs[seat]`: that seat's random stream. `deck_rng`
+    reshuffles a thrown-in deal. `declare`: the bots declare their best hand bonuses. `record`: a
+    list that receives ("move", seat, declarations, card, capture) and ("event", play, seat, name,
+    points) in order (for lockstep tests); None to keep nothing. `turns` counts decisions,
+    `moves` the legal moves offered at them (before the turn's declarations).
+    """
+    if record is None:
+        return _playout_fast(n, dealer, order, deck_rng, policies, rngs, declare)
+    return _playout_traced(n, dealer, order, deck_rng, policies, rngs, declare, record)
+
+
+def resume(n, dealer, stock, hands, tab, piles, last, rnd, turn, nplayed, declared, shown, knocked, round_dealt,
+           declared_wild, wild_as, previous, plays, points, policies, rngs, declare=False):
+    """Play a hand on from a mid-hand state (`Hand`'s fields; `stock`: the cards still to deal, in order)."""
+    plan = _PLANS.get((n, dealer)) or _plan(n, dealer)
+    dealt = sum(len(tpos) + sum(map(len, spos)) for tpos, spos in plan[:rnd])
+    order = [0] * dealt + list(stock)
+    get = [1 << c for c in order].__getitem__
+    ev = [[row.get(c, 0) for c in _CATS] for row in points]
+    return _playout_fast_from(n, dealer, plan, get, order, list(hands), tab, list(piles), last, rnd, turn,
+                              sum(h.bit_count() for h in hands), list(nplayed), list(declared), list(shown),
+                              list(knocked), list(round_dealt), dict(declared_wild), wild_as, previous, plays, ev,
+                              policies, rngs, declare)
+
+
+def _unique(n, dealer, seat, round_dealt, hands, shown, declared_wild, rnd, last_round):
+    """The `unique_by` test for one seat's declarations now (on what that seat can see)."""
+    return lambda d: _unique_holder(_MODULE, n, dealer, seat, d, round_dealt, hands, shown, declared_wild, rnd,
+                                    last_round) is None
+''')
+    return "\n".join(L) + "\n", spans
+
+
+def failure_span(compiled, exc: BaseException):
+    """The span of the rule whose inline code in the playout raised `exc` (innermost), or None."""
+    filename = getattr(compiled, "_playout_file", None)
+    spans = getattr(compiled, "_playout_spans", {})
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            found = spans.get(tb.tb_lineno, found)
+        tb = tb.tb_next
+    return found
+
+
+def resume_for(compiled):
+    """The compiled ruleset's `resume` (a playout from a mid-hand state; see the generated source)."""
+    playout_for(compiled)
+    return compiled._playout_resume
+
+
+def playout_for(compiled):
+    """The compiled ruleset's playout function (generated and loaded on first use, then kept)."""
+    fn = getattr(compiled, "_playout", None)
+    if fn is not None:
+        return fn
+    source, spans = generate_with_spans(compiled.ruleset)
+    module = compiled.module
+    namespace = dict(module.__dict__)
+    namespace["_MODULE"] = module
+    filename = f"<rulespec playout {compiled.ruleset.id}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated from a checked ruleset
+    fn = namespace["playout"]
+    compiled._playout = fn
+    compiled._playout_resume = namespace["resume"]
+    compiled._playout_file = filename
+    compiled._playout_spans = spans
+    compiled.playout_source = source
+    return fn
