@@ -258,7 +258,7 @@ def _wild_options(cards, table, wild_as, moment):
 
         Without a declared wild card, `opts` holds per card its options as positions in `tb`,
         the table's cards lowest first (`_real` maps them back)."""
-        w(f'''
+        w('''
 cards = _BITS_get(mhand) or _BITS(mhand)
 flat = None
 if not tab:
@@ -574,10 +574,10 @@ if decls:
         if tab and last is not None:
             piles[last] |= tab
     ''', rs.leftovers == "last_capturer")
-        w(f'''
+        w('''
         found = outcome(piles)
         return (plays, (None if found is None else (found[0], [found[1]])), piles,
-                [{{c: p for c, p in zip(_CATS, row) if p}} for row in ev], turns, counted)
+                [{c: p for c, p in zip(_CATS, row) if p} for row in ev], turns, counted)
     ''')
 
     inner[0] = True

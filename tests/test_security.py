@@ -91,7 +91,6 @@ def _decisions(hand, seat, seed):
     import random
 
     from rulespec.bots.greedy import GreedyBot
-    from rulespec.bots.ismcts import ISMCTSBot
     from rulespec.bots.random_bot import RandomBot
     out = {"legal": sorted(hand.legal_moves()), "bonus options": sorted(hand.bonus_options(seat))}
     for name, bot in (("random", RandomBot), ("greedy", GreedyBot)):

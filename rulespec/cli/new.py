@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from rulespec.authoring.scaffold import schema_ref, starter, write_schema_copy
 from rulespec.errors import RulespecError
 
 
@@ -19,6 +18,8 @@ def register(sub) -> None:
 
 def run(args, out, err) -> int:
     """`rulespec new NAME --extends BASE [-o FILE]`."""
+    # Imported here: the other commands start without the model and its schema validator.
+    from rulespec.authoring.scaffold import schema_ref, starter, write_schema_copy
     path = Path(args.output) if args.output else Path(f"{args.name}.yaml")
     if path.exists() and not args.force:
         raise RulespecError(f"{path} already exists; choose another name, -o FILE, or --force to overwrite it")

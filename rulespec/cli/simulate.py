@@ -19,6 +19,10 @@ def register(sub) -> None:
     s.add_argument("--workers", type=int, help="processes (default: every core)")
     s.add_argument("--backend", choices=["local", "ray"], default="local")
     s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
+    s.add_argument("--engine", choices=["python", "native", "auto"], default="python",
+                   help="python (default); native: the ruleset compiled to C with the system C compiler "
+                        "(random bots, --hands, one process; hands drawn from splitmix64 per seed); "
+                        "auto: native where it can, else python, saying why on stderr")
     add_option_argument(s)
     add_root_argument(s)
     s.add_argument("--json", action="store_true")
@@ -36,15 +40,6 @@ def run(args, out, err) -> int:
     import json
     import time
 
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
     from rulespec.bots.simulate import (
         default_workers,
         parse_bots,
@@ -52,28 +47,49 @@ def run(args, out, err) -> int:
         simulate,
         to_dict,
     )
-    from rulespec.compiler.build import compile_ruleset
     options = named_options(args.ruleset, args.option, args.root)
     if args.compare:
+        if args.engine != "python":
+            from rulespec.errors import RulespecError
+            raise RulespecError("--compare plays paired hands on the Python engine: leave out --engine")
         from rulespec.cli.compare import run_compare
         return run_compare(args, options, out, err)
-    compiled = compile_ruleset(args.ruleset, options, root=args.root)
-    rules = compiled.module
-    n = args.seats or rules.DEFAULT_SEATS
-    bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
     games = args.games
     hands = None if games is not None else (args.hands if args.hands is not None else 1000)
     total = games if games is not None else hands
     run = dict(options=options, hands=hands, games=games, seed=args.seed, seats=args.seats, bots=args.bots,
                workers=args.workers, backend=args.backend, address=args.address, root=args.root)
     t0 = time.perf_counter()
+    nat, compiled = None, None
+    if args.engine != "python":
+        # A ruleset built before runs from the cache's manifest: nothing read or compiled again.
+        from rulespec.bots.native_sim import from_manifest
+        nat, n, bots = from_manifest(args, options)
+    if nat is None:
+        from rulespec.compiler.build import compile_ruleset
+        compiled = compile_ruleset(args.ruleset, options, root=args.root)
+        rules = compiled.module
+        n = args.seats or rules.DEFAULT_SEATS
+        bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
+        if args.engine != "python":
+            from rulespec.bots.native_sim import choose_engine
+            nat = choose_engine(args.engine, compiled, bots=bots, games=games, backend=args.backend, err=err,
+                                ref=args.ruleset, options=options)
+    ruleset_id = nat.meta.id if nat is not None else compiled.id
+    if nat is not None:
+        from rulespec.bots.native_sim import simulate_native
+
+        def simulate(_ref, progress=None, **_run):  # noqa: F811 - the native engine stands in
+            return simulate_native(nat, hands=hands, seed=args.seed, seats=args.seats, progress=progress)
     if args.json or not err.isatty():
         stats = simulate(args.ruleset, **run)
     else:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
         # No auto-refresh: a refresh thread must not be running when the worker processes fork.
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=Console(file=err), transient=True, auto_refresh=False) as bar:
-            task = bar.add_task(f"simulating {compiled.id}", total=total)
+            task = bar.add_task(f"simulating {ruleset_id}", total=total)
             bar.refresh()
 
             def advance(k):
@@ -84,19 +100,20 @@ def run(args, out, err) -> int:
     unit = "games" if games is not None else "hands"
     if args.html:
         from rulespec.cli.pages import simulate_page
-        simulate_page(stats, compiled, bots, f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html,
-                      err if args.json else out)
+        simulate_page(stats, compiled or nat.compiled, bots,
+                      f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html, err if args.json else out)
     if args.json:
         timings = {} if args.no_timings else dict(
-            workers=args.workers or default_workers(), seconds=round(dt, 3),
+            workers=1 if nat is not None else args.workers or default_workers(), seconds=round(dt, 3),
             hands_per_second=round(stats.hands / dt, 1) if dt else None)
-        doc = to_dict(stats, ruleset=compiled.id, options=options or {}, seed=args.seed, seats=n, bots=bots,
-                      backend=args.backend, **timings)
+        doc = to_dict(stats, ruleset=ruleset_id, options=options or {}, seed=args.seed, seats=n, bots=bots,
+                      backend=args.backend, engine="native" if nat is not None else "python", **timings)
         print(json.dumps(doc, indent=2), file=out)
         return 0
+    from rich.console import Console
     console = Console(file=out, width=80)  # a terminal's width or not, the tables fit 80 columns
     render(stats, console, bots=bots,
-           title=f"{compiled.id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}")
+           title=f"{ruleset_id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}")
     if not args.no_timings:
         console.print(f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)")
     return 0

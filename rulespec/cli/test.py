@@ -4,7 +4,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulespec.cli.options import add_root_argument
-from rulespec.transcripts.testrun import default_paths, find, run_tests
 
 
 def register(sub) -> None:
@@ -21,6 +20,7 @@ def register(sub) -> None:
 
 def run(args, out, err) -> int:
     """`rulespec test [PATH...] [--update]`."""
+    from rulespec.transcripts.testrun import default_paths, find  # here: other commands start without it
     paths = [Path(p) for p in args.paths] if args.paths else default_paths()
     found = find(paths)
     if args.coverage:
@@ -35,6 +35,7 @@ def replay_found(paths: list[Path], out, err, *, update: bool = False, command: 
 
     Files that are not regular files (FIFOs, sockets, devices) are never opened: one line names them.
     `root`: every file read must lie under it."""
+    from rulespec.transcripts.testrun import find, run_tests  # here: other commands start without it
     found = found or find(paths)
     for note in (found.skipped_note(), found.odd_note()):
         if note:

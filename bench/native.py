@@ -1,0 +1,112 @@
+"""Native back end against ref_cirulla.c: CPU time of whole processes, alternated; then µs per hand per ruleset.
+
+    python bench/native.py [--hands 200000] [--rounds 5] [--per-ruleset 20000] [--python-hands 300]
+
+1. Whole processes, CPU time (user + system of the child, from wait4), the
+   two alternated `--rounds` times: `rulespec simulate cirulla --hands H
+   --engine native` (random bots declaring their best bonuses, statistics
+   printed) against `ref_cirulla H SEED`, which this script compiles into a
+   temporary directory with `cc -O2 -march=native` from ../shared/bench (it
+   is never copied into the project). The native library is built once
+   before the rounds (a first run's build, ~0.4 s of cc, is reported apart).
+2. In-process µs per hand (CPU time, `time.process_time`) of the native
+   engine (one `rs_simulate` call) and of the Python engine (`simulate`,
+   one worker, same bots) for cirulla (2, 3, 4 players), cicera and
+   cirullone: the issue's closing table.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REF_C = HERE.parent.parent / "shared" / "bench" / "ref_cirulla.c"
+if not REF_C.exists():
+    REF_C = Path("/work/shared/bench/ref_cirulla.c")
+
+
+def cpu_of(cmd: list[str]) -> tuple[float, str]:
+    """(user + system CPU seconds of the child process, its stdout)."""
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err}")
+        out.seek(0)
+        return usage.ru_utime + usage.ru_stime, out.read().decode()
+
+
+def build_ref(folder: Path) -> Path:
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        raise SystemExit("no C compiler: ref_cirulla.c cannot be built")
+    exe = folder / "ref_cirulla"
+    flags = ["-O2", "-march=native"]
+    done = subprocess.run([cc, *flags, "-o", str(exe), str(REF_C), "-lm"], capture_output=True, text=True)
+    if done.returncode != 0:   # a compiler without -march=native
+        subprocess.run([cc, "-O2", "-o", str(exe), str(REF_C), "-lm"], check=True)
+    return exe
+
+
+def whole_processes(hands: int, rounds: int) -> None:
+    rulespec = shutil.which("rulespec") or str(Path(sys.executable).parent / "rulespec")
+    native_cmd = [rulespec, "simulate", "cirulla", "--hands", str(hands), "--engine", "native"]
+    with tempfile.TemporaryDirectory() as tmp:
+        ref = build_ref(Path(tmp))
+        first, _ = cpu_of([rulespec, "simulate", "cirulla", "--hands", "10", "--engine", "native"])
+        print(f"first native run (the library built or found in the cache; 10 hands): {first:.2f} s CPU")
+        startup, _ = cpu_of([rulespec, "simulate", "cirulla", "--hands", "1", "--engine", "native"])
+        print(f"native start-up (1 hand, cache warm): {startup:.2f} s CPU")
+        ratios = []
+        print(f"\n{'round':>5} {'native s':>9} {'ref.c s':>8} {'ratio':>6}")
+        for r in range(rounds):
+            nat, _ = cpu_of(native_cmd)
+            ref_s, _ = cpu_of([str(ref), str(hands), str(r + 1)])
+            ratios.append(nat / ref_s)
+            print(f"{r + 1:>5} {nat:>9.2f} {ref_s:>8.2f} {nat / ref_s:>6.2f}")
+        print(f"median ratio native / ref_cirulla.c, {hands} hands, whole processes: "
+              f"{statistics.median(ratios):.2f}x (min {min(ratios):.2f}, max {max(ratios):.2f})")
+
+
+def per_ruleset(native_hands: int, python_hands: int) -> None:
+    from rulespec.bots.simulate import simulate
+    from rulespec.compiler import native
+    from rulespec.compiler.build import compile_ruleset
+    rows = [("cirulla", 2), ("cirulla", 3), ("cirulla", 4), ("cicera", 4), ("cirullone", 4)]
+    print(f"\n{'ruleset':<10} {'players':>7} {'python µs/hand':>15} {'native µs/hand':>15} {'python/native':>14}")
+    for rid, seats in rows:
+        compiled = compile_ruleset(rid)
+        nat = native.load(compiled)
+        nat.run(1, 0, 100, seats)
+        t = time.process_time()
+        nat.run(7, 0, native_hands, seats)
+        native_us = (time.process_time() - t) / native_hands * 1e6
+        t = time.process_time()
+        simulate(rid, hands=python_hands, seed=7, seats=seats, workers=1)
+        python_us = (time.process_time() - t) / python_hands * 1e6
+        print(f"{rid:<10} {seats:>7} {python_us:>15.1f} {native_us:>15.2f} {python_us / native_us:>13.0f}x")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=200_000)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--per-ruleset", type=int, default=20_000, help="native hands per ruleset row")
+    ap.add_argument("--python-hands", type=int, default=300, help="Python engine hands per ruleset row")
+    args = ap.parse_args()
+    whole_processes(args.hands, args.rounds)
+    per_ruleset(args.per_ruleset, args.python_hands)
+
+
+if __name__ == "__main__":
+    main()

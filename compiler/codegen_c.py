@@ -1,0 +1,1044 @@
+"""The native back end's compile stage: a checked ruleset becomes one C file of whole-hand playouts.
+
+The file holds the ruleset's tables (card values, ranks, suits as numbers,
+deal schedules, bonuses, capture kinds), one C function per deal check,
+bonus, capture condition, event, scoring category and outcome (expressions
+through emit_c.py), then a fixed engine (`_ENGINE`) that plays hands with
+random bots that declare their best bonuses, exactly as the Python engine
+(run/engine.py with bots/policy.py) does, and a batch entry point
+`rs_simulate` (many hands per call). Cards are 64-bit masks.
+
+`unsupported(rs)` is the one decision of what the back end can do: every
+construct it cannot compile, each with where the ruleset writes it. Only
+numbers, identifiers made up here, sanitised comments and escaped C string
+literals (`c_string`) reach the C source.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rulespec.checks.check import (
+    BONUS_NAMES,
+    CAPTURE_NAMES,
+    EVENT_NAMES,
+    OUTCOME_NAMES,
+    SCORE_NAMES,
+    TABLE_NAMES,
+    context,
+)
+from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, strings_of
+from rulespec.errors import Span
+from rulespec.lang.model import Expression, Ruleset
+from rulespec.lang.typecheck import BOOL, INT
+
+MAX_INDICES = 64          # card indices, the wild card's declared ranks included
+MAX_SEATS = 8
+# Declarations with a play (0, 1) or apart from it, as knocks before a turn (2, 3).
+TIMINGS = {"first_turn": 0, "own_turn": 1, "before_first_turn": 2, "after_deal": 3}
+UNIQUE_BY = {None: 0, "value": 1, "rank": 2}
+RESULTS = {"redeal": 0, "misdeal": 1, "dealer_wins": 2}
+# Error codes of rs_simulate (compiler/native.py turns them into messages).
+ERRORS = {1: "redeals", 2: "subsets", 3: "division", 4: "declarations", 5: "moves"}
+
+
+def c_string(text: str) -> str:
+    """A C string literal holding `text` (UTF-8): printable ASCII as is, every other byte as an octal escape."""
+    out = []
+    for b in text.encode("utf-8"):
+        ch = chr(b)
+        # '?' is escaped too: "??/" would be a trigraph for a backslash under -trigraphs.
+        if 32 <= b < 127 and ch not in '"\\?':
+            out.append(ch)
+        else:
+            out.append(f"\\{b:03o}")
+    return '"' + "".join(out) + '"'
+
+
+def c_comment(text: str) -> str:
+    """Text safe inside a C block comment: letters, digits and harmless punctuation; the rest becomes '_'."""
+    flat = " ".join(str(text).split())
+    flat = flat[:100] + "..." if len(flat) > 100 else flat
+    return re.sub(r"[^A-Za-z0-9 _.,:;()\[\]{}<>=!+\-'\"|&%#@^~$]", "_", flat)
+
+
+def _where(span: Span | None) -> str:
+    if span is None:
+        return ""
+    return f"{Path(str(span.file)).name}:{span.line}"
+
+
+# ------------------------------------------------------------------ support
+
+
+def _expressions(rs: Ruleset):
+    """(expression, runtime names, allow most()) of every expression the playout evaluates."""
+    for c in rs.deal_checks:
+        yield c.when, TABLE_NAMES, False
+    for b in rs.dealer_bonuses:
+        yield b.when, TABLE_NAMES, False
+    for b in rs.hand_bonuses.values():
+        yield b.when, BONUS_NAMES, False
+    for k in rs.kinds:
+        if k.when is not None:
+            yield k.when, CAPTURE_NAMES, False
+    for e in rs.events.values():
+        yield e.when, EVENT_NAMES, False
+    for c in rs.categories.values():
+        if isinstance(c.points, Expression):
+            yield c.points, SCORE_NAMES, True
+    for o in rs.outcomes.values():
+        yield o.when, OUTCOME_NAMES, False
+
+
+def _n_indices(rs: Ruleset) -> int:
+    return rs.deck.size + (len(rs.deck.ranks) if rs.wild is not None else 0)
+
+
+def _strings(rs: Ruleset) -> Strings:
+    return Strings(strings_of([e.tree for e, _, _ in _expressions(rs)], rs.deck, rs.option_values))
+
+
+def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
+    """Every construct of a checked ruleset the native back end cannot compile: (what, where)."""
+    out = []
+    doc = rs.doc or {}
+    n = _n_indices(rs)
+    if n > MAX_INDICES:
+        deck_span = getattr(doc, "value_spans", {}).get("deck", rs.span)
+        out.append((f"a deck of {rs.deck.size} cards ({n} card indices with the wild card's declared ranks); "
+                    f"the native back end handles up to {MAX_INDICES}", deck_span))
+    if rs.hand_bonuses and rs.timing not in TIMINGS:
+        decl = doc.get("declarations") or {}
+        span = getattr(decl, "value_spans", {}).get("timing", rs.span)
+        out.append((f"declarations.timing: {rs.timing}; the native back end does {', '.join(TIMINGS)}", span))
+    for b in rs.hand_bonuses.values():
+        if b.unique_by not in UNIQUE_BY:
+            out.append((f"hand bonus '{b.name}': unique_by {b.unique_by}", b.span))
+    if max(rs.player_counts) > MAX_SEATS:
+        out.append((f"more than {MAX_SEATS} players", rs.span))
+    if n <= MAX_INDICES:
+        strings = _strings(rs)
+        for expr, names, allow_most in _expressions(rs):
+            try:
+                emit(expr.tree, context(rs, names, allow_most=allow_most), strings, Aux())
+            except Unsupported as why:
+                span = why.node.span if why.node is not None and why.node.span is not None else expr.span
+                out.append((why.construct, span))
+    return out
+
+
+# ------------------------------------------------------------------ generate
+
+
+class _Writer:
+    def __init__(self):
+        self.lines: list[str] = []
+
+    def __call__(self, line: str = "") -> None:
+        self.lines.append(line)
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+_CTYPE = {BOOL: "int", INT: "int64_t"}
+
+# The play's place in the hand (check.PLAY_CONTEXT) while the seat to play chooses: the deal round, its
+# turn in the round and the play's number in the hand, each from 1 (Hand._moment).
+_MOMENT = {"round": "h->round", "turn": "(h->played_this_round[seat] + 1)", "play": "(h->plays + 1)"}
+# play_events' arguments, in play_card after the play is counted (the same moment: already + 1).
+_EVENT_ARGS = {"played": "eff_card", "captured": "eff_capture", "table": "eff(h, h->table)",
+               "table_before": "table_before", "last_play": "last_play", "previous": "previous",
+               "round": "h->round", "turn": "h->played_this_round[seat]", "play": "h->plays"}
+
+
+def _params(names: dict) -> str:
+    return ", ".join(f"{_CTYPE.get(t, 'uint64_t')} v_{n}" for n, t in names.items())
+
+
+def _array(ctype: str, name: str, values) -> str:
+    values = list(values)
+    return f"static const {ctype} {name}[{max(len(values), 1)}] = {{{', '.join(str(v) for v in values) or '0'}}};"
+
+
+def _u64(v: int) -> str:
+    return f"UINT64_C({hex(v)})"
+
+
+class Layout:
+    """Names and sizes the C file and its Python caller share (event names, categories, outcomes)."""
+
+    def __init__(self, rs: Ruleset):
+        self.categories = list(rs.categories)
+        names = [b.event for b in rs.dealer_bonuses] + list(rs.hand_bonuses) + list(rs.events)
+        self.events = sorted(set(names))
+        outcomes = [c.name for c in rs.deal_checks if c.result == "dealer_wins"]
+        if rs.misdeal_limit and any(c.result == "misdeal" for c in rs.deal_checks):
+            outcomes.append("misdeal")
+        outcomes += list(rs.outcomes)
+        self.outcomes = list(dict.fromkeys(outcomes))
+        self.sides = dict(rs.sides)
+
+    def category(self, name: str) -> int:
+        """The index of a from-events scoring category an event's points go to, -1 for none."""
+        return self.categories.index(name) if name in self.categories else -1
+
+
+def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
+    """C source of the native playout for a checked ruleset that `unsupported()` accepts.
+
+    `aux` (optional) receives the auxiliary definitions and the spans of run-time failures;
+    `checked`: the caller has just asked `unsupported()` (not asked again).
+    """
+    problems = [] if checked else unsupported(rs)
+    if problems:
+        what, span = problems[0]
+        raise Unsupported(f"{span}: {what}" if span else what)
+    deck = rs.deck
+    nr = len(deck.ranks)
+    n_all = _n_indices(rs)
+    strings = _strings(rs)
+    layout = Layout(rs)
+    aux = aux if aux is not None else Aux()
+    tables = _Tables(rs, strings)
+    w = _Writer()
+    w(f"/* Native playouts of ruleset {c_comment(rs.id)} (generated by rulespec from "
+      f"{c_comment(', '.join(Path(str(p)).name for p in rs.files))}; do not edit). */")
+    w(_PRELUDE)
+    w(f"static const char RS_RULESET_ID[] = {c_string(rs.id)};")
+    w(f"#define N_CARDS {deck.size}")
+    w(f"#define N_ALL {n_all}")
+    w(f"#define N_RANKS {nr}")
+    w(f"#define WILD_INDEX {rs.wild if rs.wild is not None else -1}")
+    w(f"#define WILD_BIT {_u64(1 << rs.wild) if rs.wild is not None else 'UINT64_C(0)'}")
+    w(f"#define DECLARE_WILD {int(bool(rs.declare_wild))}")
+    w(f"#define FORCED {int(bool(rs.forced))}")
+    w(f"#define LEFTOVERS_LAST {int(rs.leftovers == 'last_capturer')}")
+    w(f"#define DECLARED_FIRST {int(bool(rs.declared_first))}")
+    w(f"#define PER_TURN_ONE {int(rs.per_turn == 'one')}")
+    w(f"#define TIMING {TIMINGS.get(rs.timing, 0)}")
+    w(f"#define MISDEAL_LIMIT {rs.misdeal_limit or 0}")
+    w(f"#define N_CAT {len(layout.categories)}")
+    w(f"#define N_EV {len(layout.events)}")
+    w(f"#define N_OUT {len(layout.outcomes)}")
+    w(f"#define N_BONUS {len(rs.hand_bonuses)}")
+    w(f"#define LIMIT {tables.limit}")
+    # The arguments of the capture and event functions, in the order of the check stage's names.
+    w("#define CARD_OPTIONS_MOMENT " + "".join(f"{_MOMENT[n]}, " for n in CAPTURE_NAMES
+                                                 if n not in ("played", "table")))
+    w("#define PLAY_EVENTS_ARGS " + ", ".join(_EVENT_ARGS[n] for n in EVENT_NAMES))
+    # As the Python engine's capture plan (compiler/plan.py): two kinds can offer the same set only if a
+    # fifteen's total is twice a played value, or a sweep is offered beside other kinds.
+    overlap = any(k.kind == "fifteen" and k.total % 2 == 0 for k in rs.kinds) or \
+        any(k.kind == "sweep" and not k.exclusive for k in rs.kinds)
+    w(f"#define OVERLAP {int(overlap)}")
+    w(f"#define MAX_VALUE {tables.max_value}")
+    tables.write(w)
+    w(_HELPERS)
+    body = _Writer()
+    _deal_functions(body, rs, strings, aux, layout)
+    _bonus_functions(body, rs, strings, aux, layout)
+    _capture_function(body, rs, strings, aux)
+    _event_function(body, rs, strings, aux, layout)
+    _score_functions(body, rs, strings, aux, layout)
+    w("/* ---- constants of the expressions ---- */")
+    for line in aux.lines:
+        w(line)
+    w(f"#define N_EXPR_ERRORS {len(aux.errors)}")
+    w(body.text())
+    w(_ENGINE)
+    return w.text()
+
+
+class _Tables:
+    """Per-card and per-seat-count tables."""
+
+    def __init__(self, rs: Ruleset, strings: Strings):
+        self.rs = rs
+        deck = rs.deck
+        n_all = _n_indices(rs)
+        nr = len(deck.ranks)
+        self.values = [deck.value_of(i) for i in range(n_all)]
+        self.val = [v or 0 for v in self.values]
+        self.numbered = [v is not None for v in self.values]
+        self.rank_id = [strings.id(deck.rank_of(i)) for i in range(n_all)]
+        suits = [deck.suits[deck.suit_index(i, rs.wild)] for i in range(n_all)]
+        self.suit_id = [strings.id(s) for s in suits]
+        self.rank_no = [i % nr if i < deck.size else i - deck.size for i in range(n_all)]
+        self.max_value = max([v for v in self.values if v is not None] + [0])
+        self.limit = max([self.max_value] + [k.total for k in rs.kinds if k.kind == "fifteen"])
+
+    def write(self, w) -> None:
+        rs = self.rs
+        n_all = len(self.val)
+        w(_array("int64_t", "VAL", self.val))
+        w(_array("int", "NUMBERED", [int(x) for x in self.numbered]))
+        w(_array("int64_t", "RANK_ID", self.rank_id))
+        w(_array("int64_t", "SUIT_ID", self.suit_id))
+        w(_array("int", "RANK_NO", self.rank_no))
+        numbered_mask = sum(1 << i for i in range(n_all) if self.numbered[i])
+        w(f"#define NUMBERED_MASK {_u64(numbered_mask)}")
+        w(_array("uint64_t", "VALUE_MASK", [_u64(sum(1 << i for i in range(n_all)
+                                                         if self.numbered[i] and self.val[i] == v))
+                                             for v in range(self.max_value + 1)]))
+        w(_array("uint64_t", "RANK_MASK", [_u64(sum(1 << i for i in range(n_all) if self.rank_no[i] == r))
+                                           for r in range(len(rs.deck.ranks))]))
+        w(_array("int", "DECLARE_AS", rs.wild_declare_as))
+        w(f"#define N_DECLARE_AS {len(rs.wild_declare_as)}")
+        # Deal schedules per number of players: rounds of steps (kind 0: each, 1: table; count; packet).
+        max_steps = max([len(steps) for s in rs.schedules.values() for _, _, steps in s.rounds] + [1])
+        w(f"#define MAX_STEPS {max_steps}")
+        w("typedef struct { int kind, count, packet; } Step;")
+        w("typedef struct { int n_steps; Step steps[MAX_STEPS]; } Round;")
+        rounds_of = {}
+        for n, sched in sorted(rs.schedules.items()):
+            items = []
+            for _, _, steps in sched.rounds:
+                parts = ", ".join(f"{{{0 if kind == 'each' else 1}, {count}, {packet}}}"
+                                  for kind, count, packet in steps)
+                items.append(f"{{{len(steps)}, {{{parts or '{0, 0, 1}'}}}}}")
+            w(f"static const Round SCHED_{n}[{max(len(items), 1)}] = {{{', '.join(items)}}};")
+            rounds_of[n] = len(sched.rounds)
+        w("static const Round *const SCHEDULE[MAX_SEATS + 1] = {"
+          + ", ".join(f"SCHED_{n}" if n in rounds_of else "0" for n in range(MAX_SEATS + 1)) + "};")
+        w(_array("int", "N_ROUNDS", [rounds_of.get(n, 0) for n in range(MAX_SEATS + 1)]))
+        w(_array("int", "SIDES", [rs.sides.get(n, 0) if n in rounds_of else 0 for n in range(MAX_SEATS + 1)]))
+
+
+def _deal_functions(w, rs, strings, aux, layout):
+    w("/* ---- deal checks and dealer bonuses ---- */")
+    w(_array("int", "DC_RESULT", [RESULTS[c.result] for c in rs.deal_checks]))
+    w(_array("int", "DC_OUTCOME", [layout.outcomes.index(c.name) if c.result == "dealer_wins" else -1
+                                   for c in rs.deal_checks]))
+    w(f"#define OUT_MISDEAL {layout.outcomes.index('misdeal') if 'misdeal' in layout.outcomes else -1}")
+    w(f"static int deal_check({_params(TABLE_NAMES)}) {{")
+    for i, c in enumerate(rs.deal_checks):
+        w(f"    /* {_where(c.when.span)}: {c_comment(c.when.text)} */")
+        w(f"    if ({emit(c.when.tree, context(rs, TABLE_NAMES), strings, aux)}) return {i};")
+    w("    return -1;")
+    w("}")
+    w(_array("int", "DB_EVENT", [layout.events.index(b.event) for b in rs.dealer_bonuses]))
+    w(_array("int64_t", "DB_POINTS", [b.points for b in rs.dealer_bonuses]))
+    w(_array("int", "DB_CAT", [layout.category(b.category) for b in rs.dealer_bonuses]))
+    w(_array("int", "DB_CAPTURE", [int(bool(b.capture_table)) for b in rs.dealer_bonuses]))
+    w(f"static int dealer_bonus({_params(TABLE_NAMES)}) {{")
+    for i, b in enumerate(rs.dealer_bonuses):
+        w(f"    /* {_where(b.when.span)}: {c_comment(b.when.text)} */")
+        w(f"    if ({emit(b.when.tree, context(rs, TABLE_NAMES), strings, aux)}) return {i};")
+    w("    return -1;")
+    w("}")
+
+
+def _bonus_functions(w, rs, strings, aux, layout):
+    w("/* ---- hand bonuses ---- */")
+    bonuses = list(rs.hand_bonuses.values())
+    names = [b.name for b in bonuses]
+    for i, b in enumerate(bonuses):
+        w(f"/* hand bonus {i} ({_where(b.span)}): {c_comment(b.when.text)} */")
+        w(f"static int bonus_{i}({_params(BONUS_NAMES)}) {{")
+        w(f"    return {emit(b.when.tree, context(rs, BONUS_NAMES), strings, aux)};")
+        w("}")
+    w(f"typedef int (*BonusCheck)({_params(BONUS_NAMES)});")
+    w("static const BonusCheck BONUS_CHECK[N_BONUS + 1] = {"
+      + ", ".join([f"bonus_{i}" for i in range(len(bonuses))] + ["0"]) + "};")
+    w(_array("int", "B_SIZE", [b.size for b in bonuses]))
+    w(_array("int64_t", "B_POINTS", [b.points for b in bonuses]))
+    w(_array("int", "B_CAT", [layout.category(b.category) for b in bonuses]))
+    w(_array("int", "B_EVENT", [layout.events.index(b.name) for b in bonuses]))
+    w(_array("int", "B_WILD", [int(bool(b.wild)) for b in bonuses]))
+    w(_array("int", "B_UNIQUE", [UNIQUE_BY.get(b.unique_by, 0) for b in bonuses]))
+    # Rounds a bonus may be declared in: bit r for round r (1-based), bit 0 for "last"; all bits: any.
+    masks = []
+    for b in bonuses:
+        if not b.rounds:
+            masks.append(_u64((1 << 64) - 1))
+            continue
+        m = 0
+        for r in b.rounds:
+            m |= 1 if r == "last" else (1 << r if 1 <= int(r) < 64 else 0)
+        masks.append(_u64(m))
+    w(_array("uint64_t", "B_ROUNDS", masks))
+    w(_array("uint64_t", "B_EXCLUDED_BY", [_u64(sum(1 << names.index(o) for o in b.excluded_by if o in names))
+                                            for b in bonuses]))
+    w(_array("uint64_t", "B_SHARES", [_u64(sum(1 << names.index(o) for o in b.shares_cards_with if o in names))
+                                       for b in bonuses]))
+
+
+def _capture_function(w, rs, strings, aux):
+    w("/* ---- capture kinds: the capture sets of card index p (mask v_played) against a table ---- */")
+    extra = {n: t for n, t in CAPTURE_NAMES.items() if n not in ("played", "table")}
+    unknown = set(extra) - set(_MOMENT)
+    if unknown:
+        raise ValueError(f"capture conditions read {sorted(unknown)}, which the native playout does not provide")
+    w(f"RS_INLINE int card_options(int p, uint64_t v_played, uint64_t v_table, "
+      f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}uint64_t *out) {{")
+    w("    " + " ".join(f"(void)v_{n};" for n in extra))
+    w("    int64_t v = VAL[p];")
+    w("    int numbered = NUMBERED[p];")
+    w("    int n = 0, n0;")
+    w("    (void)n0; (void)v_played;")
+    w("    /* a match: one table card of the same value (a card with no value: of the same rank) */")
+    w("    uint64_t matches = numbered ? (v <= MAX_VALUE ? v_table & VALUE_MASK[v] : 0)")
+    w("                                : v_table & ~NUMBERED_MASK & RANK_MASK[RANK_NO[p]];")
+    w("    (void)matches;")
+    for i, k in enumerate(rs.kinds):
+        w(f"    /* capture kind {i + 1}: {k.kind} ({_where(k.span)}) */")
+        cond = []
+        if k.when is not None:
+            w(f"    /* {_where(k.when.span)}: {c_comment(k.when.text)} */")
+            cond.append(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux))
+        if k.kind in ("sum", "fifteen"):
+            cond.insert(0, "numbered")
+        if k.unless_match:
+            cond.append("matches == 0")
+        w(f"    if ({' && '.join(cond) or '1'}) {{")
+        w("        n0 = n;")
+        if k.kind == "sweep":
+            w("        out[n++] = v_table;")
+        elif k.kind == "match":
+            w("        for (uint64_t m = matches; m; m &= m - 1) out[n++] = m & (~m + 1);")
+        elif k.kind == "sum":
+            w(f"        n = subsets_into(v_table, v, {max(k.min_cards, 2)}, out, n);")
+        else:
+            w(f"        n = subsets_into(v_table, {k.total} - v, {k.min_cards}, out, n);")
+        if k.exclusive:
+            w("        if (n > n0) { memmove(out, out + n0, (size_t)(n - n0) * sizeof *out); return n - n0; }")
+        w("    }")
+    if rs.prefer != "any":
+        # capture.prefer: of the sets offered (an exclusive kind's aside), only those with the fewest/most cards
+        better = "<" if rs.prefer == "fewest_cards" else ">"
+        w(f"    /* capture.prefer: {rs.prefer} */")
+        w("    if (n > 1) {")
+        w("        int best = rs_popcount(out[0]), k = 0;")
+        w(f"        for (int i = 1; i < n; i++) if (rs_popcount(out[i]) {better} best) best = rs_popcount(out[i]);")
+        w("        for (int i = 0; i < n; i++) if (rs_popcount(out[i]) == best) out[k++] = out[i];")
+        w("        n = k;")
+        w("    }")
+    w("    return n;")
+    w("}")
+
+
+def _event_function(w, rs, strings, aux, layout):
+    w("/* ---- events of a play ---- */")
+    w(f"static void play_events(Hand *h, int side, {_params(EVENT_NAMES)}) {{")
+    w("    (void)h; (void)side;")
+    for e in rs.events.values():
+        w(f"    /* {_where(e.when.span)}: {c_comment(e.when.text)} */")
+        w(f"    if ({emit(e.when.tree, context(rs, EVENT_NAMES), strings, aux)}) "
+          f"add_event(h, {layout.events.index(e.name)}, side, INT64_C({e.points}), {layout.category(e.category)});")
+    w("}")
+
+
+def _score_functions(w, rs, strings, aux, layout):
+    w("/* ---- scoring and outcomes ---- */")
+    hoisted: list = []
+    lines = []
+    for i, c in enumerate(rs.categories.values()):
+        if c.from_events:
+            lines.append(f"        out[s][{i}] = evp[s][{i}];")
+        elif isinstance(c.points, Expression):
+            lines.append(f"        /* {_where(c.points.span)}: {c_comment(c.points.text)} */")
+            text = emit(c.points.tree, context(rs, SCORE_NAMES, allow_most=True), strings, aux, hoisted)
+            lines.append(f"        out[s][{i}] = {text};")
+        else:
+            lines.append(f"        out[s][{i}] = INT64_C({int(c.points or 0)});")
+        lines.append(f"        total += out[s][{i}];")
+    w("static void score(const uint64_t *piles, int k, int64_t evp[][N_CAT + 1], int64_t out[][N_CAT + 1]) {")
+    for name, value in hoisted:     # most() values the same for every side: once, before the sides
+        w(f"    int64_t {name}[MAX_SIDES];")
+        w(f"    for (int s = 0; s < k; s++) {{ uint64_t v_pile = piles[s]; {name}[s] = {value}; }}")
+    w("    for (int s = 0; s < k; s++) {")
+    w("        uint64_t v_pile = piles[s]; int64_t v_side = s; int64_t total = 0;")
+    w("        (void)v_pile; (void)v_side;")
+    for line in lines:
+        w(line)
+    w("        out[s][N_CAT] = total;")
+    w("    }")
+    w("}")
+    w("static int outcome(const uint64_t *piles, int k) {")
+    w("    for (int s = 0; s < k; s++) {")
+    w("        uint64_t v_pile = piles[s]; (void)v_pile;")
+    for o in rs.outcomes.values():
+        w(f"        /* {_where(o.when.span)}: {c_comment(o.when.text)} */")
+        w(f"        if ({emit(o.when.tree, context(rs, OUTCOME_NAMES), strings, aux)}) "
+          f"return {layout.outcomes.index(o.name)};")
+    w("    }")
+    w("    return -1;")
+    w("}")
+
+
+# The fixed parts of every generated file. They name no game: everything game-specific comes from
+# the tables and functions generated above.
+_PRELUDE = r"""
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_SEATS 8
+#define MAX_SIDES 8
+#define MAX_SUBS 200000      /* capture sets listed for one target on one table */
+#define MAX_MOVES 200000
+#define MAX_OPTS 4096        /* bonus declarations one seat could make at once */
+#define MAX_REDEALS 1000
+
+typedef struct Hand Hand;
+#define RS_INLINE static inline __attribute__((always_inline))
+
+static int rs_err_code, rs_err_where;
+
+/* the shared deterministic generator: splitmix64 (compiler/native.py has the same in Python) */
+typedef struct { uint64_t s; } Rng;
+static inline uint64_t rs_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+static inline uint64_t rs_next(Rng *r) { return rs_mix(r->s += UINT64_C(0x9E3779B97F4A7C15)); }
+static inline uint32_t rs_below(Rng *r, uint32_t n) { return (uint32_t)(((rs_next(r) >> 32) * (uint64_t)n) >> 32); }
+"""
+
+_HELPERS = r"""
+/* ---- helpers of the expressions and the capture kinds ---- */
+static inline int rs_popcount(uint64_t m) { return __builtin_popcountll(m); }
+static inline int rs_low(uint64_t m) { return __builtin_ctzll(m); }
+/* the index of a one-card mask (its highest bit, as Python's bit_length() - 1) */
+static inline int rs_high(uint64_t m) { return m ? 63 - __builtin_clzll(m) : N_ALL - 1; }
+static inline int64_t rs_min(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t rs_max(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t rs_abs(int64_t a) { return a < 0 ? -a : a; }
+static inline int64_t rs_floordiv(int64_t a, int64_t b, int where) {
+    if (b == 0) { rs_err_code = 3; rs_err_where = where; return 0; }
+    int64_t q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) q--;
+    return q;
+}
+static inline int64_t rs_floormod(int64_t a, int64_t b, int where) {
+    if (b == 0) { rs_err_code = 3; rs_err_where = where; return 0; }
+    int64_t r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+
+static int64_t rs_total(uint64_t m) { int64_t t = 0; for (; m; m &= m - 1) t += VAL[rs_low(m)]; return t; }
+static int rs_can_total(uint64_t m, int64_t target) {
+    if (m & WILD_BIT) { int64_t rest = target - rs_total(m & ~WILD_BIT); return 1 <= rest && rest <= 10; }
+    return rs_total(m) == target;
+}
+/* runtime.subset_total: whether one or more cards of the set total `target` (the real wild card, if
+ * held, as any value 1..10; a card with no value counts 0) */
+#define SUBSET_TOTAL_MAX 4096
+static int rs_subset_total(uint64_t m, int64_t target) {
+    if (target < 0) return 0;
+    if (target > SUBSET_TOTAL_MAX) { rs_err_code = 6; return 0; }
+    uint8_t reach[SUBSET_TOTAL_MAX + 1], before[SUBSET_TOTAL_MAX + 1];
+    int t = (int)target;
+    memset(reach, 0, (size_t)t + 1);
+    for (uint64_t c = m & ~WILD_BIT; c; c &= c - 1) {
+        int v = (int)VAL[rs_low(c)];
+        for (int s = t - v; s >= 0; s--) if (reach[s]) reach[s + v] = 1;
+        if (v <= t) reach[v] = 1;
+    }
+    if (m & WILD_BIT) {
+        memcpy(before, reach, (size_t)t + 1);
+        for (int v = 1; v <= 10; v++) {
+            for (int s = 0; s + v <= t; s++) if (before[s]) reach[s + v] = 1;
+            if (v <= t) reach[v] = 1;
+        }
+    }
+    return reach[t];
+}
+static int64_t rs_run(uint64_t m, const uint64_t *seq, int n) {
+    int64_t k = 0;
+    for (int i = 0; i < n; i++) { if (!(m & seq[i])) break; k++; }
+    return k;
+}
+static int64_t rs_best_per_suit(uint64_t m, const uint64_t *suits, int n, const int64_t *scores) {
+    int64_t result = 0;
+    for (int s = 0; s < n; s++) {
+        uint64_t held = m & suits[s];
+        if (!held) return 0;
+        int64_t best = INT64_MIN;
+        for (; held; held &= held - 1) { int64_t x = scores[rs_low(held)]; if (x > best) best = x; }
+        result += best;
+    }
+    return result;
+}
+static int64_t rs_max_same_rank(uint64_t m) {
+    int counts[N_ALL > 0 ? N_ALL : 1]; int best = 0;
+    memset(counts, 0, sizeof counts);
+    for (; m; m &= m - 1) { int r = RANK_NO[rs_low(m)]; if (++counts[r] > best) best = counts[r]; }
+    return best;
+}
+static int rs_same(uint64_t m, const int64_t *attr) {
+    if (!m) return 0;
+    int64_t a = attr[rs_low(m)];
+    for (m &= m - 1; m; m &= m - 1) if (attr[rs_low(m)] != a) return 0;
+    return 1;
+}
+static int rs_same_value(uint64_t m) {
+    if (!m) return 0;
+    int64_t a = VAL[rs_low(m)];
+    if (a == 0) return 0;
+    for (m &= m - 1; m; m &= m - 1) if (VAL[rs_low(m)] != a) return 0;
+    return 1;
+}
+static int64_t rs_first(uint64_t m, const int64_t *table, int64_t none) { return m ? table[rs_low(m)] : none; }
+/* most(): whether this side's value is strictly greater than every other side's */
+static inline int rs_most(const int64_t *vals, int k, int64_t side) {
+    for (int s = 0; s < k; s++) if (s != side && !(vals[side] > vals[s])) return 0;
+    return 1;
+}
+
+/* ---- capture sets by total ----
+ * Every subset of the table's numbered cards totalling LIMIT or less (the empty set first), kept as
+ * the table changes: a card joining extends each subset it fits (one knapsack step), cards leaving
+ * drop the subsets holding them; each total's subsets are linked in a list. More than MAX_SUBS
+ * subsets is an error, as the Python engine's runtime.subset_sums makes it. */
+static uint64_t sub_t = ~UINT64_C(0);      /* the numbered table cards the lists are for */
+static int sub_n;
+static uint64_t SM[MAX_SUBS]; static int16_t SS[MAX_SUBS]; static uint8_t SC[MAX_SUBS];
+static int32_t SNXT[MAX_SUBS], SHEAD[LIMIT + 1];
+
+static void sub_add(uint64_t b, int w) {
+    int n = sub_n;
+    for (int i = 0; i < n; i++) {
+        int s = SS[i] + w;
+        if (s > LIMIT) continue;
+        if (sub_n >= MAX_SUBS) { rs_err_code = 2; return; }
+        SM[sub_n] = SM[i] | b; SS[sub_n] = (int16_t)s; SC[sub_n] = (uint8_t)(SC[i] + 1);
+        SNXT[sub_n] = SHEAD[s]; SHEAD[s] = sub_n;
+        sub_n++;
+    }
+}
+
+static void sub_remove(uint64_t gone) {
+    int k = 1;
+    memset(SHEAD, 0, sizeof SHEAD);          /* 0 ends a list: entry 0 is the empty set, never a capture */
+    for (int i = 1; i < sub_n; i++) {
+        if (SM[i] & gone) continue;
+        SM[k] = SM[i]; SS[k] = SS[i]; SC[k] = SC[i];
+        SNXT[k] = SHEAD[SS[k]]; SHEAD[SS[k]] = k;
+        k++;
+    }
+    sub_n = k;
+}
+
+RS_INLINE void sub_sync(uint64_t table) {
+    uint64_t t = table & NUMBERED_MASK;
+    if (t == sub_t) return;
+    if (sub_t == ~UINT64_C(0)) {
+        sub_n = 1; SM[0] = 0; SS[0] = 0; SC[0] = 0;
+        memset(SHEAD, 0, sizeof SHEAD);
+        sub_t = 0;
+    }
+    uint64_t gone = sub_t & ~t;
+    if (gone) sub_remove(gone);
+    for (uint64_t m = t & ~sub_t; m; m &= m - 1) { int i = rs_low(m); sub_add(UINT64_C(1) << i, (int)VAL[i]); }
+    sub_t = rs_err_code ? ~UINT64_C(0) : t;
+}
+
+/* appends the table's sets of numbered cards totalling `target` with at least `min_cards` cards */
+RS_INLINE int subsets_into(uint64_t table, int64_t target, int min_cards, uint64_t *out, int n) {
+    if (target < 1 || target > LIMIT) return n;
+    sub_sync(table);
+    for (int i = SHEAD[target]; i; i = SNXT[i]) {
+        if (SC[i] < min_cards) continue;
+        if (n >= MAX_MOVES) { rs_err_code = 5; return n; }
+        out[n++] = SM[i];
+    }
+    return n;
+}
+
+/* ---- the hand ---- */
+struct Hand {
+    int n, k, dealer, turn, round, n_rounds, plays, over, outcome, last_capturer, wild_as, pos, misdeals;
+    int in_hands;                             /* cards in the seats' hands */
+    const Round *sched;
+    uint64_t hands[MAX_SEATS], piles[MAX_SIDES], table, previous, declared[MAX_SEATS], shown[MAX_SEATS];
+    int played_this_round[MAX_SEATS];
+    int side_of[MAX_SEATS];                   /* seat % k */
+    int knocked_round[MAX_SEATS];             /* declared since this round's deal */
+    int declared_wild[MAX_SEATS];             /* 1 + the rank a seat declared the wild card as, 0: none */
+    uint64_t round_dealt[MAX_SEATS];          /* each seat's hand as this round dealt it */
+    uint8_t order[N_CARDS];
+    int64_t evp[MAX_SIDES][N_CAT + 1];
+    int32_t evn[N_EV + 1];
+    Rng rng;
+};
+
+static void add_event(Hand *h, int name, int side, int64_t points, int cat) {
+    h->evn[name]++;
+    if (cat >= 0) h->evp[side][cat] += points;
+}
+"""
+
+_ENGINE = r"""
+/* ==================================================================== engine === */
+
+static inline uint64_t eff(const Hand *h, uint64_t m) {
+    if (h->wild_as >= 0 && (m & WILD_BIT)) return (m ^ WILD_BIT) | (UINT64_C(1) << h->wild_as);
+    return m;
+}
+static inline uint64_t real(const Hand *h, uint64_t m) {
+    if (h->wild_as >= 0 && (m >> h->wild_as & 1)) return (m ^ (UINT64_C(1) << h->wild_as)) | WILD_BIT;
+    return m;
+}
+
+static void shuffle(Hand *h) {
+    for (int i = 0; i < N_CARDS; i++) h->order[i] = (uint8_t)i;
+    /* Fisher-Yates, two 32-bit draws per generator output (native.SplitMix.shuffle does the same) */
+    for (int i = N_CARDS - 1; i > 0; i -= 2) {
+        uint64_t x = rs_next(&h->rng);
+        int j = (int)(((x & 0xFFFFFFFFu) * (uint64_t)(i + 1)) >> 32);
+        uint8_t t = h->order[i]; h->order[i] = h->order[j]; h->order[j] = t;
+        if (i > 1) {
+            j = (int)(((x >> 32) * (uint64_t)i) >> 32);
+            t = h->order[i - 1]; h->order[i - 1] = h->order[j]; h->order[j] = t;
+        }
+    }
+    h->pos = 0;
+}
+
+static void lay_round(Hand *h) {
+    const Round *rd = &h->sched[h->round];
+    h->round++;
+    int n = h->n, first = (h->dealer + 1) % n;
+    for (int s = 0; s < rd->n_steps; s++) {
+        const Step *st = &rd->steps[s];
+        if (st->kind == 1) {
+            for (int i = 0; i < st->count; i++) h->table |= UINT64_C(1) << h->order[h->pos++];
+            continue;
+        }
+        int p = h->pos;
+        h->pos += st->count * n;
+        h->in_hands += st->count * n;
+        /* `packet` cards at a time to each seat in turn, from the dealer's left */
+        for (int q = 0, seat = first, given = 0; q < st->count * n; q++) {
+            h->hands[seat] |= UINT64_C(1) << h->order[p++];
+            if (++given == st->packet) { given = 0; seat = seat + 1 == n ? 0 : seat + 1; }
+        }
+    }
+    for (int s = 0; s < n; s++) { h->played_this_round[s] = 0; h->knocked_round[s] = 0; h->round_dealt[s] = h->hands[s]; }
+}
+
+static int start(Hand *h) {
+    int thrown = 0;
+    for (;;) {
+        lay_round(h);
+        int c = deal_check(h->table);
+        if (c < 0) break;
+        if (++thrown > MAX_REDEALS) { rs_err_code = 1; return 1; }
+        if (DC_RESULT[c] == 2) { h->outcome = DC_OUTCOME[c]; h->over = 1; return 0; }
+        if (DC_RESULT[c] == 1) {
+            h->misdeals++;
+            if (MISDEAL_LIMIT && h->misdeals >= MISDEAL_LIMIT) { h->outcome = OUT_MISDEAL; h->over = 1; return 0; }
+        }
+        shuffle(h);
+        for (int s = 0; s < h->n; s++) h->hands[s] = 0;
+        h->table = 0; h->round = 0; h->in_hands = 0;
+    }
+    int b = dealer_bonus(h->table);
+    if (b >= 0) {
+        int side = h->dealer % h->k;
+        add_event(h, DB_EVENT[b], side, DB_POINTS[b], DB_CAT[b]);
+        if (DB_CAPTURE[b]) { h->piles[side] |= h->table; h->table = 0; h->last_capturer = side; }
+    }
+    h->turn = (h->dealer + 1) % h->n;
+    return 0;
+}
+
+/* ---- moves: (card, capture) pairs in ascending order, as sorted() orders the Python engine's ---- */
+static uint8_t MV_CARD[MAX_MOVES];
+static uint64_t MV_CAP[MAX_MOVES];
+static uint64_t OPT[MAX_MOVES];
+
+static int gen_moves(Hand *h, int seat) {
+    uint64_t hand = h->hands[seat];
+    uint64_t pending = h->declared[seat] & hand;
+    if (DECLARED_FIRST && pending) hand = pending;
+    int n = 0;
+    uint64_t table = eff(h, h->table);
+    for (uint64_t m = hand; m; m &= m - 1) {
+        int c = rs_low(m);
+        if (!h->table) { MV_CARD[n] = (uint8_t)c; MV_CAP[n++] = 0; continue; }
+        int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
+        int k = card_options(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT OPT);
+        if (rs_err_code) return 0;
+        if (h->wild_as >= 0) for (int i = 0; i < k; i++) OPT[i] = real(h, OPT[i]);
+        if (k == 0 || !FORCED) OPT[k++] = 0;
+        for (int i = 1; i < k; i++) {             /* insertion sort: a few masks, mostly in order */
+            uint64_t x = OPT[i]; int j = i - 1;
+            while (j >= 0 && OPT[j] > x) { OPT[j + 1] = OPT[j]; j--; }
+            OPT[j + 1] = x;
+        }
+        if (n + k > MAX_MOVES) { rs_err_code = 5; return 0; }
+        for (int i = 0; i < k; i++) {
+            if (OVERLAP && i && OPT[i] == OPT[i - 1]) continue;     /* as the Python engine: only there */
+            MV_CARD[n] = (uint8_t)c; MV_CAP[n++] = OPT[i];
+        }
+    }
+    return n;
+}
+
+/* ---- declarations: bots/policy.py best_declarations over Hand.bonus_options ---- */
+typedef struct { int bonus; uint64_t cards; int wild_rank; } Decl;
+static Decl OPTS[MAX_OPTS];
+
+static inline int order_of(const Hand *h, int seat) { return (seat - h->dealer - 1 + h->n) % h->n; }
+
+/* Hand._declaration_window: with a play (TIMING 0, 1) or as a knock (2, 3) */
+static int window(const Hand *h, int seat) {
+    if (TIMING == 0 || TIMING == 2) return h->played_this_round[seat] == 0;
+    if (TIMING == 1) return (h->declared[seat] & h->hands[seat]) == 0;
+    for (int s = 0; s < h->n; s++) if (h->played_this_round[s]) return 0;
+    for (int s = 0; s < h->n; s++) if (h->knocked_round[s] && order_of(h, s) > order_of(h, seat)) return 0;
+    return 1;
+}
+
+/* runtime unique_key: the value or rank a bonus is made with (the wild card as declared) */
+static inline int64_t unique_key(int by, uint64_t cards, int wild_rank) {
+    int i = wild_rank < 0 ? rs_high(cards) : N_CARDS + wild_rank;
+    return by == 1 ? VAL[i] : RANK_ID[i];
+}
+
+/* Hand._check_unique: no seat earlier in dealing order holds a qualifying card of the same value/rank */
+static int unique_ok(const Hand *h, int seat, int b, uint64_t cards, int wild_rank, int64_t round, int last) {
+    int by = B_UNIQUE[b];
+    int64_t key = unique_key(by, cards, wild_rank);
+    for (int o = 0; o < h->n; o++) {
+        if (order_of(h, o) >= order_of(h, seat)) continue;
+        uint64_t held = h->round_dealt[o];
+        for (uint64_t m = held; m; m &= m - 1) {
+            int c = rs_low(m);
+            int rank = (c == WILD_INDEX && h->declared_wild[o]) ? h->declared_wild[o] - 1 : -1;
+            uint64_t probe = rank < 0 ? UINT64_C(1) << c : UINT64_C(1) << (N_CARDS + rank);
+            if (unique_key(by, UINT64_C(1) << c, rank) == key && BONUS_CHECK[b](probe, held, round, last)) return 0;
+        }
+    }
+    return 1;
+}
+
+static inline uint64_t virt(uint64_t m, int r) { return (m ^ WILD_BIT) | (UINT64_C(1) << (N_CARDS + r)); }
+
+static int can_make(int b, uint64_t cards, uint64_t hand, int64_t round, int last) {
+    if (BONUS_CHECK[b](cards, hand, round, last)) return 1;
+    if ((cards & WILD_BIT) && B_WILD[b] && DECLARE_WILD)
+        for (int i = 0; i < N_DECLARE_AS; i++) if (BONUS_CHECK[b](virt(cards, DECLARE_AS[i]), hand, round, last)) return 1;
+    return 0;
+}
+
+static int bonus_options(const Hand *h, int seat) {
+    uint64_t hand = h->hands[seat] & ~h->shown[seat];
+    int cards[64], nc = 0;
+    for (uint64_t m = hand; m; m &= m - 1) cards[nc++] = rs_low(m);
+    int64_t round = h->round;
+    int last = h->round == h->n_rounds;
+    int n = 0;
+    for (int b = 0; b < N_BONUS; b++) {
+        int size = B_SIZE[b];
+        if (size > nc || size < 1) continue;
+        uint64_t allowed = B_ROUNDS[b];
+        if (~allowed && !((round < 64 && (allowed >> round & 1)) || ((allowed & 1) && last))) continue;
+        int wild_ok = B_WILD[b] && DECLARE_WILD;
+        int idx[64];
+        for (int i = 0; i < size; i++) idx[i] = i;
+        for (;;) {
+            uint64_t mask = 0;
+            if (size == nc) mask = hand;
+            else for (int i = 0; i < size; i++) mask |= UINT64_C(1) << cards[idx[i]];
+            int tries = (mask & WILD_BIT) && wild_ok ? N_DECLARE_AS : 0;
+            for (int t = -1; t < tries; t++) {
+                uint64_t probe = t < 0 ? mask : virt(mask, DECLARE_AS[t]);
+                if (!BONUS_CHECK[b](probe, h->hands[seat], round, last)) continue;
+                int excluded = 0;
+                for (int o = 0; o < N_BONUS; o++)
+                    if ((B_EXCLUDED_BY[b] >> o & 1) && can_make(o, mask, h->hands[seat], round, last)) { excluded = 1; break; }
+                if (excluded) continue;
+                if (B_UNIQUE[b] && !unique_ok(h, seat, b, mask, t < 0 ? -1 : DECLARE_AS[t], round, last)) continue;
+                if (n >= MAX_OPTS) { rs_err_code = 4; return 0; }
+                OPTS[n].bonus = b; OPTS[n].cards = mask; OPTS[n].wild_rank = t < 0 ? -1 : DECLARE_AS[t];
+                n++;
+                break;
+            }
+            if (size == nc) break;                 /* the whole hand: its only combination */
+            int i = size - 1;                      /* the next combination, lexicographic */
+            while (i >= 0 && idx[i] == nc - size + i) i--;
+            if (i < 0) break;
+            idx[i]++;
+            for (int j = i + 1; j < size; j++) idx[j] = idx[j - 1] + 1;
+        }
+    }
+    return n;
+}
+
+static int best_declarations(const Hand *h, int seat, Decl *chosen) {
+    int n = bonus_options(h, seat);
+    if (!n) return 0;
+    for (int i = 1; i < n; i++) {                 /* stable sort, most points first */
+        Decl x = OPTS[i]; int j = i - 1;
+        while (j >= 0 && B_POINTS[OPTS[j].bonus] < B_POINTS[x.bonus]) { OPTS[j + 1] = OPTS[j]; j--; }
+        OPTS[j + 1] = x;
+    }
+    int nc = 0, wild_rank = -1;
+    uint64_t used = 0;
+    for (int i = 0; i < n; i++) {
+        Decl d = OPTS[i];
+        int shares = 1;
+        for (int j = 0; j < nc; j++)
+            if ((chosen[j].cards & d.cards) && !(B_SHARES[d.bonus] >> chosen[j].bonus & 1)) { shares = 0; break; }
+        if ((d.cards & used) && !shares) continue;
+        if (d.wild_rank >= 0 && wild_rank >= 0 && wild_rank != d.wild_rank) continue;
+        if (PER_TURN_ONE && nc) break;
+        chosen[nc++] = d;
+        used |= d.cards;
+        if (d.wild_rank >= 0) wild_rank = d.wild_rank;
+    }
+    return nc;
+}
+
+static void apply_declarations(Hand *h, int seat, const Decl *ds, int n) {
+    int side = h->side_of[seat], wild_rank = -1;
+    for (int i = 0; i < n; i++) {
+        add_event(h, B_EVENT[ds[i].bonus], side, B_POINTS[ds[i].bonus], B_CAT[ds[i].bonus]);
+        h->shown[seat] |= ds[i].cards;
+        h->declared[seat] |= ds[i].cards;
+        if (ds[i].wild_rank >= 0) wild_rank = ds[i].wild_rank;
+    }
+    if (wild_rank >= 0) { h->wild_as = N_CARDS + wild_rank; h->declared_wild[seat] = wild_rank + 1; }
+    if (n) h->knocked_round[seat] = 1;
+}
+
+/* ---- a play ---- */
+static void finish(Hand *h) {
+    if (h->table && h->last_capturer >= 0 && LEFTOVERS_LAST) {
+        h->piles[h->last_capturer] |= h->table; h->table = 0; h->wild_as = -1;
+    }
+    h->over = 1;
+    h->outcome = outcome(h->piles, h->k);
+}
+
+static void play_card(Hand *h, int seat, int card, uint64_t capture) {
+    uint64_t bit = UINT64_C(1) << card;
+    h->plays++;
+    int side = h->side_of[seat];
+    uint64_t eff_card = eff(h, bit), table_before = eff(h, h->table), eff_capture = eff(h, capture);
+    uint64_t previous = eff(h, h->previous);
+    h->hands[seat] ^= bit;
+    h->declared[seat] &= ~bit;
+    h->played_this_round[seat]++;
+    if (capture) {
+        h->table ^= capture;
+        h->piles[side] |= capture | bit;
+        h->last_capturer = side;
+        h->previous = 0;
+    } else {
+        h->table |= bit;
+        h->previous = bit;
+    }
+    int hands_empty = --h->in_hands == 0;
+    int last_play = hands_empty && h->round >= h->n_rounds;
+    play_events(h, side, PLAY_EVENTS_ARGS);
+    if (h->wild_as >= 0 && capture && ((capture | bit) & WILD_BIT)) h->wild_as = -1;
+    h->turn = seat + 1 == h->n ? 0 : seat + 1;
+    if (hands_empty) { if (last_play) finish(h); else lay_round(h); }
+}
+
+/* ---- the batch entry point ---- */
+int rs_abi(void) { return 1; }
+const char *rs_ruleset_id(void) { return RS_RULESET_ID; }
+int rs_error_where(void) { return rs_err_where; }
+
+/* Plays hands first..first+count-1 of a run with `seed`, every seat a random bot declaring its best
+ * bonuses. Hand i: its own generator seeded from (seed, i), dealer i % seats.
+ * agg (int64): hands, plays, decisions, legal moves, hand wins [K], outcomes [N_OUT],
+ *   sums [K][N_CAT + 2], squares [K][N_CAT + 2] (categories, total, margin), events [N_EV]: added to.
+ * per_hand (int32, may be NULL): per hand plays, outcome, scores [K][N_CAT + 1], events [N_EV].
+ * trace (int64, may be NULL): per play hand, seat, card, capture, declared cards, declared wild rank;
+ *   at most trace_cap plays, *trace_len set.
+ * Returns 0, or an error code (1 redeals, 2 capture sets, 3 division by zero, 4 declarations, 5 moves). */
+int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t *agg, int32_t *per_hand,
+                int64_t *trace, int64_t trace_cap, int64_t *trace_len) {
+    if (seats < 1 || seats > MAX_SEATS || !SCHEDULE[seats]) return -1;
+    int K = SIDES[seats];
+    int64_t *a_wins = agg + 4, *a_out = a_wins + K, *a_sum = a_out + N_OUT, *a_sq = a_sum + K * (N_CAT + 2);
+    int64_t *a_ev = a_sq + K * (N_CAT + 2);
+    int stride = 2 + K * (N_CAT + 1) + N_EV;
+    int64_t tl = 0;
+    static Hand hs;
+    Hand *h = &hs;
+    rs_err_code = 0;
+    sub_t = ~UINT64_C(0);
+    for (int64_t i = first; i < first + count; i++) {
+        memset(h, 0, sizeof *h);
+        h->n = seats; h->k = K; h->dealer = (int)(i % seats);
+        for (int s = 0; s < seats; s++) h->side_of[s] = s % K;
+        h->sched = SCHEDULE[seats]; h->n_rounds = N_ROUNDS[seats];
+        h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
+        h->rng.s = rs_mix((uint64_t)seed ^ rs_mix((uint64_t)i + UINT64_C(0x9E3779B97F4A7C15)));
+        shuffle(h);
+        if (start(h)) return rs_err_code;
+        int64_t decisions = 0, legal = 0;
+        Decl ds[64];
+        while (!h->over) {
+            if (TIMING >= 2 && N_BONUS)               /* knocks due before the turn (bots/policy.py knocks) */
+                for (int j = 0, s = (h->dealer + 1) % h->n; j < h->n; j++, s = s + 1 == h->n ? 0 : s + 1) {
+                    if (!window(h, s)) continue;
+                    int nk = best_declarations(h, s, ds);
+                    if (rs_err_code) return rs_err_code;
+                    if (nk) apply_declarations(h, s, ds, nk);
+                }
+            int seat = h->turn, nd = 0, nm;
+            decisions++;
+            if (TIMING < 2 && N_BONUS && window(h, seat)) {
+                nd = best_declarations(h, seat, ds);
+                if (rs_err_code) return rs_err_code;
+            }
+            if (nd) {
+                legal += gen_moves(h, seat);
+                apply_declarations(h, seat, ds, nd);
+            }
+            nm = gen_moves(h, seat);
+            if (rs_err_code) return rs_err_code;
+            if (!nd) legal += nm;
+            int r = (int)rs_below(&h->rng, (uint32_t)nm);
+            if (trace && tl < trace_cap) {
+                int64_t *t = trace + 6 * tl++;
+                uint64_t dc = 0; int wr = -1;
+                for (int j = 0; j < nd; j++) { dc |= ds[j].cards; if (ds[j].wild_rank >= 0) wr = ds[j].wild_rank; }
+                t[0] = i; t[1] = seat; t[2] = MV_CARD[r]; t[3] = (int64_t)MV_CAP[r]; t[4] = (int64_t)dc; t[5] = wr;
+            }
+            play_card(h, seat, MV_CARD[r], MV_CAP[r]);
+            if (rs_err_code) return rs_err_code;
+        }
+        agg[0]++; agg[1] += h->plays; agg[2] += decisions; agg[3] += legal;
+        if (h->outcome >= 0) a_out[h->outcome]++;
+        for (int e = 0; e < N_EV; e++) a_ev[e] += h->evn[e];
+        int32_t *ph = per_hand ? per_hand + (i - first) * stride : 0;
+        if (ph) {
+            memset(ph, 0, sizeof *ph * (size_t)stride);
+            ph[0] = h->plays; ph[1] = h->outcome;
+            for (int e = 0; e < N_EV; e++) ph[2 + K * (N_CAT + 1) + e] = h->evn[e];
+        }
+        if (h->plays == 0) continue;
+        int64_t rows[MAX_SIDES][N_CAT + 1];
+        score(h->piles, K, h->evp, rows);
+        if (rs_err_code) return rs_err_code;
+        int64_t top = rows[0][N_CAT]; int tops = 0, who = 0;
+        for (int s = 1; s < K; s++) if (rows[s][N_CAT] > top) top = rows[s][N_CAT];
+        for (int s = 0; s < K; s++) if (rows[s][N_CAT] == top) { tops++; who = s; }
+        if (tops == 1) a_wins[who]++;
+        for (int s = 0; s < K; s++) {
+            int64_t other = INT64_MIN;
+            for (int o = 0; o < K; o++) if (o != s && rows[o][N_CAT] > other) other = rows[o][N_CAT];
+            int64_t margin = K > 1 ? rows[s][N_CAT] - other : 0;
+            for (int c = 0; c <= N_CAT + 1; c++) {
+                int64_t x = c <= N_CAT ? rows[s][c] : margin;
+                a_sum[s * (N_CAT + 2) + c] += x; a_sq[s * (N_CAT + 2) + c] += x * x;
+                if (ph && c <= N_CAT) ph[2 + s * (N_CAT + 1) + c] = (int32_t)x;
+            }
+        }
+    }
+    if (trace_len) *trace_len = tl;
+    return 0;
+}
+"""

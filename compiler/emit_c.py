@@ -1,0 +1,448 @@
+"""Code generation for expressions, native back end: a type-checked AST becomes one C expression.
+
+The C counterpart of emit_expr.py, for codegen_c.py. Representation at run
+time: a card or card set is a `uint64_t` bitmask (virtual wild-card indices
+included, so a deck and its declared wild ranks fit in 64 indices); ints are
+`int64_t`; bools are `int`; strings are small ints, their rank in the sorted
+list of every string the ruleset can produce (`Strings`), so `==` and `<`
+compare as Python compares the strings and no string from the YAML ever
+reaches the C source. Whatever is static is folded by the Python emitter
+(emit_expr) and rendered as a C literal; what the C back end cannot do is
+refused with `Unsupported`, naming the construct and where it is written.
+
+The text refers to the context's runtime names as `v_<name>` locals, the
+tables `VAL`, `RANK_ID`, `SUIT_ID`, `RANK_NO` of the generated file and the
+`rs_*` helpers of codegen_c's prelude; auxiliary definitions (constant
+arrays, most() helpers) are appended to `Aux`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulespec.compiler.emit_expr import _Emitter, uses_runtime
+from rulespec.errors import RulespecError, fail
+from rulespec.lang.expressions import (
+    Attr,
+    BinOp,
+    Bool,
+    BoolOp,
+    Call,
+    CardLit,
+    Compare,
+    Expr,
+    IfElse,
+    Int,
+    ListLit,
+    MapLit,
+    Name,
+    Neg,
+    Not,
+    Str,
+    walk,
+)
+from rulespec.lang.typecheck import BOOL, CARD, CARD_LIKE, CARDS, INT, LIST_CARD, MAP, NAME_RE, STR, Context
+
+
+class Unsupported(Exception):
+    """A construct the C back end does not implement: what it is and the node (for its span)."""
+
+    def __init__(self, construct: str, node: Expr | None = None):
+        super().__init__(construct)
+        self.construct = construct
+        self.node = node
+
+
+class Strings:
+    """Every string a ruleset's expressions can produce, numbered in sorted order."""
+
+    def __init__(self, strings):
+        self.ordered = sorted(set(strings) | {""})
+        self.ids = {s: i for i, s in enumerate(self.ordered)}
+
+    def id(self, s: str) -> int:
+        if s not in self.ids:
+            raise ValueError(f"string {s!r} is not among the ruleset's strings")
+        return self.ids[s]
+
+
+def strings_of(trees, deck, option_values) -> set[str]:
+    """The strings that expressions `trees` may compare: ranks, suits, literals, map keys, option values."""
+    out = set(deck.ranks) | set(deck.suits)
+    out |= {v for v in option_values.values() if isinstance(v, str)}
+    for tree in trees:
+        for n in walk(tree):
+            if isinstance(n, Str):
+                out.add(n.value)
+    return out
+
+
+@dataclass
+class Aux:
+    """Definitions an emitted expression needs before the function that holds it."""
+
+    lines: list[str] = field(default_factory=list)
+    count: int = 0
+    errors: list = field(default_factory=list)   # spans of run-time failures (division by zero), by number
+
+    def name(self, stem: str) -> str:
+        self.count += 1
+        return f"{stem}_{self.count}"
+
+
+def _u64(value: int) -> str:
+    if value < 0 or value >= 1 << 64:
+        raise Unsupported("a card set beyond 64 card indices")
+    return f"UINT64_C({hex(value)})"
+
+
+def _i64(value: int) -> str:
+    if not -(1 << 62) < value < 1 << 62:
+        raise Unsupported(f"the integer {value} (the native back end computes with 64-bit integers)")
+    return f"INT64_C({value})" if value >= 0 else f"(-INT64_C({-value}))"
+
+
+class CEmitter:
+    """Emits checked trees of one context as C; constants are folded by emit_expr's emitter."""
+
+    def __init__(self, ctx: Context, strings: Strings, aux: Aux, hoisted: list | None = None):
+        self.ctx = ctx
+        # Where most() value arrays that are the same for every side go, when the caller computes
+        # them once before its loop over the sides: (array name, C value with `v_pile` bound).
+        self.hoisted = hoisted
+        self.py = _Emitter(ctx)
+        self.strings = strings
+        self.aux = aux
+        self.n_indices = self.py.n_indices
+        for name in ctx.names:
+            if not NAME_RE.match(name):
+                raise ValueError(f"refusing to emit name {name!r}")
+
+    # -- constants
+    def literal(self, value, typ, node: Expr) -> str:
+        if typ == BOOL:
+            return "1" if value else "0"
+        if typ == INT:
+            return _i64(value)
+        if typ == STR:
+            return _i64(self.strings.id(value))
+        if typ in (CARD, CARDS):
+            return _u64(value)
+        if typ == LIST_CARD:   # a constant list of one-card masks, as one set
+            combined = 0
+            for m in value:
+                combined |= m
+            return _u64(combined)
+        raise Unsupported(f"a constant {typ} here", node)
+
+    def constant(self, node: Expr, as_mask: bool):
+        """The node's value when it is a compile-time constant, else None (as a Code)."""
+        try:
+            code = self.py.mask(node) if as_mask else self.py.emit(node)
+        except Unsupported:
+            raise
+        return code if code.const else None
+
+    # -- entry points
+    def emit(self, node: Expr) -> str:
+        """C for a node in its own type's representation (a list of cards as a mask)."""
+        if node.type is None:
+            raise ValueError("emit() needs an expression that typecheck.check() has annotated")
+        as_mask = node.type in CARD_LIKE
+        const = self.constant(node, as_mask)
+        if const is not None:
+            return self.literal(const.value, CARDS if as_mask else node.type, node)
+        handler = self.DISPATCH.get(type(node))
+        if handler is None:
+            raise Unsupported(f"a {type(node).__name__} expression", node)
+        return handler(self, node)
+
+    # -- names and literals (non-constant cases)
+    _CANDIDATE = {"rank": "RANK_ID[{}]", "suit": "SUIT_ID[{}]", "value": "VAL[{}]", "numbered": "(VAL[{}] > 0)",
+                  "card": "(UINT64_C(1) << {})"}
+
+    def _name(self, node: Name) -> str:
+        if node.ref == "candidate":
+            return self._CANDIDATE[node.id].format(f"c{node.depth}")
+        if node.ref in ("deck", "wild"):   # constants, folded above
+            raise Unsupported(f"'{node.id}' here", node)
+        if node.id not in self.ctx.names or not NAME_RE.match(node.id):
+            raise ValueError(f"refusing to emit name {node.id!r}")
+        return f"v_{node.id}"
+
+    def _list(self, node: ListLit) -> str:
+        if node.type == LIST_CARD:
+            return "(" + " | ".join(self.emit(item) for item in node.items) + ")" if node.items else "UINT64_C(0)"
+        raise Unsupported(f"a {node.type} computed at run time", node)
+
+    def _not_const(self, node: Expr) -> str:
+        raise Unsupported(f"a {type(node).__name__} computed at run time", node)
+
+    # -- operators
+    def _neg(self, node: Neg) -> str:
+        return f"(-{self.emit(node.operand)})"
+
+    def _not(self, node: Not) -> str:
+        return f"(!{self.emit(node.operand)})"
+
+    def _boolop(self, node: BoolOp) -> str:
+        op = "&&" if node.op == "and" else "||"
+        return f"({self.emit(node.left)} {op} {self.emit(node.right)})"
+
+    def _binop(self, node: BinOp) -> str:
+        left, right = self.emit(node.left), self.emit(node.right)
+        if node.type == CARDS:
+            if node.op == "|":
+                return f"({left} | {right})"
+            if node.op == "&":
+                return f"({left} & {right})"
+            return f"({left} & ~{right})"
+        if node.op in ("+", "-", "*"):
+            return f"({left} {node.op} {right})"
+        self.aux.errors.append(node.span)
+        helper = "rs_floordiv" if node.op == "//" else "rs_floormod"
+        return f"{helper}({left}, {right}, {len(self.aux.errors)})"
+
+    def _compare(self, node: Compare) -> str:
+        op = node.op
+        if op in ("in", "not in") and node.right.type in CARD_LIKE:
+            test = "!=" if op == "in" else "=="
+            return f"(({self.emit(node.right)} & {self.emit(node.left)}) {test} 0)"
+        if op in ("in", "not in"):
+            left = self.emit(node.left)
+            items = self._items(node.right)
+            if not items:
+                return "0" if op == "in" else "1"
+            anyof = "(" + " || ".join(f"({left} == {self.emit_or_literal(i, node.left.type)})" for i in items) + ")"
+            return anyof if op == "in" else f"(!{anyof})"
+        return f"({self.emit(node.left)} {op} {self.emit(node.right)})"
+
+    def emit_or_literal(self, item, typ) -> str:
+        return self.emit(item) if isinstance(item, Expr) else self.literal(item, typ, None)
+
+    def _items(self, node: Expr) -> list:
+        """The elements of a list operand of `in`: nodes, or constant values."""
+        const = self.constant(node, False)
+        if const is not None:
+            return list(const.value)
+        if isinstance(node, ListLit):
+            return list(node.items)
+        raise Unsupported("'in' over a list computed at run time", node)
+
+    def _ifelse(self, node: IfElse) -> str:
+        return f"({self.emit(node.cond)} ? {self.emit(node.then)} : {self.emit(node.other)})"
+
+    def _call(self, node: Call) -> str:
+        emitter = BUILTINS.get(node.func)
+        if emitter is None:
+            raise Unsupported(f"the builtin {node.func}()", node)
+        return emitter(self, node)
+
+    DISPATCH = {
+        Name: _name, ListLit: _list, MapLit: _not_const, Int: _not_const, Bool: _not_const, Str: _not_const,
+        CardLit: _not_const, Attr: _not_const, Call: _call, Neg: _neg, Not: _not, BoolOp: _boolop,
+        BinOp: _binop, Compare: _compare, IfElse: _ifelse,
+    }
+
+    # -- filters
+    def keep_mask(self, node: Call) -> int:
+        """The cards passing a filter argument that reads only the candidate (every card index tested now)."""
+        pred, depth = node.args[1], node.pred_depth
+        code = self.py.emit(pred)
+        if code.const:
+            return (1 << self.n_indices) - 1 if code.value else 0
+        # The predicate reads only its own candidate: try it on every card index (emit_expr does the same).
+        outer = (0,) * depth
+        try:
+            return sum(1 << i for i in range(self.n_indices) if self.py.folder.value(pred, outer + (i,)))
+        except RulespecError:
+            fail("division by zero in filter", pred.span)
+
+    def filtered(self, node: Call) -> str:
+        cards = self.emit(node.args[0])
+        if len(node.args) < 2:
+            return cards
+        pred, depth = node.args[1], node.pred_depth
+        if not uses_runtime(pred, depth):
+            return f"({cards} & {_u64(self.keep_mask(node))})"
+        # A condition that reads run-time values (a card in play, an outer filter's candidate): a
+        # function that tests each card of the set, given every local the condition may read.
+        name = self.aux.name("select")
+        params = [("uint64_t" if t not in (BOOL, INT) else ("int" if t == BOOL else "int64_t"), f"v_{n}")
+                  for n, t in self.ctx.names.items()] + [("int", f"c{d}") for d in range(depth)]
+        test = self.emit(pred)
+        self.aux.lines.append(
+            f"static uint64_t {name}(uint64_t cards{''.join(f', {t} {v}' for t, v in params)}) {{\n"
+            + "".join(f"    (void){v};\n" for _, v in params)
+            + f"    uint64_t out = 0;\n"
+            f"    for (uint64_t m = cards; m; m &= m - 1) {{\n"
+            f"        int c{depth} = rs_low(m);\n"
+            f"        if ({test}) out |= UINT64_C(1) << c{depth};\n"
+            f"    }}\n"
+            f"    return out;\n"
+            f"}}")
+        return f"{name}({cards}{''.join(f', {v}' for _, v in params)})"
+
+    def table(self, stem: str, ctype: str, values) -> str:
+        """A static constant array among the auxiliary definitions; its name."""
+        name = self.aux.name(stem)
+        self.aux.lines.append(f"static const {ctype} {name}[{max(len(values), 1)}] = "
+                              f"{{{', '.join(str(v) for v in values) or '0'}}};")
+        return name
+
+
+# ------------------------------------------------------- builtin emitters
+
+
+def _count(em: CEmitter, node: Call) -> str:
+    return f"((int64_t)rs_popcount({em.filtered(node)}))"
+
+
+def _select(em: CEmitter, node: Call) -> str:
+    return em.filtered(node)
+
+
+def _total(em: CEmitter, node: Call) -> str:
+    return f"rs_total({em.emit(node.args[0])})"
+
+
+def _can_total(em: CEmitter, node: Call) -> str:
+    return f"rs_can_total({em.emit(node.args[0])}, {em.emit(node.args[1])})"
+
+
+def _subset_total(em: CEmitter, node: Call) -> str:
+    return f"rs_subset_total({em.emit(node.args[0])}, {em.emit(node.args[1])})"
+
+
+def _empty(em: CEmitter, node: Call) -> str:
+    return f"({em.emit(node.args[0])} == 0)"
+
+
+def _holds_any(em: CEmitter, node: Call) -> str:
+    return f"(({em.emit(node.args[0])} & {em.emit(node.args[1])}) != 0)"
+
+
+def _holds_all(em: CEmitter, node: Call) -> str:
+    wanted = em.emit(node.args[1])
+    return f"(({wanted} & ~{em.emit(node.args[0])}) == 0)"
+
+
+def _run(em: CEmitter, node: Call) -> str:
+    seq = node.args[1]
+    const = em.constant(seq, False)
+    if const is not None:
+        masks = [_u64(m) for m in const.value]
+    elif isinstance(seq, ListLit):
+        masks = None
+    else:
+        raise Unsupported("run() over a sequence computed at run time", seq)
+    cards = em.emit(node.args[0])
+    if masks is not None:
+        name = em.table("RUN", "uint64_t", masks)
+        return f"rs_run({cards}, {name}, {len(masks)})"
+    items = ", ".join(em.emit(i) for i in seq.items)
+    return f"rs_run({cards}, (const uint64_t[]){{{items}}}, {len(seq.items)})"
+
+
+def _best_per_suit(em: CEmitter, node: Call) -> str:
+    table = em.constant(node.args[1], False)
+    if table is None:
+        raise Unsupported("best_per_suit() with a score table computed at run time", node.args[1])
+    ranks, suits = em.py.tables["_RANK"], em.py.tables["_SUIT"]
+    suit_masks = [_u64(sum(1 << i for i in range(em.n_indices) if suits[i] == s)) for s in em.py.deck.suits]
+    scores = [_i64(table.value.get(r, 0)) for r in ranks]
+    masks_name = em.table("SUITS", "uint64_t", suit_masks)
+    scores_name = em.table("SCORES", "int64_t", scores)
+    return f"rs_best_per_suit({em.emit(node.args[0])}, {masks_name}, {len(suit_masks)}, {scores_name})"
+
+
+def _simple(helper: str):
+    def emit_call(em: CEmitter, node: Call) -> str:
+        return f"{helper}({', '.join(em.emit(a) for a in node.args)})"
+    return emit_call
+
+
+def _attribute(table: str, empty: str):
+    """rank()/suit()/value(): of a card, its table entry; of a set, its lowest card's, `empty` for none."""
+
+    def emit_call(em: CEmitter, node: Call) -> str:
+        arg = node.args[0]
+        none = _i64(em.strings.id("")) if empty == "str" else "INT64_C(0)"
+        if arg.type == CARD:
+            return f"{table}[rs_high({em.emit(arg)})]"
+        return f"rs_first({em.emit(arg)}, {table}, {none})"
+
+    return emit_call
+
+
+def _minmax(helper: str):
+    def emit_call(em: CEmitter, node: Call) -> str:
+        parts = [em.emit(a) for a in node.args]
+        text = parts[0]
+        for p in parts[1:]:
+            text = f"{helper}({text}, {p})"
+        return text
+    return emit_call
+
+
+def _most(em: CEmitter, node: Call) -> str:
+    if "side" not in em.ctx.names or "pile" not in em.ctx.names:
+        raise Unsupported("most() outside scoring", node)
+    value = em.emit(node.args[0])
+    # Decided on the tree, as emit_expr does: the values are the same for every side unless they
+    # read `side` or hold another most(); then the caller computes them once, before its loop.
+    per_side = any((isinstance(n, Name) and n.id == "side") or (isinstance(n, Call) and n.func == "most")
+                   for n in walk(node.args[0]))
+    if em.hoisted is not None and not per_side:
+        name = em.aux.name("most_vals")
+        em.hoisted.append((name, value))
+        return f"rs_most({name}, k, v_side)"
+    name = em.aux.name("most")
+    em.aux.lines.append(
+        f"static int {name}(const uint64_t *piles, int k, int64_t v_side) {{\n"
+        f"    int64_t vals[MAX_SIDES];\n"
+        f"    for (int s = 0; s < k; s++) {{ uint64_t v_pile = piles[s]; vals[s] = {value}; }}\n"
+        f"    return rs_most(vals, k, v_side);\n"
+        f"}}")
+    return f"{name}(piles, k, v_side)"
+
+
+BUILTINS = {
+    "count": _count,
+    "select": _select,
+    "total": _total,
+    "can_total": _can_total,
+    "subset_total": _subset_total,
+    "empty": _empty,
+    "holds": _holds_any,
+    "holds_all": _holds_all,
+    "holds_any": _holds_any,
+    "run": _run,
+    "best_per_suit": _best_per_suit,
+    "max_same_rank": _simple("rs_max_same_rank"),
+    "same_value": _simple("rs_same_value"),
+    "same_rank": lambda em, node: f"rs_same({em.emit(node.args[0])}, RANK_ID)",
+    "same_suit": lambda em, node: f"rs_same({em.emit(node.args[0])}, SUIT_ID)",
+    "rank": _attribute("RANK_ID", "str"),
+    "suit": _attribute("SUIT_ID", "str"),
+    "value": _attribute("VAL", "int"),
+    "min": _minmax("rs_min"),
+    "max": _minmax("rs_max"),
+    "abs": _simple("rs_abs"),
+    "most": _most,
+}
+
+
+def emit(expr: Expr, ctx: Context, strings: Strings, aux: Aux, hoisted: list | None = None) -> str:
+    """C source of a type-checked expression, for a function whose locals are `v_<name>` of ctx.names.
+
+    With `hoisted`, each most() whose values are the same for every side appends (array name, value)
+    there and reads the array, which the caller fills before its loop over the sides.
+    """
+    em = CEmitter(ctx, strings, aux, hoisted)
+    text = em.emit(expr)
+    if getattr(expr, "expected", None) == CARDS and expr.type not in CARD_LIKE:
+        raise ValueError("a set of cards was expected")
+    return text
+
+
+__all__ = ["Aux", "CEmitter", "Strings", "Unsupported", "emit", "strings_of", "MAP"]

@@ -1,0 +1,410 @@
+"""Native back end, build stage: generated C → a shared library built with the system C compiler, loaded with ctypes.
+
+`load(compiled)` returns a `Native` for a checked, compiled ruleset: its C
+source (codegen_c.py) is built once with `cc -O2 -shared -fPIC` (-O: $RULESPEC_NATIVE_OPT) into the
+user's cache directory (`$XDG_CACHE_HOME/rulespec` or `~/.cache/rulespec`,
+mode 0700), named by a hash of the source, the compiler and its flags, then
+loaded with ctypes. `Native.run()` plays a batch of hands in one call.
+
+The compiler is `$RULESPEC_CC` when set (a name on PATH or a path; empty:
+none), else the first of cc, gcc, clang on PATH. Without one, or when the
+ruleset uses a construct the back end does not implement, `NativeUnavailable`
+says which and where; nothing crashes.
+
+`SplitMix` is the generator the C playouts use, in Python: a driver of the
+Python engine seeded the same way makes the same deals and choices (the
+lockstep test).
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulespec.errors import RulespecError
+
+FLAGS = ("-shared", "-fPIC", "-std=gnu99", "-w")
+OPTIMISE = ("-O0", "-O1", "-O2", "-O3")
+
+
+def _flags() -> tuple[str, ...]:
+    """The compiler flags: -O2, or $RULESPEC_NATIVE_OPT (-O0 to -O3; the test suite builds at -O0, faster)."""
+    opt = os.environ.get("RULESPEC_NATIVE_OPT", "-O2")
+    if opt not in OPTIMISE:
+        raise NativeUnavailable(f"RULESPEC_NATIVE_OPT must be one of {', '.join(OPTIMISE)}, found {opt!r}")
+    return (opt, *FLAGS)
+COMPILERS = ("cc", "gcc", "clang")
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+class NativeUnavailable(RulespecError):
+    """The native engine cannot run this ruleset here (no compiler, a construct it lacks, a failed build)."""
+
+
+# ------------------------------------------------------------------ the shared generator
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+class SplitMix:
+    """splitmix64, as the generated C has it: `below(n)` and a Fisher-Yates `shuffle` (random.Random's API)."""
+
+    def __init__(self, state: int):
+        self.s = state & MASK64
+
+    @classmethod
+    def for_hand(cls, seed: int, index: int) -> "SplitMix":
+        """The generator of hand `index` of a run with `seed` (as rs_simulate seeds it)."""
+        return cls(_mix((seed & MASK64) ^ _mix((index + GOLDEN) & MASK64)))
+
+    def next(self) -> int:
+        self.s = (self.s + GOLDEN) & MASK64
+        return _mix(self.s)
+
+    def below(self, n: int) -> int:
+        return ((self.next() >> 32) * n) >> 32
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates from the end, two 32-bit draws per output (the C playout's deal)."""
+        for i in range(len(items) - 1, 0, -2):
+            x = self.next()
+            j = ((x & 0xFFFFFFFF) * (i + 1)) >> 32
+            items[i], items[j] = items[j], items[i]
+            if i > 1:
+                j = ((x >> 32) * i) >> 32
+                items[i - 1], items[j] = items[j], items[i - 1]
+
+
+# ------------------------------------------------------------------ compiler and cache
+
+
+def find_compiler() -> str | None:
+    """The C compiler to use: $RULESPEC_CC (empty: none), else cc, gcc or clang on PATH; None if there is none."""
+    wanted = os.environ.get("RULESPEC_CC")
+    if wanted is not None:
+        return shutil.which(wanted) if wanted.strip() else None
+    for name in COMPILERS:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _no_compiler_message() -> str:
+    wanted = os.environ.get("RULESPEC_CC")
+    if wanted is not None:
+        where = f"RULESPEC_CC={wanted!r} names no C compiler found on PATH" if wanted.strip() else \
+            "RULESPEC_CC is empty (no C compiler)"
+        return f"the native engine needs a C compiler: {where}"
+    return (f"the native engine needs a C compiler and none of {', '.join(COMPILERS)} is on PATH "
+            f"(install one, or set RULESPEC_CC to one)")
+
+
+def _identity(cc: str) -> str:
+    """What names the compiler in the cache key: its resolved path, size and modification time (no subprocess)."""
+    real = os.path.realpath(cc)
+    try:
+        st = os.stat(real)
+    except OSError as err:
+        raise NativeUnavailable(f"the C compiler {cc} cannot be read: {err.strerror}") from None
+    return f"{real}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def cache_dir() -> Path:
+    """The user's cache directory for built rulesets, created private (0700)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    path = Path(base) / "rulespec"
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    st = path.stat()
+    if st.st_uid == os.getuid() and st.st_mode & 0o077:
+        path.chmod(0o700)
+    elif st.st_uid != os.getuid():
+        raise NativeUnavailable(f"the cache directory {path} belongs to another user; set XDG_CACHE_HOME")
+    return path
+
+
+def build(source: str, cc: str | None = None) -> Path:
+    """The shared library of a C source, built unless the cache has it (keyed by source, compiler, flags)."""
+    import subprocess
+    cc = cc or find_compiler()
+    if cc is None:
+        raise NativeUnavailable(_no_compiler_message())
+    flags = _flags()
+    key = hashlib.sha256("\0".join([source, cc, _identity(cc), *flags]).encode()).hexdigest()[:32]
+    folder = cache_dir()
+    lib = folder / f"rs-{key}.so"
+    if lib.exists():
+        return lib
+    fd, tmp_c = tempfile.mkstemp(suffix=".c", prefix="rs-", dir=folder)
+    tmp_so = tmp_c[:-2] + ".so"
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(source)
+        try:
+            done = subprocess.run([cc, *flags, "-o", tmp_so, tmp_c], capture_output=True, text=True, timeout=300)
+        except (OSError, subprocess.SubprocessError) as err:
+            raise NativeUnavailable(f"the C compiler {cc} does not run: {err}") from None
+        if done.returncode != 0:
+            first = "\n".join(done.stderr.strip().splitlines()[:5])
+            raise NativeUnavailable(f"the C compiler {cc} failed on the generated source:\n{first}")
+        os.replace(tmp_so, lib)
+    finally:
+        for leftover in (tmp_c, tmp_so):
+            if os.path.exists(leftover):
+                os.unlink(leftover)
+    return lib
+
+
+# ------------------------------------------------------------------ the loaded library
+
+
+@dataclass
+class Batch:
+    """What one rs_simulate call returns, unpacked."""
+
+    hands: int
+    plays: int
+    decisions: int
+    legal_moves: int
+    hand_wins: list[int]
+    outcomes: dict[str, int]
+    sums: dict[tuple[int, str], int]
+    squares: dict[tuple[int, str], int]
+    events: dict[str, int]
+    per_hand: list[dict] | None
+    trace: list[tuple[int, int, int, int, int, int]] | None
+
+
+_MESSAGES = {
+    1: "the deal checks threw in 1000 deals in a row; a deal check that holds for (nearly) every deal?",
+    2: "a table has more than 200000 sets of cards for one capture total; this ruleset's deck makes "
+       "captures too many to list",
+    4: "a seat could make more than 4096 bonus declarations at once",
+    5: "a turn has more than 200000 legal moves",
+    6: "subset_total() asked for a total over 4096",
+}
+
+
+@dataclass
+class Meta:
+    """What running a built ruleset needs to know of it (kept in the cache's manifest beside the library)."""
+
+    id: str
+    categories: list[str]
+    events: list[str]
+    outcomes: list[str]
+    sides: dict[int, int]
+    player_counts: list[int]
+    default_players: int
+
+    @classmethod
+    def of(cls, rs) -> "Meta":
+        lay = codegen_c().Layout(rs)
+        return cls(rs.id, lay.categories, lay.events, lay.outcomes, dict(rs.sides), list(rs.player_counts),
+                   rs.default_players)
+
+
+class Native:
+    """A ruleset's native playouts: `run(seed, first, count, seats)` plays a batch of hands."""
+
+    def __init__(self, meta: Meta, lib_path: Path, compiled=None, ref=None, options=None):
+        self.meta = meta
+        self.path = lib_path
+        self._compiled, self._ref, self._options = compiled, ref, options
+        self.lib = ctypes.CDLL(str(lib_path))
+        fn = self.lib.rs_simulate
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int,
+                       ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32),
+                       ctypes.POINTER(ctypes.c_int64), ctypes.c_int64, ctypes.POINTER(ctypes.c_int64)]
+        self.lib.rs_ruleset_id.restype = ctypes.c_char_p
+        self.lib.rs_error_where.restype = ctypes.c_int
+
+    @property
+    def compiled(self):
+        """The compiled ruleset (compiled now if this was loaded from the cache's manifest alone)."""
+        if self._compiled is None:
+            from rulespec.compiler.build import compile_ruleset
+            self._compiled = compile_ruleset(self._ref, self._options)
+        return self._compiled
+
+    @property
+    def ruleset_id(self) -> str:
+        return self.lib.rs_ruleset_id().decode("utf-8")
+
+    def run(self, seed: int, first: int, count: int, seats: int, *, per_hand: bool = False,
+            trace_cap: int = 0) -> Batch:
+        """Play hands first..first+count-1 of the run `seed` with `seats` players (per hand rows, a move trace)."""
+        lay = self.meta
+        if seats not in lay.player_counts:
+            raise RulespecError(f"{lay.id} is played by {', '.join(map(str, lay.player_counts))} players, "
+                                f"not {seats}")
+        k = lay.sides[seats]
+        nc, ne, no = len(lay.categories), len(lay.events), len(lay.outcomes)
+        agg = (ctypes.c_int64 * (4 + k + no + 2 * k * (nc + 2) + ne))()
+        stride = 2 + k * (nc + 1) + ne
+        ph = (ctypes.c_int32 * (stride * count))() if per_hand else None
+        tr = (ctypes.c_int64 * (6 * trace_cap))() if trace_cap else None
+        tl = ctypes.c_int64(0)
+        code = self.lib.rs_simulate(seed & MASK64, first, count, seats, agg, ph, tr, trace_cap, ctypes.byref(tl))
+        if code:
+            raise RulespecError(self._message(code))
+        a = list(agg)
+        cats = lay.categories + ["total", "margin"]
+        wins = a[4:4 + k]
+        pos = 4 + k
+        outcomes = {name: a[pos + i] for i, name in enumerate(lay.outcomes) if a[pos + i]}
+        pos += no
+        sums, squares = {}, {}
+        for target in (sums, squares):
+            for side in range(k):
+                for c, name in enumerate(cats):
+                    target[(side, name)] = a[pos + side * (nc + 2) + c]
+            pos += k * (nc + 2)
+        events = {name: a[pos + i] for i, name in enumerate(lay.events)}
+        rows = None
+        if per_hand:
+            rows = []
+            for h in range(count):
+                r = ph[h * stride:(h + 1) * stride]
+                rows.append({
+                    "plays": r[0],
+                    "outcome": lay.outcomes[r[1]] if r[1] >= 0 else None,
+                    "scores": [dict(zip(lay.categories + ["total"], r[2 + s * (nc + 1):2 + (s + 1) * (nc + 1)]))
+                               for s in range(k)],
+                    "events": {name: r[2 + k * (nc + 1) + i] for i, name in enumerate(lay.events)},
+                })
+        trace = [tuple(tr[6 * i:6 * i + 6]) for i in range(tl.value)] if trace_cap else None
+        return Batch(a[0], a[1], a[2], a[3], wins, outcomes, sums, squares, events, rows, trace)
+
+    def _message(self, code: int) -> str:
+        if code == 3:
+            where = self.lib.rs_error_where()
+            from rulespec.compiler.emit_c import Aux
+            aux = Aux()      # the spans in the order the generator numbered them: generate again
+            codegen_c().generate(self.compiled.ruleset, aux=aux)
+            span = aux.errors[where - 1] if 0 < where <= len(aux.errors) else None
+            return f"{span}: division by zero" if span else "division by zero"
+        return _MESSAGES.get(code, f"the native playout failed (code {code})")
+
+
+def codegen_c():
+    """compiler/codegen_c.py, imported when first needed (a run from the cache's manifest never needs it)."""
+    from rulespec.compiler import codegen_c as module
+    return module
+
+
+_LOADED: dict[str, Native] = {}
+
+
+def source_of(compiled) -> str:
+    """The C source of a compiled ruleset; NativeUnavailable naming every unsupported construct and where."""
+    gen = codegen_c()
+    problems = gen.unsupported(compiled.ruleset)
+    if problems:
+        raise unsupported_error(compiled.ruleset.id, problems)
+    return gen.generate(compiled.ruleset, checked=True)
+
+
+def unsupported_error(ruleset_id: str, problems) -> NativeUnavailable:
+    """One located error per construct the native engine lacks (the first says which ruleset)."""
+    errors = [NativeUnavailable(f"the native engine does not support {what}"
+                                + (f" (ruleset {ruleset_id})" if i == 0 else ""), span)
+              for i, (what, span) in enumerate(problems)]
+    return NativeUnavailable(errors[0].message, errors[0].span, others=errors[1:])
+
+
+def load(compiled, ref=None, options=None) -> Native:
+    """The native playouts of a compiled ruleset (built or taken from the cache); NativeUnavailable if impossible.
+
+    With `ref` (how the command line named the ruleset) and its `options`, a manifest is left in the
+    cache so that `quick_load` finds the library next time without compiling the ruleset.
+    """
+    source = source_of(compiled)
+    key = hashlib.sha256(source.encode()).hexdigest()
+    hit = _LOADED.get(key)
+    if hit is None:
+        hit = Native(Meta.of(compiled.ruleset), build(source), compiled)
+        _LOADED[key] = hit
+    if ref is not None:
+        _write_manifest(ref, options, compiled, hit)
+    return hit
+
+
+# ------------------------------------------------------------------ the manifest (a run without compiling)
+
+
+def _code_stamp() -> list:
+    """Every source file of rulespec (code, grammar, schemas) with its size and time: they make the C."""
+    package = sys.modules[__name__.split(".")[0]]      # rulespec, imported before any of its modules
+    out = []
+    roots = {Path(package.__file__).parent.resolve(), Path(__file__).parent.resolve()}
+    for root in sorted(roots):
+        for folder, _, names in os.walk(root, followlinks=True):
+            for name in sorted(names):
+                if name.endswith((".py", ".lark", ".json")):
+                    st = os.stat(os.path.join(folder, name))
+                    out.append([os.path.join(folder, name), st.st_size, st.st_mtime_ns])
+    return out
+
+
+def _manifest_path(ref, options) -> Path:
+    text = str(ref)
+    where = os.getcwd() if ("/" in text or text.endswith((".yaml", ".yml"))) else ""
+    named = json.dumps([text, where, options or {}, _flags()], sort_keys=True, default=str)
+    return cache_dir() / f"manifest-{hashlib.sha256(named.encode()).hexdigest()[:32]}.json"
+
+
+def _stamps(files) -> list:
+    out = []
+    for f in files:
+        st = os.stat(f)
+        out.append([str(f), st.st_size, st.st_mtime_ns])
+    return out
+
+
+def _write_manifest(ref, options, compiled, nat: Native) -> None:
+    try:
+        doc = {"files": _stamps(compiled.ruleset.files), "code": _code_stamp(), "lib": nat.path.name,
+               "meta": {**nat.meta.__dict__, "sides": {str(k): v for k, v in nat.meta.sides.items()}}}
+        path = _manifest_path(ref, options)
+        fd, tmp = tempfile.mkstemp(suffix=".json", prefix="manifest-", dir=path.parent)
+        with os.fdopen(fd, "w") as f:
+            json.dump(doc, f)
+        os.replace(tmp, path)
+    except (OSError, TypeError, ValueError):
+        pass                  # only a shortcut: without it the next run compiles the ruleset again
+
+
+def quick_load(ref, options=None) -> Native | None:
+    """The native playouts of a ruleset named as on the command line, from the cache's manifest alone
+    (no YAML read, nothing compiled), when the manifest, the ruleset's files and rulespec's own files
+    all still match; None otherwise (then `load` a compiled ruleset)."""
+    try:
+        if find_compiler() is None:
+            return None
+        path = _manifest_path(ref, options)
+        with open(path) as f:
+            doc = json.load(f)
+        if _stamps(p for p, _, _ in doc["files"]) != doc["files"] or _code_stamp() != doc["code"]:
+            return None
+        lib = path.parent / doc["lib"]
+        if not lib.is_file() or "/" in doc["lib"]:
+            return None
+        m = doc["meta"]
+        meta = Meta(m["id"], m["categories"], m["events"], m["outcomes"], {int(k): v for k, v in m["sides"].items()},
+                    m["player_counts"], m["default_players"])
+        return Native(meta, lib, ref=ref, options=options)
+    except (OSError, ValueError, KeyError, TypeError, NativeUnavailable):
+        return None

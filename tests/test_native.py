@@ -1,0 +1,389 @@
+"""The native back end (compiler/codegen_c.py, emit_c.py, native.py): what it supports, lockstep with the Python
+engine, no compiler, and no code injection through the C source.
+
+Lockstep: a Python driver plays the Python engine's `Hand` with the same
+splitmix64 stream the C playout uses (deal, redeals, then one draw per move
+among the moves in sorted order; bots declare `best_declarations`); every
+hand must end with the same plays, events, scores and outcome, and every
+move (seat, card, capture, declared cards, wild rank) must be the same.
+"""
+import ctypes
+import os
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rulespec.bots.policy import declared_moves, knocks
+from rulespec.cli.main import run
+from rulespec.compiler import codegen_c, native
+from rulespec.compiler.build import compile_ruleset
+from rulespec.compiler.native import SplitMix
+from rulespec.run.engine import DealSource, Hand
+from rulespec.source.rulesets import rulesets_dir
+
+SHIPPED = sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
+HAS_CC = native.find_compiler() is not None
+needs_cc = pytest.mark.skipif(not HAS_CC, reason="no C compiler on this machine (the native engine needs one)")
+
+SUPPORTED = SHIPPED     # every shipped ruleset; what is not supported is shown on rulesets written below
+
+# Rulesets with constructs the native back end does not do (yet): (file text, construct, line of it).
+# Filters whose condition reads run-time values, inside an event and inside most().
+RUNTIME_FILTERS = """id: runtime-filters
+extends: cirulla
+events:
+  pair:
+    when: count(table, value == value(played)) >= 2
+    category: scope
+  suited:
+    when: count(select(captured, suit == suit(played)), count(table, rank == rank(played)) == 0) >= 1
+    category: scope
+scoring:
+  odd: {points: '1 if most(count(pile, value % 2 == side % 2)) else 0'}
+"""
+# capture.prefer and the play's moment (turn, play, round) in events, which no shipped ruleset uses.
+MOMENTS = """id: moments
+extends: cirulla
+capture:
+  prefer: {prefer}
+events:
+  first_of_round:
+    when: turn == 1 and not empty(captured)
+    category: scope
+  late_sweep:
+    when: play > 30 and empty(table) and round >= 2
+    category: scope
+"""
+WRITTEN = {"runtime-filters": RUNTIME_FILTERS, "moments-fewest": MOMENTS.format(prefer="fewest_cards"),
+           "moments-most": MOMENTS.format(prefer="most_cards")}
+BIG_DECK = ("""id: big-deck
+extends: cirulla
+players: {counts: [4], default: 4, sides: {4: 2}}
+deck:
+  id: big
+  ranks: [{rank: A, value: 1}, {rank: "2", value: 2}, {rank: "3", value: 3}, {rank: "4", value: 4},
+          {rank: "5", value: 5}, {rank: "6", value: 6}, {rank: "7", value: 7}, {rank: "8", value: 8},
+          {rank: "9", value: 9}, {rank: "10", value: 10}, {rank: J, value: 8}, {rank: Q, value: 9},
+          {rank: K, value: 10}]
+  suits: [H, D, C, S, X]
+deal:
+  rounds:
+    - [{each: 3}, {table: 5}]
+    - [{each: 3}]
+  repeat_last: true
+""", "a deck of 65 cards (78 card indices with the wild card's declared ranks); the native back end handles up to 64",
+            5)
+
+
+def written(tmp_path, case) -> Path:
+    text, _, _ = case
+    path = tmp_path / (text.split()[1] + ".yaml")
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory, monkeypatch):
+    """Builds go to one cache for the session (never the user's), at -O0: a quarter of -O2's compile time."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "native-cache"))
+    monkeypatch.setenv("RULESPEC_NATIVE_OPT", "-O0")
+
+
+def test_every_shipped_ruleset_is_supported():
+    for rid in SHIPPED:
+        assert codegen_c.unsupported(compile_ruleset(rid).ruleset) == [], rid
+
+
+@pytest.mark.parametrize("case", [BIG_DECK], ids=["deck over 64"])
+def test_an_unsupported_construct_is_named_with_file_and_line(case, tmp_path):
+    path = written(tmp_path, case)
+    found = codegen_c.unsupported(compile_ruleset(path).ruleset)
+    assert [(what, span.file, span.line) for what, span in found] == [(case[1], str(path), case[2])]
+
+
+# -------------------------------------------------------------------- lockstep
+
+
+def python_hand(rules, seats: int, seed: int, i: int):
+    """Hand i of a native run, played by the Python engine with the same generator; (hand, moves)."""
+    rng = SplitMix.for_hand(seed, i)
+    order = list(range(rules.N_CARDS))
+    rng.shuffle(order)
+    hand = Hand(rules, seats, i % seats, DealSource(order=order, rng=rng))
+    moves_made = []
+    while not hand.is_over:
+        seat = hand.current_seat
+        knocks(hand)
+        decls, moves = declared_moves(hand, seat)
+        card, capture = sorted(moves)[rng.below(len(moves))]
+        declared = 0
+        wild = -1
+        for d in decls:
+            declared |= d.cards
+            wild = d.wild_rank if d.wild_rank is not None else wild
+        moves_made.append((i, seat, card, capture, declared, wild))
+        hand.play(seat, card, capture, decls)
+    return hand, moves_made
+
+
+HANDS = 12
+
+
+@needs_cc
+@pytest.mark.parametrize("rid", SUPPORTED + [f"{name} (written)" for name in WRITTEN])
+def test_lockstep_with_the_python_engine(rid, tmp_path):
+    if rid.endswith(" (written)"):
+        name = rid.split()[0]
+        rid = tmp_path / f"{name}.yaml"
+        rid.write_text(WRITTEN[name], encoding="utf-8")
+    compiled = compile_ruleset(rid)
+    rules = compiled.module
+    nat = native.load(compiled)
+    for seats in rules.SEATS_ALLOWED:
+        seed = 11 + seats
+        batch = nat.run(seed, 0, HANDS, seats, per_hand=True, trace_cap=HANDS * 60)
+        expected_moves = []
+        for i in range(HANDS):
+            hand, moves = python_hand(rules, seats, seed, i)
+            expected_moves += moves
+            row = batch.per_hand[i]
+            events = {}
+            for e in hand.events:
+                events[e.name] = events.get(e.name, 0) + 1
+            assert row["plays"] == hand.plays, (rid, seats, i)
+            assert row["outcome"] == (hand.outcome[0] if hand.outcome else None), (rid, seats, i)
+            assert {k: v for k, v in row["events"].items() if v} == events, (rid, seats, i)
+            if hand.plays:
+                assert row["scores"] == hand.score(), (rid, seats, i)
+        assert [tuple(t) for t in batch.trace] == expected_moves, (rid, seats)
+
+
+@needs_cc
+def test_batches_add_up_and_repeat():
+    """Two half batches give the figures of one whole batch; the same seed gives the same figures."""
+    nat = native.load(compile_ruleset("cirulla"))
+    whole = nat.run(3, 0, 400, 4)
+    a, b = nat.run(3, 0, 200, 4), nat.run(3, 200, 200, 4)
+    assert whole.sums == {k: a.sums[k] + b.sums[k] for k in whole.sums}
+    assert whole.events == {k: a.events[k] + b.events[k] for k in whole.events}
+    assert whole.legal_moves == a.legal_moves + b.legal_moves and whole.plays == 400 * 36
+    assert nat.run(3, 0, 400, 4).sums == whole.sums
+    assert nat.run(4, 0, 400, 4).sums != whole.sums
+
+
+# -------------------------------------------------------------------- the command line
+
+
+@needs_cc
+def test_simulate_engine_native_prints_the_statistics(capsys):
+    assert run(["simulate", "cirulla", "--hands", "300", "--engine", "native", "--json"]) == 0
+    out = capsys.readouterr()
+    doc = yaml.safe_load(out.out)
+    assert doc["engine"] == "native" and doc["hands"] == 300 and doc["mean_plays_per_hand"] == 36
+    assert out.err == ""
+
+
+@needs_cc
+def test_engine_auto_falls_back_and_says_why_once(capsys, tmp_path):
+    path = written(tmp_path, BIG_DECK)
+    assert run(["simulate", str(path), "--hands", "5", "--engine", "auto", "--workers", "1", "--json"]) == 0
+    out = capsys.readouterr()
+    assert yaml.safe_load(out.out)["engine"] == "python"
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and "using the Python engine" in lines[0]
+    assert re.search(r"big-deck\.yaml:5:3: the native engine does not support a deck of 65 cards", lines[0])
+
+
+def test_engine_native_names_the_unsupported_construct(capsys, tmp_path):
+    path = written(tmp_path, BIG_DECK)
+    assert run(["simulate", str(path), "--hands", "5", "--engine", "native"]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"big-deck\.yaml:5:3: the native engine does not support a deck of 65 cards \(78 card "
+                     r"indices with the wild card's declared ranks\); the native back end handles up to 64 "
+                     r"\(ruleset big-deck\)", err)
+    assert "Traceback" not in err and "^" in err
+
+
+def test_engine_native_refuses_other_bots_and_games(capsys):
+    assert run(["simulate", "cirulla", "--games", "2", "--engine", "native"]) == 2
+    assert "not whole games" in capsys.readouterr().err
+    assert run(["simulate", "cirulla", "--hands", "2", "--bots", "greedy", "--engine", "native"]) == 2
+    assert "random bots only" in capsys.readouterr().err
+
+
+# -------------------------------------------------------------------- no compiler
+
+
+@pytest.mark.parametrize("how", ["empty RULESPEC_CC", "PATH without a compiler", "RULESPEC_CC names nothing"])
+def test_no_c_compiler_is_a_clear_message(how, tmp_path, monkeypatch, capsys):
+    if how == "empty RULESPEC_CC":
+        monkeypatch.setenv("RULESPEC_CC", "")
+        expected = "RULESPEC_CC is empty"
+    elif how == "PATH without a compiler":
+        monkeypatch.delenv("RULESPEC_CC", raising=False)
+        monkeypatch.setenv("PATH", str(tmp_path))
+        expected = "none of cc, gcc, clang is on PATH"
+    else:
+        monkeypatch.setenv("RULESPEC_CC", "no-such-cc-here")
+        expected = "names no C compiler"
+    # A ruleset not built yet in this session's cache: the build itself must find no compiler.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    native._LOADED.clear()
+    assert run(["simulate", "cirulla-short", "--hands", "3", "--engine", "native"]) == 2
+    err = capsys.readouterr().err
+    assert "the native engine needs a C compiler" in err and expected in err and "Traceback" not in err
+    assert run(["compile", "cirulla-short", "--target", "c"]) == 2
+    assert expected in capsys.readouterr().err
+    # auto: the Python engine, said once
+    assert run(["simulate", "cirulla-short", "--hands", "3", "--engine", "auto", "--workers", "1", "--json"]) == 0
+    out = capsys.readouterr()
+    assert yaml.safe_load(out.out)["engine"] == "python"
+    assert out.err.count("using the Python engine") == 1 and expected in out.err
+    # printing the C source needs no compiler
+    assert run(["compile", "cirulla-short", "--target", "c", "--emit"]) == 0
+    assert "rs_simulate" in capsys.readouterr().out
+
+
+# -------------------------------------------------------------------- injection
+
+MARK = "PWNED"
+C_PAYLOADS = [
+    f'"; system("touch {MARK}"); "',
+    f"*/ system(\"touch {MARK}\"); /*",
+    f"x\\\"); system(\"touch {MARK}\"); //",
+    f"??/\n system(\"touch {MARK}\");",
+    f"x\n#include \"/etc/{MARK}\"\n",
+    f"\\x41\\0{MARK}\\",
+    f"{MARK}\u2028é\x7f",
+]
+
+
+def c_code(source: str) -> str:
+    """The C source without comments, string and character literals (what the compiler treats as code)."""
+    out, i, n = [], 0, len(source)
+    while i < n:
+        if source.startswith("/*", i):
+            j = source.index("*/", i + 2)
+            i = j + 2
+        elif source.startswith("//", i):
+            i = source.index("\n", i)
+        elif source[i] in "\"'":
+            quote, j = source[i], i + 1
+            while source[j] != quote:
+                assert source[j] != "\n", "a newline inside a C literal"
+                j += 2 if source[j] == "\\" else 1
+            i = j + 1
+        else:
+            out.append(source[i])
+            i += 1
+    return "".join(out)
+
+
+def hostile_rulesets(tmp_path):
+    base = yaml.safe_load((rulesets_dir() / "cirulla.yaml").read_text(encoding="utf-8"))
+    for k, p in enumerate(C_PAYLOADS):
+        doc = yaml.safe_load(yaml.safe_dump(base))
+        doc["events"]["scopa"]["when"] = f"not empty(captured) and empty(table) and {p!r} != {p[::-1]!r}"
+        doc["events"][f"e{k}"] = {"when": f"options.label == {p!r} and suit(previous) == \"D\"",
+                                  "category": "scope"}
+        doc["options"] = {"label": {"type": "str", "default": p, "choices": [p, "other"], "description": p}}
+        doc["name"] = doc["description"] = p
+        path = tmp_path / f"hostile{k}.yaml"
+        path.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=10**6), encoding="utf-8")
+        yield p, path
+
+
+def test_strings_from_yaml_never_reach_c_code(tmp_path):
+    for payload, path in hostile_rulesets(tmp_path):
+        source = codegen_c.generate(compile_ruleset(path).ruleset)
+        code = c_code(source)
+        assert MARK not in code and "system" not in code and "#include \"/etc" not in code
+        assert "??" not in source
+        for line in source.splitlines():
+            if line.lstrip().startswith("#"):
+                assert re.fullmatch(r"\s*#(include <[a-z]+\.h>|define [A-Z_0-9]+ .*)", line), line
+
+
+@needs_cc
+def test_hostile_ruleset_builds_and_runs(tmp_path):
+    payload, path = next(hostile_rulesets(tmp_path))
+    nat = native.load(compile_ruleset(path))
+    assert nat.run(1, 0, 5, 4).hands == 5
+    assert not (Path.cwd() / MARK).exists()
+
+
+@needs_cc
+@pytest.mark.parametrize("text", C_PAYLOADS + ["plain", "", "ünïcödé ✓", "\x00inner nul"])
+def test_c_string_literal_round_trips(text, tmp_path):
+    if "\x00" in text:
+        pytest.skip("a C string ends at its first NUL; ruleset ids never hold one (the schema refuses it)")
+    lib = native.build(f"const char *probe(void) {{ return {codegen_c.c_string(text)}; }}\n")
+    fn = ctypes.CDLL(str(lib)).probe
+    fn.restype = ctypes.c_char_p
+    assert fn().decode("utf-8") == text
+
+
+def test_cache_directory_is_private(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = native.cache_dir()
+    assert path == tmp_path / "rulespec" and (path.stat().st_mode & 0o777) == 0o700
+    path.chmod(0o755)
+    assert (native.cache_dir().stat().st_mode & 0o777) == 0o700
+
+
+def test_splitmix_matches_its_reference_values():
+    """splitmix64 from 0: the published first outputs (the C side computes the same, see the lockstep test)."""
+    rng = SplitMix(0)
+    assert [rng.next() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+
+
+@needs_cc
+def test_division_by_zero_in_play_is_a_located_error(tmp_path, capsys):
+    path = tmp_path / "divzero.yaml"
+    path.write_text("id: divzero\nextends: cirulla\nevents:\n  ratio:\n"
+                    "    when: count(table) // count(captured) >= 1\n    category: scope\n", encoding="utf-8")
+    assert run(["simulate", str(path), "--hands", "5", "--engine", "native"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}:5:11: division by zero") and "Traceback" not in err
+
+
+@needs_cc
+def test_a_later_run_is_served_by_the_manifest_until_a_file_changes(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "variant.yaml"
+    path.write_text("id: variant\nextends: cirulla\ndescription: one\n", encoding="utf-8")
+    command = ["simulate", str(path), "--hands", "3", "--engine", "native", "--json"]
+    assert run(command) == 0
+    first = yaml.safe_load(capsys.readouterr().out)
+
+    from rulespec.compiler import build
+    from rulespec.errors import RulespecError
+
+    def refuse(*args, **kwargs):
+        raise RulespecError("compiled again")
+    monkeypatch.setattr(build, "compile_ruleset", refuse)
+    assert run(command) == 0                       # nothing read or compiled: the manifest
+    again = yaml.safe_load(capsys.readouterr().out)
+    assert again["engine"] == "native" and again["mean"] == first["mean"]
+    path.write_text("id: variant\nextends: cirulla\ndescription: two\n", encoding="utf-8")
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    assert run(command) == 2                       # the file changed: compiled again
+    assert "compiled again" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("field", sorted(__import__("tests.test_injection", fromlist=["FIELDS"]).FIELDS))
+def test_every_field_of_the_python_side_injection_test_stays_out_of_c_code(field, tmp_path):
+    """tests/test_injection.py's fields, each given the C payloads: refused, or C whose code holds none of it."""
+    from rulespec.errors import RulespecError
+    from tests.test_injection import FIELDS, base_doc, write
+    for n, payload in enumerate(C_PAYLOADS[:4]):
+        doc = FIELDS[field](base_doc(), payload)
+        try:
+            compiled = compile_ruleset(write(doc, tmp_path / f"rules{n}.yaml"))
+        except RulespecError:
+            continue                                 # refused with a located error: nothing generated
+        source = codegen_c.generate(compiled.ruleset)
+        code = c_code(source)
+        assert MARK not in code and "system" not in code, (field, payload)
+        assert "??" not in source
