@@ -21,6 +21,7 @@ class Deck:
     values: tuple[int | None, ...]
     suits: tuple[str, ...]
     suit_names: tuple[str, ...] = ()
+    suit_words: tuple[str, ...] = ()    # the suits in English prose, plural ("the most swords"); default suit_names
     _index: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):
@@ -84,10 +85,10 @@ FRENCH40 = Deck("french40", ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"),
                 ("hearts", "diamonds", "clubs", "spades"))
 LATIN40 = Deck("latin40", ("A", "2", "3", "4", "5", "6", "7", "F", "C", "R"),
                (1, 2, 3, 4, 5, 6, 7, 8, 9, 10), ("C", "D", "B", "S"),
-               ("coppe", "denari", "bastoni", "spade"))
+               ("coppe", "denari", "bastoni", "spade"), ("cups", "coins", "clubs", "swords"))
 BRESCIANE52 = Deck("bresciane52", ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F", "C", "R"),
                    (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, None, None, None), ("C", "D", "B", "S"),
-                   ("coppe", "denari", "bastoni", "spade"))
+                   ("coppe", "denari", "bastoni", "spade"), ("cups", "coins", "clubs", "swords"))
 
 STANDARD_DECKS: dict[str, Deck] = {d.id: d for d in (FRENCH40, LATIN40, BRESCIANE52)}
 
