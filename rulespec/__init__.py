@@ -3,12 +3,11 @@
 The public API (imported on first use, so `import rulespec` stays cheap):
 
 - `rulespec.compile(ruleset, **options)` -> `Rules` (`new_hand()`, `new_game()`)
-- `rulespec.Hand`, `rulespec.Game`, `rulespec.Declaration`, `rulespec.Event`, `rulespec.DealSource`
+- `rulespec.Hand`, `rulespec.Game`, `rulespec.Declaration`, `rulespec.Event`, `rulespec.DealSource`,
+  `rulespec.ExplicitRound` (a round dealt as given, for `DealSource(rounds=[...])`)
 - `rulespec.RulespecError`, `rulespec.IllegalMove`
 - `rulespec.CompiledRules`: the typed Protocol of a compiled ruleset module
 """
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
@@ -22,6 +21,7 @@ _LAZY = {
     "Declaration": "rulespec.run.engine",
     "Event": "rulespec.run.engine",
     "DealSource": "rulespec.run.engine",
+    "ExplicitRound": "rulespec.run.engine",
     "IllegalMove": "rulespec.run.engine",
     "RulespecError": "rulespec.errors",
     "CompiledRules": "rulespec.run.protocol",
@@ -32,8 +32,10 @@ __all__ = sorted(_LAZY)
 if TYPE_CHECKING:
     from rulespec.api import Rules, compile  # noqa: A004
     from rulespec.errors import RulespecError
-    from rulespec.run.engine import DealSource, Declaration, Event, Game, Hand, IllegalMove
+    from rulespec.run.engine import DealSource, Declaration, Event, ExplicitRound, Game, Hand, IllegalMove
     from rulespec.run.protocol import CompiledRules
+
+del TYPE_CHECKING                     # not a public name (dir(rulespec) lists the API)
 
 
 def __getattr__(name: str):
@@ -47,4 +49,5 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    """The public API and the module's dunders (not its subpackages, nor names set by import machinery)."""
+    return sorted({name for name in globals() if name.startswith("__")} | set(_LAZY))

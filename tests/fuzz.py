@@ -783,12 +783,14 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=int(time.time()))
     p.add_argument("--target", choices=["all", "rulesets", "expressions", "transcripts", "injection"], default="all")
     p.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "rulespec-fuzz-failures")
+    p.add_argument("--budget", type=float, default=3.0,
+                   help="seconds one input may take before it counts as a hang (raise it on a loaded machine)")
     args = p.parse_args(argv)
     targets = ("rulesets", "expressions", "transcripts", "injection") if args.target == "all" else (args.target,)
     print(f"fuzzing {', '.join(targets)} for {args.seconds:.0f} s, seed {args.seed}", flush=True)
     started = time.monotonic()
     stats = fuzz(seconds=args.seconds, seed=args.seed, targets=targets,
-                 log=lambda line: print(line, flush=True))
+                 log=lambda line: print(line, flush=True), budget=args.budget)
     elapsed = time.monotonic() - started
     total = sum(stats.tried.values())
     print(f"inputs tried: {total} in {elapsed:.0f} s ({total / elapsed:.0f}/s)")

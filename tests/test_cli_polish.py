@@ -33,12 +33,29 @@ def test_a_reader_that_goes_away_is_not_an_error_message():
     assert proc.returncode == 1
 
 
-def test_list_fits_80_columns():
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_list_on_a_terminal_has_a_header_and_fits_80_columns():
+    out = Terminal()
+    assert run(["list"], out, io.StringIO()) == 0
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert lines[0].split() == ["ID", "BASE", "DESCRIPTION", "[SOURCE", "DOCUMENT]"]
+    assert lines[1].startswith("cicera ")
+    assert any(line.startswith("cirulla-capotun ") for line in lines)
+
+
+def test_list_piped_is_one_line_per_ruleset():
+    from rulespec.source.rulesets import shipped_ids
     code, out, _ = cli("list")
     assert code == 0
-    assert max(len(line) for line in out.splitlines()) <= 80
-    assert out.startswith("cicera ")
-    assert any(line.startswith("cirulla-capotun ") for line in out.splitlines())
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines] == list(shipped_ids())
+    cicera = lines[0].split()
+    assert cicera[:2] == ["cicera", "-"] and cicera[-1] == "[cicera.md]"
 
 
 VARIANT = """\
@@ -85,3 +102,51 @@ def test_docs_ship_with_the_package_and_show():
     code, _, err = cli("docs", "langauge")
     assert code == 2 and err == ("no documentation topic 'langauge'; topics: expressions, language, resolutions, "
                                  "scopa-family, security, transcripts; did you mean 'language'?\n")
+
+
+SCOPA = Path(__file__).resolve().parent.parent / "rulesets" / "scopa.yaml"
+
+
+def test_validate_takes_option_values():
+    # A ruleset is checked and compiled with the values given; a wrong value or name is a located error.
+    assert cli("validate", SCOPA, "--option", "target=21")[0] == 0
+    code, out, err = cli("validate", SCOPA, "--option", "target=0")
+    assert code == 2 and "option 'target' must be at least 1, found 0" in err and "None" not in err
+    code, out, err = cli("validate", SCOPA, "--option", "tagret=21")
+    assert code == 2 and "unknown option 'tagret'" in err and "did you mean 'target'" in err
+
+
+def test_record_takes_bots_as_simulate_does(tmp_path):
+    # --bots with simulate's specs (ismcts with a budget, one per side or per seat); --bot stays as an alias.
+    code, out, err = cli("record", "cirulla", "--seats", "2", "--seed", "3", "--bots", "greedy,ismcts:5")
+    assert code == 0, err
+    assert "rulespec record cirulla --seats 2 --seed 3 --bots greedy,ismcts:5" in out
+    assert cli("record", "cirulla", "--seed", "3", "--bot", "greedy")[1].replace("--bot ", "--bots ") == \
+        cli("record", "cirulla", "--seed", "3", "--bots", "greedy")[1]
+    code, _, err = cli("record", "cirulla", "--bots", "greedy,random,greedy")
+    assert code == 2 and "--bots names 3 bots for 4 seats" in err
+
+
+def test_record_does_not_overwrite_without_force(tmp_path):
+    target = tmp_path / "t.yaml"
+    target.write_text("mine\n", encoding="utf-8")
+    code, _, err = cli("record", "cirulla", "-o", target)
+    assert code == 2 and "t.yaml already exists" in err and "--force" in err
+    assert target.read_text(encoding="utf-8") == "mine\n"
+    assert cli("record", "cirulla", "-o", target, "--force")[0] == 0
+    assert "\nruleset: cirulla\n" in target.read_text(encoding="utf-8")
+
+
+def test_the_readme_names_the_commands_that_take_option():
+    # README: "`validate`, `compile`, ... take `--option NAME=VALUE`": exactly the commands that do.
+    import argparse
+    import re
+
+    from rulespec.cli.main import build_parser
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"\n((?:`\w+`, )+`\w+` and `\w+`) take\n`--option NAME=VALUE`", readme)
+    assert said, "the README's sentence about --option"
+    named = set(re.findall(r"`(\w+)`", said.group(1)))
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    taking = {name for name, p in sub.choices.items() if any("--option" in a.option_strings for a in p._actions)}
+    assert named == taking

@@ -34,6 +34,7 @@ def test_one_complete_hand_pins_down_its_plays_not_the_deal_rules():
     report = coverage("cirulla", [TWO_PLAYERS])
     status = _by_rule(report)
     assert report.transcripts == [TWO_PLAYERS]
+    assert report.render()[0] == f"rule coverage of cirulla: {len(report.results)} mutations, 1 transcript"
     # The hand has scope, sums, fifteens and ace sweeps: changing those is noticed.
     assert status[("events.scopa", "when negated")] == "killed"
     assert status[("capture.kinds[3] (fifteen)", "dropped")] == "killed"

@@ -163,3 +163,18 @@ def test_a_winning_deal_is_explained_as_an_outcome():
     text = explain(compile_ruleset("cirulla-luzzati").ruleset, "markdown")
     assert "the dealer's side wins the game at once (outcome `capotun`)." in text
     assert "(event `capotun`)" not in text
+
+
+def test_italian_suits_read_as_english_plurals():
+    # "the most spade" / "the two of spade" read as broken English: the phrases name the suit in English
+    # (the rules say "most swords"), the deck line gives both names.
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["explain", "cicera"], out, err) == 0
+    text = out.getvalue()
+    assert "the side with the most swords (nobody on a tie)" in text
+    assert "the two of swords (2S)" in text and "the ace, two and three of swords (AS 2S 3S)" in text
+    assert "spade (swords, S)" in text and "coppe (cups, C)" in text
+    assert "most spade " not in text and "of spade " not in text
+    out = io.StringIO()
+    assert run(["explain", "cirulla"], out, err) == 0
+    assert "suits hearts (H), diamonds (D), clubs (C), spades (S)" in out.getvalue()

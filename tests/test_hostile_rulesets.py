@@ -136,7 +136,7 @@ CASES = {
                                        + "0" * 5000 + "2\"\n    : 2"), "players.sides is keyed by a number of players"),
     "200 player counts": (sub("counts: [2, 3, 4]", "counts: [" + ", ".join(["9"] * 200) + "]"), "expected at most 8"),
     "option default out of range": (sub("id: cirulla\n", "id: cirulla\noptions: {t: {type: int, default: 5, min: 10}}\n"),
-                                    "the default of option 't' must be between 10"),
+                                    "the default of option 't' must be at least 10, found 5"),
     "option of the wrong type": (sub("id: cirulla\n", "id: cirulla\noptions: {t: {type: int, default: 'five'}}\n"),
                                  "the default of option 't' is int, found 'five'"),
     "id ending in a newline": (sub("id: cirulla", 'id: "cirulla\\n"'), "invalid value 'cirulla"),

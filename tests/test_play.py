@@ -126,3 +126,25 @@ def test_the_game_ends_in_words(cirulla):
     assert "[" not in last
     stopped = play(cirulla, "1\n" * 60, seed=3, hands=1).rstrip().splitlines()[-1]
     assert re.fullmatch(r"stopped after 1 hand; side 0 \(yours\) \d+ points?, side 1 \d+ points?\.", stopped), stopped
+
+
+def test_bots_one_per_other_seat(cirulla):
+    # 3 seats, the person at seat 1: two bots name seats 0 and 2 in seat order.
+    game = TerminalGame(cirulla, seat=1, seed=1, seats=3, bots="greedy,ismcts:20", inp=io.StringIO(),
+                        out=io.StringIO())
+    assert (game.who(0), game.who(1), game.who(2)) == ("seat 0 (greedy)", "you", "seat 2 (ismcts:20)")
+    from rulespec.errors import RulespecError
+    seat_4 = TerminalGame(cirulla, seat=0, seed=1, seats=4, bots="greedy,random,ismcts", inp=io.StringIO(),
+                          out=io.StringIO())
+    assert seat_4.bot_names[1:] == ["greedy", "random", "ismcts"]
+    with pytest.raises(RulespecError, match=r"names 4 bots for 3 seats \(give one, one per other seat \(2\), "
+                                            r"or one per seat\)"):
+        TerminalGame(cirulla, seat=0, seed=1, seats=3, bots="greedy,random,greedy,random",
+                     inp=io.StringIO(), out=io.StringIO())
+
+
+def test_a_redeal_says_which_deal_check_and_why(cirulla):
+    # Seed 39's first deal lays two aces on the table: the deal check redeal throws it in.
+    text = play(cirulla, "1\n" * 60, seed=39, hands=1)
+    assert ("deal: redeal (deal check redeal: the table holds two or more aces; the same dealer deals again)\n"
+            in text)

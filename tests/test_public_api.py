@@ -33,6 +33,13 @@ def test_public_names():
     assert (Path(rulespec.__file__).parent / "py.typed").is_file()
 
 
+def test_dir_lists_the_api_and_no_import_helpers():
+    from rulespec.run.engine import ExplicitRound
+    assert rulespec.ExplicitRound is ExplicitRound and "ExplicitRound" in rulespec.__all__
+    public = {n for n in dir(rulespec) if not n.startswith("_")}
+    assert public == set(rulespec.__all__)          # no TYPE_CHECKING, no annotations
+
+
 def test_compile_and_play_a_hand():
     rules = rulespec.compile("cirulla")
     assert rules.id == "cirulla" and rules.options == {} and 2 in rules.seats_allowed

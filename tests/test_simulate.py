@@ -1,6 +1,7 @@
 """`rulespec simulate`: reproducible per seed whatever the workers, tables and JSON, bots per seat, Ray."""
 import io
 import json
+import sys
 
 import pytest
 
@@ -119,3 +120,13 @@ def test_ray_backend_gives_the_same_statistics():
     local = sim_json("cirulla", "--hands", "24", "--seed", "4", "--workers", "1")
     on_ray = sim_json("cirulla", "--hands", "24", "--seed", "4", "--workers", "2", "--backend", "ray")
     assert local == on_ray
+
+
+def test_ray_backend_without_ray_says_how_to_install_it(monkeypatch):
+    # Both forms: an installed rulespec's extra, and a checkout's.
+    from rulespec.cli.main import run
+    monkeypatch.setitem(sys.modules, "ray", None)            # `import ray` raises ImportError
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["simulate", "cirulla", "--hands", "4", "--seed", "1", "--workers", "2", "--backend", "ray"],
+               out, err) == 2
+    assert "pip install 'rulespec[ray]'" in err.getvalue() and "pip install '.[ray]'" in err.getvalue()

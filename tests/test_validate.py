@@ -323,3 +323,15 @@ def test_false_subschema_names_the_right_key_through_ref():
     schema = {"$defs": {"p": {"properties": {"gone": False, "ok": {}}}}, "properties": {"x": {"$ref": "#/$defs/p"}}}
     # `ok` has the same value as `gone`: the key is found by the schema, not the value alone.
     assert check("x:\n  ok: 1\n  gone: 1\n", schema) == ["v.yaml:3:3: key 'gone' is not allowed in x"]
+
+
+def test_a_section_key_written_nested_hints_the_top_level_key(tmp_path):
+    # `deal: {checks: ...}` for `deal_checks:`: no key of deal is near 'checks', the top level has it.
+    from rulespec.compiler.build import compile_ruleset
+    path = tmp_path / "nested.yaml"
+    path.write_text("id: nested\nextends: cirulla\ndeal:\n  checks: []\n", encoding="utf-8")
+    with pytest.raises(RulespecError) as info:
+        compile_ruleset(path)
+    assert info.value.headline().endswith(
+        "nested.yaml:4:3: unknown key 'checks' in deal; expected one of: packet, repeat_last, rounds; "
+        "did you mean the top-level key 'deal_checks'?")

@@ -63,6 +63,13 @@ class _Book:
     def cond(self, expr: Expression | None) -> str:
         return self.words.condition(expr.tree) if expr is not None else "always"
 
+    def _suit_label(self, suit: str, name: str) -> str:
+        """`hearts (H)`; `spade (swords, S)`: the deck's own name, with the English the phrases use if it differs."""
+        if not self.rs.deck.suit_names:
+            return suit
+        english = self.words.suit_word(suit)
+        return f"{name} ({suit})" if english == name else f"{name} ({english}, {suit})"
+
     def build(self) -> list[Block]:
         rs = self.rs
         self.add("h1", user(rs.name))
@@ -96,7 +103,7 @@ class _Book:
                              f"(partners are {k} seats apart).")
         deck = rs.deck
         values = ", ".join(f"{r} = {v}" if v is not None else f"{r} no value" for r, v in zip(deck.ranks, deck.values))
-        suits = ", ".join(f"{self.words.suit_word(s)} ({s})" if deck.suit_names else s for s in deck.suits)
+        suits = ", ".join(self._suit_label(s, name) for s, name in zip(deck.suits, deck.suit_names or deck.suits))
         items.append(f"The deck {code(deck.id)}: {deck.size} cards, suits {suits}; capture values {values}. "
                      f"A card with no value captures only a card of its own rank and takes no part in sums.")
         if rs.wild is not None:

@@ -28,15 +28,21 @@ def make_bot(spec: str, rng: random.Random):
     return ISMCTSBot(rng, int(arg))
 
 
-def parse_bots(text: str, seats: int, sides: int | None = None) -> list[str]:
+def parse_bots(text: str, seats: int, sides: int | None = None, person: int | None = None) -> list[str]:
     """Bot specs per seat from `random` (every seat), `random,greedy,random,ismcts` (one per seat) or,
-    with `sides` given, one per side (`ismcts,random`: seat i gets the bot of side i mod sides)."""
+    with `sides` given, one per side (`ismcts,random`: seat i gets the bot of side i mod sides).
+
+    With `person` (the seat a person plays), one per other seat in seat order is accepted too; the
+    person's seat gets the first of them (a stand-in, never asked to play)."""
     specs = [s.strip() for s in text.split(",")]
     if len(specs) == 1 or (sides and len(specs) == sides):
         specs = [specs[seat % len(specs)] for seat in range(seats)]
+    elif person is not None and len(specs) == seats - 1:
+        specs.insert(person, specs[0])
     if len(specs) != seats:
         per_side = f", one per side ({sides})" if sides and sides != seats else ""
-        raise RulespecError(f"--bots names {len(specs)} bots for {seats} seats (give one{per_side}, "
+        others = f", one per other seat ({seats - 1})" if person is not None else ""
+        raise RulespecError(f"--bots names {len(specs)} bots for {seats} seats (give one{per_side}{others}, "
                             f"or one per seat)")
     for spec in specs:
         make_bot(spec, random.Random(0))           # reports an unknown name before any work starts

@@ -344,7 +344,8 @@ def _run_ray(job: dict, chunks, address: str | None, progress) -> list[Stats]:
     try:
         import ray
     except ImportError:
-        raise RulespecError("--backend ray needs Ray: pip install 'rulespec[ray]'") from None
+        raise RulespecError("--backend ray needs Ray: pip install 'rulespec[ray]' (in a rulespec checkout: "
+                            "pip install '.[ray]')") from None
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)

@@ -59,7 +59,9 @@ def resolve_options(rs: Ruleset, given: dict | None, span: Span | None = None) -
         elif decl.choices is not None and value not in decl.choices:
             errors.append(RulespecError(f"{what} must be one of {decl.choices}, found {value!r}", where))
         elif decl.min is not None and value < decl.min or decl.max is not None and value > decl.max:
-            errors.append(RulespecError(f"{what} must be between {decl.min} and {decl.max}, found {value}", where))
+            bound = (f"between {decl.min} and {decl.max}" if decl.min is not None and decl.max is not None
+                     else f"at least {decl.min}" if decl.min is not None else f"at most {decl.max}")
+            errors.append(RulespecError(f"{what} must be {bound}, found {value}", where))
     collect(errors)
     return values
 

@@ -1,4 +1,7 @@
-"""`rulespec list`: the shipped rulesets, with base, description and source document, in 80 columns."""
+"""`rulespec list`: the shipped rulesets: id, base, description and [source document].
+
+On a terminal: a header row and descriptions wrapped to 80 columns. Piped: one line per ruleset
+(id, base, description [source]), so that grep and cut see every ruleset whole."""
 from __future__ import annotations
 
 import textwrap
@@ -18,8 +21,15 @@ def run(args, out, err) -> int:
     for rid in shipped_ids():
         rs = model.load(rid)
         rows.append((rid, rs.base or "-", f"{rs.description} [{rs.source}]" if rs.source else rs.description))
+    tty = getattr(out, "isatty", lambda: False)()
+    if tty:
+        rows.insert(0, ("ID", "BASE", "DESCRIPTION [SOURCE DOCUMENT]"))
     id_width = max(len(r[0]) for r in rows)
     base_width = max(len(r[1]) for r in rows)
+    if not tty:
+        for rid, base, text in rows:
+            print(f"{rid:{id_width}}  {base:{base_width}}  {text}".rstrip(), file=out)
+        return 0
     indent = " " * (id_width + base_width + 4)
     for rid, base, text in rows:
         # The description wraps under itself, so that every line fits 80 columns.

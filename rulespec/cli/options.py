@@ -6,10 +6,9 @@ import re
 from rulespec.errors import RulespecError
 
 
-def add_option_argument(parser) -> None:
+def add_option_argument(parser, help: str = "set an option the ruleset declares (repeatable)") -> None:
     """`--option NAME=VALUE`, repeatable: an option the ruleset declares."""
-    parser.add_argument("--option", action="append", metavar="NAME=VALUE",
-                        help="set an option the ruleset declares (repeatable)")
+    parser.add_argument("--option", action="append", metavar="NAME=VALUE", help=help)
 
 
 BOOL_WORDS = {"yes": True, "true": True, "on": True, "no": False, "false": False, "off": False}

@@ -37,7 +37,7 @@ class TerminalGame:
         self.me = seat
         self.k = rules.SIDES[self.n]
         self.seed = seed if seed is not None else random.randrange(10 ** 6)
-        specs = parse_bots(bots, self.n, self.k)
+        specs = parse_bots(bots, self.n, self.k, person=seat)
         self.bot_names = specs
         self.bots = [make_bot(spec, random.Random(f"rulespec-play:{self.seed}:{s}")) for s, spec in enumerate(specs)]
         self.max_hands = hands
@@ -175,6 +175,16 @@ class TerminalGame:
         table.add_row("game total", *[str(t) for t in self.game.totals])
         Console(file=self.out, width=80, color_system=None).print(table)
 
+    def deal_reason(self, event: str) -> str:
+        """Why the deal check that reports `event` threw the deal in: its name and its condition in words."""
+        from rulespec.lang.words import Words
+        rs = self.compiled.ruleset
+        for check in getattr(rs, "deal_checks", None) or []:
+            if check.event == event and check.result != "dealer_wins":
+                again = "the same dealer deals again" if check.result == "redeal" else "a misdeal, dealt again"
+                return f" (deal check {check.name}: {Words(rs).condition(check.when.tree)}; {again})"
+        return ""
+
     # -- the game ----------------------------------------------------------------------
     def play_hand(self, hand: Hand) -> None:
         rules = self.rules
@@ -183,7 +193,7 @@ class TerminalGame:
                  f"you are seat {self.me}, side {self.me % self.k}"
                  + (f" with {', '.join(f'seat {m}' for m in mates)}" if mates else "") + " ===")
         for event in hand.dealer_events:
-            self.say(f"deal: {event}")
+            self.say(f"deal: {event}{self.deal_reason(event)}")
         if hand.deal_log and hand.deal_log[-1] is not None:
             # The table as dealt, before anyone plays (a dealer bonus may take it at once).
             self.say(f"dealt to the table: {self.names(hand.deal_log[-1][0])}")
@@ -256,7 +266,9 @@ def register(sub) -> None:
     pl.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
     pl.add_argument("--seats", type=int)
     pl.add_argument("--bots", default="greedy", metavar="BOT[,BOT...]",
-                    help="the other seats: one bot for all, one per side or one per seat (yours is ignored)")
+                    help="the bots of the other seats (random, greedy, ismcts[:BUDGET]): one for all, one per "
+                         "side, one per other seat in seat order, or one per seat (yours then ignored); "
+                         "default greedy")
     pl.add_argument("--hands", type=int, help="stop after this many hands (default: play the game out)")
     add_option_argument(pl)
     pl.set_defaults(func=run)

@@ -11,10 +11,11 @@ def register(sub) -> None:
     many = s.add_mutually_exclusive_group()
     many.add_argument("--hands", type=int, help="independent hands to play (default 1000)")
     many.add_argument("--games", type=int, help="whole games to play to the target")
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed plays the same hands (default 0)")
     s.add_argument("--seats", type=int)
     s.add_argument("--bots", "--bot", dest="bots", default="random", metavar="BOT[,BOT...]",
-                   help="one bot for every seat or one per seat: random, greedy, ismcts[:BUDGET]")
+                   help="random, greedy or ismcts[:BUDGET]: one for all, one per side or one per seat "
+                        "(default random)")
     s.add_argument("--workers", type=int, help="processes (default: every core)")
     s.add_argument("--backend", choices=["local", "ray"], default="local")
     s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")

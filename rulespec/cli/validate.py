@@ -1,15 +1,18 @@
 """`rulespec validate FILE...`: check rulesets or transcripts, every problem located."""
 from __future__ import annotations
 
-from rulespec.cli.options import add_root_argument, compile_named, print_warnings
+from rulespec.cli.options import add_option_argument, add_root_argument, compile_named, print_warnings
 from rulespec.errors import RulespecError
 
 
 def register(sub) -> None:
     v = sub.add_parser("validate", help="check rulesets or transcripts")
     v.add_argument("files", nargs="+")
+    add_option_argument(v, "set an option the rulesets declare, checked and compiled with that value "
+                           "(repeatable; a transcript gives its own options)")
     add_root_argument(v)
     v.set_defaults(func=run)
+
 
 def run(args, out, err) -> int:
     from rulespec.source.rulesets import is_path_ref, locate
@@ -25,7 +28,7 @@ def run(args, out, err) -> int:
                     read_transcript(path)
                     print(f"ok   {f} (transcript)", file=out)
                     continue
-            c = compile_named(f, root=args.root)
+            c = compile_named(f, args.option, root=args.root)
         except RulespecError as e:
             print(e.render(), file=err)
             failed += 1

@@ -10,6 +10,7 @@ has no value here: `NotConstant`.
 from __future__ import annotations
 
 from rulespec.errors import RulespecError, fail
+from rulespec.lang.decks import index_tables
 from rulespec.lang.expressions import (
     Attr,
     BinOp,
@@ -30,7 +31,6 @@ from rulespec.lang.expressions import (
 )
 from rulespec.lang.typecheck import CARD_LIKE, LIST_CARD, Context
 
-
 _UNKNOWN = object()
 
 
@@ -41,17 +41,6 @@ class NotConstant(RulespecError):
 def value_of(tree: Expr, ctx: Context):
     """The value of a checked expression that reads only literals, options, the deck and the wild card."""
     return Folder(ctx).value(tree, ())
-
-
-def index_tables(deck, wild: int | None = None) -> dict[str, object]:
-    """Per card index (the deck, then the wild card declared as each rank): `_VALUE`, `_RANK`, `_SUIT`, and `_WILD`."""
-    count = deck.size + (len(deck.ranks) if wild is not None else 0)
-    return {
-        "_VALUE": tuple(deck.value_of(i) or 0 for i in range(count)),
-        "_RANK": tuple(deck.rank_of(i) for i in range(count)),
-        "_SUIT": tuple(deck.suits[deck.suit_index(i, wild)] for i in range(count)),
-        "_WILD": (1 << wild) if wild is not None else 0,
-    }
 
 
 def _bits(mask: int):

@@ -21,6 +21,7 @@ class Deck:
     values: tuple[int | None, ...]
     suits: tuple[str, ...]
     suit_names: tuple[str, ...] = ()
+    suit_words: tuple[str, ...] = ()    # the suits in English prose, plural ("the most swords"); default suit_names
     _index: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):
@@ -84,10 +85,10 @@ FRENCH40 = Deck("french40", ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"),
                 ("hearts", "diamonds", "clubs", "spades"))
 LATIN40 = Deck("latin40", ("A", "2", "3", "4", "5", "6", "7", "F", "C", "R"),
                (1, 2, 3, 4, 5, 6, 7, 8, 9, 10), ("C", "D", "B", "S"),
-               ("coppe", "denari", "bastoni", "spade"))
+               ("coppe", "denari", "bastoni", "spade"), ("cups", "coins", "clubs", "swords"))
 BRESCIANE52 = Deck("bresciane52", ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "F", "C", "R"),
                    (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, None, None, None), ("C", "D", "B", "S"),
-                   ("coppe", "denari", "bastoni", "spade"))
+                   ("coppe", "denari", "bastoni", "spade"), ("cups", "coins", "clubs", "swords"))
 
 STANDARD_DECKS: dict[str, Deck] = {d.id: d for d in (FRENCH40, LATIN40, BRESCIANE52)}
 
@@ -98,3 +99,14 @@ def bits(mask: int):
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def index_tables(deck, wild: int | None = None) -> dict[str, object]:
+    """Per card index (the deck, then the wild card declared as each rank): `_VALUE`, `_RANK`, `_SUIT`, and `_WILD`."""
+    count = deck.size + (len(deck.ranks) if wild is not None else 0)
+    return {
+        "_VALUE": tuple(deck.value_of(i) or 0 for i in range(count)),
+        "_RANK": tuple(deck.rank_of(i) for i in range(count)),
+        "_SUIT": tuple(deck.suits[deck.suit_index(i, wild)] for i in range(count)),
+        "_WILD": (1 << wild) if wild is not None else 0,
+    }

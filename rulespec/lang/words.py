@@ -185,7 +185,9 @@ class Words:
         return f"cards of rank {rank}" if plural else f"card of rank {rank}"
 
     def suit_word(self, suit: str) -> str:
-        names = self.deck.suit_names
+        """The suit in English, plural: `hearts`, `swords` (the Italian `spade`), for `the most swords`
+        and `the two of swords`."""
+        names = self.deck.suit_words or self.deck.suit_names
         if suit in self.deck.suits and names:
             return names[self.deck.suits.index(suit)]
         return f"suit {suit}"

@@ -679,25 +679,17 @@ class Hand:
         the same options.
         """
         self._check_seat(seat)
-        rules = self.rules
-        if not rules.HAND_BONUSES or self._declaration_window(seat, rules.TIMING != "after_deal"
-                                                               and rules.TIMING != "before_first_turn"):
-            return []
-        found = declarer(rules)
-        hand = self.hands[seat]
-        try:
-            return found.options(hand, hand & ~self.shown[seat], self.round, self.round == len(self.schedule),
-                                 self._unique_ok(seat) if found.unique else None)
-        except RulespecError:
-            raise
-        except Exception as exc:           # a bonus condition failed: located at its YAML
-            _raise_located(exc, rules)
+        return self._declarer_call(seat, "options")
 
     def best_declarations(self, seat: int) -> list[Declaration]:
         """The declarations worth the most points `seat` can make now (disjoint cards, one wild-card rank).
 
         Found once per dealt hand: the search is memoised on the hand, the round and the shown cards.
         """
+        return list(self._declarer_call(seat, "best"))
+
+    def _declarer_call(self, seat: int, what: str):
+        """The declarer's `options` or `best` for `seat` now ([] outside a declaration window)."""
         rules = self.rules
         if not rules.HAND_BONUSES or self._declaration_window(seat, rules.TIMING != "after_deal"
                                                                and rules.TIMING != "before_first_turn"):
@@ -705,8 +697,8 @@ class Hand:
         found = declarer(rules)
         hand = self.hands[seat]
         try:
-            return list(found.best(hand, hand & ~self.shown[seat], self.round, self.round == len(self.schedule),
-                                   self._unique_ok(seat) if found.unique else None))
+            return getattr(found, what)(hand, hand & ~self.shown[seat], self.round, self.round == len(self.schedule),
+                                        self._unique_ok(seat) if found.unique else None)
         except RulespecError:
             raise
         except Exception as exc:           # a bonus condition failed: located at its YAML

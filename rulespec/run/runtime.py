@@ -11,6 +11,7 @@ from typing import Callable as _Callable
 from typing import NamedTuple
 
 from rulespec.errors import RulespecError
+from rulespec.lang.decks import index_tables
 
 # ====================================================================
 # Expression helpers (called by code from compiler/emit_expr.py)
@@ -19,13 +20,7 @@ from rulespec.errors import RulespecError
 
 def tables(deck, wild: int | None = None) -> dict[str, object]:
     """The module-level names emitted expressions use: `_VALUE`, `_RANK`, `_SUIT`, `_WILD`."""
-    count = deck.size + (len(deck.ranks) if wild is not None else 0)
-    return {
-        "_VALUE": tuple(deck.value_of(i) or 0 for i in range(count)),
-        "_RANK": tuple(deck.rank_of(i) for i in range(count)),
-        "_SUIT": tuple(deck.suits[deck.suit_index(i, wild)] for i in range(count)),
-        "_WILD": (1 << wild) if wild is not None else 0,
-    }
+    return index_tables(deck, wild)
 
 
 _BITS: dict[int, tuple[int, ...]] = {}

@@ -9,6 +9,8 @@ string) to override the wording; `{found}` in it is replaced by the value found.
 """
 from __future__ import annotations
 
+import difflib
+
 import heapq
 import json
 import re
@@ -215,6 +217,16 @@ def _json_view(node):
     return node
 
 
+def _top_level_hint(key, path: list, root_schema) -> str:
+    """`deal: {checks: ...}` -> `; did you mean the top-level key 'deal_checks'?`: a section's key that is
+    the first part of a top-level key's name, written nested."""
+    if not path or not isinstance(path[-1], str) or not isinstance(root_schema, dict):
+        return ""
+    top = [k for k in root_schema.get("properties", {}) if k not in path]
+    close = difflib.get_close_matches(f"{path[-1]}_{key}", top, n=1, cutoff=0.85)
+    return f"; did you mean the top-level key '{close[0]}'?" if close else ""
+
+
 def _explain(error: ValidationError, doc, view, what: str, root_schema) -> list[_Problem]:
     path = list(error.absolute_path)
     where = describe_path(doc, path, what)
@@ -239,7 +251,7 @@ def _explain(error: ValidationError, doc, view, what: str, root_schema) -> list[
         for key in _extra_keys(error):
             message = f"unknown key {_show_key(key)} in {where}"
             if known:
-                message += f"; expected one of: {', '.join(known)}{did_you_mean(key, known)}"
+                message += f"; expected one of: {', '.join(known)}{did_you_mean(key, known) or _top_level_hint(key, path, root_schema)}"
             problems.append(_Problem(message, key_span_at(doc, path, key), ("key", _path_key(path), repr(key))))
         return problems
     if kind == "required" and isinstance(error.instance, dict):

@@ -66,8 +66,8 @@ class CoverageReport:
         return [r for r in self.results if r.status == "survived"]
 
     def render(self) -> list[str]:
-        lines = [f"rule coverage of {self.ruleset}: {len(self.results)} mutations, "
-                 f"{len(self.transcripts)} transcripts",
+        lines = [f"rule coverage of {self.ruleset}: {_count(len(self.results), 'mutation')}, "
+                 f"{_count(len(self.transcripts), 'transcript')}",
                  f"killed {self.count('killed')}, survived {self.count('survived')}, "
                  f"invalid {self.count('invalid')}"]
         if self.survivors:
@@ -278,3 +278,8 @@ def coverage(ref: str | Path, files: list[Path], progress=None) -> CoverageRepor
         if progress:
             progress(result)
     return report
+
+
+def _count(n: int, noun: str) -> str:
+    """`1 transcript`, `2 transcripts`."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 
 from rulespec.bots.policy import play_out
-from rulespec.bots.registry import BOTS
+from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.run.engine import Hand, shuffled_source
 from rulespec.source.rulesets import locate, rulesets_dir
 
@@ -57,7 +57,8 @@ def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bo
         entry["events"] = [e.name for e in events]
         plays.append(entry)
 
-    bot_list = [BOTS[bots](random.Random(f"rulespec-bot:{seed}:{s}")) for s in range(n)]
+    specs = parse_bots(bots, n, rules.SIDES[n])     # `greedy`, `random,ismcts:50`: as simulate's --bots
+    bot_list = [make_bot(spec, random.Random(f"rulespec-bot:{seed}:{s}")) for s, spec in enumerate(specs)]
     if not hand.is_over:
         play_out(hand, bot_list, on_play)
 
