@@ -17,7 +17,7 @@ pytest.importorskip("gymnasium", reason="the rl extra is not installed (pip inst
 import rulespec  # noqa: E402
 from rulespec.bots.ismcts import determinise  # noqa: E402
 from rulespec.interop.decisions import CAPTURE, CARD, DECLARE, ActionLayout, Decisions  # noqa: E402
-from rulespec.interop.observation import Observer  # noqa: E402
+from rulespec.interop.observation import Observer, action_mask  # noqa: E402
 from rulespec.run.engine import IllegalMove  # noqa: E402
 from rulespec.source.rulesets import shipped_ids  # noqa: E402
 
@@ -344,3 +344,86 @@ def test_the_observation_blocks_say_what_the_hand_holds(ruleset, seats):
         d.apply(rng.choice(d.legal_actions()))
         steps += 1
     assert steps > 20
+
+
+# The observation encoder as first written (one packed integer per call, no precomputed bit tables), kept as the
+# reference the faster Observer.array must match byte for byte.
+_REF_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
+
+
+def _reference_array(observer, d, seat):
+    n, k, N = observer.n, observer.k, observer.N
+    at = {name: sl.start for name, sl in observer.blocks.items()}
+    width = observer.max_hand + 1
+    schedule = d.hand.rules.schedule(n)
+    stock = [sum(c * n + t for c, t, _ in schedule[r:]) for r in range(len(schedule) + 1)]
+    hand = d.hand
+    me_side = seat % k
+    hands = hand.hands
+    big = hands[seat] | hand.table << N | hand.previous << 2 * N
+    for j in range(k):
+        big |= hand.piles[(me_side + j) % k] << (3 + j) * N
+    for j in range(n):
+        s = (seat + j) % n
+        held = hands[s]
+        big |= (hand.shown[s] & held) << (3 + k + j) * N | 1 << at["hand_sizes"] + j * width + held.bit_count()
+    shift = (3 + k + n) * N
+    acting = None if hand.over else d.seat
+    if acting == seat:
+        if d.pending:
+            pending = 0
+            for decl in d.pending:
+                pending |= decl.cards
+            big |= pending << shift
+        if d.phase == CAPTURE:
+            big |= (1 << d.card) << shift + N | d.partial << shift + 2 * N
+    if hand.wild_as is not None:
+        big |= 1 << at["wild_as"] + hand.wild_as - N
+    big |= (1 << at["seat"] + seat | 1 << at["dealer"] + (hand.dealer - seat) % n
+            | 1 << at["stock"] + stock[hand.round] | 1 << at["round"] + hand.round)
+    if acting is not None:
+        big |= 1 << at["to_move"] + (acting - seat) % n | 1 << at["phase"] + d.phase
+    out = _REF_BITS.take(np.frombuffer(big.to_bytes((observer.size + 7) // 8, "little"), np.uint8),
+                         axis=0).reshape(-1)[:observer.size].copy()
+    bonus_index = {b: i for i, b in enumerate(observer.bonuses)}
+    category_index = {c: i for i, c in enumerate(observer.categories)}
+    nb, nc = len(observer.bonuses), len(observer.categories)
+    counts = np.zeros(observer.size - observer.n_bits, np.float32)
+    for e in hand.events:
+        i = bonus_index.get(e.name)
+        if i is not None and e.seat is not None:
+            counts[((e.seat - seat) % n) * nb + i] += 1
+        c = category_index.get(e.category)
+        if c is not None and e.side is not None:
+            counts[n * nb + ((e.side - me_side) % k) * nc + c] += e.points
+    out[observer.n_bits:] = counts
+    return out
+
+
+@pytest.mark.parametrize("ruleset", SHIPPED)
+def test_the_observation_array_and_mask_are_byte_identical_to_the_reference_encoders(ruleset):
+    """Every seat's array, at every step of random hands of every seat count, equals the reference's bytes;
+    so does the mask (np.zeros and a fancy index, as first written)."""
+    rules = rulespec.compile(ruleset)
+    module = rules.module
+    rng = random.Random(ruleset)
+    compared = 0
+    seen_phases = set()
+    for seats in module.SEATS_ALLOWED:
+        observer, layout = Observer(module, seats), ActionLayout(module, seats)
+        for hand_no in range(2):
+            d = Decisions(rules.new_hand(seats=seats, dealer=hand_no % seats, seed=rng.getrandbits(32)))
+            while True:
+                for seat in range(seats):
+                    got = observer.array(d, seat)
+                    want = _reference_array(observer, d, seat)
+                    assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (seats, seat, d.log[-1:])
+                    compared += 1
+                if d.is_over:
+                    break
+                mask, want_mask = action_mask(d, layout.size), np.zeros(layout.size, np.int8)
+                want_mask[d.legal_actions()] = 1
+                assert mask.dtype == np.int8 and mask.flags.writeable and mask.tobytes() == want_mask.tobytes()
+                seen_phases.add(d.phase)
+                d.apply(rng.choice(d.legal_actions()))
+    assert compared > 100 and CARD in seen_phases

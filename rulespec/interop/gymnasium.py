@@ -25,7 +25,7 @@ from gymnasium import spaces
 from rulespec.api import Rules, compile as compile_rules
 from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.interop.decisions import ActionLayout, Decisions
-from rulespec.interop.observation import Observer
+from rulespec.interop.observation import Observer, action_mask
 from rulespec.interop.pettingzoo import MAX_EMPTY_DEALS
 from rulespec.run.engine import Hand, shuffled_source
 
@@ -90,10 +90,9 @@ class RulespecEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the agent now, as 0/1 over the action space."""
-        mask = np.zeros(self.layout.size, np.int8)
         if self.decisions.current_seat == self.seat:
-            mask[self.decisions.legal_actions()] = 1
-        return mask
+            return action_mask(self.decisions, self.layout.size)
+        return np.zeros(self.layout.size, np.int8)
 
     def step(self, action):
         d = self.decisions

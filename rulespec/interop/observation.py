@@ -43,6 +43,15 @@ from rulespec.run.protocol import CompiledRules
 _BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
 
 
+def action_mask(d: Decisions, size: int) -> np.ndarray:
+    """The legal-action mask of the seat to act: int8, 1 at each of `d.legal_actions()`, of `size`."""
+    # Filled as bytes and wrapped, not np.zeros and a fancy index: half the time for the few ones of a mask.
+    buf = bytearray(size)
+    for action in d.legal_actions():
+        buf[action] = 1
+    return np.frombuffer(buf, np.int8)
+
+
 class Observer:
     """Encodes a `Decisions` state for one seat."""
 
@@ -87,48 +96,64 @@ class Observer:
         self._wild_at, self._seat_at, self._dealer_at = at["wild_as"], at["seat"], at["dealer"]
         self._stock_at, self._round_at, self._to_move_at, self._phase_at = (at["stock"], at["round"], at["to_move"],
                                                                              at["phase"])
-        # Per observer: (side, shift) of each pile and (seat, shift of its shown cards, offset of its hand size).
-        self._pile_shifts = [[((me + j) % k, (3 + j) * N) for j in range(k)] for me in range(k)]
-        self._seat_shifts = [[((me + j) % n, (3 + k + j) * N, self._sizes_at + j * self._width) for j in range(n)]
-                             for me in range(n)]
+        # Per observer seat, precomputed so that array() does no modular arithmetic and no loop it can avoid:
+        # (side, shift) of each pile; (seat, shift) of each seat's shown cards; (seat, offset) of its hand size;
+        # the seat and dealer bits by dealer; the to_move and phase bits by acting seat and phase.
+        self._pile_shifts = [[((seat % k + j) % k, (3 + j) * N) for j in range(k)] for seat in range(n)]
+        self._shown_shifts = [[((me + j) % n, (3 + k + j) * N) for j in range(n)] for me in range(n)]
+        self._size_shifts = [[((me + j) % n, self._sizes_at + j * self._width) for j in range(n)] for me in range(n)]
+        self._seat_bits = [[1 << self._seat_at + me | 1 << self._dealer_at + (dealer - me) % n for dealer in range(n)]
+                           for me in range(n)]
+        self._turn_bits = [[[1 << self._to_move_at + (acting - me) % n | 1 << self._phase_at + phase
+                             for phase in range(len(PHASES))] for acting in range(n)] for me in range(n)]
         self._pending_at = (3 + k + n) * N
         # Cards the rounds still to come will deal, by the number of rounds dealt (Hand.stock_size()).
         self._stock = [sum(c * seats + t for c, t, _ in schedule[r:]) for r in range(len(schedule) + 1)]
+        # The stock and round bits, by the number of rounds dealt.
+        self._round_bits = [1 << self._stock_at + self._stock[r] | 1 << self._round_at + r
+                            for r in range(len(schedule) + 1)]
+        self._shift2 = 2 * N
 
     def array(self, d: Decisions, seat: int) -> np.ndarray:
         """The observation of `seat` as a float32 array of `self.size`."""
         hand = d.hand
-        n, k, N = self.n, self.k, self.N
-        me_side = seat % k
         hands = hand.hands
         # Every 0/1 block as one integer, each block shifted into place (offsets from self.blocks).
-        big = hands[seat] | hand.table << N | hand.previous << 2 * N
+        big = (hands[seat] | hand.table << self.N | hand.previous << self._shift2
+               | self._seat_bits[seat][hand.dealer] | self._round_bits[hand.round])
         piles = hand.piles
-        for side, shift in self._pile_shifts[me_side]:
+        for side, shift in self._pile_shifts[seat]:
             big |= piles[side] << shift
         shown = hand.shown
-        for s, shift, size_at in self._seat_shifts[seat]:
-            held = hands[s]
-            big |= (shown[s] & held) << shift | 1 << size_at + held.bit_count()
-        shift = self._pending_at
-        acting = None if hand.over else d.seat
-        if acting == seat:
-            if d.pending:
-                pending = 0
-                for decl in d.pending:
-                    pending |= decl.cards
-                big |= pending << shift
-            if d.phase == CAPTURE:
-                big |= (1 << d.card) << shift + N | d.partial << shift + 2 * N
+        if any(shown):                      # shown cards are rare: most states skip this loop
+            for s, shift in self._shown_shifts[seat]:
+                big |= (shown[s] & hands[s]) << shift
+        for s, size_at in self._size_shifts[seat]:
+            big |= 1 << size_at + hands[s].bit_count()
+        if not hand.over:
+            acting = d.seat
+            phase = d.phase
+            big |= self._turn_bits[seat][acting][phase]
+            if acting == seat:
+                if d.pending:
+                    pending = 0
+                    for decl in d.pending:
+                        pending |= decl.cards
+                    big |= pending << self._pending_at
+                if phase == CAPTURE:
+                    shift = self._pending_at + self.N
+                    big |= (1 << d.card) << shift | d.partial << shift + self.N
         if hand.wild_as is not None:
-            big |= 1 << self._wild_at + hand.wild_as - N
-        big |= (1 << self._seat_at + seat | 1 << self._dealer_at + (hand.dealer - seat) % n
-                | 1 << self._stock_at + self._stock[hand.round] | 1 << self._round_at + hand.round)
-        if acting is not None:
-            big |= 1 << self._to_move_at + (acting - seat) % n | 1 << self._phase_at + d.phase
+            big |= 1 << self._wild_at + hand.wild_as - self.N
         out = _BITS.take(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8), axis=0).reshape(-1)
-        if hand.events:
-            out[self.n_bits:self.size] = self._event_counts(hand.events, seat)
+        events = hand.events
+        if events:
+            seen = self._events_seen.get(seat)
+            if seen is not None and seen[0] is events and seen[1] == len(events):
+                counts = seen[2]            # no event since this seat last looked
+            else:
+                counts = self._event_counts(events, seat)
+            out[self.n_bits:self.size] = counts
         return out[:self.size]
 
     def _event_counts(self, events: list, seat: int) -> np.ndarray:

@@ -26,7 +26,7 @@ from pettingzoo import AECEnv
 
 from rulespec.api import Rules, compile as compile_rules
 from rulespec.interop.decisions import ActionLayout, Decisions
-from rulespec.interop.observation import Observer
+from rulespec.interop.observation import Observer, action_mask
 from rulespec.run.engine import Hand, shuffled_source
 
 # A guard: deals that end the game before any play, in a row, before reset() gives up.
@@ -118,9 +118,7 @@ class RulespecAEC(AECEnv):
         d = self.decisions
         if d.current_seat is None:
             return
-        mask = np.zeros(self.layout.size, np.int8)
-        mask[d.legal_actions()] = 1
-        self.infos[self.agent_selection] = {"action_mask": mask}
+        self.infos[self.agent_selection] = {"action_mask": action_mask(d, self.layout.size)}
 
     def observe_dict(self, agent) -> dict:
         """The agent's view as a readable dict (cards as indices; rules.card_names names them)."""
