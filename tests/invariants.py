@@ -12,9 +12,10 @@ import random
 
 from rulespec.bots.policy import knocks
 from rulespec.bots.random_bot import RandomBot
-from rulespec.run.engine import Hand, shuffled_source
 from rulespec.lang.expressions import Call, walk
 from rulespec.lang.model import Expression
+from rulespec.run.engine import Hand, shuffled_source
+from rulespec.run.runtime import bits as _bits
 
 
 class InvariantError(AssertionError):
@@ -40,15 +41,6 @@ def stock(hand: Hand) -> int:
     for c in src.order[src.pos:]:
         mask |= 1 << c
     return mask
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def check_hand(compiled, hand: Hand, every_seat: bool = True) -> list[str]:

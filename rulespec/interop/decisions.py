@@ -42,6 +42,7 @@ from rulespec.bots.policy import best_declarations
 from rulespec.run.engine import Declaration, Hand, IllegalMove
 from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.protocol import CompiledRules
+from rulespec.run.runtime import bits as _bits
 
 DECLARE, CARD, CAPTURE = 0, 1, 2
 PHASES = ("declare", "card", "capture")
@@ -86,15 +87,6 @@ class ActionLayout:
             if action >= self.offsets[name]:
                 return f"declare {name} #{action - self.offsets[name]}"
         raise ValueError(f"action {action} is outside 0..{self.size - 1}")
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class Decisions:

@@ -10,6 +10,7 @@ has no value here: `NotConstant`.
 from __future__ import annotations
 
 from rulespec.errors import RulespecError, fail
+from rulespec.lang.decks import bits as _bits
 from rulespec.lang.decks import index_tables
 from rulespec.lang.expressions import (
     Attr,
@@ -41,15 +42,6 @@ class NotConstant(RulespecError):
 def value_of(tree: Expr, ctx: Context):
     """The value of a checked expression that reads only literals, options, the deck and the wild card."""
     return Folder(ctx).value(tree, ())
-
-
-def _bits(mask: int):
-    i = 0
-    while mask:
-        if mask & 1:
-            yield i
-        mask >>= 1
-        i += 1
 
 
 class Folder:
