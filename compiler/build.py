@@ -94,6 +94,9 @@ def compile_model(rs: model.Ruleset, options: dict | None = None, options_span: 
     # redeals forever, its condition; an endless game, the target.
     module.DEAL_CHECK_SPANS = {c.name: c.when.span for c in rs.deal_checks}
     module.TARGET_SPAN = stage.target_span(rs)
+    # A table whose capture sets are too many to list: the capture kinds that list sums are the cause.
+    sums = [k for k in rs.kinds if k.kind in ("sum", "fifteen")]
+    module.CAPTURE_SPAN = (sums or list(rs.kinds) or [rs])[0].span
     conditions = {name: spec.check for name, spec in module.HAND_BONUSES.items()}
     warnings = tuple(rs.warnings) + tuple(never_made(rs, conditions))
     compiled = Compiled(rs, source, module, generated.line_map, filename, warnings)

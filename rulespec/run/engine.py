@@ -48,7 +48,16 @@ def rule_failure(exc: Exception, rules) -> Exception:
         return exc
     spans = getattr(rules, "LINE_SPANS", ())
     span = spans[lineno - 1] if 0 < lineno <= len(spans) else None
-    reason = "division by zero" if isinstance(exc, ZeroDivisionError) else f"{type(exc).__name__}: {exc}"
+    if span is None and isinstance(exc, RulespecError):
+        # The run-time limit of the capture lists (runtime.subset_sums), raised from the module's
+        # own scaffolding: the capture kinds that list sums are where it comes from.
+        span = exc.span or getattr(rules, "CAPTURE_SPAN", None)
+    if isinstance(exc, ZeroDivisionError):
+        reason = "division by zero"
+    elif isinstance(exc, RulespecError):
+        reason = exc.message
+    else:
+        reason = f"{type(exc).__name__}: {exc}"
     return RuleFailed(f"this rule failed: {reason} (the hand is left as it was)", span)
 
 

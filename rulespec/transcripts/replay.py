@@ -141,6 +141,11 @@ class _Replayer:
             hand = self.new_hand()
         except IllegalMove as err:
             raise RulespecError(err.message, t.ruleset_span) from None
+        except RulespecError as err:
+            if err.span is not None:
+                raise
+            # The engine ran out of the deal the transcript gives before any play: that deal is the place.
+            raise RulespecError(err.message, t.deal_span or t.deck_span or t.ruleset_span) from None
         result = ReplayResult(self.path, True)
         if hand.is_over and t.plays:
             self.fail(t.plays[0].span, f"the deal ended the game ({hand.outcome[0]}), so there can be no plays")
@@ -168,6 +173,8 @@ class _Replayer:
         card = self.card(play.card) if play.card is not None else None
         capture = self.mask(play.capture or [], "the capture") if play.card is not None else 0
         try:
+            if not (isinstance(play.seat, int) and 0 <= play.seat < hand.n):
+                raise IllegalMove(f"there is no seat {play.seat}: this hand's seats are 0 to {hand.n - 1}")
             decls = self.declarations(hand, play)
             if play.legal is not None and card is not None:
                 self.check_legal(hand, play, decls, card, where)
