@@ -160,6 +160,8 @@ _CLS = {classes!r}
 _CATS = {tuple(cats)!r}
 _CAT = {cat_index!r}
 _ZERO = [0]
+_N_ALL = len(_CLS)
+_MEMBERS = tuple(tuple(i for i, k in enumerate(_CLS) if k == j) for j in range({n_classes}))
 _MEMO_TABLE = {memo_table}       # tables of up to this many cards are memoised (-1: none); bigger ones seldom come back
 _MEMO_HAND = 4        # and hands of up to this many (a long hand's options are listed in one pass)
 
@@ -200,32 +202,70 @@ def _miss(table, p, sums, moment):
 
 
 def _row(tab, tb):
-    """The memo row of a table: per card class, its options as positions (None until asked)."""
+    """The memo row of a table: per card index, its options as positions (None until asked); the
+    last slot keeps the table that made the row (cards of one class capture alike: the row serves
+    every table whose cards, lowest first, have the same classes)."""
     key = tuple(_CLS[c] for c in tb)
     row = _ROWS_BY_CLASS.get(key)
     if row is None:
         if len(_ROWS_BY_CLASS) > 100000:
             _ROWS_BY_CLASS.clear()      # bounded memory
-        row = _ROWS_BY_CLASS[key] = [None] * {n_classes}
+        row = _ROWS_BY_CLASS[key] = [None] * _N_ALL + [(tab, tb, None, None)]
     if len(_ROWS) > 100000:
         _ROWS.clear()
     _ROWS[tab] = row
     return row
 
 
-def _fill(row, tab, tb, c, moment):
-    """Compute and keep card `c`'s options in the row, as positions in `tb` (order kept: positions
-    follow the card indices, so ascending masks stay ascending)."""
-    at = {{1 << i: 1 << j for j, i in enumerate(tb)}}
+def _sets(tab, tb):
+    """The table's subsets of numbered cards by total (as `runtime.subset_sums` lists them: each
+    list ascending, totals up to the largest asked for), and each subset's mask as positions in `tb`."""
+    subs = [(0, 0, 0)]
+    for j, i in enumerate(tb):
+        if _NUMBERED[i]:
+            v = _VALUE[i]
+            b = 1 << i
+            pb = 1 << j
+            subs += [(m | b, pm | pb, t + v) for m, pm, t in subs if t + v <= {limit}]
+    sums = {{}}
+    at = {{0: 0}}
+    for m, pm, t in subs[1:]:
+        at[m] = pm
+        got = sums.get(t)
+        if got is None:
+            sums[t] = [m]
+        else:
+            got.append(m)
+    return sums, at
+
+
+def _fill(row, c, moment):
+    """Compute and keep the options of card `c`'s class in the row, as positions in the table's
+    cards: those of the table that made the row, played with a card of `c`'s class that is not on
+    it (one always is: `c` is not on the table asking, which holds as many cards of that class).
+    Positions follow the card indices, so the options keep their order."""
+    tab, tb, sums, at = row[_N_ALL]
+    if at is None:
+        sums, at = _sets(tab, tb) if {needs_sums} else (None, {{0: 0}})
+        row[_N_ALL] = (tab, tb, sums, at)
+    members = _MEMBERS[_CLS[c]]
+    for p in members:
+        if not tab >> p & 1:
+            break
+    else:
+        p = c
     out = []
-    for m in _miss(tab, c, {f"_rt.subset_sums(tab, _VALUE, _NUMBERED, {limit}, _SUMS)" if needs_sums else "None"}, moment):
-        pm = 0
-        while m:
-            low = m & -m
-            pm |= at[low]
-            m ^= low
+    for m in _miss(tab, p, sums, moment):
+        pm = at.get(m)
+        if pm is None:              # a set no sum lists (a sweep, a match of court cards)
+            pm = 0
+            for j, i in enumerate(tb):
+                if m >> i & 1:
+                    pm |= 1 << j
+            at[m] = pm
         out.append(pm)
-    row[_CLS[c]] = out
+    for i in members:
+        row[i] = out
     return out
 
 
@@ -321,7 +361,9 @@ elif wild_as is None:
         row = _ROWS_get(tab)
         if row is None:
             row = _row(tab, tb)
-        opts = [row[_CLS[c]] or _fill(row, tab, tb, c, (rnd, nplayed[seat] + 1, plays + 1)) for c in cards]
+        opts = list(map(row.__getitem__, cards))
+        if None in opts:
+            opts = [o or _fill(row, c, (rnd, nplayed[seat] + 1, plays + 1)) for c, o in zip(cards, opts)]
         count = sum(map(len, opts))
     else:
         # a big table or hand seldom comes back: the compiled legal() lists its moves in one pass
@@ -342,8 +384,8 @@ else:
         row = _ROWS_get(teff)
         if row is None:
             row = _row(teff, tb)
-        opts = [row[_CLS[wild_as if c == WILD_INDEX else c]] or
-                _fill(row, teff, tb, wild_as if c == WILD_INDEX else c, (rnd, nplayed[seat] + 1, plays + 1))
+        opts = [row[wild_as if c == WILD_INDEX else c] or
+                _fill(row, wild_as if c == WILD_INDEX else c, (rnd, nplayed[seat] + 1, plays + 1))
                 for c in cards]
         if teff != tab:
             tb = tuple(WILD_INDEX if i == wild_as else i for i in tb)
