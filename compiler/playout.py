@@ -138,6 +138,7 @@ from rulespec.errors import RulespecError as _RulespecError
 from rulespec.run.declarations import declarer as _declarer, unique_holder as _unique_holder
 from rulespec.run.engine import MAX_REDEALS as _MAX_REDEALS
 import random as _random
+from operator import itemgetter as _itemgetter
 
 _RANDBELOW = getattr(_random.Random, "_randbelow_with_getrandbits", None)
 
@@ -160,6 +161,7 @@ _CLS = {classes!r}
 _CATS = {tuple(cats)!r}
 _CAT = {cat_index!r}
 _ZERO = [0]
+_BIT = tuple(1 << i for i in range(N_CARDS)).__getitem__
 _N_ALL = len(_CLS)
 _MEMBERS = tuple(tuple(i for i, k in enumerate(_CLS) if k == j) for j in range({n_classes}))
 _MEMO_TABLE = {memo_table}       # tables of up to this many cards are memoised (-1: none); bigger ones seldom come back
@@ -185,12 +187,21 @@ def _plan(n, dealer):
                 for j in range(n):
                     spos[(first + j) % n] += range(at, at + packet)
                     at += packet
-        plan.append((tuple(tpos), tuple(tuple(p) for p in spos)))
+        plan.append((tuple(tpos), tuple(tuple(p) for p in spos), _taker(tpos), tuple(_taker(p) for p in spos)))
     if pos > N_CARDS:
         raise _RulespecError(f"the deal schedule for {{n}} players takes {{pos}} cards from a deck of {{N_CARDS}}")
     _PLANS[(n, dealer)] = plan = tuple(plan)
-    _BIG_HANDS[(n, dealer)] = any(len(p) > _MEMO_HAND for _t, sp in plan for p in sp)
+    _BIG_HANDS[(n, dealer)] = any(len(p) > _MEMO_HAND for _t, sp, _tg, _sg in plan for p in sp)
     return plan
+
+
+def _taker(pos):
+    """A function from a deck order to the cards at these positions (a list or tuple), in C."""
+    if not pos:
+        return lambda order: ()
+    if list(pos) == list(range(pos[0], pos[-1] + 1)):
+        return _itemgetter(slice(pos[0], pos[-1] + 1))      # a packet: one slice
+    return _itemgetter(*pos)
 
 
 def _miss(table, p, sums, moment):
@@ -270,7 +281,9 @@ def _fill(row, c, moment):
 
 
 def _real(tb, pm):
-    """Positions in the table's cards (lowest first) back to a card mask."""
+    """Positions in the table's cards (`tb`, lowest first, or the table's mask) back to a card mask."""
+    if tb.__class__ is int:
+        tb = _BITS_get(tb) or _BITS(tb)
     m = 0
     for j in _BITS_get(pm) or _BITS(pm):
         m |= 1 << tb[j]
@@ -356,14 +369,17 @@ if not tab:
     opts = None
     count = len(cards)
 elif wild_as is None:
-    tb = _BITS_get(tab) or _BITS(tab)
-    if len(tb) <= _MEMO_TABLE and len(cards) <= _MEMO_HAND:
-        row = _ROWS_get(tab)
-        if row is None:
-            row = _row(tab, tb)
+    row = _ROWS_get(tab)            # a table met before (only tables small enough are kept)
+    if row is not None and (small or len(cards) <= _MEMO_HAND):
+        tb = tab                    # the options are positions in the table's cards (_real)
         opts = list(map(row.__getitem__, cards))
         if None in opts:
             opts = [o or _fill(row, c, (rnd, nplayed[seat] + 1, plays + 1)) for c, o in zip(cards, opts)]
+        count = sum(map(len, opts))
+    elif (small or len(cards) <= _MEMO_HAND) and tab.bit_count() <= _MEMO_TABLE:
+        tb = tab
+        row = _row(tab, _BITS_get(tab) or _BITS(tab))
+        opts = [row[c] or _fill(row, c, (rnd, nplayed[seat] + 1, plays + 1)) for c in cards]
         count = sum(map(len, opts))
     else:
         # a big table or hand seldom comes back: the compiled legal() lists its moves in one pass
@@ -430,10 +446,9 @@ if decls:
         misdeals = 0
         thrown = 0
         while True:
-            get = [1 << c for c in order].__getitem__
-            tpos, spos = plan[0]
-            hands = [sum(map(get, pos)) for pos in spos]
-            tab = sum(map(get, tpos))
+            tpos, spos, tget, sgets = plan[0]
+            hands = [sum(map(_BIT, take(order))) for take in sgets]
+            tab = sum(map(_BIT, tget(order)))
             check = deal_check(tab)
             if check is None:
                 break
@@ -468,12 +483,12 @@ if decls:
                 last = side
     ''')
         w(f'''
-        return {name}_from(n, dealer, plan, get, order, hands, tab, piles, last, 1, (dealer + 1) % n,
+        return {name}_from(n, dealer, plan, order, hands, tab, piles, last, 1, (dealer + 1) % n,
                              sum(map(len, spos)), [0] * n, [0] * n, [0] * n, [False] * n, list(hands), {{}},
                              None, 0, 0, ev, policies, rngs, declare{", record" if traced[0] else ""})
 
 
-    def {name}_from(n, dealer, plan, get, order, hands, tab, piles, last, rnd, to_play, left, nplayed, declared, shown,
+    def {name}_from(n, dealer, plan, order, hands, tab, piles, last, rnd, to_play, left, nplayed, declared, shown,
                       knocked, round_dealt, declared_wild, wild_as, previous, plays, ev, policies, rngs,
                       declare{", record" if traced[0] else ""}):
         """The hand from a given state on (after the deal, or mid-hand for a search's rollouts)."""
@@ -488,6 +503,7 @@ if decls:
         best_get = decider.best_memo.get if by_avail else None
         draws = [_getbits(rg) for rg in rngs]
         isums = _BIG_HANDS.get((n, dealer), False)
+        small = not isums                # no seat is dealt more than _MEMO_HAND cards a round
         while True:
     ''')
         if knocks:
@@ -608,15 +624,14 @@ if decls:
             bit = 1 << card
             hands[seat] = hand ^ bit
     ''')
+        # which declared cards are still to be played is read only where they must be played first or
+        # where a seat may declare on any turn
         w('''
             declared[seat] &= ~bit
-    ''', bonuses)
+    ''', declared_first or with_play and rs.timing != "first_turn")
         w('''
             nplayed[seat] += 1
     ''')
-        w('''
-            counts = ev[side]
-    ''', bool(rs.events))
         # the play; then the events, inline, as counters, reading only the names they use
         w('''
             if wild_as is None:
@@ -653,16 +668,20 @@ if decls:
                         _SUMS.clear()
                     _SUMS[tab] = sums_now
     ''', needs_sums)
-        w('''
-            if wild_as is None:
-                played = bit
-                captured = capture
-                table = tab
-            else:
-                played = vbit if card == WILD_INDEX else bit
-                captured = (capture ^ _WILD) | vbit if capture & _WILD else capture
-                table = (tab ^ _WILD) | vbit if tab & _WILD else tab
-    ''', bool(rs.events))
+        # the names the events read, as the rules see them (a declared wild card as its declared card)
+        seen = [(name, plain, as_declared) for name, plain, as_declared in (
+            ("played", "bit", "vbit if card == WILD_INDEX else bit"),
+            ("captured", "capture", "(capture ^ _WILD) | vbit if capture & _WILD else capture"),
+            ("table", "tab", "(tab ^ _WILD) | vbit if tab & _WILD else tab")) if name in reads]
+        if seen and wild:
+            w("            if wild_as is None:")
+            for name, plain, _d in seen:
+                w(f"                {name} = {plain}")
+            w("            else:")
+            for name, _p, as_declared in seen:
+                w(f"                {name} = {as_declared}")
+        for name, plain, _d in (seen if not wild else ()):
+            w(f"            {name} = {plain}")
         w('''
             previous, previous_now = previous_was, previous
     ''', "previous" in reads)
@@ -679,7 +698,7 @@ if decls:
             w(f"            # {file_name(e.when.span.file)}:{e.when.span.line}")
             spans[len(L) + 1] = e.when.span       # the line about to be written, 1-based
             w(f"            if {emit_rule(rs, e.when, EVENT_NAMES)}:")
-            w(f"                counts[{cat_index[e.category]}] += {e.points!r}" if e.category else
+            w(f"                ev[side][{cat_index[e.category]}] += {e.points!r}" if e.category else
               "                pass")
             w(f'''
                 record.append(("event", plays, seat, {e.name!r}, {e.points!r}))  #REC
@@ -698,15 +717,13 @@ if decls:
                     break
                 rnd += 1
                 last_round = rnd == nrounds
-                tpos, spos = plan[rnd - 1]
-                hands = [sum(map(get, pos)) for pos in spos]
+                tpos, spos, tget, sgets = plan[rnd - 1]
+                hands = [sum(map(_BIT, take(order))) for take in sgets]
                 left = sum(map(len, spos))
                 round_dealt = list(hands)
                 nplayed = [0] * n
                 knocked = [False] * n
-                for i in tpos:
-                    c = order[i]
-                    tab |= 1 << c
+                tab |= sum(map(_BIT, tget(order)))
     ''')
         w('''
         if tab and last is not None:
@@ -744,11 +761,10 @@ def resume(n, dealer, stock, hands, tab, piles, last, rnd, turn, nplayed, declar
            declared_wild, wild_as, previous, plays, points, policies, rngs, declare=False):
     """Play a hand on from a mid-hand state (`Hand`'s fields; `stock`: the cards still to deal, in order)."""
     plan = _PLANS.get((n, dealer)) or _plan(n, dealer)
-    dealt = sum(len(tpos) + sum(map(len, spos)) for tpos, spos in plan[:rnd])
+    dealt = sum(len(tpos) + sum(map(len, spos)) for tpos, spos, _tg, _sg in plan[:rnd])
     order = [0] * dealt + list(stock)
-    get = [1 << c for c in order].__getitem__
     ev = [[row.get(c, 0) for c in _CATS] for row in points]
-    return _playout_fast_from(n, dealer, plan, get, order, list(hands), tab, list(piles), last, rnd, turn,
+    return _playout_fast_from(n, dealer, plan, order, list(hands), tab, list(piles), last, rnd, turn,
                               sum(h.bit_count() for h in hands), list(nplayed), list(declared), list(shown),
                               list(knocked), list(round_dealt), dict(declared_wild), wild_as, previous, plays, ev,
                               policies, rngs, declare)
