@@ -496,7 +496,7 @@ if decls:
         nrounds = len(plan)
         last_round = rnd == nrounds
         vbit = 0
-        turns = 0
+        plays0 = plays                   # the decisions made here are the plays made here
         counted = 0
         decider = _declarer(_MODULE) if declare and HAND_BONUSES else None
         by_avail = decider is not None and decider.by_avail      # memoised on the cards alone
@@ -540,7 +540,6 @@ if decls:
     ''', not declared_first)
         options_block(2)
         w('''
-            turns += 1
             counted += count
             decls = ()
     ''')
@@ -611,13 +610,17 @@ if decls:
                     card = cards[r]
                     capture = 0
                 else:
-                    for card, o in zip(cards, opts):
-                        if r < len(o):
-                            capture = o[r]
-                            if capture and tb is not None:
-                                capture = _real(tb, capture)
-                            break
-                        r -= len(o)
+                    if count == len(cards):        # one move per card
+                        card = cards[r]
+                        capture = opts[r][0]
+                    else:
+                        for card, o in zip(cards, opts):
+                            if r < len(o):
+                                capture = o[r]
+                                break
+                            r -= len(o)
+                    if capture and tb is not None:
+                        capture = _real(tb, capture)
             record.append(("move", seat, decls, card, capture))  #REC
             plays += 1
             left -= 1
@@ -732,7 +735,7 @@ if decls:
         w('''
         found = outcome(piles)
         return (plays, (None if found is None else (found[0], [found[1]])), piles,
-                [{c: p for c, p in zip(_CATS, row) if p} for row in ev], turns, counted)
+                [{c: p for c, p in zip(_CATS, row) if p} for row in ev], plays - plays0, counted)
     ''')
 
     inner[0] = True
