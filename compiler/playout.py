@@ -78,6 +78,141 @@ def _card_classes(rs: Ruleset) -> tuple[int, ...]:
     return tuple(out)
 
 
+# Counting the moves of a long hand: the number of sets of table cards totalling t, for every t up to
+# the plan's limit, as the digits (base 2**_DIGIT) of one integer; a card joining the table multiplies
+# it by (1 + x**value), a card leaving by the inverse series, both cut at x**limit.
+_DIGIT = 32
+
+
+def _hex(ints) -> str:
+    """A tuple of ints in hex (the counting path's powers of 2**_DIGIT read better so)."""
+    return "(" + ", ".join(f"{i:#x}" for i in ints) + ")"
+
+
+def _counting(rs: Ruleset, capture_plan, moment: bool) -> str | None:
+    """The module constants of the counting path (long hands, big tables), or None where it does not apply.
+
+    It applies where a number card's options are every set of table number cards totalling its value,
+    a card without a value takes one table card of its rank, and it may always be played without
+    capturing (a plain match and a plain sum, merged; no other kind; not forced; no wild card; no
+    `prefer`; options not depending on the moment). Then a card's option count is the count of
+    sets by total, or of same-rank cards, and the chosen option can be found without listing the
+    others. It also needs every table to stay under runtime.MAX_SUBSETS sets (checked on the
+    whole deck), so that the counting path never passes a table `Hand` would refuse.
+    """
+    from rulespec.run.runtime import MAX_SUBSETS
+
+    cp = capture_plan
+    kinds = sorted(k.kind for k in cp.kinds)
+    if (moment or rs.wild is not None or cp.forced or not cp.merged or kinds != ["match", "sum"]
+            or cp.prefer != "any" or cp.overlap or not cp.needs_sums):
+        return None
+    deck, limit = rs.deck, cp.limit
+    values = [deck.value_of(i) for i in range(deck.size)]
+    ranks = [deck.rank_of(i) for i in range(deck.size)]
+    if any(v is not None and not 1 <= v <= limit for v in values):
+        return None
+    by_total = [1] + [0] * limit
+    for v in values:
+        if v is not None:
+            for t in range(limit, v - 1, -1):
+                by_total[t] += by_total[t - v]
+    if sum(by_total) > MAX_SUBSETS or max(by_total) >= 1 << _DIGIT:
+        return None
+    mul, inv, shift, same = [], [], [], []
+    for i, v in enumerate(values):
+        if v is None:
+            mul.append(1)
+            inv.append(1)
+            shift.append(0)
+            same.append(sum(1 << j for j in range(deck.size) if values[j] is None and ranks[j] == ranks[i]))
+        else:
+            mul.append(1 + (1 << _DIGIT * v))
+            inv.append(sum((-1) ** j << _DIGIT * v * j for j in range(limit // v + 1)))
+            shift.append(_DIGIT * v)
+            same.append(0)
+    numbered = sum(1 << i for i, v in enumerate(values) if v is not None)
+    by_value = [(v, sum(1 << i for i, x in enumerate(values) if x == v)) for v in sorted({x for x in values if x})]
+    court_ranks = [sum(1 << i for i in range(deck.size) if values[i] is None and ranks[i] == r)
+                   for r in dict.fromkeys(ranks[i] for i in range(deck.size) if values[i] is None)]
+    terms = [f"(hand & {m:#x}).bit_count() * (tp >> {_DIGIT * v} & {(1 << _DIGIT) - 1:#x})" for v, m in by_value]
+    terms += [f"(hand & {m:#x}).bit_count() * (tab & {m:#x}).bit_count()" for m in court_ranks]
+    return f'''
+
+# ---- counting path (compiler/playout.py `_counting`): long hands and big tables of a ruleset whose
+# options are every set totalling a number card's value (or one same-rank card), never forced.
+# `tp`: the table's count of sets per total t as the digits (base 2**{_DIGIT}) of one int, t <= {limit}.
+_K_MASK = {(1 << _DIGIT * (limit + 1)) - 1:#x}
+_K_DIGIT = {(1 << _DIGIT) - 1:#x}
+_K_NUM = {numbered:#x}            # the cards with a value
+_K_MUL = {_hex(mul)}        # per card: 1 + x**value (joining the table); 1 for a card without a value
+_K_INV = {_hex(inv)}        # per card: 1 / (1 + x**value) cut at x**limit (leaving it)
+_K_SHIFT = {tuple(shift)!r}
+_K_SAME = {tuple(same)!r}       # per card without a value: the cards of its rank without a value
+_K_COUNTED = []                  # `flat` on a counted turn: the move is found from the counts (_k_pick)
+
+
+def _k_poly(tab):
+    """The table's count of sets per total (see above), from its cards."""
+    tp = 1
+    m = tab & _K_NUM
+    while m:
+        low = m & -m
+        tp = tp * _K_MUL[low.bit_length() - 1] & _K_MASK
+        m ^= low
+    return tp
+
+
+def _k_count(hand, tab, tp):
+    """How many moves the hand has against a non-empty table: per card its sets, and the play
+    without capturing."""
+    return (hand.bit_count(){"".join(chr(10) + "            + " + t for t in terms)})
+
+
+def _k_pick(hand, tab, tp, r):
+    """Move `r` of the hand in legal()'s order (cards lowest first; per card its sets as
+    runtime.subset_sums lists them, ascending masks, then the play without capturing)."""
+    m = hand
+    while True:
+        low = m & -m
+        c = low.bit_length() - 1
+        sh = _K_SHIFT[c]
+        x = (tp >> sh & _K_DIGIT) if sh else (tab & _K_SAME[c]).bit_count()
+        if r < x:
+            if not sh:
+                same = tab & _K_SAME[c]
+                for _ in range(r):
+                    same &= same - 1
+                return c, same & -same
+            return c, _k_set(tab, sh // {_DIGIT}, r, tp)
+        if r == x:
+            return c, 0
+        r -= x + 1
+        m ^= low
+
+
+def _k_set(tab, t, r, tp):
+    """The set `r` (from 0, ascending masks) of table number cards totalling `t`. Sets without the
+    table's highest card come first: drop it from the counts, and take it only when `r` is past
+    the sets without it; then on down."""
+    out = 0
+    m = tab & _K_NUM
+    while t:
+        i = m.bit_length() - 1
+        m ^= 1 << i
+        sh = _K_SHIFT[i]
+        if sh > t * {_DIGIT}:
+            continue            # worth more than is left: no set here holds it, the counts stay
+        tp = tp * _K_INV[i] & _K_MASK
+        without = tp >> t * {_DIGIT} & _K_DIGIT
+        if r >= without:
+            r -= without
+            t -= sh // {_DIGIT}
+            out |= 1 << i
+    return out
+'''
+
+
 def _category_names(rs: Ruleset) -> list[str]:
     """Every category an event, a hand bonus or a dealer bonus can score in, in a fixed order."""
     names = list(rs.categories)
@@ -113,6 +248,7 @@ def generate_with_spans(rs: Ruleset) -> tuple[str, dict]:
     moment = any(isinstance(n, Name) and n.id in ("round", "turn", "play")
                  for k in rs.kinds if k.when is not None for n in walk(k.when.tree))
     memo_table = -1 if moment else 6
+    counting = _counting(rs, capture_plan, moment)
     L: list[str] = []
 
     traced = [False]
@@ -274,6 +410,8 @@ def _sums_drop(s, cap):
             out[t] = kept
     return out
 ''', needs_sums)
+    if counting:
+        w(counting)
     w(f'''
 
 def _wild_options(cards, table, wild_as, moment):
@@ -315,6 +453,14 @@ flat = None
 if not tab:
     opts = None
     count = len(cards)
+''', indent=indent)
+        w('''
+elif not policies[seat] and (tab.bit_count() > _MEMO_TABLE or len(cards) > _MEMO_HAND):
+    # a random seat's long hand or big table: its moves counted, not listed (_k_count)
+    count = _k_count(mhand, tab, tp)
+    flat = _K_COUNTED
+''', bool(counting), indent=indent)
+        w('''
 elif wild_as is None:
     tb = _BITS_get(tab) or _BITS(tab)
     if len(tb) <= _MEMO_TABLE and len(cards) <= _MEMO_HAND:
@@ -446,6 +592,13 @@ if decls:
         best_get = decider.best_memo.get if by_avail else None
         draws = [_getbits(rg) for rg in rngs]
         isums = _BIG_HANDS.get((n, dealer), False)
+    ''')
+        # counted turns need no subset sums: keep them for the greedy seats' legal() only
+        w('''
+        isums = isums and any(policies)
+        tp = _k_poly(tab)
+    ''', bool(counting))
+        w('''
         while True:
     ''')
         if knocks:
@@ -547,7 +700,16 @@ if decls:
                     r = getbits(nb)
                     while r >= count:
                         r = getbits(nb)
+    ''')
+        w('''
+                if flat is _K_COUNTED:
+                    card, capture = _k_pick(mhand, tab, tp, r)
+                elif flat is not None:
+    ''', bool(counting))
+        w('''
                 if flat is not None:
+    ''', not counting)
+        w('''
                     card, capture = flat[r]
                 elif opts is None:
                     card = cards[r]
@@ -599,6 +761,17 @@ if decls:
                 previous = bit
             last_play = not left and rnd >= nrounds
     ''')
+        # the counting path's sets per total follow the table: x the card joining it, / those leaving
+        w('''
+            if capture:
+                km = capture & _K_NUM
+                while km:
+                    low = km & -km
+                    tp = tp * _K_INV[low.bit_length() - 1] & _K_MASK
+                    km ^= low
+            else:
+                tp = tp * _K_MUL[card] & _K_MASK
+    ''', bool(counting))
         # long hands and big tables ask legal() for every move: where the next turn will, the next
         # table's subsets from this one's (one knapsack step, or a filter), put where
         # runtime.subset_sums finds them
@@ -665,6 +838,11 @@ if decls:
                 for i in tpos:
                     c = order[i]
                     tab |= 1 << c
+    ''')
+        w('''
+                tp = _k_poly(tab)
+    ''', bool(counting))
+        w('''
     ''')
         w('''
         if tab and last is not None:
