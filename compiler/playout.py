@@ -447,6 +447,15 @@ def _wild_options(cards, table, wild_as, moment):
 
         Where `tb` is not None, `opts` holds per card its options as positions in `tb`, the
         table's cards lowest first (`_real` maps them back); otherwise real masks."""
+        if counting:
+            # a random seat's moves counted, not listed (_k_count), and only the chosen one found
+            w('''
+if not policies[seat]:
+    count = _k_count(mhand, tab, tp)
+    flat = _K_COUNTED
+else:
+''', indent=indent)
+            indent += 1
         w('''
 cards = _BITS_get(mhand) or _BITS(mhand)
 flat = None
@@ -454,12 +463,6 @@ if not tab:
     opts = None
     count = len(cards)
 ''', indent=indent)
-        w('''
-elif not policies[seat] and (tab.bit_count() > _MEMO_TABLE or len(cards) > _MEMO_HAND):
-    # a random seat's long hand or big table: its moves counted, not listed (_k_count)
-    count = _k_count(mhand, tab, tp)
-    flat = _K_COUNTED
-''', bool(counting), indent=indent)
         w('''
 elif wild_as is None:
     tb = _BITS_get(tab) or _BITS(tab)
