@@ -78,9 +78,13 @@ def _card_classes(rs: Ruleset) -> tuple[int, ...]:
     return tuple(out)
 
 
-# Counting the moves of a long hand: the number of sets of table cards totalling t, for every t up to
-# the plan's limit, as the digits (base 2**_DIGIT) of one integer; a card joining the table multiplies
-# it by (1 + x**value), a card leaving by the inverse series, both cut at x**limit.
+# The counting path. Per total t up to the plan's limit, the number of sets of table number cards
+# totalling t: the digits (base 2**_DIGIT) of one int `tp`, whose polynomial is the product of
+# (1 + x**value) over those cards, cut at x**limit; a card joining the table multiplies it by
+# (1 + x**value), a card leaving by the inverse series. Beside it `tc`: per rank of the cards
+# without a value, how many lie on the table, as the digits above the limit. A hand is a
+# polynomial too (`hq`, one per seat): per card x**(K - value), or for a card without a value the
+# digit that meets its rank's; the digit K of (tp + tc) * hq is then the hand's capture options.
 _DIGIT = 32
 
 
@@ -90,22 +94,23 @@ def _hex(ints) -> str:
 
 
 def _counting(rs: Ruleset, capture_plan, moment: bool) -> str | None:
-    """The module constants of the counting path (long hands, big tables), or None where it does not apply.
+    """The module constants and helpers of the counting path, or None where it does not apply.
 
     It applies where a number card's options are every set of table number cards totalling its value,
     a card without a value takes one table card of its rank, and it may always be played without
     capturing (a plain match and a plain sum, merged; no other kind; not forced; no wild card; no
-    `prefer`; options not depending on the moment). Then a card's option count is the count of
-    sets by total, or of same-rank cards, and the chosen option can be found without listing the
-    others. It also needs every table to stay under runtime.MAX_SUBSETS sets (checked on the
-    whole deck), so that the counting path never passes a table `Hand` would refuse.
+    `prefer`; options not depending on the moment; no declared-first hand bonuses, which narrow the
+    cards a turn may play). Then a card's option count is the count of sets by total, or of
+    same-rank cards, and the chosen option can be found without listing the others. It also needs
+    every table to stay under runtime.MAX_SUBSETS sets (checked on the whole deck, so the path
+    never passes a table `Hand` would refuse) and the digits never to carry (checked likewise).
     """
     from rulespec.run.runtime import MAX_SUBSETS
 
     cp = capture_plan
     kinds = sorted(k.kind for k in cp.kinds)
     if (moment or rs.wild is not None or cp.forced or not cp.merged or kinds != ["match", "sum"]
-            or cp.prefer != "any" or cp.overlap or not cp.needs_sums):
+            or cp.prefer != "any" or cp.overlap or not cp.needs_sums or (rs.hand_bonuses and rs.declared_first)):
         return None
     deck, limit = rs.deck, cp.limit
     values = [deck.value_of(i) for i in range(deck.size)]
@@ -117,74 +122,81 @@ def _counting(rs: Ruleset, capture_plan, moment: bool) -> str | None:
         if v is not None:
             for t in range(limit, v - 1, -1):
                 by_total[t] += by_total[t - v]
-    if sum(by_total) > MAX_SUBSETS or max(by_total) >= 1 << _DIGIT:
+    if sum(by_total) > MAX_SUBSETS or (sum(by_total) + deck.size) * deck.size >= 1 << _DIGIT:
         return None
-    mul, inv, shift, same = [], [], [], []
+    courts = list(dict.fromkeys(ranks[i] for i in range(deck.size) if values[i] is None))
+    top = limit + len(courts)                  # K: the digit a hand's options add up in
+    mul, inv, shift, same, table_court, hand = [], [], [], [], [], []
     for i, v in enumerate(values):
         if v is None:
+            r = courts.index(ranks[i])
             mul.append(1)
             inv.append(1)
-            shift.append(0)
+            shift.append(_DIGIT * (limit + 1 + r))
             same.append(sum(1 << j for j in range(deck.size) if values[j] is None and ranks[j] == ranks[i]))
+            table_court.append(1 << _DIGIT * (limit + 1 + r))
+            hand.append(1 << _DIGIT * (len(courts) - 1 - r))
         else:
             mul.append(1 + (1 << _DIGIT * v))
             inv.append(sum((-1) ** j << _DIGIT * v * j for j in range(limit // v + 1)))
             shift.append(_DIGIT * v)
             same.append(0)
-    numbered = sum(1 << i for i, v in enumerate(values) if v is not None)
-    by_value = [(v, sum(1 << i for i, x in enumerate(values) if x == v)) for v in sorted({x for x in values if x})]
-    court_ranks = [sum(1 << i for i in range(deck.size) if values[i] is None and ranks[i] == r)
-                   for r in dict.fromkeys(ranks[i] for i in range(deck.size) if values[i] is None)]
-    terms = [f"(hand & {m:#x}).bit_count() * (tp >> {_DIGIT * v} & {(1 << _DIGIT) - 1:#x})" for v, m in by_value]
-    terms += [f"(hand & {m:#x}).bit_count() * (tab & {m:#x}).bit_count()" for m in court_ranks]
+            table_court.append(0)
+            hand.append(1 << _DIGIT * (top - v))
     return f'''
 
-# ---- counting path (compiler/playout.py `_counting`): long hands and big tables of a ruleset whose
-# options are every set totalling a number card's value (or one same-rank card), never forced.
-# `tp`: the table's count of sets per total t as the digits (base 2**{_DIGIT}) of one int, t <= {limit}.
+# ---- the counting path (compiler/playout.py, `_counting`): a ruleset whose options are every set
+# totalling a number card's value (or one card of a valueless card's rank), never forced. `tp`: per
+# total t <= {limit}, how many sets of table number cards total t, as the digits (base 2**{_DIGIT})
+# of one int; `tc`: per valueless rank, its cards on the table, as the digits above; `hq[seat]`:
+# the hand, one digit per card, so that digit {top} of (tp + tc) * hq counts its capture options.
 _K_MASK = {(1 << _DIGIT * (limit + 1)) - 1:#x}
 _K_DIGIT = {(1 << _DIGIT) - 1:#x}
-_K_NUM = {numbered:#x}            # the cards with a value
-_K_MUL = {_hex(mul)}        # per card: 1 + x**value (joining the table); 1 for a card without a value
-_K_INV = {_hex(inv)}        # per card: 1 / (1 + x**value) cut at x**limit (leaving it)
-_K_SHIFT = {tuple(shift)!r}
+_K_TOP = {_DIGIT * top}
+_K_MUL = {_hex(mul)}        # per card: 1 + x**value (joining the table); 1 without a value
+_K_INV = {_hex(inv)}        # per card: 1 / (1 + x**value) cut at x**{limit} (leaving it)
+_K_SHIFT = {tuple(shift)!r}     # per card: where its option count sits in tp + tc
 _K_SAME = {tuple(same)!r}       # per card without a value: the cards of its rank without a value
+_K_TC = {_hex(table_court)}     # per card: its term of tc
+_K_HQ = {_hex(hand)}    # per card: its term of a hand's hq
 _K_COUNTED = []                  # `flat` on a counted turn: the move is found from the counts (_k_pick)
 
 
-def _k_poly(tab):
-    """The table's count of sets per total (see above), from its cards."""
+def _k_table(tab):
+    """`tp` and `tc` of a table."""
     tp = 1
-    m = tab & _K_NUM
+    tc = 0
+    m = tab
     while m:
         low = m & -m
-        tp = tp * _K_MUL[low.bit_length() - 1] & _K_MASK
+        i = low.bit_length() - 1
+        tp = tp * _K_MUL[i] & _K_MASK
+        tc += _K_TC[i]
         m ^= low
-    return tp
+    return tp, tc
 
 
-def _k_count(hand, tab, tp):
-    """How many moves the hand has against a non-empty table: per card its sets, and the play
-    without capturing."""
-    return (hand.bit_count(){"".join(chr(10) + "            + " + t for t in terms)})
+def _k_hands(hands):
+    """`hq` of each hand."""
+    return [sum(_K_HQ[i] for i in _BITS_get(h) or _BITS(h)) for h in hands]
 
 
-def _k_pick(hand, tab, tp, r):
+def _k_pick(hand, tab, kt, r):
     """Move `r` of the hand in legal()'s order (cards lowest first; per card its sets as
-    runtime.subset_sums lists them, ascending masks, then the play without capturing)."""
+    runtime.subset_sums lists them, ascending masks, then the play without capturing); `kt`: tp + tc."""
     m = hand
     while True:
         low = m & -m
         c = low.bit_length() - 1
-        sh = _K_SHIFT[c]
-        x = (tp >> sh & _K_DIGIT) if sh else (tab & _K_SAME[c]).bit_count()
+        x = kt >> _K_SHIFT[c] & _K_DIGIT
         if r < x:
-            if not sh:
-                same = tab & _K_SAME[c]
+            same = _K_SAME[c]
+            if same:
+                same &= tab
                 for _ in range(r):
                     same &= same - 1
                 return c, same & -same
-            return c, _k_set(tab, sh // {_DIGIT}, r, tp)
+            return c, _k_set(tab, _K_SHIFT[c] // {_DIGIT}, r, kt & _K_MASK)
         if r == x:
             return c, 0
         r -= x + 1
@@ -196,18 +208,18 @@ def _k_set(tab, t, r, tp):
     table's highest card come first: drop it from the counts, and take it only when `r` is past
     the sets without it; then on down."""
     out = 0
-    m = tab & _K_NUM
+    m = tab
     while t:
         i = m.bit_length() - 1
         m ^= 1 << i
-        sh = _K_SHIFT[i]
-        if sh > t * {_DIGIT}:
-            continue            # worth more than is left: no set here holds it, the counts stay
+        v = _K_SHIFT[i] // {_DIGIT}
+        if v > t or _K_SAME[i]:
+            continue            # worth more than is left, or no value: no set here holds it, the counts stay
         tp = tp * _K_INV[i] & _K_MASK
         without = tp >> t * {_DIGIT} & _K_DIGIT
         if r >= without:
             r -= without
-            t -= sh // {_DIGIT}
+            t -= v
             out |= 1 << i
     return out
 '''
@@ -451,7 +463,8 @@ def _wild_options(cards, table, wild_as, moment):
             # a random seat's moves counted, not listed (_k_count), and only the chosen one found
             w('''
 if not policies[seat]:
-    count = _k_count(mhand, tab, tp)
+    kt = tp + tc
+    count = mhand.bit_count() + (kt * hq[seat] >> _K_TOP & _K_DIGIT)
     flat = _K_COUNTED
 else:
 ''', indent=indent)
@@ -599,7 +612,8 @@ if decls:
         # counted turns need no subset sums: keep them for the greedy seats' legal() only
         w('''
         isums = isums and any(policies)
-        tp = _k_poly(tab)
+        tp, tc = _k_table(tab)
+        hq = _k_hands(hands)
     ''', bool(counting))
         w('''
         while True:
@@ -706,7 +720,7 @@ if decls:
     ''')
         w('''
                 if flat is _K_COUNTED:
-                    card, capture = _k_pick(mhand, tab, tp, r)
+                    card, capture = _k_pick(mhand, tab, kt, r)
                 elif flat is not None:
     ''', bool(counting))
         w('''
@@ -766,14 +780,18 @@ if decls:
     ''')
         # the counting path's sets per total follow the table: x the card joining it, / those leaving
         w('''
+            hq[seat] -= _K_HQ[card]
             if capture:
-                km = capture & _K_NUM
+                km = capture
                 while km:
                     low = km & -km
-                    tp = tp * _K_INV[low.bit_length() - 1] & _K_MASK
+                    i = low.bit_length() - 1
+                    tp = tp * _K_INV[i] & _K_MASK
+                    tc -= _K_TC[i]
                     km ^= low
             else:
                 tp = tp * _K_MUL[card] & _K_MASK
+                tc += _K_TC[card]
     ''', bool(counting))
         # long hands and big tables ask legal() for every move: where the next turn will, the next
         # table's subsets from this one's (one knapsack step, or a filter), put where
@@ -843,7 +861,8 @@ if decls:
                     tab |= 1 << c
     ''')
         w('''
-                tp = _k_poly(tab)
+                tp, tc = _k_table(tab)
+                hq = _k_hands(hands)
     ''', bool(counting))
         w('''
     ''')
