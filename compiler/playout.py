@@ -102,11 +102,10 @@ def _counting(rs: Ruleset, capture_plan, moment: bool) -> str | None:
     `prefer`; options not depending on the moment; no declared-first hand bonuses, which narrow the
     cards a turn may play). Then a card's option count is the count of sets by total, or of
     same-rank cards, and the chosen option can be found without listing the others. It also needs
-    every table to stay under runtime.MAX_SUBSETS sets (checked on the whole deck, so the path
-    never passes a table `Hand` would refuse) and the digits never to carry (checked likewise).
+    every table to stay under runtime.MAX_SUBSETS sets (checked on the whole deck when the playout
+    is loaded, `_K_ON`, so the path never passes a table `Hand` would refuse) and the digits never
+    to carry (checked here likewise).
     """
-    from rulespec.run.runtime import MAX_SUBSETS
-
     cp = capture_plan
     kinds = sorted(k.kind for k in cp.kinds)
     if (moment or rs.wild is not None or cp.forced or not cp.merged or kinds != ["match", "sum"]
@@ -122,7 +121,7 @@ def _counting(rs: Ruleset, capture_plan, moment: bool) -> str | None:
         if v is not None:
             for t in range(limit, v - 1, -1):
                 by_total[t] += by_total[t - v]
-    if sum(by_total) > MAX_SUBSETS or (sum(by_total) + deck.size) * deck.size >= 1 << _DIGIT:
+    if (sum(by_total) + deck.size) * deck.size >= 1 << _DIGIT:
         return None
     courts = list(dict.fromkeys(ranks[i] for i in range(deck.size) if values[i] is None))
     top = limit + len(courts)                  # K: the digit a hand's options add up in
@@ -150,6 +149,7 @@ def _counting(rs: Ruleset, capture_plan, moment: bool) -> str | None:
 # total t <= {limit}, how many sets of table number cards total t, as the digits (base 2**{_DIGIT})
 # of one int; `tc`: per valueless rank, its cards on the table, as the digits above; `hq[seat]`:
 # the hand, one digit per card, so that digit {top} of (tp + tc) * hq counts its capture options.
+_K_ON = {sum(by_total)} <= _rt.MAX_SUBSETS    # no table of this deck has more sets than Hand lists
 _K_MASK = {(1 << _DIGIT * (limit + 1)) - 1:#x}
 _K_DIGIT = {(1 << _DIGIT) - 1:#x}
 _K_TOP = {_DIGIT * top}
@@ -462,7 +462,7 @@ def _wild_options(cards, table, wild_as, moment):
         if counting:
             # a random seat's moves counted, not listed (_k_count), and only the chosen one found
             w('''
-if not policies[seat]:
+if kseat[seat]:
     kt = tp + tc
     count = mhand.bit_count() + (kt * hq[seat] >> _K_TOP & _K_DIGIT)
     flat = _K_COUNTED
@@ -611,7 +611,8 @@ if decls:
     ''')
         # counted turns need no subset sums: keep them for the greedy seats' legal() only
         w('''
-        isums = isums and any(policies)
+        kseat = [_K_ON and not p for p in policies]       # the seats whose moves are counted
+        isums = isums and not all(kseat)
         tp, tc = _k_table(tab)
         hq = _k_hands(hands)
     ''', bool(counting))

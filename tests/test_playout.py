@@ -201,6 +201,7 @@ def test_counted_moves_are_legal_moves_in_order():
     rules = compiled.module
     space = playout_for(compiled).__globals__
     pick, table_of, hands_of = space["_k_pick"], space["_k_table"], space["_k_hands"]
+    assert space["_K_ON"]               # no table of the deck has more sets than runtime.subset_sums lists
     rng = random.Random("counted")
     checked = captures = 0
     for i in range(300):
