@@ -17,6 +17,11 @@ work per turn, specialised to the ruleset:
   was measured and cost more than it saved once options are memoised
   (bench/README.md). Tables of more than six cards and hands of more than
   four seldom come back: their moves come from the compiled `legal()`;
+- where the options are every set totalling a number card's value (or a card
+  of a valueless card's rank) and capturing is optional (Cicera), a random
+  seat's moves are counted from the table's sets per total, kept as the
+  digits of one int as the table changes, and only the chosen move is found
+  (`_counting`): no move list, no subset sums, no memo;
 - events and declarations as counters per side and category; the bots'
   declarations found once per dealt hand (run/declarations.py);
 - branches for what the ruleset does not have (knocks, a wild card, forced
@@ -142,6 +147,8 @@ def _counting(rs: Ruleset, capture_plan, moment: bool) -> str | None:
             same.append(0)
             table_court.append(0)
             hand.append(1 << _DIGIT * (top - v))
+    by_byte = "\n            + ".join(f"_K_HQ8[{k}][h >> {8 * k} & 0xff]" if k else "_K_HQ8[0][h & 0xff]"
+                         for k in range((deck.size + 7) // 8))
     return f'''
 
 # ---- the counting path (compiler/playout.py, `_counting`): a ruleset whose options are every set
@@ -176,9 +183,14 @@ def _k_table(tab):
     return tp, tc
 
 
+# per byte of a hand's mask (8 cards), per value of that byte: its cards' terms of hq
+_K_HQ8 = tuple(tuple(sum(_K_HQ[i] for i in range(8 * k, min(8 * k + 8, len(_K_HQ))) if b >> (i - 8 * k) & 1)
+                     for b in range(256)) for k in range((len(_K_HQ) + 7) // 8))
+
+
 def _k_hands(hands):
-    """`hq` of each hand."""
-    return [sum(_K_HQ[i] for i in _BITS_get(h) or _BITS(h)) for h in hands]
+    """`hq` of each hand (the sum of its cards' terms, a byte of the mask at a time)."""
+    return [{by_byte} for h in hands]
 
 
 def _k_pick(hand, tab, kt, r):
