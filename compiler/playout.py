@@ -435,6 +435,8 @@ def _sums_drop(s, cap):
     return out
 ''', needs_sums)
     if counting:
+        w("")
+        w("")
         w(counting)
     w(f'''
 
@@ -620,14 +622,14 @@ if decls:
         best_get = decider.best_memo.get if by_avail else None
         draws = [_getbits(rg) for rg in rngs]
         isums = _BIG_HANDS.get((n, dealer), False)
-    ''')
+''')
         # counted turns need no subset sums: keep them for the greedy seats' legal() only
         w('''
         kseat = [_K_ON and not p for p in policies]       # the seats whose moves are counted
         isums = isums and not all(kseat)
         tp, tc = _k_table(tab)
         hq = _k_hands(hands)
-    ''', bool(counting))
+''', bool(counting))
         w('''
         while True:
     ''')
@@ -730,15 +732,15 @@ if decls:
                     r = getbits(nb)
                     while r >= count:
                         r = getbits(nb)
-    ''')
+''')
         w('''
                 if flat is _K_COUNTED:
                     card, capture = _k_pick(mhand, tab, kt, r)
                 elif flat is not None:
-    ''', bool(counting))
+''', bool(counting))
         w('''
                 if flat is not None:
-    ''', not counting)
+''', not counting)
         w('''
                     card, capture = flat[r]
                 elif opts is None:
@@ -872,11 +874,11 @@ if decls:
                 for i in tpos:
                     c = order[i]
                     tab |= 1 << c
-    ''')
+''')
         w('''
                 tp, tc = _k_table(tab)
                 hq = _k_hands(hands)
-    ''', bool(counting))
+''', bool(counting))
         w('''
     ''')
         w('''
