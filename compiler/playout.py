@@ -18,7 +18,7 @@ work per turn, specialised to the ruleset:
   (bench/README.md). Tables of more than six cards and hands of more than
   four seldom come back: their moves come from the compiled `legal()`;
 - where the options are every set totalling a number card's value (or a card
-  of a valueless card's rank) and capturing is optional (Cicera), a random
+  of a valueless card's rank) and capturing is optional, a random
   seat's moves are counted from the table's sets per total, kept as the
   digits of one int as the table changes, and only the chosen move is found
   (`_counting`): no move list, no subset sums, no memo;
