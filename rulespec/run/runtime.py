@@ -143,8 +143,18 @@ def max_same_rank(cards: int, ranks) -> int:
 
 def same(cards: int, attribute) -> bool:
     """Whether the set is non-empty and every card has the same attribute (rank or suit)."""
-    seen = {attribute[i] for i in bits(cards)}
-    return len(seen) == 1
+    if not cards:
+        return False
+    # card by card, lowest first, out at the first that differs (no bit list: these sets seldom recur)
+    low = cards & -cards
+    want = attribute[low.bit_length() - 1]
+    cards ^= low
+    while cards:
+        low = cards & -cards
+        if attribute[low.bit_length() - 1] != want:
+            return False
+        cards ^= low
+    return True
 
 
 def same_value(cards: int, values) -> bool:
