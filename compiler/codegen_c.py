@@ -233,6 +233,9 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     overlap = any(k.kind == "fifteen" and k.total % 2 == 0 for k in rs.kinds) or \
         any(k.kind == "sweep" and not k.exclusive for k in rs.kinds)
     w(f"#define OVERLAP {int(overlap)}")
+    # A uniform choice needs only each card's number of moves, then the chosen card's sorted list: where
+    # no set can be offered twice and no preference filters the sets, the number is a sum of counts.
+    w(f"#define COUNTABLE {int(countable(rs))}")
     w(f"#define MAX_VALUE {tables.max_value}")
     tables.write(w)
     w(_HELPERS)
@@ -365,6 +368,13 @@ def _bonus_functions(w, rs, strings, aux, layout):
                                        for b in bonuses]))
 
 
+def countable(rs: Ruleset) -> bool:
+    """Whether a card's number of capture options is the sum of its kinds' counts (card_count)."""
+    overlap = any(k.kind == "fifteen" and k.total % 2 == 0 for k in rs.kinds) or \
+        any(k.kind == "sweep" and not k.exclusive for k in rs.kinds)
+    return rs.prefer == "any" and not overlap
+
+
 def _capture_function(w, rs, strings, aux):
     w("/* ---- capture kinds: the capture sets of card index p (mask v_played) against a table ---- */")
     extra = {n: t for n, t in CAPTURE_NAMES.items() if n not in ("played", "table")}
@@ -414,6 +424,53 @@ def _capture_function(w, rs, strings, aux):
         w(f"        for (int i = 1; i < n; i++) if (rs_popcount(out[i]) {better} best) best = rs_popcount(out[i]);")
         w("        for (int i = 0; i < n; i++) if (rs_popcount(out[i]) == best) out[k++] = out[i];")
         w("        n = k;")
+        w("    }")
+    w("    return n;")
+    w("}")
+    if countable(rs):
+        _count_function(w, rs, strings, aux, extra)
+    else:
+        w("/* (not COUNTABLE: every move is listed; card_count is never called) */")
+        w(f"RS_INLINE int card_count(int p, uint64_t v_played, uint64_t v_table, "
+          f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}int n) {{")
+        w("    (void)p; (void)v_played; (void)v_table; " + " ".join(f"(void)v_{n};" for n in extra))
+        w("    return n;")
+        w("}")
+
+
+def _count_function(w, rs, strings, aux, extra):
+    """card_count: how many sets card_options lists, counted (the same kinds, conditions and order)."""
+    w("/* how many capture sets card_options lists for card index p (no set twice, no preference: a sum) */")
+    w("/* (called as card_options is, the output array replaced by the count so far: 0) */")
+    w(f"RS_INLINE int card_count(int p, uint64_t v_played, uint64_t v_table, "
+      f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}int n) {{")
+    w("    " + " ".join(f"(void)v_{n};" for n in extra))
+    w("    int64_t v = VAL[p];")
+    w("    int numbered = NUMBERED[p];")
+    w("    int k;")
+    w("    (void)k; (void)v_played;")
+    w("    uint64_t matches = numbered ? (v <= MAX_VALUE ? v_table & VALUE_MASK[v] : 0)")
+    w("                                : v_table & ~NUMBERED_MASK & RANK_MASK[RANK_NO[p]];")
+    w("    (void)matches;")
+    for i, k in enumerate(rs.kinds):
+        w(f"    /* capture kind {i + 1}: {k.kind} */")
+        cond = []
+        if k.when is not None:
+            cond.append(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux))
+        if k.kind in ("sum", "fifteen"):
+            cond.insert(0, "numbered")
+        if k.unless_match:
+            cond.append("matches == 0")
+        w(f"    if ({' && '.join(cond) or '1'}) {{")
+        if k.kind == "sweep":
+            w("        k = 1;")
+        elif k.kind == "match":
+            w("        k = rs_popcount(matches);")
+        elif k.kind == "sum":
+            w(f"        k = subsets_count(v_table, v, {max(k.min_cards, 2)});")
+        else:
+            w(f"        k = subsets_count(v_table, {k.total} - v, {k.min_cards});")
+        w("        if (k) return k;" if k.exclusive else "        n += k;")
         w("    }")
     w("    return n;")
     w("}")
@@ -590,63 +647,101 @@ static inline int rs_most(const int64_t *vals, int k, int64_t side) {
 }
 
 /* ---- capture sets by total ----
- * Every subset of the table's numbered cards totalling LIMIT or less (the empty set first), kept as
- * the table changes: a card joining extends each subset it fits (one knapsack step), cards leaving
- * drop the subsets holding them; each total's subsets are linked in a list. More than MAX_SUBS
- * subsets is an error, as the Python engine's runtime.subset_sums makes it. */
-static uint64_t sub_t = ~UINT64_C(0);      /* the numbered table cards the lists are for */
-static int sub_n;
-static uint64_t SM[MAX_SUBS]; static int16_t SS[MAX_SUBS]; static uint8_t SC[MAX_SUBS];
-static int32_t SNXT[MAX_SUBS], SHEAD[LIMIT + 1];
+ * The table's numbered cards in the order they joined (TAB, their values TW), with prefix counts:
+ * ROW[i][PAD + s] is how many sets of the first i cards total s (s = 0..LIMIT; the PAD zeros in front
+ * serve a card worth more than the row). A card joining is one step, ROW[i + 1][s] = ROW[i][s] +
+ * ROW[i][s - w]; cards leaving close up TAB and redo the rows from the first gap. A total's sets are
+ * listed by a walk down the rows that enters only branches holding a set, in no particular order (the
+ * callers sort). More than MAX_SUBS sets in all is an error, as the Python engine's runtime.subset_sums
+ * makes it. */
+#define LANES ((LIMIT + 4) / 4 * 4)        /* a row's totals 0..LIMIT, rounded up to whole vectors */
+#define PAD LANES
+static uint64_t sub_t = ~UINT64_C(0);      /* the numbered table cards the rows are for */
+static int tab_n;
+static uint8_t TAB[N_ALL];
+static int TW[N_ALL];
+static int32_t ROW[N_ALL + 1][PAD + LANES];
+static int32_t ONE[LIMIT + 1];             /* per total: the one-card sets */
+typedef int32_t RowVec __attribute__((vector_size(16)));
 
-static void sub_add(uint64_t b, int w) {
-    int n = sub_n;
-    for (int i = 0; i < n; i++) {
-        int s = SS[i] + w;
-        if (s > LIMIT) continue;
-        if (sub_n >= MAX_SUBS) { rs_err_code = 2; return; }
-        SM[sub_n] = SM[i] | b; SS[sub_n] = (int16_t)s; SC[sub_n] = (uint8_t)(SC[i] + 1);
-        SNXT[sub_n] = SHEAD[s]; SHEAD[s] = sub_n;
-        sub_n++;
+static inline void sub_row(int i) {
+    int w = TW[i] > LIMIT ? LIMIT + 1 : TW[i];
+    const int32_t *a = ROW[i] + PAD;
+    int32_t *b = ROW[i + 1] + PAD;
+    for (int s = 0; s < LANES; s += 4) {         /* four totals at a time (vectors: gcc and clang) */
+        RowVec x, y;
+        memcpy(&x, a + s, sizeof x); memcpy(&y, a + s - w, sizeof y);
+        x += y;
+        memcpy(b + s, &x, sizeof x);
     }
-}
-
-static void sub_remove(uint64_t gone) {
-    int k = 1;
-    memset(SHEAD, 0, sizeof SHEAD);          /* 0 ends a list: entry 0 is the empty set, never a capture */
-    for (int i = 1; i < sub_n; i++) {
-        if (SM[i] & gone) continue;
-        SM[k] = SM[i]; SS[k] = SS[i]; SC[k] = SC[i];
-        SNXT[k] = SHEAD[SS[k]]; SHEAD[SS[k]] = k;
-        k++;
+    if (i + 1 > 17) {                             /* i + 1 cards make at most 2^(i + 1) sets */
+        int64_t all = 0;
+        for (int s = 0; s <= LIMIT; s++) all += b[s];
+        if (all > MAX_SUBS) rs_err_code = 2;
     }
-    sub_n = k;
 }
 
 RS_INLINE void sub_sync(uint64_t table) {
     uint64_t t = table & NUMBERED_MASK;
     if (t == sub_t) return;
     if (sub_t == ~UINT64_C(0)) {
-        sub_n = 1; SM[0] = 0; SS[0] = 0; SC[0] = 0;
-        memset(SHEAD, 0, sizeof SHEAD);
-        sub_t = 0;
+        tab_n = 0; sub_t = 0;
+        memset(ONE, 0, sizeof ONE);
+        memset(ROW[0], 0, sizeof ROW[0]);
+        ROW[0][PAD] = 1;                          /* no cards: one set, the empty one, totalling 0 */
     }
     uint64_t gone = sub_t & ~t;
-    if (gone) sub_remove(gone);
-    for (uint64_t m = t & ~sub_t; m; m &= m - 1) { int i = rs_low(m); sub_add(UINT64_C(1) << i, (int)VAL[i]); }
+    if (gone) {
+        int w = 0;
+        while (!(gone >> TAB[w] & 1)) w++;
+        int first = w;
+        for (int j = w; j < tab_n; j++) {
+            if (gone >> TAB[j] & 1) { if (TW[j] >= 0 && TW[j] <= LIMIT) ONE[TW[j]]--; continue; }
+            TAB[w] = TAB[j]; TW[w] = TW[j]; w++;
+        }
+        tab_n = w;
+        for (int j = first; j < tab_n; j++) sub_row(j);
+    }
+    for (uint64_t m = t & ~sub_t; m; m &= m - 1) {
+        int c = rs_low(m);
+        TAB[tab_n] = (uint8_t)c; TW[tab_n] = (int)VAL[c];
+        if (TW[tab_n] >= 0 && TW[tab_n] <= LIMIT) ONE[TW[tab_n]]++;
+        sub_row(tab_n++);
+    }
     sub_t = rs_err_code ? ~UINT64_C(0) : t;
+}
+
+/* the sets of the first i table cards totalling T, each with `m` added (and `cards` more cards), with at
+ * least min_cards cards: appended to out (count: only counted) */
+static int sub_walk(int i, int T, uint64_t m, int cards, int min_cards, uint64_t *out, int n, int count) {
+    if (i == 0 || (T == 0 && ROW[i][PAD] == 1)) {     /* no card left, or only the empty set totals 0 */
+        if (cards < min_cards) return n;
+        if (count) return n + 1;
+        if (n >= MAX_MOVES) { rs_err_code = 5; return n; }
+        out[n++] = m;
+        return n;
+    }
+    int w = TW[i - 1];
+    if (ROW[i - 1][PAD + T]) n = sub_walk(i - 1, T, m, cards, min_cards, out, n, count);
+    if (w <= T && ROW[i - 1][PAD + T - w])
+        n = sub_walk(i - 1, T - w, m | UINT64_C(1) << TAB[i - 1], cards + 1, min_cards, out, n, count);
+    return n;
+}
+
+/* how many of the table's sets of numbered cards total `target` with at least `min_cards` cards */
+RS_INLINE int subsets_count(uint64_t table, int64_t target, int min_cards) {
+    (void)table;                              /* the rows are the table's: the caller ran sub_sync */
+    if (target < 1 || target > LIMIT) return 0;
+    if (min_cards <= 1) return ROW[tab_n][PAD + target];
+    if (min_cards == 2) return ROW[tab_n][PAD + target] - ONE[target];
+    return sub_walk(tab_n, (int)target, 0, 0, min_cards, 0, 0, 1);
 }
 
 /* appends the table's sets of numbered cards totalling `target` with at least `min_cards` cards */
 RS_INLINE int subsets_into(uint64_t table, int64_t target, int min_cards, uint64_t *out, int n) {
-    if (target < 1 || target > LIMIT) return n;
-    sub_sync(table);
-    for (int i = SHEAD[target]; i; i = SNXT[i]) {
-        if (SC[i] < min_cards) continue;
-        if (n >= MAX_MOVES) { rs_err_code = 5; return n; }
-        out[n++] = SM[i];
-    }
-    return n;
+    (void)table;                              /* the rows are the table's: the caller ran sub_sync */
+    if (target < 1 || target > LIMIT || !ROW[tab_n][PAD + target]) return n;
+    return sub_walk(tab_n, (int)target, 0, 0, min_cards, out, n, 0);
 }
 
 /* ---- the hand ---- */
@@ -758,6 +853,7 @@ static int gen_moves(Hand *h, int seat) {
     if (DECLARED_FIRST && pending) hand = pending;
     int n = 0;
     uint64_t table = eff(h, h->table);
+    if (table) { sub_sync(table); if (rs_err_code) return 0; }  /* the capture lists of this table, once a turn */
     for (uint64_t m = hand; m; m &= m - 1) {
         int c = rs_low(m);
         if (!h->table) { MV_CARD[n] = (uint8_t)c; MV_CAP[n++] = 0; continue; }
@@ -778,6 +874,65 @@ static int gen_moves(Hand *h, int seat) {
         }
     }
     return n;
+}
+
+/* ---- a uniform choice: how many moves, then the r-th of gen_moves' order ----
+ * COUNTABLE: each card's number of moves from card_count, then only the chosen card's sets listed and
+ * sorted; otherwise every move listed by gen_moves. */
+static int CNT[64], CAPS[64];                     /* per card of the hand, ascending: moves, capture sets */
+
+RS_INLINE uint64_t playable(const Hand *h, int seat) {
+    uint64_t hand = h->hands[seat];
+    uint64_t pending = h->declared[seat] & hand;
+    return DECLARED_FIRST && pending ? pending : hand;
+}
+
+static int count_moves(Hand *h, int seat) {
+    if (!COUNTABLE) return gen_moves(h, seat);
+    uint64_t hand = playable(h, seat);
+    if (!h->table) return rs_popcount(hand);
+    uint64_t table = eff(h, h->table);
+    sub_sync(table);                              /* the capture lists of this table, once a turn */
+    if (rs_err_code) return 0;
+    int n = 0, j = 0;
+    for (uint64_t m = hand; m; m &= m - 1) {
+        int c = rs_low(m);
+        int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
+        int k = card_count(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT 0);
+        CAPS[j] = k;
+        k += (k == 0) | !FORCED;                  /* the card laid without a capture */
+        CNT[j++] = k; n += k;
+    }
+    if (rs_err_code) return 0;
+    if (n > MAX_MOVES) { rs_err_code = 5; return 0; }
+    return n;
+}
+
+/* the r-th move (0 <= r < count_moves' number, which it follows) */
+static void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture) {
+    if (!COUNTABLE) { *card = MV_CARD[r]; *capture = MV_CAP[r]; return; }
+    uint64_t m = playable(h, seat);
+    if (!h->table) {
+        for (; r; r--) m &= m - 1;
+        *card = rs_low(m); *capture = 0;
+        return;
+    }
+    int j = 0;
+    for (; r >= CNT[j]; j++) { r -= CNT[j]; m &= m - 1; }
+    int c = rs_low(m);
+    if (CAPS[j] == 0) { *card = c; *capture = 0; return; }      /* no capture: laid on the table */
+    int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
+    uint64_t table = eff(h, h->table);
+    sub_sync(table);                              /* as count_moves left it: a comparison */
+    int k = card_options(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT OPT);
+    if (h->wild_as >= 0) for (int i = 0; i < k; i++) OPT[i] = real(h, OPT[i]);
+    if (k == 0 || !FORCED) OPT[k++] = 0;
+    for (int i = 1; i < k; i++) {                 /* insertion sort: a few masks, mostly in order */
+        uint64_t x = OPT[i]; int j = i - 1;
+        while (j >= 0 && OPT[j] > x) { OPT[j + 1] = OPT[j]; j--; }
+        OPT[j + 1] = x;
+    }
+    *card = c; *capture = OPT[r];
 }
 
 /* ---- declarations: bots/policy.py best_declarations over Hand.bonus_options ---- */
@@ -994,20 +1149,23 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
                 if (rs_err_code) return rs_err_code;
             }
             if (nd) {
-                legal += gen_moves(h, seat);
+                legal += count_moves(h, seat);
                 apply_declarations(h, seat, ds, nd);
             }
-            nm = gen_moves(h, seat);
+            nm = count_moves(h, seat);
             if (rs_err_code) return rs_err_code;
             if (!nd) legal += nm;
-            int r = (int)rs_below(&h->rng, (uint32_t)nm);
+            int r = (int)rs_below(&h->rng, (uint32_t)nm), card;
+            uint64_t capture;
+            pick_move(h, seat, r, &card, &capture);
+            if (rs_err_code) return rs_err_code;
             if (trace && tl < trace_cap) {
                 int64_t *t = trace + 6 * tl++;
                 uint64_t dc = 0; int wr = -1;
                 for (int j = 0; j < nd; j++) { dc |= ds[j].cards; if (ds[j].wild_rank >= 0) wr = ds[j].wild_rank; }
-                t[0] = i; t[1] = seat; t[2] = MV_CARD[r]; t[3] = (int64_t)MV_CAP[r]; t[4] = (int64_t)dc; t[5] = wr;
+                t[0] = i; t[1] = seat; t[2] = card; t[3] = (int64_t)capture; t[4] = (int64_t)dc; t[5] = wr;
             }
-            play_card(h, seat, MV_CARD[r], MV_CAP[r]);
+            play_card(h, seat, card, capture);
             if (rs_err_code) return rs_err_code;
         }
         agg[0]++; agg[1] += h->plays; agg[2] += decisions; agg[3] += legal;
