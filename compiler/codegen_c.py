@@ -339,12 +339,19 @@ def _bonus_functions(w, rs, strings, aux, layout):
     names = [b.name for b in bonuses]
     for i, b in enumerate(bonuses):
         w(f"/* hand bonus {i} ({_where(b.span)}): {c_comment(b.when.text)} */")
-        w(f"static int bonus_{i}({_params(BONUS_NAMES)}) {{")
+        w(f"static inline int bonus_{i}({_params(BONUS_NAMES)}) {{")
         w(f"    return {emit(b.when.tree, context(rs, BONUS_NAMES), strings, aux)};")
         w("}")
-    w(f"typedef int (*BonusCheck)({_params(BONUS_NAMES)});")
-    w("static const BonusCheck BONUS_CHECK[N_BONUS + 1] = {"
-      + ", ".join([f"bonus_{i}" for i in range(len(bonuses))] + ["0"]) + "};")
+    # A switch rather than a table of function pointers: the checks are inlined, no indirect calls.
+    args = ", ".join(f"v_{n}" for n in BONUS_NAMES)
+    w(f"RS_INLINE int bonus_check(int b, {_params(BONUS_NAMES)}) {{")
+    w("    switch (b) {")
+    for i in range(len(bonuses)):
+        w(f"    case {i}: return bonus_{i}({args});")
+    w("    }")
+    w("    " + " ".join(f"(void)v_{n};" for n in BONUS_NAMES))
+    w("    return 0;")
+    w("}")
     w(_array("int", "B_SIZE", [b.size for b in bonuses]))
     w(_array("int64_t", "B_POINTS", [b.points for b in bonuses]))
     w(_array("int", "B_CAT", [layout.category(b.category) for b in bonuses]))
@@ -366,6 +373,11 @@ def _bonus_functions(w, rs, strings, aux, layout):
                                             for b in bonuses]))
     w(_array("uint64_t", "B_SHARES", [_u64(sum(1 << names.index(o) for o in b.shares_cards_with if o in names))
                                        for b in bonuses]))
+
+
+def _played_index(code: str) -> str:
+    """A capture condition's C with the played card's index read directly (v_played is always 1 << p)."""
+    return code.replace("rs_high(v_played)", "p")
 
 
 def countable(rs: Ruleset) -> bool:
@@ -397,7 +409,7 @@ def _capture_function(w, rs, strings, aux):
         cond = []
         if k.when is not None:
             w(f"    /* {_where(k.when.span)}: {c_comment(k.when.text)} */")
-            cond.append(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux))
+            cond.append(_played_index(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux)))
         if k.kind in ("sum", "fifteen"):
             cond.insert(0, "numbered")
         if k.unless_match:
@@ -456,7 +468,7 @@ def _count_function(w, rs, strings, aux, extra):
         w(f"    /* capture kind {i + 1}: {k.kind} */")
         cond = []
         if k.when is not None:
-            cond.append(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux))
+            cond.append(_played_index(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux)))
         if k.kind in ("sum", "fifteen"):
             cond.insert(0, "numbered")
         if k.unless_match:
@@ -741,6 +753,7 @@ RS_INLINE int subsets_count(uint64_t table, int64_t target, int min_cards) {
 RS_INLINE int subsets_into(uint64_t table, int64_t target, int min_cards, uint64_t *out, int n) {
     (void)table;                              /* the rows are the table's: the caller ran sub_sync */
     if (target < 1 || target > LIMIT || !ROW[tab_n][PAD + target]) return n;
+    if (min_cards == 2 && ROW[tab_n][PAD + target] == ONE[target]) return n;     /* only single cards */
     return sub_walk(tab_n, (int)target, 0, 0, min_cards, out, n, 0);
 }
 
@@ -967,7 +980,7 @@ static int unique_ok(const Hand *h, int seat, int b, uint64_t cards, int wild_ra
             int c = rs_low(m);
             int rank = (c == WILD_INDEX && h->declared_wild[o]) ? h->declared_wild[o] - 1 : -1;
             uint64_t probe = rank < 0 ? UINT64_C(1) << c : UINT64_C(1) << (N_CARDS + rank);
-            if (unique_key(by, UINT64_C(1) << c, rank) == key && BONUS_CHECK[b](probe, held, round, last)) return 0;
+            if (unique_key(by, UINT64_C(1) << c, rank) == key && bonus_check(b, probe, held, round, last)) return 0;
         }
     }
     return 1;
@@ -976,9 +989,9 @@ static int unique_ok(const Hand *h, int seat, int b, uint64_t cards, int wild_ra
 static inline uint64_t virt(uint64_t m, int r) { return (m ^ WILD_BIT) | (UINT64_C(1) << (N_CARDS + r)); }
 
 static int can_make(int b, uint64_t cards, uint64_t hand, int64_t round, int last) {
-    if (BONUS_CHECK[b](cards, hand, round, last)) return 1;
+    if (bonus_check(b, cards, hand, round, last)) return 1;
     if ((cards & WILD_BIT) && B_WILD[b] && DECLARE_WILD)
-        for (int i = 0; i < N_DECLARE_AS; i++) if (BONUS_CHECK[b](virt(cards, DECLARE_AS[i]), hand, round, last)) return 1;
+        for (int i = 0; i < N_DECLARE_AS; i++) if (bonus_check(b, virt(cards, DECLARE_AS[i]), hand, round, last)) return 1;
     return 0;
 }
 
@@ -1004,7 +1017,7 @@ static int bonus_options(const Hand *h, int seat) {
             int tries = (mask & WILD_BIT) && wild_ok ? N_DECLARE_AS : 0;
             for (int t = -1; t < tries; t++) {
                 uint64_t probe = t < 0 ? mask : virt(mask, DECLARE_AS[t]);
-                if (!BONUS_CHECK[b](probe, h->hands[seat], round, last)) continue;
+                if (!bonus_check(b, probe, h->hands[seat], round, last)) continue;
                 int excluded = 0;
                 for (int o = 0; o < N_BONUS; o++)
                     if ((B_EXCLUDED_BY[b] >> o & 1) && can_make(o, mask, h->hands[seat], round, last)) { excluded = 1; break; }

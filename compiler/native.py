@@ -1,8 +1,8 @@
 """Native back end, build stage: generated C → a shared library built with the system C compiler, loaded with ctypes.
 
 `load(compiled)` returns a `Native` for a checked, compiled ruleset: its C
-source (codegen_c.py) is built once with `cc -O2 -shared -fPIC` (-O: $RULESPEC_NATIVE_OPT) into the
-user's cache directory (`$XDG_CACHE_HOME/rulespec` or `~/.cache/rulespec`,
+source (codegen_c.py) is built once with `cc -O2 -shared -fPIC` (-O: $RULESPEC_NATIVE_OPT; -mpopcnt
+where the x86-64 processor has it) into the user's cache directory (`$XDG_CACHE_HOME/rulespec` or `~/.cache/rulespec`,
 mode 0700), named by a hash of the source, the compiler and its flags, then
 loaded with ctypes. `Native.run()` plays a batch of hands in one call.
 
@@ -34,11 +34,39 @@ OPTIMISE = ("-O0", "-O1", "-O2", "-O3")
 
 
 def _flags() -> tuple[str, ...]:
-    """The compiler flags: -O2, or $RULESPEC_NATIVE_OPT (-O0 to -O3; the test suite builds at -O0, faster)."""
+    """The compiler flags: -O2, or $RULESPEC_NATIVE_OPT (-O0 to -O3; the test suite builds at -O0, faster),
+    and -mpopcnt on an x86-64 processor that has the instruction (`_cpu_flags`)."""
     opt = os.environ.get("RULESPEC_NATIVE_OPT", "-O2")
     if opt not in OPTIMISE:
         raise NativeUnavailable(f"RULESPEC_NATIVE_OPT must be one of {', '.join(OPTIMISE)}, found {opt!r}")
-    return (opt, *FLAGS)
+    return (opt, *FLAGS, *_cpu_flags())
+
+
+_CPU_FLAGS: tuple[str, ...] | None = None
+
+
+def _cpu_flags() -> tuple[str, ...]:
+    """("-mpopcnt",) where this machine is x86-64 and /proc/cpuinfo lists popcnt, else ().
+
+    The playouts count cards with __builtin_popcountll, a library call without the instruction. Only
+    that one instruction, never -march=native: a library in a cache shared by machines of one
+    architecture runs on all of them, and valgrind still runs it. The flag is part of the cache key,
+    so a processor without popcnt builds its own library.
+    """
+    global _CPU_FLAGS
+    if _CPU_FLAGS is None:
+        _CPU_FLAGS = ()
+        if os.uname().machine in ("x86_64", "amd64"):
+            try:
+                with open("/proc/cpuinfo") as f:
+                    for line in f:
+                        if line.startswith("flags"):
+                            if " popcnt" in line:
+                                _CPU_FLAGS = ("-mpopcnt",)
+                            break
+            except OSError:
+                pass
+    return _CPU_FLAGS
 COMPILERS = ("cc", "gcc", "clang")
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
