@@ -280,13 +280,20 @@ class _Tables:
         w(_array("int64_t", "RANK_ID", self.rank_id))
         w(_array("int64_t", "SUIT_ID", self.suit_id))
         w(_array("int", "RANK_NO", self.rank_no))
+        w(_array("uint8_t", "IDENTITY", list(range(rs.deck.size))))   # the deck before a shuffle
         numbered_mask = sum(1 << i for i in range(n_all) if self.numbered[i])
         w(f"#define NUMBERED_MASK {_u64(numbered_mask)}")
         w(_array("uint64_t", "VALUE_MASK", [_u64(sum(1 << i for i in range(n_all)
                                                          if self.numbered[i] and self.val[i] == v))
                                              for v in range(self.max_value + 1)]))
-        w(_array("uint64_t", "RANK_MASK", [_u64(sum(1 << i for i in range(n_all) if self.rank_no[i] == r))
-                                           for r in range(len(rs.deck.ranks))]))
+        rank_masks = [sum(1 << i for i in range(n_all) if self.rank_no[i] == r) for r in range(len(rs.deck.ranks))]
+        w(_array("uint64_t", "RANK_MASK", [_u64(m) for m in rank_masks]))
+        # What a card matches on the table: the numbered cards of its value, or (a card with no value) the
+        # cards of its rank with no value.
+        w(_array("uint64_t", "MATCH_MASK", [
+            _u64(sum(1 << j for j in range(n_all) if self.numbered[j] and self.val[j] == self.val[i])
+                 if self.numbered[i] else rank_masks[self.rank_no[i]] & ~numbered_mask)
+            for i in range(n_all)]))
         w(_array("int", "DECLARE_AS", rs.wild_declare_as))
         w(f"#define N_DECLARE_AS {len(rs.wild_declare_as)}")
         # Deal schedules per number of players: rounds of steps (kind 0: each, 1: table; count; packet).
@@ -306,6 +313,7 @@ class _Tables:
         w("static const Round *const SCHEDULE[MAX_SEATS + 1] = {"
           + ", ".join(f"SCHED_{n}" if n in rounds_of else "0" for n in range(MAX_SEATS + 1)) + "};")
         w(_array("int", "N_ROUNDS", [rounds_of.get(n, 0) for n in range(MAX_SEATS + 1)]))
+        w(f"#define MAX_ROUNDS {max(list(rounds_of.values()) + [1])}")
         w(_array("int", "SIDES", [rs.sides.get(n, 0) if n in rounds_of else 0 for n in range(MAX_SEATS + 1)]))
 
 
@@ -401,8 +409,7 @@ def _capture_function(w, rs, strings, aux):
     w("    int n = 0, n0;")
     w("    (void)n0; (void)v_played;")
     w("    /* a match: one table card of the same value (a card with no value: of the same rank) */")
-    w("    uint64_t matches = numbered ? (v <= MAX_VALUE ? v_table & VALUE_MASK[v] : 0)")
-    w("                                : v_table & ~NUMBERED_MASK & RANK_MASK[RANK_NO[p]];")
+    w("    uint64_t matches = v_table & MATCH_MASK[p];")
     w("    (void)matches;")
     for i, k in enumerate(rs.kinds):
         w(f"    /* capture kind {i + 1}: {k.kind} ({_where(k.span)}) */")
@@ -461,9 +468,9 @@ def _count_function(w, rs, strings, aux, extra):
     w("    int numbered = NUMBERED[p];")
     w("    int k;")
     w("    (void)k; (void)v_played;")
-    w("    uint64_t matches = numbered ? (v <= MAX_VALUE ? v_table & VALUE_MASK[v] : 0)")
-    w("                                : v_table & ~NUMBERED_MASK & RANK_MASK[RANK_NO[p]];")
+    w("    uint64_t matches = v_table & MATCH_MASK[p];")
     w("    (void)matches;")
+    max_value = max([v for v in (rs.deck.value_of(i) for i in range(_n_indices(rs))) if v is not None] + [0])
     for i, k in enumerate(rs.kinds):
         w(f"    /* capture kind {i + 1}: {k.kind} */")
         cond = []
@@ -478,14 +485,25 @@ def _count_function(w, rs, strings, aux, extra):
             w("        k = 1;")
         elif k.kind == "match":
             w("        k = rs_popcount(matches);")
-        elif k.kind == "sum":
-            w(f"        k = subsets_count(v_table, v, {max(k.min_cards, 2)});")
+        elif k.kind == "sum":              # a numbered card's value is 1..MAX_VALUE, within 1..LIMIT
+            w(f"        k = {_count_of('v', max(k.min_cards, 2))};")
+        elif k.total > max_value:           # total - v is within 1..LIMIT
+            w(f"        k = {_count_of(f'{k.total} - v', k.min_cards)};")
         else:
             w(f"        k = subsets_count(v_table, {k.total} - v, {k.min_cards});")
         w("        if (k) return k;" if k.exclusive else "        n += k;")
         w("    }")
     w("    return n;")
     w("}")
+
+
+def _count_of(target: str, min_cards: int) -> str:
+    """C for subsets_count(table, target, min_cards) where target is known to be within 1..LIMIT."""
+    if min_cards <= 1:
+        return f"ROW[tab_n][PAD + ({target})]"
+    if min_cards == 2:
+        return f"ROW[tab_n][PAD + ({target})] - ONE[{target}]"
+    return f"subsets_count(v_table, {target}, {min_cards})"
 
 
 def _event_function(w, rs, strings, aux, layout):
@@ -621,14 +639,17 @@ static int64_t rs_run(uint64_t m, const uint64_t *seq, int n) {
     for (int i = 0; i < n; i++) { if (!(m & seq[i])) break; k++; }
     return k;
 }
-static int64_t rs_best_per_suit(uint64_t m, const uint64_t *suits, int n, const int64_t *scores) {
+/* best_per_suit(): per suit, the highest score level (levels[l] the cards scoring values[l], highest
+ * first; every card is in one) the set's cards of that suit reach, summed; 0 if a suit has none */
+static int64_t rs_best_per_suit(uint64_t m, const uint64_t *suits, int n, const uint64_t *levels,
+                                const int64_t *values, int n_levels) {
     int64_t result = 0;
     for (int s = 0; s < n; s++) {
         uint64_t held = m & suits[s];
         if (!held) return 0;
-        int64_t best = INT64_MIN;
-        for (; held; held &= held - 1) { int64_t x = scores[rs_low(held)]; if (x > best) best = x; }
-        result += best;
+        int l = 0;
+        while (l < n_levels - 1 && !(held & levels[l])) l++;
+        result += values[l];
     }
     return result;
 }
@@ -673,11 +694,11 @@ static int tab_n;
 static uint8_t TAB[N_ALL];
 static int TW[N_ALL];
 static int32_t ROW[N_ALL + 1][PAD + LANES];
-static int32_t ONE[LIMIT + 1];             /* per total: the one-card sets */
+static int32_t ONE[LIMIT + 1];             /* per total: the one-card sets (a value is 1..MAX_VALUE <= LIMIT) */
 typedef int32_t RowVec __attribute__((vector_size(16)));
 
 static inline void sub_row(int i) {
-    int w = TW[i] > LIMIT ? LIMIT + 1 : TW[i];
+    int w = TW[i];                                /* 1..MAX_VALUE: within the PAD zeros */
     const int32_t *a = ROW[i] + PAD;
     int32_t *b = ROW[i + 1] + PAD;
     for (int s = 0; s < LANES; s += 4) {         /* four totals at a time (vectors: gcc and clang) */
@@ -708,7 +729,7 @@ RS_INLINE void sub_sync(uint64_t table) {
         while (!(gone >> TAB[w] & 1)) w++;
         int first = w;
         for (int j = w; j < tab_n; j++) {
-            if (gone >> TAB[j] & 1) { if (TW[j] >= 0 && TW[j] <= LIMIT) ONE[TW[j]]--; continue; }
+            if (gone >> TAB[j] & 1) { ONE[TW[j]]--; continue; }
             TAB[w] = TAB[j]; TW[w] = TW[j]; w++;
         }
         tab_n = w;
@@ -717,7 +738,7 @@ RS_INLINE void sub_sync(uint64_t table) {
     for (uint64_t m = t & ~sub_t; m; m &= m - 1) {
         int c = rs_low(m);
         TAB[tab_n] = (uint8_t)c; TW[tab_n] = (int)VAL[c];
-        if (TW[tab_n] >= 0 && TW[tab_n] <= LIMIT) ONE[TW[tab_n]]++;
+        ONE[TW[tab_n]]++;
         sub_row(tab_n++);
     }
     sub_t = rs_err_code ? ~UINT64_C(0) : t;
@@ -762,6 +783,7 @@ struct Hand {
     int n, k, dealer, turn, round, n_rounds, plays, over, outcome, last_capturer, wild_as, pos, misdeals;
     int in_hands;                             /* cards in the seats' hands */
     const Round *sched;
+    uint64_t *dst[MAX_SEATS + 1];             /* the deal's places: the seats from the dealer's left, the table */
     uint64_t hands[MAX_SEATS], piles[MAX_SIDES], table, previous, declared[MAX_SEATS], shown[MAX_SEATS];
     int played_this_round[MAX_SEATS];
     int side_of[MAX_SEATS];                   /* seat % k */
@@ -793,7 +815,7 @@ static inline uint64_t real(const Hand *h, uint64_t m) {
 }
 
 static void shuffle(Hand *h) {
-    for (int i = 0; i < N_CARDS; i++) h->order[i] = (uint8_t)i;
+    memcpy(h->order, IDENTITY, sizeof h->order);
     /* Fisher-Yates, two 32-bit draws per generator output (native.SplitMix.shuffle does the same) */
     for (int i = N_CARDS - 1; i > 0; i -= 2) {
         uint64_t x = rs_next(&h->rng);
@@ -807,25 +829,39 @@ static void shuffle(Hand *h) {
     h->pos = 0;
 }
 
-static void lay_round(Hand *h) {
-    const Round *rd = &h->sched[h->round];
-    h->round++;
-    int n = h->n, first = (h->dealer + 1) % n;
-    for (int s = 0; s < rd->n_steps; s++) {
-        const Step *st = &rd->steps[s];
-        if (st->kind == 1) {
-            for (int i = 0; i < st->count; i++) h->table |= UINT64_C(1) << h->order[h->pos++];
-            continue;
+/* Each round's deal as a plan for one seat count: where the round's cards go, in order (0..n-1: the
+ * seats from the dealer's left, n: the table), made once per batch from the schedule. */
+static int8_t PLAN[MAX_ROUNDS][N_CARDS];
+static int PLAN_N[MAX_ROUNDS], PLAN_HANDS[MAX_ROUNDS];
+
+static void make_plan(int n) {
+    for (int r = 0; r < N_ROUNDS[n]; r++) {
+        const Round *rd = &SCHEDULE[n][r];
+        int k = 0, hands = 0;
+        for (int s = 0; s < rd->n_steps; s++) {
+            const Step *st = &rd->steps[s];
+            if (st->kind == 1) {
+                for (int i = 0; i < st->count && k < N_CARDS; i++) PLAN[r][k++] = (int8_t)n;
+                continue;
+            }
+            hands += st->count * n;
+            /* `packet` cards at a time to each seat in turn, from the dealer's left */
+            for (int q = 0, seat = 0, given = 0; q < st->count * n && k < N_CARDS; q++) {
+                PLAN[r][k++] = (int8_t)seat;
+                if (++given == st->packet) { given = 0; seat = seat + 1 == n ? 0 : seat + 1; }
+            }
         }
-        int p = h->pos;
-        h->pos += st->count * n;
-        h->in_hands += st->count * n;
-        /* `packet` cards at a time to each seat in turn, from the dealer's left */
-        for (int q = 0, seat = first, given = 0; q < st->count * n; q++) {
-            h->hands[seat] |= UINT64_C(1) << h->order[p++];
-            if (++given == st->packet) { given = 0; seat = seat + 1 == n ? 0 : seat + 1; }
-        }
+        PLAN_N[r] = k; PLAN_HANDS[r] = hands;
     }
+}
+
+static void lay_round(Hand *h) {
+    int r = h->round++, n = h->n, cards = PLAN_N[r];
+    const int8_t *plan = PLAN[r];
+    const uint8_t *order = h->order + h->pos;
+    h->pos += cards;
+    h->in_hands += PLAN_HANDS[r];
+    for (int i = 0; i < cards; i++) *h->dst[plan[i]] |= UINT64_C(1) << order[i];
     for (int s = 0; s < n; s++) { h->played_this_round[s] = 0; h->knocked_round[s] = 0; h->round_dealt[s] = h->hands[s]; }
 }
 
@@ -997,8 +1033,7 @@ static int can_make(int b, uint64_t cards, uint64_t hand, int64_t round, int las
 
 static int bonus_options(const Hand *h, int seat) {
     uint64_t hand = h->hands[seat] & ~h->shown[seat];
-    int cards[64], nc = 0;
-    for (uint64_t m = hand; m; m &= m - 1) cards[nc++] = rs_low(m);
+    int cards[64], nc = rs_popcount(hand), listed = 0;     /* the cards listed when a bonus takes fewer */
     int64_t round = h->round;
     int last = h->round == h->n_rounds;
     int n = 0;
@@ -1013,15 +1048,21 @@ static int bonus_options(const Hand *h, int seat) {
         for (;;) {
             uint64_t mask = 0;
             if (size == nc) mask = hand;
-            else for (int i = 0; i < size; i++) mask |= UINT64_C(1) << cards[idx[i]];
+            else {
+                if (!listed) { int k = 0; for (uint64_t m = hand; m; m &= m - 1) cards[k++] = rs_low(m); listed = 1; }
+                for (int i = 0; i < size; i++) mask |= UINT64_C(1) << cards[idx[i]];
+            }
             int tries = (mask & WILD_BIT) && wild_ok ? N_DECLARE_AS : 0;
+            int excluded = -1;                     /* whether a bonus excluding b can be made of these cards */
             for (int t = -1; t < tries; t++) {
                 uint64_t probe = t < 0 ? mask : virt(mask, DECLARE_AS[t]);
                 if (!bonus_check(b, probe, h->hands[seat], round, last)) continue;
-                int excluded = 0;
-                for (int o = 0; o < N_BONUS; o++)
-                    if ((B_EXCLUDED_BY[b] >> o & 1) && can_make(o, mask, h->hands[seat], round, last)) { excluded = 1; break; }
-                if (excluded) continue;
+                if (excluded < 0) {                /* the same for every declared rank: asked once */
+                    excluded = 0;
+                    for (int o = 0; o < N_BONUS; o++)
+                        if ((B_EXCLUDED_BY[b] >> o & 1) && can_make(o, mask, h->hands[seat], round, last)) { excluded = 1; break; }
+                }
+                if (excluded) break;
                 if (B_UNIQUE[b] && !unique_ok(h, seat, b, mask, t < 0 ? -1 : DECLARE_AS[t], round, last)) continue;
                 if (n >= MAX_OPTS) { rs_err_code = 4; return 0; }
                 OPTS[n].bonus = b; OPTS[n].cards = mask; OPTS[n].wild_rank = t < 0 ? -1 : DECLARE_AS[t];
@@ -1136,11 +1177,15 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
     Hand *h = &hs;
     rs_err_code = 0;
     sub_t = ~UINT64_C(0);
+    make_plan(seats);
     for (int64_t i = first; i < first + count; i++) {
         memset(h, 0, sizeof *h);
         h->n = seats; h->k = K; h->dealer = (int)(i % seats);
         for (int s = 0; s < seats; s++) h->side_of[s] = s % K;
         h->sched = SCHEDULE[seats]; h->n_rounds = N_ROUNDS[seats];
+        for (int s = 0, seat = (int)((i + 1) % seats); s < seats; s++, seat = seat + 1 == seats ? 0 : seat + 1)
+            h->dst[s] = &h->hands[seat];
+        h->dst[seats] = &h->table;
         h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
         h->rng.s = rs_mix((uint64_t)seed ^ rs_mix((uint64_t)i + UINT64_C(0x9E3779B97F4A7C15)));
         shuffle(h);
