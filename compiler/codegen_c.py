@@ -606,7 +606,7 @@ static inline int64_t rs_floormod(int64_t a, int64_t b, int where) {
     return r;
 }
 
-static int64_t rs_total(uint64_t m) { int64_t t = 0; for (; m; m &= m - 1) t += VAL[rs_low(m)]; return t; }
+static inline int64_t rs_total(uint64_t m) { int64_t t = 0; for (; m; m &= m - 1) t += VAL[rs_low(m)]; return t; }
 static int rs_can_total(uint64_t m, int64_t target) {
     if (m & WILD_BIT) { int64_t rest = target - rs_total(m & ~WILD_BIT); return 1 <= rest && rest <= 10; }
     return rs_total(m) == target;
@@ -659,20 +659,20 @@ static int64_t rs_max_same_rank(uint64_t m) {
     for (; m; m &= m - 1) { int r = RANK_NO[rs_low(m)]; if (++counts[r] > best) best = counts[r]; }
     return best;
 }
-static int rs_same(uint64_t m, const int64_t *attr) {
+static inline int rs_same(uint64_t m, const int64_t *attr) {
     if (!m) return 0;
     int64_t a = attr[rs_low(m)];
     for (m &= m - 1; m; m &= m - 1) if (attr[rs_low(m)] != a) return 0;
     return 1;
 }
-static int rs_same_value(uint64_t m) {
+static inline int rs_same_value(uint64_t m) {
     if (!m) return 0;
     int64_t a = VAL[rs_low(m)];
     if (a == 0) return 0;
     for (m &= m - 1; m; m &= m - 1) if (VAL[rs_low(m)] != a) return 0;
     return 1;
 }
-static int64_t rs_first(uint64_t m, const int64_t *table, int64_t none) { return m ? table[rs_low(m)] : none; }
+static inline int64_t rs_first(uint64_t m, const int64_t *table, int64_t none) { return m ? table[rs_low(m)] : none; }
 /* most(): whether this side's value is strictly greater than every other side's */
 static inline int rs_most(const int64_t *vals, int k, int64_t side) {
     for (int s = 0; s < k; s++) if (s != side && !(vals[side] > vals[s])) return 0;
