@@ -224,6 +224,7 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     w(f"#define N_OUT {len(layout.outcomes)}")
     w(f"#define N_BONUS {len(rs.hand_bonuses)}")
     w(f"#define LIMIT {tables.limit}")
+    w(f"#define LANES {max(4, 1 << tables.limit.bit_length())}")
     # The arguments of the capture and event functions, in the order of the check stage's names.
     w("#define CARD_OPTIONS_MOMENT " + "".join(f"{_MOMENT[n]}, " for n in CAPTURE_NAMES
                                                  if n not in ("played", "table")))
@@ -345,11 +346,17 @@ def _bonus_functions(w, rs, strings, aux, layout):
     w("/* ---- hand bonuses ---- */")
     bonuses = list(rs.hand_bonuses.values())
     names = [b.name for b in bonuses]
+    cards_only = []
     for i, b in enumerate(bonuses):
         w(f"/* hand bonus {i} ({_where(b.span)}): {c_comment(b.when.text)} */")
         w(f"static inline int bonus_{i}({_params(BONUS_NAMES)}) {{")
-        w(f"    return {emit(b.when.tree, context(rs, BONUS_NAMES), strings, aux)};")
+        code = emit(b.when.tree, context(rs, BONUS_NAMES), strings, aux)
+        w(f"    return {code};")
         w("}")
+        # A condition that reads nothing but its cards, and cannot fail, gives the same answer for the same
+        # cards: memoised for the wild card's declared ranks (up to 63 of them, one bit each).
+        reads_more = re.search(r"\bv_(?!cards\b)\w+", code) or re.search(r"rs_floordiv|rs_floormod|rs_subset_total", code)
+        cards_only.append(int(not reads_more and len(rs.wild_declare_as) < 64))
     # A switch rather than a table of function pointers: the checks are inlined, no indirect calls.
     args = ", ".join(f"v_{n}" for n in BONUS_NAMES)
     w(f"RS_INLINE int bonus_check(int b, {_params(BONUS_NAMES)}) {{")
@@ -360,6 +367,7 @@ def _bonus_functions(w, rs, strings, aux, layout):
     w("    " + " ".join(f"(void)v_{n};" for n in BONUS_NAMES))
     w("    return 0;")
     w("}")
+    w(_array("int", "B_CARDS_ONLY", cards_only))
     w(_array("int", "B_SIZE", [b.size for b in bonuses]))
     w(_array("int64_t", "B_POINTS", [b.points for b in bonuses]))
     w(_array("int", "B_CAT", [layout.category(b.category) for b in bonuses]))
@@ -687,26 +695,23 @@ static inline int rs_most(const int64_t *vals, int k, int64_t side) {
  * listed by a walk down the rows that enters only branches holding a set, in no particular order (the
  * callers sort). More than MAX_SUBS sets in all is an error, as the Python engine's runtime.subset_sums
  * makes it. */
-#define LANES ((LIMIT + 4) / 4 * 4)        /* a row's totals 0..LIMIT, rounded up to whole vectors */
-#define PAD LANES
+#define PAD LANES                          /* LANES: a row's totals 0..LIMIT, rounded up to a power of two */
 static uint64_t sub_t = ~UINT64_C(0);      /* the numbered table cards the rows are for */
 static int tab_n;
 static uint8_t TAB[N_ALL];
 static int TW[N_ALL];
 static int32_t ROW[N_ALL + 1][PAD + LANES];
 static int32_t ONE[LIMIT + 1];             /* per total: the one-card sets (a value is 1..MAX_VALUE <= LIMIT) */
-typedef int32_t RowVec __attribute__((vector_size(16)));
+typedef int32_t RowVec __attribute__((vector_size(LANES * 4)));     /* a whole row (gcc and clang) */
 
 static inline void sub_row(int i) {
     int w = TW[i];                                /* 1..MAX_VALUE: within the PAD zeros */
     const int32_t *a = ROW[i] + PAD;
+    RowVec x, y;
+    memcpy(&x, a, sizeof x); memcpy(&y, a - w, sizeof y);
+    x += y;
+    memcpy(ROW[i + 1] + PAD, &x, sizeof x);
     int32_t *b = ROW[i + 1] + PAD;
-    for (int s = 0; s < LANES; s += 4) {         /* four totals at a time (vectors: gcc and clang) */
-        RowVec x, y;
-        memcpy(&x, a + s, sizeof x); memcpy(&y, a + s - w, sizeof y);
-        x += y;
-        memcpy(b + s, &x, sizeof x);
-    }
     if (i + 1 > 17) {                             /* i + 1 cards make at most 2^(i + 1) sets */
         int64_t all = 0;
         for (int s = 0; s <= LIMIT; s++) all += b[s];
@@ -744,20 +749,20 @@ RS_INLINE void sub_sync(uint64_t table) {
     sub_t = rs_err_code ? ~UINT64_C(0) : t;
 }
 
-/* the sets of the first i table cards totalling T, each with `m` added (and `cards` more cards), with at
- * least min_cards cards: appended to out (count: only counted) */
+/* the sets of the first i table cards totalling T (1 or more), each with `m` added (and `cards` more cards),
+ * with at least min_cards cards: appended to out (count: only counted). Each set is found once, by its
+ * last card in TAB order: a card j can be that card only if the first j cards make the rest of T. */
 static int sub_walk(int i, int T, uint64_t m, int cards, int min_cards, uint64_t *out, int n, int count) {
-    if (i == 0 || (T == 0 && ROW[i][PAD] == 1)) {     /* no card left, or only the empty set totals 0 */
-        if (cards < min_cards) return n;
-        if (count) return n + 1;
+    for (int j = i - 1; j >= 0 && ROW[j + 1][PAD + T]; j--) {
+        int w = TW[j];
+        if (w > T || !ROW[j][PAD + T - w]) continue;
+        uint64_t with = m | UINT64_C(1) << TAB[j];
+        if (w < T) { n = sub_walk(j, T - w, with, cards + 1, min_cards, out, n, count); continue; }
+        if (cards + 1 < min_cards) continue;
+        if (count) { n++; continue; }
         if (n >= MAX_MOVES) { rs_err_code = 5; return n; }
-        out[n++] = m;
-        return n;
+        out[n++] = with;
     }
-    int w = TW[i - 1];
-    if (ROW[i - 1][PAD + T]) n = sub_walk(i - 1, T, m, cards, min_cards, out, n, count);
-    if (w <= T && ROW[i - 1][PAD + T - w])
-        n = sub_walk(i - 1, T - w, m | UINT64_C(1) << TAB[i - 1], cards + 1, min_cards, out, n, count);
     return n;
 }
 
@@ -1024,9 +1029,27 @@ static int unique_ok(const Hand *h, int seat, int b, uint64_t cards, int wild_ra
 
 static inline uint64_t virt(uint64_t m, int r) { return (m ^ WILD_BIT) | (UINT64_C(1) << (N_CARDS + r)); }
 
+/* The wild card's tries for bonus b on a set holding it: bit 0 as itself, bit 1 + i declared as
+ * DECLARE_AS[i]. For a bonus whose condition reads only its cards the answer depends on the cards alone:
+ * kept per bonus in a direct-mapped table (a set holding the wild card is never 0, the empty key). */
+#define WM_BITS 10
+static uint64_t WM_KEY[N_BONUS + 1][1 << WM_BITS], WM_TRIES[N_BONUS + 1][1 << WM_BITS];
+
+static uint64_t wild_tries(int b, uint64_t cards, uint64_t hand, int64_t round, int last) {
+    unsigned slot = (unsigned)((cards * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - WM_BITS));
+    if (WM_KEY[b][slot] == cards) return WM_TRIES[b][slot];
+    uint64_t bits = (uint64_t)(bonus_check(b, cards, hand, round, last) != 0);
+    for (int i = 0; i < N_DECLARE_AS; i++)
+        if (bonus_check(b, virt(cards, DECLARE_AS[i]), hand, round, last)) bits |= UINT64_C(2) << i;
+    WM_KEY[b][slot] = cards; WM_TRIES[b][slot] = bits;
+    return bits;
+}
+
 static int can_make(int b, uint64_t cards, uint64_t hand, int64_t round, int last) {
+    int wild = (cards & WILD_BIT) && B_WILD[b] && DECLARE_WILD;
+    if (wild && B_CARDS_ONLY[b]) return wild_tries(b, cards, hand, round, last) != 0;
     if (bonus_check(b, cards, hand, round, last)) return 1;
-    if ((cards & WILD_BIT) && B_WILD[b] && DECLARE_WILD)
+    if (wild)
         for (int i = 0; i < N_DECLARE_AS; i++) if (bonus_check(b, virt(cards, DECLARE_AS[i]), hand, round, last)) return 1;
     return 0;
 }
@@ -1052,11 +1075,21 @@ static int bonus_options(const Hand *h, int seat) {
                 if (!listed) { int k = 0; for (uint64_t m = hand; m; m &= m - 1) cards[k++] = rs_low(m); listed = 1; }
                 for (int i = 0; i < size; i++) mask |= UINT64_C(1) << cards[idx[i]];
             }
+            /* the tries: the wild card (if held and declarable) as itself (t = -1), then as each rank; a
+             * bonus of its cards only knows at once which make it (memo), another is asked try by try */
             int tries = (mask & WILD_BIT) && wild_ok ? N_DECLARE_AS : 0;
+            int memo = tries && B_CARDS_ONLY[b];
+            uint64_t made = memo ? wild_tries(b, mask, h->hands[seat], round, last) : 0;
             int excluded = -1;                     /* whether a bonus excluding b can be made of these cards */
             for (int t = -1; t < tries; t++) {
-                uint64_t probe = t < 0 ? mask : virt(mask, DECLARE_AS[t]);
-                if (!bonus_check(b, probe, h->hands[seat], round, last)) continue;
+                if (memo) {                        /* the next try that makes b, if any */
+                    if (!made) break;
+                    t = rs_low(made) - 1;
+                    made &= made - 1;
+                } else {
+                    uint64_t probe = t < 0 ? mask : virt(mask, DECLARE_AS[t]);
+                    if (!bonus_check(b, probe, h->hands[seat], round, last)) continue;
+                }
                 if (excluded < 0) {                /* the same for every declared rank: asked once */
                     excluded = 0;
                     for (int o = 0; o < N_BONUS; o++)
