@@ -655,9 +655,9 @@ static int64_t rs_best_per_suit(uint64_t m, const uint64_t *suits, int n, const 
     for (int s = 0; s < n; s++) {
         uint64_t held = m & suits[s];
         if (!held) return 0;
-        int l = 0;
-        while (l < n_levels - 1 && !(held & levels[l])) l++;
-        result += values[l];
+        uint64_t reached = UINT64_C(1) << (n_levels - 1);    /* the levels its cards reach (at most 64 indices) */
+        for (int l = 0; l < n_levels - 1; l++) reached |= (uint64_t)((held & levels[l]) != 0) << l;
+        result += values[rs_low(reached)];
     }
     return result;
 }
