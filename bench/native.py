@@ -1,7 +1,7 @@
 """Native back end against ref_cirulla.c: CPU time of whole processes, alternated; then µs per hand per ruleset.
 
     python bench/native.py [--hands 200000] [--rounds 5] [--per-ruleset 20000] [--python-hands 300]
-                           [--instructions 20000]
+                           [--instructions 20000] [--base CHECKOUT]
 
 1. Whole processes, CPU time (user + system of the child, from wait4), the
    two alternated `--rounds` times: `rulespec simulate cirulla --hands H
@@ -12,7 +12,10 @@
    before the rounds (a first run's build, ~0.4 s of cc, is reported apart),
    and that first run may write Python's bytecode caches (it runs without
    PYTHONDONTWRITEBYTECODE), so that the timed runs start as an installed
-   rulespec does, from .pyc files.
+   rulespec does, from .pyc files. With `--base CHECKOUT` (another version's
+   checkout) that version's native engine runs in each round too (its
+   rulespec first on PYTHONPATH, its own cache directory), the order of the
+   three alternating between rounds.
 2. In-process µs per hand (CPU time, `time.process_time`) of the native
    engine (one `rs_simulate` call) and of the Python engine (`simulate`,
    one worker, same bots) for cirulla (2, 3, 4 players), cicera and
@@ -68,25 +71,49 @@ def build_ref(folder: Path) -> Path:
     return exe
 
 
-def whole_processes(hands: int, rounds: int) -> None:
+def whole_processes(hands: int, rounds: int, base: Path | None = None) -> None:
+    """ref_cirulla.c against this checkout's native engine (and `base`'s, another checkout), alternated."""
     rulespec = shutil.which("rulespec") or str(Path(sys.executable).parent / "rulespec")
     native_cmd = [rulespec, "simulate", "cirulla", "--hands", str(hands), "--engine", "native"]
     with tempfile.TemporaryDirectory() as tmp:
         ref = build_ref(Path(tmp))
-        first, _ = cpu_of([rulespec, "simulate", "cirulla", "--hands", "10", "--engine", "native"],
-                          env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
+        writes_pyc = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        # The other checkout: its rulespec first on sys.path, its own cache (the manifests would clash).
+        base_env = None if base is None else {**os.environ, "PYTHONPATH": str(base.resolve()),
+                                             "XDG_CACHE_HOME": str(Path(tmp) / "base-cache")}
+        first, _ = cpu_of([rulespec, "simulate", "cirulla", "--hands", "10", "--engine", "native"], env=writes_pyc)
         print(f"first native run (the library built or found in the cache; 10 hands): {first:.2f} s CPU")
         startup, _ = cpu_of([rulespec, "simulate", "cirulla", "--hands", "1", "--engine", "native"])
         print(f"native start-up (1 hand, cache warm): {startup:.2f} s CPU")
-        ratios = []
-        print(f"\n{'round':>5} {'native s':>9} {'ref.c s':>8} {'ratio':>6}")
+        if base_env is not None:
+            cpu_of(native_cmd[:4] + ["10", "--engine", "native"],
+                   env={k: v for k, v in base_env.items() if k != "PYTHONDONTWRITEBYTECODE"})
+            startup, _ = cpu_of([rulespec, "simulate", "cirulla", "--hands", "1", "--engine", "native"], env=base_env)
+            print(f"base ({base}) start-up (1 hand, cache warm): {startup:.2f} s CPU")
+        ratios, base_ratios = [], []
+        print(f"\n{'round':>5} {'native s':>9} {'ref.c s':>8} {'ratio':>6}"
+              + ("" if base is None else f" {'base s':>7} {'ratio':>6}"))
         for r in range(rounds):
-            nat, _ = cpu_of(native_cmd)
-            ref_s, _ = cpu_of([str(ref), str(hands), str(r + 1)])
-            ratios.append(nat / ref_s)
-            print(f"{r + 1:>5} {nat:>9.2f} {ref_s:>8.2f} {nat / ref_s:>6.2f}")
+            order = ["native", "ref", "base"] if r % 2 == 0 else ["base", "ref", "native"]
+            took = {}
+            for which in order:
+                if which == "native":
+                    took[which], _ = cpu_of(native_cmd)
+                elif which == "ref":
+                    took[which], _ = cpu_of([str(ref), str(hands), str(r + 1)])
+                elif base_env is not None:
+                    took[which], _ = cpu_of(native_cmd, env=base_env)
+            ratios.append(took["native"] / took["ref"])
+            line = f"{r + 1:>5} {took['native']:>9.2f} {took['ref']:>8.2f} {ratios[-1]:>6.2f}"
+            if base_env is not None:
+                base_ratios.append(took["base"] / took["ref"])
+                line += f" {took['base']:>7.2f} {base_ratios[-1]:>6.2f}"
+            print(line)
         print(f"median ratio native / ref_cirulla.c, {hands} hands, whole processes: "
               f"{statistics.median(ratios):.2f}x (min {min(ratios):.2f}, max {max(ratios):.2f})")
+        if base_ratios:
+            print(f"median ratio base / ref_cirulla.c: {statistics.median(base_ratios):.2f}x "
+                  f"(min {min(base_ratios):.2f}, max {max(base_ratios):.2f})")
 
 
 def per_ruleset(native_hands: int, python_hands: int) -> None:
@@ -176,8 +203,10 @@ def main() -> None:
     ap.add_argument("--per-ruleset", type=int, default=20_000, help="native hands per ruleset row")
     ap.add_argument("--python-hands", type=int, default=300, help="Python engine hands per ruleset row")
     ap.add_argument("--instructions", type=int, default=0, help="hands per callgrind run (0: not counted)")
+    ap.add_argument("--base", type=Path, help="another checkout (e.g. git worktree add /tmp/base main) whose "
+                                              "native engine runs alternately too")
     args = ap.parse_args()
-    whole_processes(args.hands, args.rounds)
+    whole_processes(args.hands, args.rounds, args.base)
     per_ruleset(args.per_ruleset, args.python_hands)
     if args.instructions:
         instructions(args.instructions)
