@@ -974,7 +974,8 @@ static void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture) {
     int j = 0;
     for (; r >= CNT[j]; j++) { r -= CNT[j]; m &= m - 1; }
     int c = rs_low(m);
-    if (CAPS[j] == 0) { *card = c; *capture = 0; return; }      /* no capture: laid on the table */
+    /* laid on the table: the card captures nothing, or (capture not forced) the first move, sorted */
+    if (CAPS[j] == 0 || (!FORCED && r == 0)) { *card = c; *capture = 0; return; }
     int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
     uint64_t table = eff(h, h->table);
     sub_sync(table);                              /* as count_moves left it: a comparison */
