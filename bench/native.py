@@ -16,10 +16,11 @@
    checkout) that version's native engine runs in each round too (its
    rulespec first on PYTHONPATH, its own cache directory), the order of the
    three alternating between rounds.
-2. In-process µs per hand (CPU time, `time.process_time`) of the native
-   engine (one `rs_simulate` call) and of the Python engine (`simulate`,
-   one worker, same bots) for cirulla (2, 3, 4 players), cicera and
-   cirullone: the issue's closing table.
+2. µs per hand (CPU time, `time.process_time`) of the native engine (one
+   `rs_simulate` call of `--per-ruleset` hands, best of three, in a child
+   process; with `--base`, that checkout's too, the two alternated twice)
+   and of the Python engine (`simulate`, one worker, same bots) for cirulla
+   (2, 3, 4 players), cicera and cirullone: the issue's closing table.
 3. `--instructions N` (valgrind on the machine): instructions per hand under
    callgrind, which do not move with the machine's load, of the generated C
    for cirulla (4 players; built as the native engine builds it, with a small
@@ -116,29 +117,64 @@ def whole_processes(hands: int, rounds: int, base: Path | None = None) -> None:
                   f"(min {min(base_ratios):.2f}, max {max(base_ratios):.2f})")
 
 
-def per_ruleset(native_hands: int, python_hands: int) -> None:
-    from rulespec.bots.simulate import simulate
-    from rulespec.compiler import native
-    from rulespec.compiler.build import compile_ruleset
-    rows = [("cirulla", 2), ("cirulla", 3), ("cirulla", 4), ("cicera", 4), ("cirullone", 4)]
-    print(f"\n{'ruleset':<10} {'players':>7} {'python µs/hand':>15} {'native µs/hand':>15} {'python/native':>14}"
-          f" {'native vs cirulla 4':>20}")
-    measured = []
-    for rid, seats in rows:
-        compiled = compile_ruleset(rid)
-        nat = native.load(compiled)
-        nat.run(1, 0, 100, seats)
+ROWS = [("cirulla", 2), ("cirulla", 3), ("cirulla", 4), ("cicera", 4), ("cirullone", 4)]
+
+# µs per hand of the native engine, best of three rs_simulate calls, for each row: run in a child process
+# so that another checkout (PYTHONPATH) can be measured the same way.
+_NATIVE_US = """
+import json, sys, time
+from rulespec.compiler import native
+from rulespec.compiler.build import compile_ruleset
+hands, out = int(sys.argv[1]), []
+for rid, seats in json.loads(sys.argv[2]):
+    nat = native.load(compile_ruleset(rid))
+    nat.run(1, 0, 100, seats)
+    best = None
+    for _ in range(3):
         t = time.process_time()
-        nat.run(7, 0, native_hands, seats)
-        native_us = (time.process_time() - t) / native_hands * 1e6
+        nat.run(7, 0, hands, seats)
+        us = (time.process_time() - t) / hands * 1e6
+        best = us if best is None else min(best, us)
+    out.append(best)
+print(json.dumps(out))
+"""
+
+
+def native_us(hands: int, env: dict | None = None) -> list[float]:
+    import json
+    # cwd: not a checkout's folder, which `python -c` would put before PYTHONPATH on sys.path
+    done = subprocess.run([sys.executable, "-c", _NATIVE_US, str(hands), json.dumps(ROWS)], env=env,
+                          capture_output=True, text=True, check=True, cwd=tempfile.gettempdir())
+    return json.loads(done.stdout)
+
+
+def per_ruleset(native_hands: int, python_hands: int, base: Path | None = None) -> None:
+    """µs per hand, native (this checkout, and `base`'s, alternated twice) and Python engine, per row."""
+    from rulespec.bots.simulate import simulate
+    base_env = None if base is None else {**os.environ, "PYTHONPATH": str(base.resolve()),
+                                         "XDG_CACHE_HOME": str(Path(tempfile.gettempdir()) / "rulespec-base-cache")}
+    ours, theirs = [], []
+    for _ in range(2):
+        ours.append(native_us(native_hands))
+        if base_env is not None:
+            theirs.append(native_us(native_hands, base_env))
+    nat = [min(x) for x in zip(*ours)]
+    old = [min(x) for x in zip(*theirs)] if theirs else None
+    python = []
+    for rid, seats in ROWS:
+        simulate(rid, hands=5, seed=1, seats=seats, workers=1)       # compiled and warmed up, untimed
         t = time.process_time()
         simulate(rid, hands=python_hands, seed=7, seats=seats, workers=1)
-        python_us = (time.process_time() - t) / python_hands * 1e6
-        measured.append((rid, seats, python_us, native_us))
-    base = next(n for rid, seats, _, n in measured if (rid, seats) == ("cirulla", 4))
-    for rid, seats, python_us, native_us in measured:
-        print(f"{rid:<10} {seats:>7} {python_us:>15.1f} {native_us:>15.2f} {python_us / native_us:>13.0f}x"
-              f" {native_us / base:>19.2f}x")
+        python.append((time.process_time() - t) / python_hands * 1e6)
+    ref = nat[ROWS.index(("cirulla", 4))]
+    print(f"\n{'ruleset':<10} {'players':>7} {'python µs/hand':>15} {'native µs/hand':>15} {'python/native':>14}"
+          f" {'vs cirulla 4':>13}" + ("" if old is None else f" {'base µs/hand':>13} {'base/native':>12}"))
+    for i, (rid, seats) in enumerate(ROWS):
+        line = (f"{rid:<10} {seats:>7} {python[i]:>15.1f} {nat[i]:>15.2f} {python[i] / nat[i]:>13.0f}x"
+                f" {nat[i] / ref:>12.2f}x")
+        if old is not None:
+            line += f" {old[i]:>13.2f} {old[i] / nat[i]:>11.2f}x"
+        print(line)
 
 
 _DRIVER = r"""
@@ -207,7 +243,7 @@ def main() -> None:
                                               "native engine runs alternately too")
     args = ap.parse_args()
     whole_processes(args.hands, args.rounds, args.base)
-    per_ruleset(args.per_ruleset, args.python_hands)
+    per_ruleset(args.per_ruleset, args.python_hands, args.base)
     if args.instructions:
         instructions(args.instructions)
 
