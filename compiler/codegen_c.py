@@ -1055,6 +1055,39 @@ static int can_make(int b, uint64_t cards, uint64_t hand, int64_t round, int las
     return 0;
 }
 
+/* bonus b made of the cards `mask`: offered (OPTS) as Hand.bonus_options offers it, with the first try
+ * that makes it and that no other bonus excludes; 0, or -1 past MAX_OPTS */
+RS_INLINE int bonus_try(const Hand *h, int seat, int b, uint64_t mask, int64_t round, int last, int *n) {
+    /* the tries: the wild card (if held and declarable) as itself (t = -1), then as each rank; a bonus of
+     * its cards only knows at once which make it (memo), another is asked try by try */
+    int tries = (mask & WILD_BIT) && B_WILD[b] && DECLARE_WILD ? N_DECLARE_AS : 0;
+    int memo = tries && B_CARDS_ONLY[b];
+    uint64_t made = memo ? wild_tries(b, mask, h->hands[seat], round, last) : 0;
+    int excluded = -1;                            /* whether a bonus excluding b can be made of these cards */
+    for (int t = -1; t < tries; t++) {
+        if (memo) {                               /* the next try that makes b, if any */
+            if (!made) break;
+            t = rs_low(made) - 1;
+            made &= made - 1;
+        } else {
+            uint64_t probe = t < 0 ? mask : virt(mask, DECLARE_AS[t]);
+            if (!bonus_check(b, probe, h->hands[seat], round, last)) continue;
+        }
+        if (excluded < 0) {                       /* the same for every declared rank: asked once */
+            excluded = 0;
+            for (int o = 0; o < N_BONUS; o++)
+                if ((B_EXCLUDED_BY[b] >> o & 1) && can_make(o, mask, h->hands[seat], round, last)) { excluded = 1; break; }
+        }
+        if (excluded) break;
+        if (B_UNIQUE[b] && !unique_ok(h, seat, b, mask, t < 0 ? -1 : DECLARE_AS[t], round, last)) continue;
+        if (*n >= MAX_OPTS) { rs_err_code = 4; return -1; }
+        OPTS[*n].bonus = b; OPTS[*n].cards = mask; OPTS[*n].wild_rank = t < 0 ? -1 : DECLARE_AS[t];
+        (*n)++;
+        break;
+    }
+    return 0;
+}
+
 static int bonus_options(const Hand *h, int seat) {
     uint64_t hand = h->hands[seat] & ~h->shown[seat];
     int cards[64], nc = rs_popcount(hand), listed = 0;     /* the cards listed when a bonus takes fewer */
@@ -1066,45 +1099,18 @@ static int bonus_options(const Hand *h, int seat) {
         if (size > nc || size < 1) continue;
         uint64_t allowed = B_ROUNDS[b];
         if (~allowed && !((round < 64 && (allowed >> round & 1)) || ((allowed & 1) && last))) continue;
-        int wild_ok = B_WILD[b] && DECLARE_WILD;
+        if (size == nc) {                         /* the whole hand: its only combination */
+            if (bonus_try(h, seat, b, hand, round, last, &n) < 0) return 0;
+            continue;
+        }
+        if (!listed) { int k = 0; for (uint64_t m = hand; m; m &= m - 1) cards[k++] = rs_low(m); listed = 1; }
         int idx[64];
         for (int i = 0; i < size; i++) idx[i] = i;
-        for (;;) {
+        for (;;) {                                /* the combinations in lexicographic order */
             uint64_t mask = 0;
-            if (size == nc) mask = hand;
-            else {
-                if (!listed) { int k = 0; for (uint64_t m = hand; m; m &= m - 1) cards[k++] = rs_low(m); listed = 1; }
-                for (int i = 0; i < size; i++) mask |= UINT64_C(1) << cards[idx[i]];
-            }
-            /* the tries: the wild card (if held and declarable) as itself (t = -1), then as each rank; a
-             * bonus of its cards only knows at once which make it (memo), another is asked try by try */
-            int tries = (mask & WILD_BIT) && wild_ok ? N_DECLARE_AS : 0;
-            int memo = tries && B_CARDS_ONLY[b];
-            uint64_t made = memo ? wild_tries(b, mask, h->hands[seat], round, last) : 0;
-            int excluded = -1;                     /* whether a bonus excluding b can be made of these cards */
-            for (int t = -1; t < tries; t++) {
-                if (memo) {                        /* the next try that makes b, if any */
-                    if (!made) break;
-                    t = rs_low(made) - 1;
-                    made &= made - 1;
-                } else {
-                    uint64_t probe = t < 0 ? mask : virt(mask, DECLARE_AS[t]);
-                    if (!bonus_check(b, probe, h->hands[seat], round, last)) continue;
-                }
-                if (excluded < 0) {                /* the same for every declared rank: asked once */
-                    excluded = 0;
-                    for (int o = 0; o < N_BONUS; o++)
-                        if ((B_EXCLUDED_BY[b] >> o & 1) && can_make(o, mask, h->hands[seat], round, last)) { excluded = 1; break; }
-                }
-                if (excluded) break;
-                if (B_UNIQUE[b] && !unique_ok(h, seat, b, mask, t < 0 ? -1 : DECLARE_AS[t], round, last)) continue;
-                if (n >= MAX_OPTS) { rs_err_code = 4; return 0; }
-                OPTS[n].bonus = b; OPTS[n].cards = mask; OPTS[n].wild_rank = t < 0 ? -1 : DECLARE_AS[t];
-                n++;
-                break;
-            }
-            if (size == nc) break;                 /* the whole hand: its only combination */
-            int i = size - 1;                      /* the next combination, lexicographic */
+            for (int i = 0; i < size; i++) mask |= UINT64_C(1) << cards[idx[i]];
+            if (bonus_try(h, seat, b, mask, round, last, &n) < 0) return 0;
+            int i = size - 1;
             while (i >= 0 && idx[i] == nc - size + i) i--;
             if (i < 0) break;
             idx[i]++;
