@@ -169,8 +169,11 @@ def _playout_job(job: dict, compiled):
     """The playout function and per-seat policies for a job whose every bot a playout can play, else None."""
     if not job.get("playout", True) or any(spec not in PLAYOUT_BOTS for spec in job["bots"]):
         return None
-    from rulespec.compiler.playout import playout_for
-    return playout_for(compiled), [PLAYOUT_BOTS[spec] for spec in job["bots"]], compiled
+    fn = getattr(compiled, "_playout", None)     # loaded already (a disk cache hit): nothing to import
+    if fn is None:
+        from rulespec.compiler.playout import playout_for
+        fn = playout_for(compiled)
+    return fn, [PLAYOUT_BOTS[spec] for spec in job["bots"]], compiled
 
 
 def _located(exc: Exception, compiled) -> Exception:
@@ -221,7 +224,7 @@ def _play(hand: Hand, bots: list, stats: Stats) -> None:
 def run_chunk(job: dict, start: int, stop: int) -> Stats:
     """Play hands (or games) start..stop-1 of a job; the unit of work of every backend."""
     from rulespec.compiler.build import compile_ruleset
-    compiled = compile_ruleset(job["ref"], job["options"], root=job.get("root"))
+    compiled = compile_ruleset(job["ref"], job["options"], root=job.get("root"), disk=True)
     rules = compiled.module
     n = job["seats"]
     stats = _stats_for(rules, n)
@@ -288,7 +291,7 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     if isinstance(ref, Compiled):
         options = options if options is not None else (dict(ref.ruleset.option_values) or None)
         ref = str(ref.ruleset.files[0])
-    rules = compile_ruleset(ref, options, root=root).module
+    rules = compile_ruleset(ref, options, root=root, disk=True).module
     n = seats or rules.DEFAULT_SEATS
     if n not in rules.SEATS_ALLOWED:
         raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "

@@ -67,7 +67,7 @@ def run(args, out, err) -> int:
         nat, n, bots = from_manifest(args, options)
     if nat is None:
         from rulespec.compiler.build import compile_ruleset
-        compiled = compile_ruleset(args.ruleset, options, root=args.root)
+        compiled = compile_ruleset(args.ruleset, options, root=args.root, disk=True)
         rules = compiled.module
         n = args.seats or rules.DEFAULT_SEATS
         bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
