@@ -53,27 +53,39 @@ class Stats:
 
     def add_hand(self, hand) -> None:
         """Count one finished hand (a `Hand`, or a `PlayoutResult`: `plays`, `outcome`, `score()`)."""
+        # Called once per hand of a run: the dictionaries are updated inline (same keys, same order as
+        # through _add), which is most of what counting a hand costs beside playing it.
         self.hands += 1
-        self.plays += hand.plays
-        self.lengths[hand.plays] = self.lengths.get(hand.plays, 0) + 1
-        if hand.outcome is not None:
-            self.outcomes[hand.outcome[0]] = self.outcomes.get(hand.outcome[0], 0) + 1
-        if hand.plays == 0:
+        plays = hand.plays
+        self.plays += plays
+        lengths = self.lengths
+        lengths[plays] = lengths.get(plays, 0) + 1
+        outcome = hand.outcome
+        if outcome is not None:
+            self.outcomes[outcome[0]] = self.outcomes.get(outcome[0], 0) + 1
+        if plays == 0:
             return
         rows = hand.score()
         totals = [r["total"] for r in rows]
         top = max(totals)
         if totals.count(top) == 1:
             self.hand_wins[totals.index(top)] += 1
+        sums, squares, scored, counted = self.sums, self.squares, self.scored, self.totals
         for side, row in enumerate(rows):
             for cat, pts in row.items():
-                self._add(side, cat, pts)
+                key = (side, cat)
+                sums[key] = sums.get(key, 0) + pts
+                squares[key] = squares.get(key, 0) + pts * pts
                 if pts and cat != "total":
-                    self.scored[(side, cat)] = self.scored.get((side, cat), 0) + 1
-            key = (side, row["total"])
-            self.totals[key] = self.totals.get(key, 0) + 1
+                    scored[key] = scored.get(key, 0) + 1
+            total = totals[side]
+            key = (side, total)
+            counted[key] = counted.get(key, 0) + 1
             others = [t for s, t in enumerate(totals) if s != side]
-            self._add(side, "margin", totals[side] - max(others) if others else 0)
+            margin = total - max(others) if others else 0
+            key = (side, "margin")
+            sums[key] = sums.get(key, 0) + margin
+            squares[key] = squares.get(key, 0) + margin * margin
 
     def add_game(self, game: Game) -> None:
         self.games += 1
@@ -194,10 +206,50 @@ def _bot_rngs(job: dict, key: str) -> list:
     return [random.Random(f"rulespec-sim:{job['seed']}:{key}:bot{seat}") for seat in range(len(job["bots"]))]
 
 
+def _shuffle_inline(order: list, rng: random.Random) -> None:
+    """`rng.shuffle(order)` as CPython's random module does it (Fisher-Yates from the top, each index drawn by
+    rejection from getrandbits(n.bit_length())), without its two method calls per card."""
+    getrandbits = rng.getrandbits
+    for i in range(len(order) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+
+
+def _same_as_stdlib(shuffle) -> bool:
+    """Whether `shuffle` puts decks in the order random.Random.shuffle does (checked on a few seeds and sizes)."""
+    for seed in range(4):
+        for size in (1, 2, 40, 52, 80):
+            mine, theirs = list(range(size)), list(range(size))
+            a, b = random.Random(seed), random.Random(seed)
+            shuffle(mine, a)
+            b.shuffle(theirs)
+            if mine != theirs or a.getrandbits(32) != b.getrandbits(32):
+                return False
+    return True
+
+
+_SHUFFLE: list = []
+
+
+def _deck_shuffle():
+    """The deck shuffle of the playouts: the inline one where this Python's random module is checked (once,
+    on first use) to shuffle the same way, else rng.shuffle; the order must be exactly shuffled_source()'s."""
+    if not _SHUFFLE:
+        _SHUFFLE.append(_shuffle_inline if _same_as_stdlib(_shuffle_inline) else _stdlib_shuffle)
+    return _SHUFFLE[0]
+
+
+def _stdlib_shuffle(order: list, rng: random.Random) -> None:
+    rng.shuffle(order)
+
+
 def _play_fast(fast, rules, n: int, dealer: int, rng: random.Random, rngs: list, stats: Stats) -> PlayoutResult:
     fn, policies, _compiled = fast
     order = list(range(rules.N_CARDS))
-    rng.shuffle(order)                    # the order shuffled_source() deals from this stream
+    _deck_shuffle()(order, rng)           # the order shuffled_source() deals from this stream
     try:
         result = PlayoutResult(rules, fn(n, dealer, order, rng, policies, rngs, True))
     except RulespecError:
@@ -272,6 +324,60 @@ def _chunks(total: int, workers: int) -> list[tuple[int, int]]:
     return [(a, min(a + size, total)) for a in range(0, total, size)]
 
 
+# A run left to choose its processes (no `workers`) starts in this one and spreads what is left over
+# every core only when that is predicted to take more CPU time than this: a worker process costs a
+# fork, a pool and the pickling of its results, about 0.02-0.05 s of CPU on top of the work
+# (bench/README.md, "Issue 12, third pass"), so below a few seconds of work one process is cheaper
+# in CPU and hardly slower.
+PARALLEL_SECONDS = 2.0
+
+
+def worth_spreading(done: int, seconds: float, left: int, cores: int) -> bool:
+    """Whether `left` more units (hands or games), after `done` took `seconds` of CPU here, should go to
+    `cores` processes: only when there is more than one core and the rest would take over PARALLEL_SECONDS."""
+    if cores < 2 or left < 2 or done < 1:
+        return False
+    return seconds / done * left > PARALLEL_SECONDS
+
+
+def _cpu_seconds() -> float:
+    """This process's CPU time (user and system) so far."""
+    import time
+    return time.process_time()
+
+
+def run_chunks(job: dict, chunks: list[tuple[int, int]], workers: int | None, progress, work=None) -> tuple[list, int]:
+    """Run `work(job, a, b)` (default: run_chunk) for every chunk; (the parts in chunk order, processes used).
+
+    `workers` given: that many processes (1: this one). None: this process plays the first chunk, then
+    the rest in this process too unless `worth_spreading` says the rest deserves every core. The parts
+    are the same either way (every unit draws from its own streams; they are merged in chunk order).
+    """
+    work = work or run_chunk
+    parts: list = []
+
+    def here(a: int, b: int) -> None:
+        parts.append(work(job, a, b))
+        if progress:
+            progress(b - a)
+
+    if workers is None:
+        cores = default_workers()
+        start = _cpu_seconds()
+        here(*chunks[0])
+        done, left = chunks[0][1] - chunks[0][0], chunks[-1][1] - chunks[0][1]
+        if not worth_spreading(done, _cpu_seconds() - start, left, cores):
+            for a, b in chunks[1:]:
+                here(a, b)
+            return parts, 1
+        return parts + _run_processes(job, chunks[1:], cores, progress, work), min(cores, len(chunks) - 1)
+    if workers == 1 or len(chunks) == 1:
+        for a, b in chunks:
+            here(a, b)
+        return parts, 1
+    return _run_processes(job, chunks, workers, progress, work), min(workers, len(chunks))
+
+
 def simulate(ref, *, options: dict | None = None, hands: int | None = None, games: int | None = None,
              seed: int = 0, seats: int | None = None, bots: str = "random", workers: int | None = None,
              backend: str = "local", address: str | None = None, progress=None, playout: bool = True,
@@ -283,8 +389,10 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     hand through `Hand` and the bot objects instead (the figures are the same).
 
     `bots`: one bot for every seat or one per seat (`random,greedy,random,ismcts:200`).
-    `workers`: processes (default: every core); `backend="ray"` sends the work to a Ray cluster at
-    `address` (None: a local one). `progress(units)` is called as hands or games finish.
+    `workers`: processes; by default one, or every core when the run is long enough to gain from them
+    (`run_chunks`); `backend="ray"` sends the work to a Ray cluster at `address` (None: a local one).
+    `progress(units)` is called as hands or games finish. The statistics' `workers` says how many
+    processes played.
     `root`: every ruleset file read must lie under this folder (rulesets from strangers).
     """
     from rulespec.compiler.build import Compiled, compile_ruleset
@@ -303,23 +411,17 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
         raise RulespecError("the number of hands or games must be at least 1")
     job = {"ref": str(ref), "options": options, "seats": n, "bots": parse_bots(bots, n, rules.SIDES[n]), "seed": seed,
            "games": games is not None, "playout": playout, "root": None if root is None else str(root)}
-    workers = workers or default_workers()
-    chunks = _chunks(total, workers)
+    chunks = _chunks(total, workers or default_workers())
     if backend == "ray":
-        parts = _run_ray(job, chunks, address, progress)
+        parts, used = _run_ray(job, chunks, address, progress), workers or default_workers()
     elif backend != "local":
         raise RulespecError(f"unknown backend '{backend}' (local, ray)")
-    elif workers == 1 or len(chunks) == 1:
-        parts = []
-        for a, b in chunks:
-            parts.append(run_chunk(job, a, b))
-            if progress:
-                progress(b - a)
     else:
-        parts = _run_processes(job, chunks, workers, progress)
+        parts, used = run_chunks(job, chunks, workers, progress)
     stats = _stats_for(rules, n)
     for part in parts:
         stats.merge(part)
+    stats.workers = used
     return stats
 
 

@@ -1,4 +1,4 @@
-"""`rulespec simulate RULESET`: statistics over many hands or games played by bots, on every core."""
+"""`rulespec simulate RULESET`: statistics over many hands or games played by bots, on every core for a long run."""
 from __future__ import annotations
 
 from rulespec.cli.options import add_option_argument, add_root_argument, named_options
@@ -16,7 +16,8 @@ def register(sub) -> None:
     s.add_argument("--bots", "--bot", dest="bots", default="random", metavar="BOT[,BOT...]",
                    help="random, greedy or ismcts[:BUDGET]: one for all, one per side or one per seat "
                         "(default random)")
-    s.add_argument("--workers", type=int, help="processes (default: every core)")
+    s.add_argument("--workers", type=int, help="processes (default: one, or every core for a run of more than a "
+                                               "few seconds)")
     s.add_argument("--backend", choices=["local", "ray"], default="local")
     s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
     s.add_argument("--engine", choices=["python", "native", "auto"], default="python",
@@ -104,7 +105,8 @@ def run(args, out, err) -> int:
                       f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html, err if args.json else out)
     if args.json:
         timings = {} if args.no_timings else dict(
-            workers=1 if nat is not None else args.workers or default_workers(), seconds=round(dt, 3),
+            workers=1 if nat is not None else getattr(stats, "workers", args.workers or default_workers()),
+            seconds=round(dt, 3),
             hands_per_second=round(stats.hands / dt, 1) if dt else None)
         doc = to_dict(stats, ruleset=ruleset_id, options=options or {}, seed=args.seed, seats=n, bots=bots,
                       backend=args.backend, engine="native" if nat is not None else "python", **timings)
