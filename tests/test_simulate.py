@@ -130,3 +130,77 @@ def test_ray_backend_without_ray_says_how_to_install_it(monkeypatch):
     assert run(["simulate", "cirulla", "--hands", "4", "--seed", "1", "--workers", "2", "--backend", "ray"],
                out, err) == 2
     assert "pip install 'rulespec[ray]'" in err.getvalue() and "pip install '.[ray]'" in err.getvalue()
+
+
+# -- how many processes a run uses (bots/simulate.py run_chunks) ------------------------------------
+def test_worth_spreading_only_long_runs_on_several_cores():
+    from rulespec.bots.simulate import PARALLEL_SECONDS, worth_spreading
+    per_hand = 0.0002                                      # about a random Cirulla hand
+    assert not worth_spreading(125, 125 * per_hand, 3875, cores=2)      # 4000 hands: under a second
+    assert worth_spreading(125, 125 * per_hand, 100_000, cores=2)       # 20 s of work
+    assert not worth_spreading(125, 125 * per_hand, 100_000, cores=1)   # one core: nothing to gain
+    assert not worth_spreading(1, PARALLEL_SECONDS, 1, cores=8)         # one unit left
+    assert worth_spreading(1, 1.0, 3, cores=2) and not worth_spreading(1, 0.5, 3, cores=2)
+
+
+def _clock(monkeypatch, seconds_per_call):
+    """A CPU clock for run_chunks that advances by `seconds_per_call` each time it is read."""
+    from rulespec.bots import simulate as sim
+    ticks = iter(range(1000))
+    monkeypatch.setattr(sim, "_cpu_seconds", lambda: next(ticks) * seconds_per_call)
+    monkeypatch.setattr(sim, "default_workers", lambda: 2)
+
+
+def test_a_short_run_stays_in_one_process(monkeypatch):
+    from rulespec.bots import simulate as sim
+    _clock(monkeypatch, 0.001)
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a short run started worker processes")
+    monkeypatch.setattr(sim, "_run_processes", no_pool)
+    stats = simulate("cirulla", hands=64, seed=4)
+    assert stats.workers == 1 and stats.hands == 64
+    assert to_dict(stats) == to_dict(simulate("cirulla", hands=64, seed=4, workers=1))
+
+
+def test_a_long_run_spreads_over_the_cores_with_the_same_figures(monkeypatch):
+    from rulespec.bots import simulate as sim
+    _clock(monkeypatch, 1000.0)                            # the first chunk "took" 1000 s
+    pooled = []
+    real = sim._run_processes
+
+    def pool(job, chunks, workers, progress, work=None):
+        pooled.append((chunks[0], workers))
+        return real(job, chunks, workers, progress, work)
+    monkeypatch.setattr(sim, "_run_processes", pool)
+    stats = simulate("cirulla", hands=64, seed=4, bots="random,greedy")
+    assert pooled == [((2, 4), 2)]                         # chunks of 2 hands: the first one played here
+    assert stats.workers == 2
+    assert to_dict(stats) == to_dict(simulate("cirulla", hands=64, seed=4, bots="random,greedy", workers=1))
+
+
+def test_explicit_workers_are_kept(monkeypatch):
+    from rulespec.bots import simulate as sim
+    _clock(monkeypatch, 0.0)
+    assert simulate("cirulla", hands=8, seed=1, workers=2).workers == 2
+    assert simulate("cirulla", hands=8, seed=1, workers=1).workers == 1
+
+
+def test_the_json_says_how_many_processes_played():
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["simulate", "cirulla-short", "--hands", "6", "--json"], out, err) == 0
+    assert json.loads(out.getvalue())["workers"] == 1
+
+
+def test_the_inline_deck_shuffle_is_random_shuffle():
+    import random
+
+    from rulespec.bots.simulate import _deck_shuffle, _shuffle_inline
+    assert _deck_shuffle() is _shuffle_inline              # on CPython the check passes
+    for seed in range(50):
+        for size in (40, 52):
+            a, b = list(range(size)), list(range(size))
+            ra, rb = random.Random(f"s{seed}"), random.Random(f"s{seed}")
+            _shuffle_inline(a, ra)
+            rb.shuffle(b)
+            assert a == b and ra.random() == rb.random()
