@@ -74,7 +74,10 @@ def _private_dir(path: str) -> bool:
 
 
 def folder() -> str | None:
-    """The cache's folder, created private; None when there is none this user alone controls."""
+    """The cache's folder, created private; None when there is none this user alone controls (or no way to
+    tell: a system without POSIX ownership has no cache)."""
+    if not hasattr(os, "getuid"):
+        return None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     if not os.path.isabs(base):
         return None
@@ -97,12 +100,12 @@ def code_stamp() -> str:
     times, like the .pyc check), its version and the Python that runs it: what generates and runs the code."""
     if _CODE_STAMP:
         return _CODE_STAMP[0]
-    import rulespec
+    package = sys.modules[__name__.split(".")[0]]      # rulespec, imported before any of its modules
     h = hashlib.sha256()
-    h.update(f"{FORMAT}\0{rulespec.__version__}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode())
+    h.update(f"{FORMAT}\0{package.__version__}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode())
     # The package folder, following its links to the checkout's compiler/ and grammars/ (the shipped
     # rulesets are inputs, hashed by content one by one).
-    root = os.path.dirname(os.path.realpath(rulespec.__file__))
+    root = os.path.dirname(os.path.realpath(package.__file__))
     for here, dirs, names in os.walk(root, followlinks=True):
         dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "rulesets"))
         for name in sorted(names):
