@@ -204,3 +204,65 @@ def test_the_inline_deck_shuffle_is_random_shuffle():
             _shuffle_inline(a, ra)
             rb.shuffle(b)
             assert a == b and ra.random() == rb.random()
+
+
+# -- the tables without rich (bots/simulate.py render_text) ------------------------------------------
+def _rich_text(stats, title, bots):
+    from rich.console import Console
+
+    from rulespec.bots.simulate import render
+    buffer = io.StringIO()
+    render(stats, Console(file=buffer, width=80), title=title, bots=bots)
+    return buffer.getvalue()
+
+
+def _every_shipped_run():
+    from rulespec.compiler.build import compile_ruleset
+    from rulespec.source.rulesets import shipped_ids
+    for rid in shipped_ids():
+        rules = compile_ruleset(rid).module
+        for seats in rules.SEATS_ALLOWED:
+            yield rid, seats
+
+
+def test_the_tables_without_rich_are_richs_bytes():
+    from rulespec.bots.registry import parse_bots
+    from rulespec.bots.simulate import render_text
+    drawn = 0
+    for k, (rid, seats) in enumerate(_every_shipped_run()):
+        spec = ("random", "greedy", ",".join(("random", "greedy")[i % 2] for i in range(seats)))[k % 3]
+        games = k % 4 == 1
+        stats = simulate(rid, seats=seats, seed=k, workers=1, bots=spec, **({"games": 1} if games else {"hands": 3}))
+        bots = parse_bots(spec, seats, stats.sides)
+        # As the command's titles, some long enough for rich to wrap them over the table.
+        title = f"{rid}: {1 if games else 3 * 10 ** (k % 6)} {'games' if games else 'hands'}, seed {k}, " \
+                f"bots {','.join(bots)}"
+        text = render_text(stats, title=title, bots=bots)
+        if text is not None:
+            assert text == _rich_text(stats, title, bots), (rid, seats)
+            drawn += 1
+    assert drawn > 70                     # most shipped rulesets' tables are drawn without rich
+
+
+@pytest.mark.parametrize("title, bots", [
+    ("a-title-with-one-word-longer-than-the-table-it-stands-above-which-rich-would-fold", None),
+    ("two  spaces", None),
+    ("markup [bold]here[/bold]", None),
+    ("an :emoji: code", None),
+    ("wide characters 牌", None),
+    ("bots too long for 80 columns", ["random-" * 6, "greedy", "random", "greedy"]),
+])
+def test_what_only_rich_draws_right_is_left_to_rich(title, bots):
+    from rulespec.bots.simulate import render_text
+    stats = simulate("cirulla", hands=2, seed=1, workers=1)
+    assert render_text(stats, title=title, bots=bots or ["random"] * 4) is None
+    assert render_text(stats, title="a short title", bots=["random"] * 4) is not None
+
+
+def test_the_command_prints_richs_bytes_without_rich(monkeypatch):
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["simulate", "cirulla", "--hands", "5", "--seed", "3", "--no-timings"], out, err) == 0
+    monkeypatch.setenv("FORCE_COLOR", "")            # rich draws (FORCE_COLOR empty: still no styles)
+    forced = io.StringIO()
+    assert run(["simulate", "cirulla", "--hands", "5", "--seed", "3", "--no-timings"], forced, err) == 0
+    assert out.getvalue() == forced.getvalue() and "┏" in out.getvalue()

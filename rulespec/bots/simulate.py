@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import re
 from dataclasses import dataclass, field
 
 from rulespec.bots.policy import play_out
@@ -501,32 +502,121 @@ def _rate(p: float, low: float, high: float, digits: int = 1) -> str:
     return f"{100 * p:.{digits}f}% ({100 * low:.{digits}f}-{100 * high:.{digits}f})"
 
 
-def render(stats: Stats, console, *, title: str, bots: list[str]) -> None:
-    """The statistics as rich tables: points per category and side, then win rates per side and seat."""
-    from rich.table import Table
-    table = Table(title=title)
-    table.add_column("mean points per hand")
+def _tables(stats: Stats, *, title: str, bots: list[str]) -> tuple[list, list[str]]:
+    """What `render` shows: tables as (title, headers, justify, rows), then lines of text."""
+    headers = ["mean points per hand"]
     for s in range(stats.sides):
         members = [f"{seat}:{bots[seat]}" for seat in range(stats.seats) if seat % stats.sides == s]
-        table.add_column(f"side {s}\n{' '.join(members)}", justify="right")
+        headers.append(f"side {s}\n{' '.join(members)}")
     # Three sides or more: shorter cells, so that the table still fits 80 columns.
     wide = stats.sides <= 2
-    for cat in stats.categories:
-        table.add_row(cat, *[f"{stats.mean(s, cat):.3f} ± {stats.ci95(s, cat):.3f}" if wide else
-                             f"{stats.mean(s, cat):.2f}±{stats.ci95(s, cat):.2f}" for s in range(stats.sides)])
+    rows = [[cat, *[f"{stats.mean(s, cat):.3f} ± {stats.ci95(s, cat):.3f}" if wide else
+                    f"{stats.mean(s, cat):.2f}±{stats.ci95(s, cat):.2f}" for s in range(stats.sides)]]
+            for cat in stats.categories]
     what = "games won" if stats.games else "hands won"
-    table.add_row(what, *[_rate(*stats.win_rate(s), digits=1 if wide else 0) for s in range(stats.sides)])
-    console.print(table)
-    seats = Table(title=f"{what} per seat")
-    for col in ("seat", "bot", "side", "win rate"):
-        seats.add_column(col, justify="right" if col == "win rate" else "left")
-    for seat in range(stats.seats):
-        seats.add_row(str(seat), bots[seat], str(seat % stats.sides), _rate(*stats.win_rate(seat % stats.sides)))
-    console.print(seats)
+    rows.append([what, *[_rate(*stats.win_rate(s), digits=1 if wide else 0) for s in range(stats.sides)]])
+    points = (title, headers, ["left"] + ["right"] * stats.sides, rows)
+    seats = (f"{what} per seat", ["seat", "bot", "side", "win rate"], ["left", "left", "left", "right"],
+             [[str(seat), bots[seat], str(seat % stats.sides), _rate(*stats.win_rate(seat % stats.sides))]
+              for seat in range(stats.seats)])
     line = (f"{stats.hands} hands; {stats.mean_plays:.1f} plays per hand; "
             f"{stats.mean_legal_moves:.2f} legal moves per turn on average")
     if stats.games:
         line += f"; {stats.games} games, {stats.game_hands / stats.games:.2f} hands per game"
-    console.print(line)
+    lines = [line]
     if stats.outcomes:
-        console.print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())))
+        lines.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())))
+    return [points, seats], lines
+
+
+def render(stats: Stats, console, *, title: str, bots: list[str]) -> None:
+    """The statistics as rich tables: points per category and side, then win rates per side and seat."""
+    from rich.table import Table
+    tables, lines = _tables(stats, title=title, bots=bots)
+    for caption, headers, justify, rows in tables:
+        table = Table(title=caption)
+        for header, how in zip(headers, justify):
+            table.add_column(header, justify=how)
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+    for line in lines:
+        console.print(line)
+
+
+def render_text(stats: Stats, *, title: str, bots: list[str], width: int = 80) -> str | None:
+    """What `render` prints on a console of `width` columns that is not a terminal, drawn without rich (whose
+    import costs a short run a third of its start-up); None where only rich draws it right (a table wider
+    than `width` or narrower than its title, text rich would read as markup or emoji, wide characters).
+    tests/test_simulate.py compares the two on every shipped ruleset."""
+    tables, lines = _tables(stats, title=title, bots=bots)
+    out = []
+    for table in tables:
+        drawn = _box_table(*table, width=width)
+        if drawn is None:
+            return None
+        out += drawn
+    for line in lines:
+        if not _plain(line) or len(line) > width:
+            return None
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+_RICH_READS = re.compile(r"\[|:\S*?:")     # markup, emoji codes
+
+
+def _plain(text: str) -> bool:
+    """Text that rich prints as it is, one column per character."""
+    return all(" " <= ch <= "~" or ch == "±" for ch in text) and not _RICH_READS.search(text)
+
+
+def _centred(title: str, width: int) -> list[str] | None:
+    """A table's title as rich sets it: words wrapped greedily to the table's width, each line centred
+    (the odd space on the right); None for what it would fold or space differently."""
+    words = title.split(" ")
+    if "" in words or any(len(w) > width for w in words):
+        return None
+    lines, line = [], words[0]
+    for word in words[1:]:
+        if len(line) + 1 + len(word) <= width:
+            line += " " + word
+        else:
+            lines.append(line)
+            line = word
+    lines.append(line)
+    return [" " * ((width - len(t)) // 2) + t + " " * (width - len(t) - (width - len(t)) // 2) for t in lines]
+
+
+def _box_table(title: str, headers: list[str], justify: list[str], rows: list[list[str]], *,
+               width: int) -> list[str] | None:
+    """The lines of a rich `Table(title=title)` (heavy head box, padding 1, headers aligned to the bottom,
+    title wrapped and centred) whose cells all fit on one line; None if it would not fit `width` or is not
+    plain text."""
+    heads = [h.split("\n") for h in headers]
+    texts = [title, *(x for h in heads for x in h), *(c for r in rows for c in r)]
+    if not all(_plain(t) for t in texts):
+        return None
+    widths = [max([len(x) for x in heads[i]] + [len(r[i]) for r in rows]) for i in range(len(headers))]
+    total = sum(widths) + 3 * len(widths) + 1
+    if total > width:
+        return None
+    out = _centred(title, total)
+    if out is None:
+        return None
+
+    def line(cells, edge, inner):
+        return edge + inner.join(f" {c.rjust(w) if how == 'right' else c.ljust(w)} "
+                                 for c, w, how in zip(cells, widths, justify)) + edge
+
+    def rule(a, fill, b, c):
+        return a + b.join(fill * (w + 2) for w in widths) + c
+
+    out.append(rule("┏", "━", "┳", "┓"))
+    height = max(len(h) for h in heads)
+    padded = [[""] * (height - len(h)) + h for h in heads]
+    out += [line([p[k] for p in padded], "┃", "┃") for k in range(height)]
+    out.append(rule("┡", "━", "╇", "┩"))
+    out += [line(r, "│", "│") for r in rows]
+    out.append(rule("└", "─", "┴", "┘"))
+    return out

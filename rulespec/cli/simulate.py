@@ -112,10 +112,32 @@ def run(args, out, err) -> int:
                       backend=args.backend, engine="native" if nat is not None else "python", **timings)
         print(json.dumps(doc, indent=2), file=out)
         return 0
+    title = f"{ruleset_id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}"
+    timing = f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)"
+    if _unstyled(out):
+        from rulespec.bots.simulate import render_text
+        text = render_text(stats, title=title, bots=bots)
+        if text is not None:          # the bytes rich would write, without importing it
+            out.write(text + ("" if args.no_timings else timing + "\n"))
+            return 0
     from rich.console import Console
     console = Console(file=out, width=80)  # a terminal's width or not, the tables fit 80 columns
-    render(stats, console, bots=bots,
-           title=f"{ruleset_id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}")
+    render(stats, console, bots=bots, title=title)
     if not args.no_timings:
-        console.print(f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)")
+        console.print(timing)
     return 0
+
+
+def _unstyled(out) -> bool:
+    """Whether rich would write to `out` as to a file (no terminal styles, box characters as they are): not a
+    terminal, not forced to be one (TTY_COMPATIBLE, FORCE_COLOR), UTF-8, not the Windows console."""
+    import os
+    import sys
+    if "TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ or sys.platform == "win32":
+        return False
+    try:
+        if out.isatty():
+            return False
+    except (AttributeError, ValueError):
+        return False
+    return (getattr(out, "encoding", None) or "utf-8").lower().startswith("utf")
