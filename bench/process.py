@@ -16,7 +16,8 @@ runs, as child processes, with the round's seed N:
   startup`), and `python -c pass`: what a process costs before its hands.
 
 CPU time is user + system of the child and of the processes it waited for
-(worker processes included), from os.wait4. The order of the commands is
+(worker processes included), from os.wait4; wall time is printed beside it
+(it shows what worker processes buy, but moves with the machine's load). The order of the commands is
 reversed every other round (ABBA), and the figures are medians over the
 rounds; the ratio is the median of the per-round ratios rulespec / ref.
 
@@ -35,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -44,15 +46,18 @@ DEFAULT_REF = next((p / "shared" / "bench" / "ref_cirulla.py" for p in ROOT.pare
                    ROOT.parent / "shared" / "bench" / "ref_cirulla.py")
 
 
-def cpu_seconds(argv: list[str], env: dict) -> float:
-    """User + system CPU time of a child process (and the processes it waited for); it must succeed."""
+def cpu_seconds(argv: list[str], env: dict) -> tuple[float, float]:
+    """User + system CPU time of a child process (and the processes it waited for), and its wall time; it
+    must succeed."""
+    start = time.perf_counter()
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _pid, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
     err = child.stderr.read().decode(errors="replace")
     child.stderr.close()
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"failed ({os.waitstatus_to_exitcode(status)}): {' '.join(argv)}\n{err}")
-    return usage.ru_utime + usage.ru_stime
+    return usage.ru_utime + usage.ru_stime, wall
 
 
 def rulespec_argv(checkout: Path | None, args: list[str]) -> list[str]:
@@ -101,20 +106,23 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="rulespec-bench-") as folder:
         env = environment(folder)
         warm = commands(opts, 0)
-        first = cpu_seconds(warm["rulespec"], env)      # cold: bytecode and compile cache written
+        first = cpu_seconds(warm["rulespec"], env)[0]   # cold: bytecode and compile cache written
         for argv in warm.values():
             cpu_seconds(argv, env)
         names = list(warm)
         times: dict[str, list[float]] = {name: [] for name in names}
+        walls: dict[str, list[float]] = {name: [] for name in names}
         for r in range(opts.rounds):
             cmds = commands(opts, r + 1)
             for name in (names if r % 2 == 0 else names[::-1]):
-                times[name].append(cpu_seconds(cmds[name], env))
+                cpu, wall = cpu_seconds(cmds[name], env)
+                times[name].append(cpu)
+                walls[name].append(wall)
     print(f"{opts.hands} hands of {opts.ruleset}, {opts.rounds} rounds, CPU seconds (user + system), "
-          f"median [min-max]:")
+          f"median [min-max], and wall seconds (median; the machine's load moves it):")
     for name in names:
         v = times[name]
-        print(f"  {name:15} {statistics.median(v):7.3f}  [{min(v):.3f}-{max(v):.3f}]")
+        print(f"  {name:15} {statistics.median(v):7.3f}  [{min(v):.3f}-{max(v):.3f}]   wall {statistics.median(walls[name]):.3f}")
     print(f"  (rulespec's first, cold run: {first:.3f})")
     bare = statistics.median(times["python -c pass"])
     print(f"start-up over python -c pass: rulespec {statistics.median(times['startup']) - bare:.3f}"

@@ -140,7 +140,7 @@ def test_worth_spreading_only_long_runs_on_several_cores():
     assert worth_spreading(125, 125 * per_hand, 100_000, cores=2)       # 20 s of work
     assert not worth_spreading(125, 125 * per_hand, 100_000, cores=1)   # one core: nothing to gain
     assert not worth_spreading(1, PARALLEL_SECONDS, 1, cores=8)         # one unit left
-    assert worth_spreading(1, 1.0, 3, cores=2) and not worth_spreading(1, 0.5, 3, cores=2)
+    assert worth_spreading(2, PARALLEL_SECONDS, 3, cores=2) and not worth_spreading(3, PARALLEL_SECONDS, 2, cores=2)
 
 
 def _clock(monkeypatch, seconds_per_call):

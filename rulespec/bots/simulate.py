@@ -330,7 +330,7 @@ def _chunks(total: int, workers: int) -> list[tuple[int, int]]:
 # fork, a pool and the pickling of its results, about 0.02-0.05 s of CPU on top of the work
 # (bench/README.md, "Issue 12, third pass"), so below a few seconds of work one process is cheaper
 # in CPU and hardly slower.
-PARALLEL_SECONDS = 2.0
+PARALLEL_SECONDS = 5.0
 
 
 def worth_spreading(done: int, seconds: float, left: int, cores: int) -> bool:
