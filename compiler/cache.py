@@ -46,6 +46,7 @@ FORMAT = 1
 HEADER = b"rulespec compiled %d\n" % FORMAT
 ENV = "RULESPEC_CACHE"
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
+MAX_FILES = 400           # entries and their listings; beyond that the oldest half is removed (_prune)
 _CODE_SUFFIXES = (".py", ".lark", ".json")
 
 
@@ -264,5 +265,25 @@ def store(located: str, options_json: str, root: str | None, relative_to: str | 
         _write_own(os.path.join(where, f"{key}.rsc"), HEADER + hashlib.sha256(payload).digest() + payload)
         listing = json.dumps({"format": FORMAT, "files": [list(f) for f in files]})
         _write_own(os.path.join(where, f"ref-{first}.json"), listing.encode("utf-8", "surrogatepass"))
+        _prune(where)
     except (OSError, ValueError, TypeError):
         pass                # only a shortcut: the next run compiles the ruleset again
+
+
+def _prune(where: str, most: int = MAX_FILES) -> None:
+    """Keep the folder to `most` files: beyond that, the least recently written half go (a stale entry
+    of an old rulespec or an old edit is never found again; a live one is written again on its next miss)."""
+    names = os.listdir(where)
+    if len(names) <= most:
+        return
+    dated = []
+    for name in names:
+        try:
+            dated.append((os.lstat(os.path.join(where, name)).st_mtime_ns, name))
+        except OSError:
+            pass
+    for _, name in sorted(dated)[: len(dated) - most // 2]:
+        try:
+            os.unlink(os.path.join(where, name))
+        except OSError:
+            pass

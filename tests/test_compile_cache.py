@@ -261,3 +261,16 @@ def test_an_error_in_the_yaml_is_never_stored(cache_home, monkeypatch, tmp_path)
             compile_ruleset(path, disk=True)
         assert "bad.yaml" in info.value.render()
     assert not cache_home.exists() or not entries(cache_home)
+
+
+def test_the_folder_is_kept_small(cache_home, monkeypatch):
+    compile_ruleset("cirulla", disk=True)
+    for k in range(10):
+        (cache_home / f"old-{k}.rsc").write_bytes(b"stale")
+        os.utime(cache_home / f"old-{k}.rsc", ns=(k, k))          # older than anything written today
+    monkeypatch.setattr(cache, "MAX_FILES", 8)
+    cache._prune(str(cache_home), 8)
+    left = sorted(p.name for p in cache_home.iterdir())
+    assert len(left) == 4 and [n for n in left if n.startswith("old-")] == ["old-8.rsc", "old-9.rsc"]
+    forget(monkeypatch)
+    assert isinstance(compile_ruleset("cirulla", disk=True), StoredCompiled)   # the newest kept
