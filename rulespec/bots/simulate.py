@@ -1,4 +1,4 @@
-"""Simulate many hands or games with bots per seat, in parallel, and summarise them.
+"""Simulate many hands or games with bots per seat (in parallel when the run is long), and summarise them.
 
 Every hand (or game) `i` of a run draws its cards and its bots' choices from
 random streams named after (seed, i) alone, and the statistics are integer
@@ -326,10 +326,10 @@ def _chunks(total: int, workers: int) -> list[tuple[int, int]]:
 
 
 # A run left to choose its processes (no `workers`) starts in this one and spreads what is left over
-# every core only when that is predicted to take more CPU time than this: a worker process costs a
-# fork, a pool and the pickling of its results, about 0.02-0.05 s of CPU on top of the work
-# (bench/README.md, "Issue 12, third pass"), so below a few seconds of work one process is cheaper
-# in CPU and hardly slower.
+# every core only when that is predicted to take more CPU time than this. Worker processes never save
+# CPU: they cost about 10% more of it (fork, pool, pickled results, two cores contending; measured
+# +0.13 s on 4000 hands of random bots, +0.4 s on 20,000: bench/README.md, "Issue 12, third pass").
+# They save wall time, which is worth that on a long run only.
 PARALLEL_SECONDS = 5.0
 
 
