@@ -226,7 +226,10 @@ def _to_disk(compiled: Compiled, rs, *, path: Path, options_json: str, relative_
     from . import cache
     from .playout import playout_for
     module = compiled.module
-    playout_for(compiled)                # generated now, so that a hit need not generate it
+    try:
+        playout_for(compiled)            # generated now, so that a hit need not generate it
+    except Exception:                    # noqa: BLE001 - stored without it; whoever needs it meets the error
+        pass
     playout_source = getattr(compiled, "playout_source", None)
     entry = {
         "id": rs.id,

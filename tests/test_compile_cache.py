@@ -274,3 +274,21 @@ def test_the_folder_is_kept_small(cache_home, monkeypatch):
     assert len(left) == 4 and [n for n in left if n.startswith("old-")] == ["old-8.rsc", "old-9.rsc"]
     forget(monkeypatch)
     assert isinstance(compile_ruleset("cirulla", disk=True), StoredCompiled)   # the newest kept
+
+
+def test_a_playout_that_cannot_be_generated_is_left_to_whoever_needs_it(cache_home, monkeypatch):
+    from rulespec.compiler import playout
+
+    def broken(rs):
+        raise RuntimeError("no playout for this one")
+    with monkeypatch.context() as m:
+        m.setattr(playout, "generate_with_spans", broken)
+        compiled = compile_ruleset("cirulla-short", disk=True)      # compiles and is stored all the same
+        assert not hasattr(compiled, "_playout")
+        forget(monkeypatch)
+        hit = compile_ruleset("cirulla-short", disk=True)
+        assert isinstance(hit, StoredCompiled) and not hasattr(hit, "_playout")
+        with pytest.raises(RuntimeError, match="no playout"):
+            playout.playout_for(hit)
+    assert playout.playout_for(hit) is hit._playout               # generated from the model, built on demand
+    assert hit._model is not None
