@@ -266,3 +266,27 @@ def test_the_command_prints_richs_bytes_without_rich(monkeypatch):
     forced = io.StringIO()
     assert run(["simulate", "cirulla", "--hands", "5", "--seed", "3", "--no-timings"], forced, err) == 0
     assert out.getvalue() == forced.getvalue() and "┏" in out.getvalue()
+
+
+def test_hands_are_played_with_fewer_collections_and_the_threshold_put_back(monkeypatch):
+    import gc
+
+    from rulespec.bots import simulate as sim
+    before = gc.get_threshold()
+    seen = []
+    real = sim._play_chunk
+
+    def spy(job, a, b):
+        seen.append(gc.get_threshold())
+        return real(job, a, b)
+    monkeypatch.setattr(sim, "_play_chunk", spy)
+    simulate("cirulla", hands=4, seed=1, workers=1)
+    assert seen and all(t[0] == max(before[0], sim.GC_GENERATION0) and t[1:] == before[1:] for t in seen)
+    assert gc.get_threshold() == before
+
+    def failing(job, a, b):
+        raise RuntimeError("a hand failed")
+    monkeypatch.setattr(sim, "_play_chunk", failing)
+    with pytest.raises(RuntimeError):
+        simulate("cirulla", hands=4, seed=1, workers=1)
+    assert gc.get_threshold() == before
