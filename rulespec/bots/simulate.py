@@ -352,8 +352,8 @@ def _chunks(total: int, workers: int) -> list[tuple[int, int]]:
 
 # A run left to choose its processes (no `workers`) starts in this one and spreads what is left over
 # every core only when that is predicted to take more CPU time than this. Worker processes never save
-# CPU: they cost about 10% more of it (fork, pool, pickled results, two cores contending; measured
-# +0.13 s on 4000 hands of random bots, +0.4 s on 20,000: bench/README.md, "Issue 12, third pass").
+# CPU: they cost 10-20% more of it (fork, pool, pickled results, two cores contending; measured
+# +0.2 s on 4000 hands of random bots, +0.4 s on 20,000: bench/README.md, "Issue 12, third pass").
 # They save wall time, which is worth that on a long run only.
 PARALLEL_SECONDS = 5.0
 
