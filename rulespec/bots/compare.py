@@ -86,7 +86,7 @@ def _union(a: tuple, b: tuple) -> tuple:
 def _play(rules, n: int, seed: int, i: int, bots: list[str]):
     rng = random.Random(f"rulespec-sim:{seed}:{i}")
     hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
-    players = [make_bot(spec, random.Random(f"rulespec-sim:{seed}:{i}:bot{seat}")) for seat, spec in enumerate(bots)]
+    players = [make_bot(spec, rng) for spec in bots]      # the hand's one stream, as simulate plays it
     play_out(hand, players)
     return hand
 

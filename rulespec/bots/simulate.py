@@ -1,7 +1,9 @@
 """Simulate many hands or games with bots per seat (in parallel when the run is long), and summarise them.
 
 Every hand (or game) `i` of a run draws its cards and its bots' choices from
-random streams named after (seed, i) alone, and the statistics are integer
+random streams named after (seed, i) alone (a hand: one stream, its deal first, then every seat's
+choices in the order they are made; a game: one stream for its deals, one per seat for the bots),
+and the statistics are integer
 sums, so a run gives the same figures whatever the number of workers or the
 backend (local processes, or Ray with `backend="ray"`).
 """
@@ -158,7 +160,10 @@ def _stats_for(rules, seats: int) -> Stats:
     return Stats(rules.SIDES[seats], seats, tuple(rules.CATEGORIES) + ("total", "margin"))
 
 
-def _hand_bots(job: dict, key: str) -> list:
+def _hand_bots(job: dict, key: str, rng: random.Random | None = None) -> list:
+    """The bots of hand or game `key`: on `rng` (a single hand's one stream), else one stream per seat."""
+    if rng is not None:
+        return [make_bot(spec, rng) for spec in job["bots"]]
     return [make_bot(spec, random.Random(f"rulespec-sim:{job['seed']}:{key}:bot{seat}"))
             for seat, spec in enumerate(job["bots"])]
 
@@ -319,8 +324,9 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
                     game.finish_hand()
                 stats.add_game(game)
             else:
-                _play_fast(fast, rules, n, i % n, random.Random(f"rulespec-sim:{job['seed']}:{i}"),
-                           _bot_rngs(job, str(i)), stats)
+                # one stream per hand: seeding a stream costs about as much as a tenth of a hand
+                rng = random.Random(f"rulespec-sim:{job['seed']}:{i}")
+                _play_fast(fast, rules, n, i % n, rng, [rng] * n, stats)
         elif job["games"]:
             game = Game(rules, n, seed=f"rulespec-sim:{job['seed']}:game{i}", dealer=i % n)
             bots = _hand_bots(job, f"game{i}")
@@ -334,7 +340,7 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
             stats.add_game(game)
         else:
             rng = random.Random(f"rulespec-sim:{job['seed']}:{i}")
-            _play(Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng)), _hand_bots(job, str(i)), stats)
+            _play(Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng)), _hand_bots(job, str(i), rng), stats)
     return stats
 
 
