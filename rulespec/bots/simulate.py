@@ -79,10 +79,13 @@ class Stats:
         for side, row in enumerate(rows):
             for cat, pts in row.items():
                 key = (side, cat)
-                sums[key] = sums.get(key, 0) + pts
-                squares[key] = squares.get(key, 0) + pts * pts
-                if pts and cat != "total":
-                    scored[key] = scored.get(key, 0) + 1
+                if pts:
+                    sums[key] = sums.get(key, 0) + pts
+                    squares[key] = squares.get(key, 0) + pts * pts
+                    if cat != "total":
+                        scored[key] = scored.get(key, 0) + 1
+                elif key not in sums:
+                    sums[key] = squares[key] = 0      # every category listed, scored or not
             total = totals[side]
             key = (side, total)
             counted[key] = counted.get(key, 0) + 1
