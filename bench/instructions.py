@@ -1,12 +1,17 @@
-"""Instruction counts of random playouts, compiled `cirulla` against the baseline (callgrind).
+"""Instructions per random hand (callgrind): compiled playouts against ref_cirulla.py, cold and warm.
 
-Wall-clock figures on a shared 2-core machine swing by a factor of two with
-the load; callgrind counts instructions, which repeat to the instruction
-whatever else runs. Each engine is run twice under callgrind, for `--warmup`
-hands and for `--warmup + --hands` hands, so the difference is the cost of
-`--hands` hands alone (start-up, imports and compiling cancel out).
+Wall-clock figures on a shared 2-core machine swing with the load; callgrind
+counts instructions, which repeat to the instruction whatever else runs. Each
+engine is run twice under callgrind, for `warm` hands and for `warm + hands`
+hands, so the difference is the cost of `hands` hands alone (start-up, imports
+and compiling cancel out). "cold" is the first `hands` hands of a process (the
+playout's memos empty), "warm" the `hands` after `--warm` hands.
 
-    python bench/instructions.py --hands 400
+Every engine plays hand `i` from `random.Random(f"h{i}")`: the deck shuffled,
+then every choice drawn from the same stream (as `rulespec simulate` does), the
+hand scored. The reference is always its own 4-player Cirulla.
+
+    python bench/instructions.py --hands 300 --warm 3000 [--rulesets cirulla:2,cirulla:4,cicera:4]
 """
 from __future__ import annotations
 
@@ -17,52 +22,79 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-_PLAYOUTS = """
+_SCRIPT = """
 import random, sys
+which, n, total = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+if which == "ref":
+    sys.path.insert(0, {ref!r})
+    import ref_cirulla as ref
+    st = ref.Stats()
+    for i in range(total):
+        ref.play_hand(random.Random(f"h{{i}}"), i & 3, st)
+    raise SystemExit
 sys.path.insert(0, {root!r})
-from bench.bench import rulespec_playout, baseline_playout
 from rulespec.compiler.build import compile_ruleset
-rules = compile_ruleset("cirulla").module
-which, n = sys.argv[1], int(sys.argv[2])
-play = (lambda rng, d: rulespec_playout(rules, rng, d)) if which == "rulespec" else baseline_playout
-for i in range(n):
-    play(random.Random(f"instructions:{{i}}"), i % 4)
+from rulespec.compiler.playout import playout_for
+compiled = compile_ruleset(which)
+fn, rules = playout_for(compiled), compiled.module
+for i in range(total):
+    rng = random.Random(f"h{{i}}")
+    order = list(range(rules.N_CARDS))
+    rng.shuffle(order)
+    result = fn(n, i % n, order, rng, [0] * n, [rng] * n, True)
+    if result[0]:
+        rules.score(result[2], result[3])
 """
 
 
-def count(script: Path, which: str, hands: int) -> int:
-    """Instructions executed by one run of the playout script."""
+def count(script: Path, which: str, n: int, total: int) -> int:
+    """Instructions executed by one run of the script."""
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
-                              os.path.realpath(sys.executable), str(script), which, str(hands)],
-                             capture_output=True, text=True, check=True)
+                              sys.executable, str(script), which, str(n), str(total)],
+                             capture_output=True, text=True, env={**os.environ, "RULESPEC_CACHE": "off"})
     found = re.search(r"Collected : (\d+)", out.stderr)
-    if not found:
-        raise SystemExit(f"callgrind gave no count:\n{out.stderr[-2000:]}")
+    if out.returncode or not found:
+        raise SystemExit(f"callgrind run failed ({which} {n} {total}):\n{out.stderr[-2000:]}")
     return int(found.group(1))
+
+
+def per_hand(script: Path, which: str, n: int, warm: int, hands: int) -> float:
+    """Millions of instructions per hand for `hands` hands after `warm` hands."""
+    return (count(script, which, n, warm + hands) - count(script, which, n, warm)) / hands / 1e6
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=400)
-    parser.add_argument("--warmup", type=int, default=50)
+    parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument("--warm", type=int, default=3000)
+    parser.add_argument("--rulesets", default="cirulla:2,cirulla:4,cicera:4,cirullone:4",
+                        help="RULESET:SEATS, comma-separated")
+    parser.add_argument("--ref", default=str(ROOT.parent / "shared" / "bench"), help="the folder of ref_cirulla.py")
+    parser.add_argument("--jobs", type=int, default=2, help="callgrind runs at a time")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
+    rows = [("ref", 4)] + [(r.split(":")[0], int(r.split(":")[1])) for r in args.rulesets.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "playouts.py"
-        script.write_text(_PLAYOUTS.format(root=str(ROOT)), encoding="utf-8")
-        per = {}
-        for which in ("rulespec", "baseline"):
-            per[which] = count(script, which, args.warmup + args.hands) - count(script, which, args.warmup)
-            print(f"{which:9} {per[which] / args.hands / 1e6:8.3f} M instructions per hand")
-    print(f"baseline / rulespec = {per['baseline'] / per['rulespec']:.2f}x "
-          f"(how many times fewer instructions the compiled engine needs per hand)")
+        script = Path(tmp) / "hands.py"
+        script.write_text(_SCRIPT.format(root=str(ROOT), ref=args.ref), encoding="utf-8")
+        with ThreadPoolExecutor(args.jobs) as pool:
+            cold = {row: pool.submit(per_hand, script, *row, 0, args.hands) for row in rows}
+            warm = {row: pool.submit(per_hand, script, *row, args.warm, args.hands) for row in rows}
+            got = {row: (cold[row].result(), warm[row].result()) for row in rows}
+    ref_cold, ref_warm = got[("ref", 4)]
+    print(f"M instructions per hand ({args.hands} hands; cold: a fresh process's first, warm: after {args.warm})")
+    print(f"  {'engine':<12} {'seats':>5} {'cold':>8} {'warm':>8}   ref/engine cold, warm")
+    for (which, n), (c, w) in got.items():
+        name = "ref_cirulla" if which == "ref" else which
+        print(f"  {name:<12} {n:>5} {c:8.3f} {w:8.3f}   {ref_cold / c:5.2f}x {ref_warm / w:5.2f}x")
     return 0
 
 
