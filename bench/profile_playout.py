@@ -1,6 +1,6 @@
 """Where the compiled engine spends a random playout: self and inclusive time per function.
 
-    python -m bench.profile_playout [--hands 3000] [--top 20] [--engine playout|hand] [--warm N]   # cProfile
+    python -m bench.profile_playout [--hands 3000] [--top 20] [--engine playout|hand] [--warm N] [--ruleset R]   # cProfile
     py-spy record -r 500 -f raw -o spy.txt -- python -m bench.profile_playout --plain
     python -m bench.profile_playout --summarise spy.txt                      # py-spy's samples
 
@@ -30,7 +30,7 @@ from bench.bench import rulespec_playout  # noqa: E402
 from rulespec.compiler.build import compile_ruleset  # noqa: E402
 
 
-ENGINE = {"name": "playout", "warm": 0}
+ENGINE = {"name": "playout", "warm": 0, "ruleset": "cirulla"}
 
 
 def rulespec_playout_generated(fn, rules, rng: random.Random, dealer: int) -> None:
@@ -43,7 +43,7 @@ def rulespec_playout_generated(fn, rules, rng: random.Random, dealer: int) -> No
 
 
 def playouts(hands: int) -> None:
-    compiled = compile_ruleset("cirulla")
+    compiled = compile_ruleset(ENGINE["ruleset"])
     rules = compiled.module
     if ENGINE["name"] == "hand":
         for i in range(hands):
@@ -57,7 +57,7 @@ def playouts(hands: int) -> None:
 
 def warm_up() -> None:
     """Fresh hands (other seeds) played first, so that the profile shows the playouts' memos warm."""
-    compiled = compile_ruleset("cirulla")
+    compiled = compile_ruleset(ENGINE["ruleset"])
     if ENGINE["name"] == "playout" and ENGINE["warm"]:
         from rulespec.compiler.playout import playout_for
         fn = playout_for(compiled)
@@ -70,7 +70,7 @@ def _label(filename: str, line: int, name: str) -> str:
 
 
 def cprofile(hands: int, top: int) -> None:
-    compile_ruleset("cirulla")
+    compile_ruleset(ENGINE["ruleset"])
     warm_up()
     prof = cProfile.Profile()
     prof.runcall(playouts, hands)
@@ -115,10 +115,11 @@ def main(argv=None) -> int:
     p.add_argument("--engine", choices=["playout", "hand"], default="playout",
                    help="the generated playout with declaring random bots (what simulate runs), or Hand "
                         "without declarations (the figures of section 2)")
+    p.add_argument("--ruleset", default="cirulla", help="the shipped ruleset played (4 players)")
     p.add_argument("--warm", type=int, default=0, help="fresh hands played before profiling (playout memos)")
     p.add_argument("--summarise", metavar="RAW", type=Path, help="summarise a py-spy raw output instead")
     args = p.parse_args(argv)
-    ENGINE.update(name=args.engine, warm=args.warm)
+    ENGINE.update(name=args.engine, warm=args.warm, ruleset=args.ruleset)
     if args.summarise:
         summarise(args.summarise, args.top)
     elif args.plain:
