@@ -125,7 +125,8 @@ def test_a_wild_card_is_declared_alike_in_hands_of_the_same_classes():
     assert any(d.wild_rank is not None for d in found.best(h, h, 1, False))
 
 
-@pytest.mark.parametrize("rid", ["cirulla", "cirullone", "cirulla-a-cinque", "cirulla-dossena",
+@pytest.mark.parametrize("rid", ["cirulla", "cirullone", "cirullone-sequential", "cirulla-a-cinque", "cirulla-dossena",
+                                 "cirulla-double-bonus",
                                  "cirulla-no-decino", "cirulla-knock-early", "cirulla-grande-in-hand"])
 def test_the_search_by_classes_finds_what_the_full_search_finds(rid):
     r = compile_ruleset(rid).module

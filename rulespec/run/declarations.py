@@ -18,7 +18,7 @@ ranks) would list them, so the candidates are the same, card for card.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import chain, combinations, product
+from itertools import combinations, product
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -60,8 +60,14 @@ class Declarer:
         if self._classes is not None:
             width = max(Counter(classes).values()).bit_length()     # a class's count in a hand fits
             self._code = tuple(1 << (width * k) for k in classes)   # a multiset is the sum of its codes
+            self._width = width
+            points = {name: spec.points for name, spec in self.specs}
+            self._points_order = lambda entry: -points[entry[0]]
+            self._bit = tuple(1 << c for c in range(len(classes)))
+            self._rev = tuple(1 << (len(classes) - 1 - c) for c in range(len(classes)))
+            self._count_memo: dict = {}
             self._plans: dict = {}      # (multiset of the cards, context) -> per bonus, its classes that pass
-            self._passes: dict = {}     # (bonus, multiset of a combination, context) -> its passing ranks
+            self._passes: dict = {}     # (bonus, context) -> {multiset of a combination: its passing ranks}
 
     def candidates(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
         """Per card combination that makes a bonus: the declarations (one per passing wild rank, in order).
@@ -113,42 +119,67 @@ class Declarer:
         """What a multiset of classes can declare: () for nothing, else (per bonus, its groups; the best).
 
         A group is a multiset of classes that makes the bonus, as ((class, count), ...), with its
-        passing ranks. Each multiset is checked once, on the first combination of the hand that has
-        it (any other passes alike: the conditions read classes only); `_passes` keeps the answer
+        passing ranks. Each multiset is checked once, on one combination of the hand that has it
+        (any other passes alike: the conditions read classes only); `_passes` keeps the answer
         across hands. The best is `best`'s answer as (bonus, classes, rank) triples where it cannot
         depend on which cards of a class the hand holds (`_template`), else None.
         """
-        code, classes = self._code, self._classes
         passes = self._passes
         if len(passes) > MEMO_LIMIT:
             passes.clear()
-        codes = [code[c] for c in cards]
+        codes = [self._code[c] for c in cards]
+        subs_of: dict = {}            # per size: the multisets of its combinations, each once
         out = []
         for name, spec in self.specs:
             if spec.size > len(cards):
                 continue
             if spec.rounds and round not in spec.rounds and not ("last" in spec.rounds and last_round):
                 continue
-            seen = set()
+            subs = subs_of.get(spec.size)
+            if subs is None:
+                subs = subs_of[spec.size] = dict.fromkeys(map(sum, combinations(codes, spec.size)))
+            table = passes.get((name, context))
+            if table is None:
+                table = passes[(name, context)] = {}
             groups = []
-            for combo, sub in zip(combinations(cards, spec.size), map(sum, combinations(codes, spec.size))):
-                if sub in seen:
-                    continue
-                seen.add(sub)
-                got = passes.get((name, sub, context))
+            for sub in subs:
+                got = table.get(sub)
                 if got is None:
-                    mask = 0
-                    for c in combo:
-                        mask |= 1 << c
-                    got = passes[(name, sub, context)] = self._ranks(spec, mask, hand, round, last_round)
+                    got = table[sub] = self._ranks(spec, self._pick(cards, sub), hand, round, last_round)
                 if got:
-                    groups.append((tuple(sorted(Counter(classes[c] for c in combo).items())), got))
+                    groups.append((self._counts(sub), got))
             if groups:
                 out.append((name, tuple(groups)))
         if not out:
             return ()
         relevant = frozenset(k for _name, groups in out for counts, _r in groups for k, _m in counts)
         return tuple(out), self._template(cards, out), relevant, {}
+
+    def _counts(self, sub: int) -> tuple:
+        """A multiset of classes (the sum of their codes) as ((class, count), ...), classes ascending."""
+        got = self._count_memo.get(sub)
+        if got is None:
+            width, out, k = self._width, [], 0
+            rest = sub
+            while rest:
+                m = rest & ((1 << width) - 1)
+                if m:
+                    out.append((k, m))
+                rest >>= width
+                k += 1
+            got = self._count_memo[sub] = tuple(out)
+        return got
+
+    def _pick(self, cards: tuple, sub: int) -> int:
+        """Some combination of `cards` with the classes `sub` (the first cards of each class)."""
+        want = dict(self._counts(sub))
+        mask = 0
+        for c in cards:
+            k = self._classes[c]
+            if want.get(k):
+                want[k] -= 1
+                mask |= 1 << c
+        return mask
 
     def _template(self, cards: tuple, groups: list):
         """`best`'s answer in classes, where each bonus has one group that takes every card of its classes.
@@ -176,28 +207,72 @@ class Declarer:
 
     def _realise(self, cards: tuple, plan: tuple) -> tuple:
         """The plan on the hand's cards: per combination of a passing multiset, in `combinations` order."""
+        by_class = self._by_class(cards)
+        return tuple([tuple([Declaration(name, mask, r) for r in ranks])
+                      for name, groups in plan for _rev, mask, ranks in self._combos(by_class, groups)])
+
+    def _by_class(self, cards: tuple) -> dict:
         classes = self._classes
         by_class: dict = {}
         for c in cards:
             by_class.setdefault(classes[c], []).append(c)
-        out = []
-        for name, groups in plan:
-            found = []
-            for counts, ranks in groups:
-                if len(counts) == 1:
-                    k, m = counts[0]
-                    found.extend([(combo, ranks) for combo in combinations(by_class[k], m)])
-                else:
-                    found.extend([(tuple(sorted(chain.from_iterable(pick))), ranks)
-                                  for pick in product(*[combinations(by_class[k], m) for k, m in counts])])
-            if len(found) > 1:
-                found.sort(key=itemgetter(0))     # `cards` ascend, so `combinations` lists combos in this order
-            for combo, ranks in found:
-                mask = 0
-                for c in combo:
-                    mask |= 1 << c
-                out.append(tuple([Declaration(name, mask, r) for r in ranks]))
-        return tuple(out)
+        return by_class
+
+    def _combos(self, by_class: dict, groups: tuple) -> list:
+        """The hand's combinations of one bonus's passing multisets, as (reversed mask, mask, ranks).
+
+        In `combinations` order: `combinations` of ascending cards lists combinations in the
+        lexicographic order of their cards; of two, the first holds the lowest card they do not
+        share, so it has the greater mask with the bits reversed (`_rev`): sorted on that, descending.
+        """
+        bit, rev = self._bit, self._rev
+        found = []
+        for counts, ranks in groups:
+            parts = []
+            for k, m in counts:
+                cs = by_class[k]
+                parts.append([(sum(map(bit.__getitem__, combo)), sum(map(rev.__getitem__, combo)))
+                              for combo in (combinations(cs, m) if m < len(cs) else (cs,))])
+            if len(parts) == 1:
+                found.extend([(r, mask, ranks) for mask, r in parts[0]])
+                continue
+            for pick in product(*parts):
+                mask = r = 0
+                for pm, pr in pick:       # the classes differ: their cards are disjoint
+                    mask |= pm
+                    r |= pr
+                found.append((r, mask, ranks))
+        if len(found) > 1:
+            found.sort(key=itemgetter(0), reverse=True)
+        return found
+
+    def _choose_in_order(self, cards: tuple, plan: tuple) -> tuple:
+        """`choose` on `options` of the plan's combinations, a Declaration made for the chosen only.
+
+        The options `choose` sorts are those of each bonus in plan order, each bonus's in
+        `combinations` order; its stable sort on points makes `_by_points`' order of bonuses.
+        """
+        rules = self.rules
+        by_class = self._by_class(cards)
+        one = rules.PER_TURN == "one"
+        chosen: list = []
+        used = 0
+        wild_rank = None
+        for name, groups in sorted(plan, key=self._points_order):
+            shares_with = rules.HAND_BONUSES[name].shares_cards_with
+            for _rev, mask, ranks in self._combos(by_class, groups):
+                r = ranks[0]
+                if mask & used and not all(o_name in shares_with for o_name, o_mask, _r in chosen if o_mask & mask):
+                    continue
+                if r is not None and wild_rank not in (None, r):
+                    continue
+                if one and chosen:
+                    return tuple([Declaration(*d) for d in chosen])
+                chosen.append((name, mask, r))
+                used |= mask
+                if r is not None:
+                    wild_rank = r
+        return tuple([Declaration(*d) for d in chosen])
 
     def _best_by_class(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
         """`best`'s answer for a hand not seen before, from its plan (no `unique_by` bonus)."""
@@ -231,7 +306,7 @@ class Declarer:
         order = tuple([classes[c] for c in held])
         got = by_order.get(order)
         if got is None:
-            chosen = choose(self.rules, [passing[0] for passing in self._realise(cards, groups)])
+            chosen = self._choose_in_order(cards, groups)
             got = by_order[order] = tuple((d.bonus, tuple(held.index(c) for c in _bits(d.cards)), d.wild_rank)
                                           for d in chosen)
         out = []
