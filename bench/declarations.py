@@ -2,7 +2,7 @@
 
     python -m bench.declarations [--rulesets cirulla,cirullone] [--hands 4000] [--warm 4000]
 
-The queries are recorded from random 4-player playouts (each seat's `best` call
+The queries are recorded from random playouts (the ruleset's default seat count) (each seat's `best` call
 on a dealt hand, as the playout makes it) and replayed into a fresh `Declarer`
 twice: "cold" is the first `--hands` hands' queries on empty memos (what a
 `simulate` of that many hands pays), "warm" the next `--hands` hands' queries
@@ -29,7 +29,7 @@ from rulespec.run import declarations  # noqa: E402
 
 
 def record(rid: str, seeds: list[str]) -> list[list[tuple]]:
-    """Per hand: the arguments of every `best` call its random 4-player playout makes."""
+    """Per hand: the arguments of every `best` call its random playout makes (the default seat count)."""
     compiled = compile_ruleset(rid)
     rules = compiled.module
     fn = playout_for(compiled)
@@ -45,7 +45,8 @@ def record(rid: str, seeds: list[str]) -> list[list[tuple]]:
             rng = random.Random(seed)
             order = list(range(rules.N_CARDS))
             rng.shuffle(order)
-            fn(4, i % 4, order, rng, [0] * 4, [rng] * 4, True)
+            n = rules.DEFAULT_SEATS
+            fn(n, i % n, order, rng, [0] * n, [rng] * n, True)
             out.append(calls[:])
             calls.clear()
     finally:
@@ -76,7 +77,7 @@ def main(argv=None) -> int:
     p.add_argument("--warm", type=int, default=4000)
     p.add_argument("--repeat", type=int, default=3, help="alternated runs per figure (the least is shown)")
     args = p.parse_args(argv)
-    print(f"CPU µs per 4-player hand for its seats' best declarations ({args.hands} hands; "
+    print(f"CPU µs per hand for its seats' best declarations ({args.hands} hands; "
           f"warm = after {args.warm} other hands)")
     print(f"  {'ruleset':24} {'queries/hand':>12} {'cold full':>10} {'cold class':>10} {'warm full':>10} "
           f"{'warm class':>10}")

@@ -1,4 +1,4 @@
-"""Instruction counts per random 4-player hand of compiled playouts (callgrind), cold and warm.
+"""Instruction counts per random hand of compiled playouts (callgrind), cold and warm.
 
     python -m bench.playout_instructions [--rulesets cirulla,cirullone] [--hands 300] [--warm 300] [--root DIR]
 
@@ -9,7 +9,7 @@ runs under callgrind, so start-up, imports and compiling cancel out:
   the first `--warm` hands; what a long `simulate` pays per hand);
 - cold: `--hands` hands against none (the first hands of a new process, every
   memo empty; what a short `simulate` pays).
-The hands are random 4-player hands through the generated playout, random bots
+The hands are random hands (the ruleset's default seat count: 4 for Cirulla and Cirullone) through the generated playout, random bots
 declaring (as `rulespec simulate` and bench/playouts.py play them), scored.
 `--root` measures another checkout's code (e.g. ../main) with this script.
 """
@@ -32,11 +32,12 @@ from rulespec.compiler.build import compile_ruleset
 from rulespec.compiler.playout import playout_for
 compiled = compile_ruleset(sys.argv[1])
 rules, fn = compiled.module, playout_for(compiled)
+N = rules.DEFAULT_SEATS
 def play(seed, dealer):
     rng = random.Random(seed)
     order = list(range(rules.N_CARDS))
     rng.shuffle(order)
-    plays, _o, piles, points, _t, _m = fn(4, dealer, order, rng, [0] * 4, [rng] * 4, True)
+    plays, _o, piles, points, _t, _m = fn(N, dealer % N, order, rng, [0] * N, [rng] * N, True)
     if plays:
         rules.score(piles, points)
 for i in range(int(sys.argv[2])):
@@ -70,7 +71,7 @@ def main(argv=None) -> int:
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
-    print(f"instructions per random 4-player hand ({args.hands} hands; warm: after {args.warm}), "
+    print(f"instructions per random hand ({args.hands} hands; warm: after {args.warm}), "
           f"code of {args.root.resolve()}")
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "playouts.py"

@@ -262,7 +262,8 @@ class Declarer:
             shares_with = rules.HAND_BONUSES[name].shares_cards_with
             for _rev, mask, ranks in self._combos(by_class, groups):
                 r = ranks[0]
-                if mask & used and not all(o_name in shares_with for o_name, o_mask, _r in chosen if o_mask & mask):
+                if mask & used and (not shares_with or
+                                    not all(o_name in shares_with for o_name, o_mask, _r in chosen if o_mask & mask)):
                     continue
                 if r is not None and wild_rank not in (None, r):
                     continue
