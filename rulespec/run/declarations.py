@@ -13,7 +13,11 @@ condition reads more of a card): which multisets of classes make which bonus
 (with which wild-card ranks) is found once per multiset of the hand's classes
 (`_plans`), and the hand's own card combinations of those classes are then
 listed in the order the full search (`_search`: combinations × wild-card
-ranks) would list them, so the candidates are the same, card for card.
+ranks) would list them, so the candidates are the same, card for card. The
+bots' best choice (`best`) is kept in the plan where it cannot depend on that
+order, else per order of the classes of the cards that make bonuses: the
+greedy `choose` between clashing declarations follows the order, so hands of
+one multiset may choose differently.
 """
 from __future__ import annotations
 
@@ -61,8 +65,7 @@ class Declarer:
             width = max(Counter(classes).values()).bit_length()     # a class's count in a hand fits
             self._code = tuple(1 << (width * k) for k in classes)   # a multiset is the sum of its codes
             self._width = width
-            points = {name: spec.points for name, spec in self.specs}
-            self._points_order = lambda entry: -points[entry[0]]
+            self._orders = 0            # orders remembered in the plans (`_best_by_order`)
             self._bit = tuple(1 << c for c in range(len(classes)))
             self._rev = tuple(1 << (len(classes) - 1 - c) for c in range(len(classes)))
             self._count_memo: dict = {}
@@ -153,7 +156,9 @@ class Declarer:
         if not out:
             return ()
         relevant = frozenset(k for _name, groups in out for counts, _r in groups for k, _m in counts)
-        return tuple(out), self._template(cards, out), relevant, {}
+        # `choose` sorts the options on points, stably: the bonuses in that order, their options in theirs
+        by_points = tuple(sorted(out, key=lambda entry: -self.rules.HAND_BONUSES[entry[0]].points))
+        return tuple(out), self._template(cards, out), relevant, {}, by_points
 
     def _counts(self, sub: int) -> tuple:
         """A multiset of classes (the sum of their codes) as ((class, count), ...), classes ascending."""
@@ -246,11 +251,11 @@ class Declarer:
             found.sort(key=itemgetter(0), reverse=True)
         return found
 
-    def _choose_in_order(self, cards: tuple, plan: tuple) -> tuple:
+    def _choose_in_order(self, cards: tuple, by_points: tuple) -> tuple:
         """`choose` on `options` of the plan's combinations, a Declaration made for the chosen only.
 
         The options `choose` sorts are those of each bonus in plan order, each bonus's in
-        `combinations` order; its stable sort on points makes `_by_points`' order of bonuses.
+        `combinations` order; its stable sort on points gives the plan's `by_points` order of bonuses.
         """
         rules = self.rules
         by_class = self._by_class(cards)
@@ -258,7 +263,7 @@ class Declarer:
         chosen: list = []
         used = 0
         wild_rank = None
-        for name, groups in sorted(plan, key=self._points_order):
+        for name, groups in by_points:
             shares_with = rules.HAND_BONUSES[name].shares_cards_with
             for _rev, mask, ranks in self._combos(by_class, groups):
                 r = ranks[0]
@@ -301,13 +306,17 @@ class Declarer:
         order of their positions among them: hands of one multiset whose relevant cards have the
         same classes in index order choose alike, position for position (memoised in the plan).
         """
-        groups, _template, relevant, by_order = plan
+        _groups, _template, relevant, by_order, by_points = plan
         classes = self._classes
         held = [c for c in cards if classes[c] in relevant]
         order = tuple([classes[c] for c in held])
         got = by_order.get(order)
         if got is None:
-            chosen = self._choose_in_order(cards, groups)
+            self._orders += 1
+            if self._orders > MEMO_LIMIT:
+                self._orders = 0
+                self._plans.clear()        # `plan` stays whole for this call
+            chosen = self._choose_in_order(cards, by_points)
             got = by_order[order] = tuple((d.bonus, tuple(held.index(c) for c in _bits(d.cards)), d.wild_rank)
                                           for d in chosen)
         out = []
