@@ -10,10 +10,18 @@ after `--warm` hands' worth. Each figure is CPU µs per *hand* (all of its seats
 queries), for the search by classes (`by class`) and for the full search over
 card combinations × wild ranks (`full`, the class search turned off), in one
 process, alternated. The answers of the two are compared, query by query.
+
+    python -m bench.declarations --floor [--rulesets ...] [--hands 3000]
+
+`--floor`: what a ruleset's playout costs once its declarations are free: the
+same fresh hands played twice after a warm-up, the second time with every
+declaration answered by the memo (and once more with that memo emptied, so
+that they are searched again with the plans warm), CPU µs per hand.
 """
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 import time
@@ -70,13 +78,57 @@ def replay(rules, by_class: bool, warm: list, hands: list) -> tuple[float, list]
     return time.process_time() - t0, answers
 
 
+_FLOORS = itertools.count()
+
+
+def floor(rid: str, hands: int) -> None:
+    """Print the playout's CPU per hand of fresh hands, then of the same hands with the declarations memoised."""
+    compiled = compile_ruleset(rid)
+    rules = compiled.module
+    fn = playout_for(compiled)
+    found = declarations.declarer(rules)
+    limit, declarations.MEMO_LIMIT = declarations.MEMO_LIMIT, 10 ** 9     # nothing forgotten mid-run
+    n = rules.DEFAULT_SEATS
+
+    def run(seeds: list[str]) -> float:
+        t0 = time.process_time()
+        for i, seed in enumerate(seeds):
+            rng = random.Random(seed)
+            order = list(range(rules.N_CARDS))
+            rng.shuffle(order)
+            plays, _o, piles, points, _t, _m = fn(n, i % n, order, rng, [0] * n, [rng] * n, True)
+            if plays:
+                rules.score(piles, points)
+        return (time.process_time() - t0) / len(seeds) * 1e6
+
+    call = next(_FLOORS)           # hands never played before in this process
+    try:
+        run([f"floor:{call}:warm:{i}" for i in range(hands)])
+        seeds = [f"floor:{call}:{i}" for i in range(hands)]
+        first = run(seeds)
+        again = run(seeds)
+        found.best_memo.clear()
+        found._candidates.clear()
+        searched = run(seeds)
+    finally:
+        declarations.MEMO_LIMIT = limit
+    print(f"  {rid:24} fresh {first:7.1f}   replayed, declarations memoised {again:7.1f}   "
+          f"replayed, searched again {searched:7.1f}")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rulesets", default="cirulla,cirullone")
     p.add_argument("--hands", type=int, default=4000)
     p.add_argument("--warm", type=int, default=4000)
     p.add_argument("--repeat", type=int, default=3, help="alternated runs per figure (the least is shown)")
+    p.add_argument("--floor", action="store_true", help="the playout's cost with the declarations free")
     args = p.parse_args(argv)
+    if args.floor:
+        print(f"CPU µs per hand of the playout ({args.hands} hands, after as many others)")
+        for rid in args.rulesets.split(","):
+            floor(rid, args.hands)
+        return 0
     print(f"CPU µs per hand for its seats' best declarations ({args.hands} hands; "
           f"warm = after {args.warm} other hands)")
     print(f"  {'ruleset':24} {'queries/hand':>12} {'cold full':>10} {'cold class':>10} {'warm full':>10} "

@@ -54,13 +54,16 @@ def test_the_best_declarations_are_searched_once_per_dealt_hand(cirulla):
     h = _barsega_hand(r)
     first = h.best_declarations(1)
     calls = []
-    real = found._find
-    found._find = lambda *a: calls.append(a) or real(*a)
+    for search in ("_find", "_best_by_class"):             # the full search, the search by classes
+        real = getattr(found, search)
+        setattr(found, search, lambda *a, real=real: calls.append(a) or real(*a))
     try:
         again = _barsega_hand(r).best_declarations(1)       # another hand object, the same cards
+        found.best_memo.clear()
+        cleared = _barsega_hand(r).best_declarations(1)     # the memo forgotten: searched again
     finally:
-        del found._find
-    assert again == first and calls == []
+        del found._find, found._best_by_class
+    assert again == first == cleared and len(calls) == 1
 
 
 # ---- the search by classes (BONUS_CLASSES): one plan per multiset of classes, mapped to the cards
