@@ -1,17 +1,15 @@
-"""Instruction counts per random hand of compiled playouts (callgrind), cold and warm.
+"""Instructions per random hand of a ruleset's generated playout (callgrind), steady whatever the load.
 
-    python -m bench.playout_instructions [--rulesets cirulla,cirullone] [--hands 300] [--warm 300] [--root DIR]
+    python -m bench.playout_instructions --ruleset cicera [--hands 100] [--warmup 300] [--root ../main]
 
-Wall-clock figures on the shared machine swing with the load; callgrind counts
-instructions, which repeat run after run. Each figure is the difference of two
-runs under callgrind, so start-up, imports and compiling cancel out:
-- warm: `--warm` + `--hands` hands against `--warm` hands (the memos filled by
-  the first `--warm` hands; what a long `simulate` pays per hand);
-- cold: `--hands` hands against none (the first hands of a new process, every
-  memo empty; what a short `simulate` pays).
-The hands are random hands (the ruleset's default seat count: 4 for Cirulla and Cirullone) through the generated playout, random bots
-declaring (as `rulespec simulate` and bench/playouts.py play them), scored.
-`--root` measures another checkout's code (e.g. ../main) with this script.
+Random 4-player bots declaring their best bonuses, every hand scored (as
+bench.playouts plays them). The playout is run under callgrind twice, for
+`--warmup` hands and for `--warmup + --hands` hands, so that the difference
+is the cost of `--hands` hands after the warm-up (start-up, imports,
+compiling and filling the memos cancel out). `--root` runs another
+checkout's code (its rulespec, compiler and runtime) the same way, for a
+before/after figure. Python's string hashing is seeded per process, so a
+figure moves by about 0.5% between runs; the seeds of the hands do not.
 """
 from __future__ import annotations
 
@@ -27,31 +25,29 @@ ROOT = Path(__file__).resolve().parent.parent
 
 _SCRIPT = """
 import random, sys
-sys.path.insert(0, {root!r})
+sys.path.insert(0, sys.argv[1])
 from rulespec.compiler.build import compile_ruleset
 from rulespec.compiler.playout import playout_for
-compiled = compile_ruleset(sys.argv[1])
+rid, warm, hands = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+compiled = compile_ruleset(rid)
 rules, fn = compiled.module, playout_for(compiled)
-N = rules.DEFAULT_SEATS
-def play(seed, dealer):
-    rng = random.Random(seed)
-    order = list(range(rules.N_CARDS))
-    rng.shuffle(order)
-    plays, _o, piles, points, _t, _m = fn(N, dealer % N, order, rng, [0] * N, [rng] * N, True)
-    if plays:
-        rules.score(piles, points)
-for i in range(int(sys.argv[2])):
-    play(f"warm:{{i}}", i % 4)
-for i in range(int(sys.argv[3])):
-    play(f"bench:{{i}}", i % 4)
+for tag, count in (("warm", warm), ("hand", hands)):
+    for i in range(count):
+        rng = random.Random(f"instructions:{tag}:{i}")
+        order = list(range(rules.N_CARDS))
+        rng.shuffle(order)
+        plays, _outcome, piles, points, _turns, _moves = fn(4, i % 4, order, rng, [0] * 4, [rng] * 4, True)
+        if plays:
+            rules.score(piles, points)
 """
 
 
-def count(script: Path, ruleset: str, warm: int, hands: int) -> int:
+def count(script: Path, root: Path, rid: str, warm: int, hands: int) -> int:
     """Instructions executed by one run of the script."""
     with tempfile.TemporaryDirectory() as tmp:
+        # the venv's interpreter as it is (its real path would lose the venv's packages)
         out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
-                              sys.executable, str(script), ruleset, str(warm), str(hands)],
+                              sys.executable, str(script), str(root), rid, str(warm), str(hands)],
                              capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(f"the playouts failed under callgrind:\n{out.stderr[-2000:]}")
@@ -62,25 +58,23 @@ def count(script: Path, ruleset: str, warm: int, hands: int) -> int:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--rulesets", default="cirulla,cirullone")
-    p.add_argument("--hands", type=int, default=300)
-    p.add_argument("--warm", type=int, default=300)
-    p.add_argument("--root", type=Path, default=ROOT, help="the checkout whose code is measured")
-    args = p.parse_args(argv)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ruleset", default="cirulla")
+    parser.add_argument("--hands", type=int, default=100)
+    parser.add_argument("--warmup", type=int, default=300)
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose code is run")
+    args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
-    print(f"instructions per random hand ({args.hands} hands; warm: after {args.warm}), "
-          f"code of {args.root.resolve()}")
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "playouts.py"
-        script.write_text(_SCRIPT.format(root=str(args.root.resolve())), encoding="utf-8")
-        for rid in args.rulesets.split(","):
-            cold = count(script, rid, 0, args.hands) - count(script, rid, 0, 0)
-            warm = count(script, rid, args.warm, args.hands) - count(script, rid, args.warm, 0)
-            print(f"  {rid:24} cold {cold / args.hands / 1e6:7.3f} M   warm {warm / args.hands / 1e6:7.3f} M",
-                  flush=True)
+        script.write_text(_SCRIPT, encoding="utf-8")
+        root = args.root.resolve()
+        per = (count(script, root, args.ruleset, args.warmup, args.hands)
+               - count(script, root, args.ruleset, args.warmup, 0)) / args.hands
+    print(f"{args.ruleset} ({root}): {per / 1e6:.3f} M instructions per hand "
+          f"({args.hands} hands after {args.warmup} of warm-up)")
     return 0
 
 

@@ -1,6 +1,6 @@
 """Where the compiled engine spends a random playout: self and inclusive time per function.
 
-    python -m bench.profile_playout [--hands 3000] [--top 20] [--engine playout|hand] [--warm N] [--ruleset R]   # cProfile
+    python -m bench.profile_playout [--hands 3000] [--top 20] [--engine playout|hand] [--warm N] [--ruleset R]
     py-spy record -r 500 -f raw -o spy.txt -- python -m bench.profile_playout --plain
     python -m bench.profile_playout --summarise spy.txt                      # py-spy's samples
 
@@ -9,7 +9,8 @@ excluded), so the numbers of the two profilers compare. cProfile's overhead
 per call inflates small, frequently called functions; py-spy samples
 without it. `--engine playout` (the default) profiles the generated playout
 with declaring random bots, as `rulespec simulate` runs it; `--warm N` plays
-N other hands first, so that its memos are as full as in a long run.
+N other hands first, so that its memos are as full as in a long run;
+`--ruleset` picks the ruleset (4 players; default cirulla).
 `--engine hand` profiles `Hand` without declarations (section 2's figures).
 """
 from __future__ import annotations
@@ -115,8 +116,8 @@ def main(argv=None) -> int:
     p.add_argument("--engine", choices=["playout", "hand"], default="playout",
                    help="the generated playout with declaring random bots (what simulate runs), or Hand "
                         "without declarations (the figures of section 2)")
-    p.add_argument("--ruleset", default="cirulla", help="the shipped ruleset played (4 players)")
     p.add_argument("--warm", type=int, default=0, help="fresh hands played before profiling (playout memos)")
+    p.add_argument("--ruleset", default="cirulla", help="the ruleset played (4 players; --engine playout)")
     p.add_argument("--summarise", metavar="RAW", type=Path, help="summarise a py-spy raw output instead")
     args = p.parse_args(argv)
     ENGINE.update(name=args.engine, warm=args.warm, ruleset=args.ruleset)

@@ -224,6 +224,7 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     w(f"#define N_OUT {len(layout.outcomes)}")
     w(f"#define N_BONUS {len(rs.hand_bonuses)}")
     w(f"#define LIMIT {tables.limit}")
+    w(f"#define LANES {max(4, 1 << tables.limit.bit_length())}")
     # The arguments of the capture and event functions, in the order of the check stage's names.
     w("#define CARD_OPTIONS_MOMENT " + "".join(f"{_MOMENT[n]}, " for n in CAPTURE_NAMES
                                                  if n not in ("played", "table")))
@@ -233,6 +234,9 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     overlap = any(k.kind == "fifteen" and k.total % 2 == 0 for k in rs.kinds) or \
         any(k.kind == "sweep" and not k.exclusive for k in rs.kinds)
     w(f"#define OVERLAP {int(overlap)}")
+    # A uniform choice needs only each card's number of moves, then the chosen card's sorted list: where
+    # no set can be offered twice and no preference filters the sets, the number is a sum of counts.
+    w(f"#define COUNTABLE {int(countable(rs))}")
     w(f"#define MAX_VALUE {tables.max_value}")
     tables.write(w)
     w(_HELPERS)
@@ -277,13 +281,20 @@ class _Tables:
         w(_array("int64_t", "RANK_ID", self.rank_id))
         w(_array("int64_t", "SUIT_ID", self.suit_id))
         w(_array("int", "RANK_NO", self.rank_no))
+        w(_array("uint8_t", "IDENTITY", list(range(rs.deck.size))))   # the deck before a shuffle
         numbered_mask = sum(1 << i for i in range(n_all) if self.numbered[i])
         w(f"#define NUMBERED_MASK {_u64(numbered_mask)}")
         w(_array("uint64_t", "VALUE_MASK", [_u64(sum(1 << i for i in range(n_all)
                                                          if self.numbered[i] and self.val[i] == v))
                                              for v in range(self.max_value + 1)]))
-        w(_array("uint64_t", "RANK_MASK", [_u64(sum(1 << i for i in range(n_all) if self.rank_no[i] == r))
-                                           for r in range(len(rs.deck.ranks))]))
+        rank_masks = [sum(1 << i for i in range(n_all) if self.rank_no[i] == r) for r in range(len(rs.deck.ranks))]
+        w(_array("uint64_t", "RANK_MASK", [_u64(m) for m in rank_masks]))
+        # What a card matches on the table: the numbered cards of its value, or (a card with no value) the
+        # cards of its rank with no value.
+        w(_array("uint64_t", "MATCH_MASK", [
+            _u64(sum(1 << j for j in range(n_all) if self.numbered[j] and self.val[j] == self.val[i])
+                 if self.numbered[i] else rank_masks[self.rank_no[i]] & ~numbered_mask)
+            for i in range(n_all)]))
         w(_array("int", "DECLARE_AS", rs.wild_declare_as))
         w(f"#define N_DECLARE_AS {len(rs.wild_declare_as)}")
         # Deal schedules per number of players: rounds of steps (kind 0: each, 1: table; count; packet).
@@ -303,6 +314,7 @@ class _Tables:
         w("static const Round *const SCHEDULE[MAX_SEATS + 1] = {"
           + ", ".join(f"SCHED_{n}" if n in rounds_of else "0" for n in range(MAX_SEATS + 1)) + "};")
         w(_array("int", "N_ROUNDS", [rounds_of.get(n, 0) for n in range(MAX_SEATS + 1)]))
+        w(f"#define MAX_ROUNDS {max(list(rounds_of.values()) + [1])}")
         w(_array("int", "SIDES", [rs.sides.get(n, 0) if n in rounds_of else 0 for n in range(MAX_SEATS + 1)]))
 
 
@@ -334,14 +346,28 @@ def _bonus_functions(w, rs, strings, aux, layout):
     w("/* ---- hand bonuses ---- */")
     bonuses = list(rs.hand_bonuses.values())
     names = [b.name for b in bonuses]
+    cards_only = []
     for i, b in enumerate(bonuses):
         w(f"/* hand bonus {i} ({_where(b.span)}): {c_comment(b.when.text)} */")
-        w(f"static int bonus_{i}({_params(BONUS_NAMES)}) {{")
-        w(f"    return {emit(b.when.tree, context(rs, BONUS_NAMES), strings, aux)};")
+        w(f"static inline int bonus_{i}({_params(BONUS_NAMES)}) {{")
+        code = emit(b.when.tree, context(rs, BONUS_NAMES), strings, aux)
+        w(f"    return {code};")
         w("}")
-    w(f"typedef int (*BonusCheck)({_params(BONUS_NAMES)});")
-    w("static const BonusCheck BONUS_CHECK[N_BONUS + 1] = {"
-      + ", ".join([f"bonus_{i}" for i in range(len(bonuses))] + ["0"]) + "};")
+        # A condition that reads nothing but its cards, and cannot fail, gives the same answer for the same
+        # cards: memoised for the wild card's declared ranks (up to 63 of them, one bit each).
+        reads_more = re.search(r"\bv_(?!cards\b)\w+", code) or re.search(r"rs_floordiv|rs_floormod|rs_subset_total", code)
+        cards_only.append(int(not reads_more and len(rs.wild_declare_as) < 64))
+    # A switch rather than a table of function pointers: the checks are inlined, no indirect calls.
+    args = ", ".join(f"v_{n}" for n in BONUS_NAMES)
+    w(f"RS_INLINE int bonus_check(int b, {_params(BONUS_NAMES)}) {{")
+    w("    switch (b) {")
+    for i in range(len(bonuses)):
+        w(f"    case {i}: return bonus_{i}({args});")
+    w("    }")
+    w("    " + " ".join(f"(void)v_{n};" for n in BONUS_NAMES))
+    w("    return 0;")
+    w("}")
+    w(_array("int", "B_CARDS_ONLY", cards_only))
     w(_array("int", "B_SIZE", [b.size for b in bonuses]))
     w(_array("int64_t", "B_POINTS", [b.points for b in bonuses]))
     w(_array("int", "B_CAT", [layout.category(b.category) for b in bonuses]))
@@ -365,6 +391,18 @@ def _bonus_functions(w, rs, strings, aux, layout):
                                        for b in bonuses]))
 
 
+def _played_index(code: str) -> str:
+    """A capture condition's C with the played card's index read directly (v_played is always 1 << p)."""
+    return code.replace("rs_high(v_played)", "p")
+
+
+def countable(rs: Ruleset) -> bool:
+    """Whether a card's number of capture options is the sum of its kinds' counts (card_count)."""
+    overlap = any(k.kind == "fifteen" and k.total % 2 == 0 for k in rs.kinds) or \
+        any(k.kind == "sweep" and not k.exclusive for k in rs.kinds)
+    return rs.prefer == "any" and not overlap
+
+
 def _capture_function(w, rs, strings, aux):
     w("/* ---- capture kinds: the capture sets of card index p (mask v_played) against a table ---- */")
     extra = {n: t for n, t in CAPTURE_NAMES.items() if n not in ("played", "table")}
@@ -379,15 +417,14 @@ def _capture_function(w, rs, strings, aux):
     w("    int n = 0, n0;")
     w("    (void)n0; (void)v_played;")
     w("    /* a match: one table card of the same value (a card with no value: of the same rank) */")
-    w("    uint64_t matches = numbered ? (v <= MAX_VALUE ? v_table & VALUE_MASK[v] : 0)")
-    w("                                : v_table & ~NUMBERED_MASK & RANK_MASK[RANK_NO[p]];")
+    w("    uint64_t matches = v_table & MATCH_MASK[p];")
     w("    (void)matches;")
     for i, k in enumerate(rs.kinds):
         w(f"    /* capture kind {i + 1}: {k.kind} ({_where(k.span)}) */")
         cond = []
         if k.when is not None:
             w(f"    /* {_where(k.when.span)}: {c_comment(k.when.text)} */")
-            cond.append(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux))
+            cond.append(_played_index(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux)))
         if k.kind in ("sum", "fifteen"):
             cond.insert(0, "numbered")
         if k.unless_match:
@@ -417,6 +454,64 @@ def _capture_function(w, rs, strings, aux):
         w("    }")
     w("    return n;")
     w("}")
+    if countable(rs):
+        _count_function(w, rs, strings, aux, extra)
+    else:
+        w("/* (not COUNTABLE: every move is listed; card_count is never called) */")
+        w(f"RS_INLINE int card_count(int p, uint64_t v_played, uint64_t v_table, "
+          f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}int n) {{")
+        w("    (void)p; (void)v_played; (void)v_table; " + " ".join(f"(void)v_{n};" for n in extra))
+        w("    return n;")
+        w("}")
+
+
+def _count_function(w, rs, strings, aux, extra):
+    """card_count: how many sets card_options lists, counted (the same kinds, conditions and order)."""
+    w("/* how many capture sets card_options lists for card index p (no set twice, no preference: a sum) */")
+    w("/* (called as card_options is, the output array replaced by the count so far: 0) */")
+    w(f"RS_INLINE int card_count(int p, uint64_t v_played, uint64_t v_table, "
+      f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}int n) {{")
+    w("    " + " ".join(f"(void)v_{n};" for n in extra))
+    w("    int64_t v = VAL[p];")
+    w("    int numbered = NUMBERED[p];")
+    w("    int k;")
+    w("    (void)k; (void)v_played;")
+    w("    uint64_t matches = v_table & MATCH_MASK[p];")
+    w("    (void)matches;")
+    max_value = max([v for v in (rs.deck.value_of(i) for i in range(_n_indices(rs))) if v is not None] + [0])
+    for i, k in enumerate(rs.kinds):
+        w(f"    /* capture kind {i + 1}: {k.kind} */")
+        cond = []
+        if k.when is not None:
+            cond.append(_played_index(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux)))
+        if k.kind in ("sum", "fifteen"):
+            cond.insert(0, "numbered")
+        if k.unless_match:
+            cond.append("matches == 0")
+        w(f"    if ({' && '.join(cond) or '1'}) {{")
+        if k.kind == "sweep":
+            w("        k = 1;")
+        elif k.kind == "match":
+            w("        k = rs_popcount(matches);")
+        elif k.kind == "sum":              # a numbered card's value is 1..MAX_VALUE, within 1..LIMIT
+            w(f"        k = {_count_of('v', max(k.min_cards, 2))};")
+        elif k.total > max_value:           # total - v is within 1..LIMIT
+            w(f"        k = {_count_of(f'{k.total} - v', k.min_cards)};")
+        else:
+            w(f"        k = subsets_count(v_table, {k.total} - v, {k.min_cards});")
+        w("        if (k) return k;" if k.exclusive else "        n += k;")
+        w("    }")
+    w("    return n;")
+    w("}")
+
+
+def _count_of(target: str, min_cards: int) -> str:
+    """C for subsets_count(table, target, min_cards) where target is known to be within 1..LIMIT."""
+    if min_cards <= 1:
+        return f"ROW[tab_n][PAD + ({target})]"
+    if min_cards == 2:
+        return f"ROW[tab_n][PAD + ({target})] - ONE[{target}]"
+    return f"subsets_count(v_table, {target}, {min_cards})"
 
 
 def _event_function(w, rs, strings, aux, layout):
@@ -519,7 +614,7 @@ static inline int64_t rs_floormod(int64_t a, int64_t b, int where) {
     return r;
 }
 
-static int64_t rs_total(uint64_t m) { int64_t t = 0; for (; m; m &= m - 1) t += VAL[rs_low(m)]; return t; }
+static inline int64_t rs_total(uint64_t m) { int64_t t = 0; for (; m; m &= m - 1) t += VAL[rs_low(m)]; return t; }
 static int rs_can_total(uint64_t m, int64_t target) {
     if (m & WILD_BIT) { int64_t rest = target - rs_total(m & ~WILD_BIT); return 1 <= rest && rest <= 10; }
     return rs_total(m) == target;
@@ -552,14 +647,17 @@ static int64_t rs_run(uint64_t m, const uint64_t *seq, int n) {
     for (int i = 0; i < n; i++) { if (!(m & seq[i])) break; k++; }
     return k;
 }
-static int64_t rs_best_per_suit(uint64_t m, const uint64_t *suits, int n, const int64_t *scores) {
+/* best_per_suit(): per suit, the highest score level (levels[l] the cards scoring values[l], highest
+ * first; every card is in one) the set's cards of that suit reach, summed; 0 if a suit has none */
+static int64_t rs_best_per_suit(uint64_t m, const uint64_t *suits, int n, const uint64_t *levels,
+                                const int64_t *values, int n_levels) {
     int64_t result = 0;
     for (int s = 0; s < n; s++) {
         uint64_t held = m & suits[s];
         if (!held) return 0;
-        int64_t best = INT64_MIN;
-        for (; held; held &= held - 1) { int64_t x = scores[rs_low(held)]; if (x > best) best = x; }
-        result += best;
+        uint64_t reached = UINT64_C(1) << (n_levels - 1);    /* the levels its cards reach (at most 64 indices) */
+        for (int l = 0; l < n_levels - 1; l++) reached |= (uint64_t)((held & levels[l]) != 0) << l;
+        result += values[rs_low(reached)];
     }
     return result;
 }
@@ -569,20 +667,20 @@ static int64_t rs_max_same_rank(uint64_t m) {
     for (; m; m &= m - 1) { int r = RANK_NO[rs_low(m)]; if (++counts[r] > best) best = counts[r]; }
     return best;
 }
-static int rs_same(uint64_t m, const int64_t *attr) {
+static inline int rs_same(uint64_t m, const int64_t *attr) {
     if (!m) return 0;
     int64_t a = attr[rs_low(m)];
     for (m &= m - 1; m; m &= m - 1) if (attr[rs_low(m)] != a) return 0;
     return 1;
 }
-static int rs_same_value(uint64_t m) {
+static inline int rs_same_value(uint64_t m) {
     if (!m) return 0;
     int64_t a = VAL[rs_low(m)];
     if (a == 0) return 0;
     for (m &= m - 1; m; m &= m - 1) if (VAL[rs_low(m)] != a) return 0;
     return 1;
 }
-static int64_t rs_first(uint64_t m, const int64_t *table, int64_t none) { return m ? table[rs_low(m)] : none; }
+static inline int64_t rs_first(uint64_t m, const int64_t *table, int64_t none) { return m ? table[rs_low(m)] : none; }
 /* most(): whether this side's value is strictly greater than every other side's */
 static inline int rs_most(const int64_t *vals, int k, int64_t side) {
     for (int s = 0; s < k; s++) if (s != side && !(vals[side] > vals[s])) return 0;
@@ -590,63 +688,99 @@ static inline int rs_most(const int64_t *vals, int k, int64_t side) {
 }
 
 /* ---- capture sets by total ----
- * Every subset of the table's numbered cards totalling LIMIT or less (the empty set first), kept as
- * the table changes: a card joining extends each subset it fits (one knapsack step), cards leaving
- * drop the subsets holding them; each total's subsets are linked in a list. More than MAX_SUBS
- * subsets is an error, as the Python engine's runtime.subset_sums makes it. */
-static uint64_t sub_t = ~UINT64_C(0);      /* the numbered table cards the lists are for */
-static int sub_n;
-static uint64_t SM[MAX_SUBS]; static int16_t SS[MAX_SUBS]; static uint8_t SC[MAX_SUBS];
-static int32_t SNXT[MAX_SUBS], SHEAD[LIMIT + 1];
+ * The table's numbered cards in the order they joined (TAB, their values TW), with prefix counts:
+ * ROW[i][PAD + s] is how many sets of the first i cards total s (s = 0..LIMIT; the PAD zeros in front
+ * serve a card worth more than the row). A card joining is one step, ROW[i + 1][s] = ROW[i][s] +
+ * ROW[i][s - w]; cards leaving close up TAB and redo the rows from the first gap. A total's sets are
+ * listed by a walk down the rows that enters only branches holding a set, in no particular order (the
+ * callers sort). More than MAX_SUBS sets in all is an error, as the Python engine's runtime.subset_sums
+ * makes it. */
+#define PAD LANES                          /* LANES: a row's totals 0..LIMIT, rounded up to a power of two */
+static uint64_t sub_t = ~UINT64_C(0);      /* the numbered table cards the rows are for */
+static int tab_n;
+static uint8_t TAB[N_ALL];
+static int TW[N_ALL];
+static int32_t ROW[N_ALL + 1][PAD + LANES];
+static int32_t ONE[LIMIT + 1];             /* per total: the one-card sets (a value is 1..MAX_VALUE <= LIMIT) */
+typedef int32_t RowVec __attribute__((vector_size(LANES * 4)));     /* a whole row (gcc and clang) */
 
-static void sub_add(uint64_t b, int w) {
-    int n = sub_n;
-    for (int i = 0; i < n; i++) {
-        int s = SS[i] + w;
-        if (s > LIMIT) continue;
-        if (sub_n >= MAX_SUBS) { rs_err_code = 2; return; }
-        SM[sub_n] = SM[i] | b; SS[sub_n] = (int16_t)s; SC[sub_n] = (uint8_t)(SC[i] + 1);
-        SNXT[sub_n] = SHEAD[s]; SHEAD[s] = sub_n;
-        sub_n++;
+static inline void sub_row(int i) {
+    int w = TW[i];                                /* 1..MAX_VALUE: within the PAD zeros */
+    const int32_t *a = ROW[i] + PAD;
+    RowVec x, y;
+    memcpy(&x, a, sizeof x); memcpy(&y, a - w, sizeof y);
+    x += y;
+    memcpy(ROW[i + 1] + PAD, &x, sizeof x);
+    int32_t *b = ROW[i + 1] + PAD;
+    if (i + 1 > 17) {                             /* i + 1 cards make at most 2^(i + 1) sets */
+        int64_t all = 0;
+        for (int s = 0; s <= LIMIT; s++) all += b[s];
+        if (all > MAX_SUBS) rs_err_code = 2;
     }
-}
-
-static void sub_remove(uint64_t gone) {
-    int k = 1;
-    memset(SHEAD, 0, sizeof SHEAD);          /* 0 ends a list: entry 0 is the empty set, never a capture */
-    for (int i = 1; i < sub_n; i++) {
-        if (SM[i] & gone) continue;
-        SM[k] = SM[i]; SS[k] = SS[i]; SC[k] = SC[i];
-        SNXT[k] = SHEAD[SS[k]]; SHEAD[SS[k]] = k;
-        k++;
-    }
-    sub_n = k;
 }
 
 RS_INLINE void sub_sync(uint64_t table) {
     uint64_t t = table & NUMBERED_MASK;
     if (t == sub_t) return;
     if (sub_t == ~UINT64_C(0)) {
-        sub_n = 1; SM[0] = 0; SS[0] = 0; SC[0] = 0;
-        memset(SHEAD, 0, sizeof SHEAD);
-        sub_t = 0;
+        tab_n = 0; sub_t = 0;
+        memset(ONE, 0, sizeof ONE);
+        memset(ROW[0], 0, sizeof ROW[0]);
+        ROW[0][PAD] = 1;                          /* no cards: one set, the empty one, totalling 0 */
     }
     uint64_t gone = sub_t & ~t;
-    if (gone) sub_remove(gone);
-    for (uint64_t m = t & ~sub_t; m; m &= m - 1) { int i = rs_low(m); sub_add(UINT64_C(1) << i, (int)VAL[i]); }
+    if (gone) {
+        int w = 0;
+        while (!(gone >> TAB[w] & 1)) w++;
+        int first = w;
+        for (int j = w; j < tab_n; j++) {
+            if (gone >> TAB[j] & 1) { ONE[TW[j]]--; continue; }
+            TAB[w] = TAB[j]; TW[w] = TW[j]; w++;
+        }
+        tab_n = w;
+        for (int j = first; j < tab_n; j++) sub_row(j);
+    }
+    for (uint64_t m = t & ~sub_t; m; m &= m - 1) {
+        int c = rs_low(m);
+        TAB[tab_n] = (uint8_t)c; TW[tab_n] = (int)VAL[c];
+        ONE[TW[tab_n]]++;
+        sub_row(tab_n++);
+    }
     sub_t = rs_err_code ? ~UINT64_C(0) : t;
+}
+
+/* the sets of the first i table cards totalling T (1 or more), each with `m` added (and `cards` more cards),
+ * with at least min_cards cards: appended to out (count: only counted). Each set is found once, by its
+ * last card in TAB order: a card j can be that card only if the first j cards make the rest of T. */
+static int sub_walk(int i, int T, uint64_t m, int cards, int min_cards, uint64_t *out, int n, int count) {
+    for (int j = i - 1; j >= 0 && ROW[j + 1][PAD + T]; j--) {
+        int w = TW[j];
+        if (w > T || !ROW[j][PAD + T - w]) continue;
+        uint64_t with = m | UINT64_C(1) << TAB[j];
+        if (w < T) { n = sub_walk(j, T - w, with, cards + 1, min_cards, out, n, count); continue; }
+        if (cards + 1 < min_cards) continue;
+        if (count) { n++; continue; }
+        if (n >= MAX_MOVES) { rs_err_code = 5; return n; }
+        out[n++] = with;
+    }
+    return n;
+}
+
+/* how many of the table's sets of numbered cards total `target` with at least `min_cards` cards */
+RS_INLINE int subsets_count(uint64_t table, int64_t target, int min_cards) {
+    (void)table;                              /* the rows are the table's: the caller ran sub_sync */
+    if (target < 1 || target > LIMIT) return 0;
+    if (min_cards <= 1) return ROW[tab_n][PAD + target];
+    if (min_cards == 2) return ROW[tab_n][PAD + target] - ONE[target];
+    return sub_walk(tab_n, (int)target, 0, 0, min_cards, 0, 0, 1);
 }
 
 /* appends the table's sets of numbered cards totalling `target` with at least `min_cards` cards */
 RS_INLINE int subsets_into(uint64_t table, int64_t target, int min_cards, uint64_t *out, int n) {
-    if (target < 1 || target > LIMIT) return n;
-    sub_sync(table);
-    for (int i = SHEAD[target]; i; i = SNXT[i]) {
-        if (SC[i] < min_cards) continue;
-        if (n >= MAX_MOVES) { rs_err_code = 5; return n; }
-        out[n++] = SM[i];
-    }
-    return n;
+    (void)table;                              /* the rows are the table's: the caller ran sub_sync */
+    if (target < 1 || target > LIMIT || !ROW[tab_n][PAD + target]) return n;
+    if (min_cards == 2 && ROW[tab_n][PAD + target] == ONE[target]) return n;     /* only single cards */
+    return sub_walk(tab_n, (int)target, 0, 0, min_cards, out, n, 0);
 }
 
 /* ---- the hand ---- */
@@ -654,6 +788,7 @@ struct Hand {
     int n, k, dealer, turn, round, n_rounds, plays, over, outcome, last_capturer, wild_as, pos, misdeals;
     int in_hands;                             /* cards in the seats' hands */
     const Round *sched;
+    uint64_t *dst[MAX_SEATS + 1];             /* the deal's places: the seats from the dealer's left, the table */
     uint64_t hands[MAX_SEATS], piles[MAX_SIDES], table, previous, declared[MAX_SEATS], shown[MAX_SEATS];
     int played_this_round[MAX_SEATS];
     int side_of[MAX_SEATS];                   /* seat % k */
@@ -685,7 +820,7 @@ static inline uint64_t real(const Hand *h, uint64_t m) {
 }
 
 static void shuffle(Hand *h) {
-    for (int i = 0; i < N_CARDS; i++) h->order[i] = (uint8_t)i;
+    memcpy(h->order, IDENTITY, sizeof h->order);
     /* Fisher-Yates, two 32-bit draws per generator output (native.SplitMix.shuffle does the same) */
     for (int i = N_CARDS - 1; i > 0; i -= 2) {
         uint64_t x = rs_next(&h->rng);
@@ -699,25 +834,39 @@ static void shuffle(Hand *h) {
     h->pos = 0;
 }
 
-static void lay_round(Hand *h) {
-    const Round *rd = &h->sched[h->round];
-    h->round++;
-    int n = h->n, first = (h->dealer + 1) % n;
-    for (int s = 0; s < rd->n_steps; s++) {
-        const Step *st = &rd->steps[s];
-        if (st->kind == 1) {
-            for (int i = 0; i < st->count; i++) h->table |= UINT64_C(1) << h->order[h->pos++];
-            continue;
+/* Each round's deal as a plan for one seat count: where the round's cards go, in order (0..n-1: the
+ * seats from the dealer's left, n: the table), made once per batch from the schedule. */
+static int8_t PLAN[MAX_ROUNDS][N_CARDS];
+static int PLAN_N[MAX_ROUNDS], PLAN_HANDS[MAX_ROUNDS];
+
+static void make_plan(int n) {
+    for (int r = 0; r < N_ROUNDS[n]; r++) {
+        const Round *rd = &SCHEDULE[n][r];
+        int k = 0, hands = 0;
+        for (int s = 0; s < rd->n_steps; s++) {
+            const Step *st = &rd->steps[s];
+            if (st->kind == 1) {
+                for (int i = 0; i < st->count && k < N_CARDS; i++) PLAN[r][k++] = (int8_t)n;
+                continue;
+            }
+            hands += st->count * n;
+            /* `packet` cards at a time to each seat in turn, from the dealer's left */
+            for (int q = 0, seat = 0, given = 0; q < st->count * n && k < N_CARDS; q++) {
+                PLAN[r][k++] = (int8_t)seat;
+                if (++given == st->packet) { given = 0; seat = seat + 1 == n ? 0 : seat + 1; }
+            }
         }
-        int p = h->pos;
-        h->pos += st->count * n;
-        h->in_hands += st->count * n;
-        /* `packet` cards at a time to each seat in turn, from the dealer's left */
-        for (int q = 0, seat = first, given = 0; q < st->count * n; q++) {
-            h->hands[seat] |= UINT64_C(1) << h->order[p++];
-            if (++given == st->packet) { given = 0; seat = seat + 1 == n ? 0 : seat + 1; }
-        }
+        PLAN_N[r] = k; PLAN_HANDS[r] = hands;
     }
+}
+
+static void lay_round(Hand *h) {
+    int r = h->round++, n = h->n, cards = PLAN_N[r];
+    const int8_t *plan = PLAN[r];
+    const uint8_t *order = h->order + h->pos;
+    h->pos += cards;
+    h->in_hands += PLAN_HANDS[r];
+    for (int i = 0; i < cards; i++) *h->dst[plan[i]] |= UINT64_C(1) << order[i];
     for (int s = 0; s < n; s++) { h->played_this_round[s] = 0; h->knocked_round[s] = 0; h->round_dealt[s] = h->hands[s]; }
 }
 
@@ -758,6 +907,7 @@ static int gen_moves(Hand *h, int seat) {
     if (DECLARED_FIRST && pending) hand = pending;
     int n = 0;
     uint64_t table = eff(h, h->table);
+    if (table) { sub_sync(table); if (rs_err_code) return 0; }  /* the capture lists of this table, once a turn */
     for (uint64_t m = hand; m; m &= m - 1) {
         int c = rs_low(m);
         if (!h->table) { MV_CARD[n] = (uint8_t)c; MV_CAP[n++] = 0; continue; }
@@ -778,6 +928,66 @@ static int gen_moves(Hand *h, int seat) {
         }
     }
     return n;
+}
+
+/* ---- a uniform choice: how many moves, then the r-th of gen_moves' order ----
+ * COUNTABLE: each card's number of moves from card_count, then only the chosen card's sets listed and
+ * sorted; otherwise every move listed by gen_moves. */
+static int CNT[64], CAPS[64];                     /* per card of the hand, ascending: moves, capture sets */
+
+RS_INLINE uint64_t playable(const Hand *h, int seat) {
+    uint64_t hand = h->hands[seat];
+    uint64_t pending = h->declared[seat] & hand;
+    return DECLARED_FIRST && pending ? pending : hand;
+}
+
+static int count_moves(Hand *h, int seat) {
+    if (!COUNTABLE) return gen_moves(h, seat);
+    uint64_t hand = playable(h, seat);
+    if (!h->table) return rs_popcount(hand);
+    uint64_t table = eff(h, h->table);
+    sub_sync(table);                              /* the capture lists of this table, once a turn */
+    if (rs_err_code) return 0;
+    int n = 0, j = 0;
+    for (uint64_t m = hand; m; m &= m - 1) {
+        int c = rs_low(m);
+        int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
+        int k = card_count(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT 0);
+        CAPS[j] = k;
+        k += (k == 0) | !FORCED;                  /* the card laid without a capture */
+        CNT[j++] = k; n += k;
+    }
+    if (rs_err_code) return 0;
+    if (n > MAX_MOVES) { rs_err_code = 5; return 0; }
+    return n;
+}
+
+/* the r-th move (0 <= r < count_moves' number, which it follows) */
+static void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture) {
+    if (!COUNTABLE) { *card = MV_CARD[r]; *capture = MV_CAP[r]; return; }
+    uint64_t m = playable(h, seat);
+    if (!h->table) {
+        for (; r; r--) m &= m - 1;
+        *card = rs_low(m); *capture = 0;
+        return;
+    }
+    int j = 0;
+    for (; r >= CNT[j]; j++) { r -= CNT[j]; m &= m - 1; }
+    int c = rs_low(m);
+    /* laid on the table: the card captures nothing, or (capture not forced) the first move, sorted */
+    if (CAPS[j] == 0 || (!FORCED && r == 0)) { *card = c; *capture = 0; return; }
+    int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
+    uint64_t table = eff(h, h->table);
+    sub_sync(table);                              /* as count_moves left it: a comparison */
+    int k = card_options(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT OPT);
+    if (h->wild_as >= 0) for (int i = 0; i < k; i++) OPT[i] = real(h, OPT[i]);
+    if (k == 0 || !FORCED) OPT[k++] = 0;
+    for (int i = 1; i < k; i++) {                 /* insertion sort: a few masks, mostly in order */
+        uint64_t x = OPT[i]; int j = i - 1;
+        while (j >= 0 && OPT[j] > x) { OPT[j + 1] = OPT[j]; j--; }
+        OPT[j + 1] = x;
+    }
+    *card = c; *capture = OPT[r];
 }
 
 /* ---- declarations: bots/policy.py best_declarations over Hand.bonus_options ---- */
@@ -812,7 +1022,7 @@ static int unique_ok(const Hand *h, int seat, int b, uint64_t cards, int wild_ra
             int c = rs_low(m);
             int rank = (c == WILD_INDEX && h->declared_wild[o]) ? h->declared_wild[o] - 1 : -1;
             uint64_t probe = rank < 0 ? UINT64_C(1) << c : UINT64_C(1) << (N_CARDS + rank);
-            if (unique_key(by, UINT64_C(1) << c, rank) == key && BONUS_CHECK[b](probe, held, round, last)) return 0;
+            if (unique_key(by, UINT64_C(1) << c, rank) == key && bonus_check(b, probe, held, round, last)) return 0;
         }
     }
     return 1;
@@ -820,17 +1030,67 @@ static int unique_ok(const Hand *h, int seat, int b, uint64_t cards, int wild_ra
 
 static inline uint64_t virt(uint64_t m, int r) { return (m ^ WILD_BIT) | (UINT64_C(1) << (N_CARDS + r)); }
 
+/* The wild card's tries for bonus b on a set holding it: bit 0 as itself, bit 1 + i declared as
+ * DECLARE_AS[i]. For a bonus whose condition reads only its cards the answer depends on the cards alone:
+ * kept per bonus in a direct-mapped table (a set holding the wild card is never 0, the empty key). */
+#define WM_BITS 10
+static uint64_t WM_KEY[N_BONUS + 1][1 << WM_BITS], WM_TRIES[N_BONUS + 1][1 << WM_BITS];
+
+static uint64_t wild_tries(int b, uint64_t cards, uint64_t hand, int64_t round, int last) {
+    unsigned slot = (unsigned)((cards * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - WM_BITS));
+    if (WM_KEY[b][slot] == cards) return WM_TRIES[b][slot];
+    uint64_t bits = (uint64_t)(bonus_check(b, cards, hand, round, last) != 0);
+    for (int i = 0; i < N_DECLARE_AS; i++)
+        if (bonus_check(b, virt(cards, DECLARE_AS[i]), hand, round, last)) bits |= UINT64_C(2) << i;
+    WM_KEY[b][slot] = cards; WM_TRIES[b][slot] = bits;
+    return bits;
+}
+
 static int can_make(int b, uint64_t cards, uint64_t hand, int64_t round, int last) {
-    if (BONUS_CHECK[b](cards, hand, round, last)) return 1;
-    if ((cards & WILD_BIT) && B_WILD[b] && DECLARE_WILD)
-        for (int i = 0; i < N_DECLARE_AS; i++) if (BONUS_CHECK[b](virt(cards, DECLARE_AS[i]), hand, round, last)) return 1;
+    int wild = (cards & WILD_BIT) && B_WILD[b] && DECLARE_WILD;
+    if (wild && B_CARDS_ONLY[b]) return wild_tries(b, cards, hand, round, last) != 0;
+    if (bonus_check(b, cards, hand, round, last)) return 1;
+    if (wild)
+        for (int i = 0; i < N_DECLARE_AS; i++) if (bonus_check(b, virt(cards, DECLARE_AS[i]), hand, round, last)) return 1;
+    return 0;
+}
+
+/* bonus b made of the cards `mask`: offered (OPTS) as Hand.bonus_options offers it, with the first try
+ * that makes it and that no other bonus excludes; 0, or -1 past MAX_OPTS */
+RS_INLINE int bonus_try(const Hand *h, int seat, int b, uint64_t mask, int64_t round, int last, int *n) {
+    /* the tries: the wild card (if held and declarable) as itself (t = -1), then as each rank; a bonus of
+     * its cards only knows at once which make it (memo), another is asked try by try */
+    int tries = (mask & WILD_BIT) && B_WILD[b] && DECLARE_WILD ? N_DECLARE_AS : 0;
+    int memo = tries && B_CARDS_ONLY[b];
+    uint64_t made = memo ? wild_tries(b, mask, h->hands[seat], round, last) : 0;
+    int excluded = -1;                            /* whether a bonus excluding b can be made of these cards */
+    for (int t = -1; t < tries; t++) {
+        if (memo) {                               /* the next try that makes b, if any */
+            if (!made) break;
+            t = rs_low(made) - 1;
+            made &= made - 1;
+        } else {
+            uint64_t probe = t < 0 ? mask : virt(mask, DECLARE_AS[t]);
+            if (!bonus_check(b, probe, h->hands[seat], round, last)) continue;
+        }
+        if (excluded < 0) {                       /* the same for every declared rank: asked once */
+            excluded = 0;
+            for (int o = 0; o < N_BONUS; o++)
+                if ((B_EXCLUDED_BY[b] >> o & 1) && can_make(o, mask, h->hands[seat], round, last)) { excluded = 1; break; }
+        }
+        if (excluded) break;
+        if (B_UNIQUE[b] && !unique_ok(h, seat, b, mask, t < 0 ? -1 : DECLARE_AS[t], round, last)) continue;
+        if (*n >= MAX_OPTS) { rs_err_code = 4; return -1; }
+        OPTS[*n].bonus = b; OPTS[*n].cards = mask; OPTS[*n].wild_rank = t < 0 ? -1 : DECLARE_AS[t];
+        (*n)++;
+        break;
+    }
     return 0;
 }
 
 static int bonus_options(const Hand *h, int seat) {
     uint64_t hand = h->hands[seat] & ~h->shown[seat];
-    int cards[64], nc = 0;
-    for (uint64_t m = hand; m; m &= m - 1) cards[nc++] = rs_low(m);
+    int cards[64], nc = rs_popcount(hand), listed = 0;     /* the cards listed when a bonus takes fewer */
     int64_t round = h->round;
     int last = h->round == h->n_rounds;
     int n = 0;
@@ -839,29 +1099,18 @@ static int bonus_options(const Hand *h, int seat) {
         if (size > nc || size < 1) continue;
         uint64_t allowed = B_ROUNDS[b];
         if (~allowed && !((round < 64 && (allowed >> round & 1)) || ((allowed & 1) && last))) continue;
-        int wild_ok = B_WILD[b] && DECLARE_WILD;
+        if (size == nc) {                         /* the whole hand: its only combination */
+            if (bonus_try(h, seat, b, hand, round, last, &n) < 0) return 0;
+            continue;
+        }
+        if (!listed) { int k = 0; for (uint64_t m = hand; m; m &= m - 1) cards[k++] = rs_low(m); listed = 1; }
         int idx[64];
         for (int i = 0; i < size; i++) idx[i] = i;
-        for (;;) {
+        for (;;) {                                /* the combinations in lexicographic order */
             uint64_t mask = 0;
-            if (size == nc) mask = hand;
-            else for (int i = 0; i < size; i++) mask |= UINT64_C(1) << cards[idx[i]];
-            int tries = (mask & WILD_BIT) && wild_ok ? N_DECLARE_AS : 0;
-            for (int t = -1; t < tries; t++) {
-                uint64_t probe = t < 0 ? mask : virt(mask, DECLARE_AS[t]);
-                if (!BONUS_CHECK[b](probe, h->hands[seat], round, last)) continue;
-                int excluded = 0;
-                for (int o = 0; o < N_BONUS; o++)
-                    if ((B_EXCLUDED_BY[b] >> o & 1) && can_make(o, mask, h->hands[seat], round, last)) { excluded = 1; break; }
-                if (excluded) continue;
-                if (B_UNIQUE[b] && !unique_ok(h, seat, b, mask, t < 0 ? -1 : DECLARE_AS[t], round, last)) continue;
-                if (n >= MAX_OPTS) { rs_err_code = 4; return 0; }
-                OPTS[n].bonus = b; OPTS[n].cards = mask; OPTS[n].wild_rank = t < 0 ? -1 : DECLARE_AS[t];
-                n++;
-                break;
-            }
-            if (size == nc) break;                 /* the whole hand: its only combination */
-            int i = size - 1;                      /* the next combination, lexicographic */
+            for (int i = 0; i < size; i++) mask |= UINT64_C(1) << cards[idx[i]];
+            if (bonus_try(h, seat, b, mask, round, last, &n) < 0) return 0;
+            int i = size - 1;
             while (i >= 0 && idx[i] == nc - size + i) i--;
             if (i < 0) break;
             idx[i]++;
@@ -968,11 +1217,15 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
     Hand *h = &hs;
     rs_err_code = 0;
     sub_t = ~UINT64_C(0);
+    make_plan(seats);
     for (int64_t i = first; i < first + count; i++) {
         memset(h, 0, sizeof *h);
         h->n = seats; h->k = K; h->dealer = (int)(i % seats);
         for (int s = 0; s < seats; s++) h->side_of[s] = s % K;
         h->sched = SCHEDULE[seats]; h->n_rounds = N_ROUNDS[seats];
+        for (int s = 0, seat = (int)((i + 1) % seats); s < seats; s++, seat = seat + 1 == seats ? 0 : seat + 1)
+            h->dst[s] = &h->hands[seat];
+        h->dst[seats] = &h->table;
         h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
         h->rng.s = rs_mix((uint64_t)seed ^ rs_mix((uint64_t)i + UINT64_C(0x9E3779B97F4A7C15)));
         shuffle(h);
@@ -994,20 +1247,23 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
                 if (rs_err_code) return rs_err_code;
             }
             if (nd) {
-                legal += gen_moves(h, seat);
+                legal += count_moves(h, seat);
                 apply_declarations(h, seat, ds, nd);
             }
-            nm = gen_moves(h, seat);
+            nm = count_moves(h, seat);
             if (rs_err_code) return rs_err_code;
             if (!nd) legal += nm;
-            int r = (int)rs_below(&h->rng, (uint32_t)nm);
+            int r = (int)rs_below(&h->rng, (uint32_t)nm), card;
+            uint64_t capture;
+            pick_move(h, seat, r, &card, &capture);
+            if (rs_err_code) return rs_err_code;
             if (trace && tl < trace_cap) {
                 int64_t *t = trace + 6 * tl++;
                 uint64_t dc = 0; int wr = -1;
                 for (int j = 0; j < nd; j++) { dc |= ds[j].cards; if (ds[j].wild_rank >= 0) wr = ds[j].wild_rank; }
-                t[0] = i; t[1] = seat; t[2] = MV_CARD[r]; t[3] = (int64_t)MV_CAP[r]; t[4] = (int64_t)dc; t[5] = wr;
+                t[0] = i; t[1] = seat; t[2] = card; t[3] = (int64_t)capture; t[4] = (int64_t)dc; t[5] = wr;
             }
-            play_card(h, seat, MV_CARD[r], MV_CAP[r]);
+            play_card(h, seat, card, capture);
             if (rs_err_code) return rs_err_code;
         }
         agg[0]++; agg[1] += h->plays; agg[2] += decisions; agg[3] += legal;

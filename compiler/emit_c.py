@@ -349,10 +349,16 @@ def _best_per_suit(em: CEmitter, node: Call) -> str:
         raise Unsupported("best_per_suit() with a score table computed at run time", node.args[1])
     ranks, suits = em.py.tables["_RANK"], em.py.tables["_SUIT"]
     suit_masks = [_u64(sum(1 << i for i in range(em.n_indices) if suits[i] == s)) for s in em.py.deck.suits]
-    scores = [_i64(table.value.get(r, 0)) for r in ranks]
+    # Each suit's best is the first score level, highest first, that the suit's cards in the set reach:
+    # one mask test per level instead of a loop over the cards.
+    scores = [table.value.get(r, 0) for r in ranks]
+    levels = sorted(set(scores), reverse=True)
+    level_masks = [_u64(sum(1 << i for i in range(em.n_indices) if scores[i] == v)) for v in levels]
     masks_name = em.table("SUITS", "uint64_t", suit_masks)
-    scores_name = em.table("SCORES", "int64_t", scores)
-    return f"rs_best_per_suit({em.emit(node.args[0])}, {masks_name}, {len(suit_masks)}, {scores_name})"
+    levels_name = em.table("LEVEL_MASKS", "uint64_t", level_masks)
+    values_name = em.table("LEVEL_SCORES", "int64_t", [_i64(v) for v in levels])
+    return (f"rs_best_per_suit({em.emit(node.args[0])}, {masks_name}, {len(suit_masks)}, {levels_name}, "
+            f"{values_name}, {len(levels)})")
 
 
 def _simple(helper: str):

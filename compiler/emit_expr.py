@@ -372,8 +372,15 @@ def _best_per_suit(em: _Emitter, node: Call) -> Code:
     suit_masks = tuple(sum(1 << i for i in range(em.n_indices) if suits[i] == s) for s in em.deck.suits)
     masks = "(" + ", ".join(hex(m) for m in suit_masks) + ")"
     if table.const:
-        # Score of every card index, looked up once here instead of per call.
-        scores = render(tuple(table.value.get(r, 0) for r in ranks), LIST_INT).text
+        # Per suit, its cards best score first, worked out here instead of per call: the best card
+        # held is the first one found.
+        per_suit = []
+        for m in suit_masks:
+            ranked = sorted(((table.value.get(ranks[i], 0), i) for i in range(em.n_indices) if m >> i & 1),
+                            key=lambda si: (-si[0], si[1]))
+            per_suit.append(f"({hex(m)}, (" + "".join(f"({hex(1 << i)}, {sc}), " for sc, i in ranked) + "))")
+        suits_text = "(" + ", ".join(per_suit) + ",)"
+        return em.folded(f"_rt.best_per_suit_ranked({cards.text}, {suits_text})", P_ATOM, node, [cards, table])
     else:
         scores = f"tuple({table.text}.get(r, 0) for r in _RANK)"
     return em.folded(f"_rt.best_per_suit({cards.text}, {masks}, {scores})", P_ATOM, node, [cards, table])
@@ -415,8 +422,10 @@ def _most(em: _Emitter, node: Call) -> Code:
     per_side = any((isinstance(n, Name) and n.id == "side") or (isinstance(n, Call) and n.func == "most")
                    for n in walk(node.args[0]))
     if em.hoisted is not None and not per_side:
-        em.hoisted.append(values)
-        return Code(f"_rt.most(_most{len(em.hoisted) - 1}, side)", P_ATOM)
+        # Hoisted: the one side with the strictly greatest value (-1 for a tie at the top) is found
+        # once, and each side's test is a comparison.
+        em.hoisted.append(f"_rt.top({values})")
+        return Code(f"(side == _most{len(em.hoisted) - 1})", P_ATOM)
     return Code(f"_rt.most({values}, side)", P_ATOM)
 
 

@@ -1,8 +1,8 @@
 """Native back end, build stage: generated C → a shared library built with the system C compiler, loaded with ctypes.
 
 `load(compiled)` returns a `Native` for a checked, compiled ruleset: its C
-source (codegen_c.py) is built once with `cc -O2 -shared -fPIC` (-O: $RULESPEC_NATIVE_OPT) into the
-user's cache directory (`$XDG_CACHE_HOME/rulespec` or `~/.cache/rulespec`,
+source (codegen_c.py) is built once with `cc -O2 -shared -fPIC` (-O: $RULESPEC_NATIVE_OPT; -mpopcnt
+where the x86-64 processor has it) into the user's cache directory (`$XDG_CACHE_HOME/rulespec` or `~/.cache/rulespec`,
 mode 0700), named by a hash of the source, the compiler and its flags, then
 loaded with ctypes. `Native.run()` plays a batch of hands in one call.
 
@@ -18,12 +18,9 @@ lockstep test).
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import json
 import os
-import shutil
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,11 +31,39 @@ OPTIMISE = ("-O0", "-O1", "-O2", "-O3")
 
 
 def _flags() -> tuple[str, ...]:
-    """The compiler flags: -O2, or $RULESPEC_NATIVE_OPT (-O0 to -O3; the test suite builds at -O0, faster)."""
+    """The compiler flags: -O2, or $RULESPEC_NATIVE_OPT (-O0 to -O3; the test suite builds at -O0, faster),
+    and -mpopcnt on an x86-64 processor that has the instruction (`_cpu_flags`)."""
     opt = os.environ.get("RULESPEC_NATIVE_OPT", "-O2")
     if opt not in OPTIMISE:
         raise NativeUnavailable(f"RULESPEC_NATIVE_OPT must be one of {', '.join(OPTIMISE)}, found {opt!r}")
-    return (opt, *FLAGS)
+    return (opt, *FLAGS, *_cpu_flags())
+
+
+_CPU_FLAGS: tuple[str, ...] | None = None
+
+
+def _cpu_flags() -> tuple[str, ...]:
+    """("-mpopcnt",) where this machine is x86-64 and /proc/cpuinfo lists popcnt, else ().
+
+    The playouts count cards with __builtin_popcountll, a library call without the instruction. Only
+    that one instruction, never -march=native: a library in a cache shared by machines of one
+    architecture runs on all of them, and valgrind still runs it. The flag is part of the cache key,
+    so a processor without popcnt builds its own library.
+    """
+    global _CPU_FLAGS
+    if _CPU_FLAGS is None:
+        _CPU_FLAGS = ()
+        if os.uname().machine in ("x86_64", "amd64"):
+            try:
+                with open("/proc/cpuinfo") as f:
+                    for line in f:
+                        if line.startswith("flags"):
+                            if " popcnt" in line:
+                                _CPU_FLAGS = ("-mpopcnt",)
+                            break
+            except OSError:
+                pass
+    return _CPU_FLAGS
 COMPILERS = ("cc", "gcc", "clang")
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -89,13 +114,42 @@ class SplitMix:
 # ------------------------------------------------------------------ compiler and cache
 
 
+def _sha256(text: str) -> str:
+    """The SHA-256 hex digest of a text: from CPython's built-in module where there is one (hashlib costs
+    a run served by the manifest ~4 ms of OpenSSL start-up), else hashlib's."""
+    try:
+        from _sha2 import sha256              # Python 3.12 and later
+    except ImportError:
+        try:
+            from _sha256 import sha256        # Python 3.11
+        except ImportError:
+            from hashlib import sha256
+    return sha256(text.encode()).hexdigest()
+
+
+def _which(name: str) -> str | None:
+    """shutil.which on POSIX without importing shutil (and bz2, lzma...) on a run served by the manifest."""
+    if os.name != "posix":
+        import shutil
+        return shutil.which(name)
+    def runnable(path):
+        return os.path.isfile(path) and os.access(path, os.X_OK)
+    if os.sep in name:
+        return name if runnable(name) else None
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        path = os.path.join(folder or os.curdir, name)
+        if runnable(path):
+            return path
+    return None
+
+
 def find_compiler() -> str | None:
     """The C compiler to use: $RULESPEC_CC (empty: none), else cc, gcc or clang on PATH; None if there is none."""
     wanted = os.environ.get("RULESPEC_CC")
     if wanted is not None:
-        return shutil.which(wanted) if wanted.strip() else None
+        return _which(wanted) if wanted.strip() else None
     for name in COMPILERS:
-        found = shutil.which(name)
+        found = _which(name)
         if found:
             return found
     return None
@@ -141,11 +195,12 @@ def build(source: str, cc: str | None = None) -> Path:
     if cc is None:
         raise NativeUnavailable(_no_compiler_message())
     flags = _flags()
-    key = hashlib.sha256("\0".join([source, cc, _identity(cc), *flags]).encode()).hexdigest()[:32]
+    key = _sha256("\0".join([source, cc, _identity(cc), *flags]))[:32]
     folder = cache_dir()
     lib = folder / f"rs-{key}.so"
     if lib.exists():
         return lib
+    import tempfile
     fd, tmp_c = tempfile.mkstemp(suffix=".c", prefix="rs-", dir=folder)
     tmp_so = tmp_c[:-2] + ".so"
     try:
@@ -332,7 +387,7 @@ def load(compiled, ref=None, options=None) -> Native:
     cache so that `quick_load` finds the library next time without compiling the ruleset.
     """
     source = source_of(compiled)
-    key = hashlib.sha256(source.encode()).hexdigest()
+    key = _sha256(source)
     hit = _LOADED.get(key)
     if hit is None:
         hit = Native(Meta.of(compiled.ruleset), build(source), compiled)
@@ -363,7 +418,7 @@ def _manifest_path(ref, options) -> Path:
     text = str(ref)
     where = os.getcwd() if ("/" in text or text.endswith((".yaml", ".yml"))) else ""
     named = json.dumps([text, where, options or {}, _flags()], sort_keys=True, default=str)
-    return cache_dir() / f"manifest-{hashlib.sha256(named.encode()).hexdigest()[:32]}.json"
+    return cache_dir() / f"manifest-{_sha256(named)[:32]}.json"
 
 
 def _stamps(files) -> list:
@@ -379,6 +434,7 @@ def _write_manifest(ref, options, compiled, nat: Native) -> None:
         doc = {"files": _stamps(compiled.ruleset.files), "code": _code_stamp(), "lib": nat.path.name,
                "meta": {**nat.meta.__dict__, "sides": {str(k): v for k, v in nat.meta.sides.items()}}}
         path = _manifest_path(ref, options)
+        import tempfile
         fd, tmp = tempfile.mkstemp(suffix=".json", prefix="manifest-", dir=path.parent)
         with os.fdopen(fd, "w") as f:
             json.dump(doc, f)

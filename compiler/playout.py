@@ -17,6 +17,11 @@ work per turn, specialised to the ruleset:
   was measured and cost more than it saved once options are memoised
   (bench/README.md). Tables of more than six cards and hands of more than
   four seldom come back: their moves come from the compiled `legal()`;
+- where the options are every set totalling a number card's value (or a card
+  of a valueless card's rank) and capturing is optional, a random
+  seat's moves are counted from the table's sets per total, kept as the
+  digits of one int as the table changes, and only the chosen move is found
+  (`_counting`): no move list, no subset sums, no memo;
 - events and declarations as counters per side and category; the bots'
   declarations found once per dealt hand (run/declarations.py);
 - branches for what the ruleset does not have (knocks, a wild card, forced
@@ -78,6 +83,160 @@ def _card_classes(rs: Ruleset) -> tuple[int, ...]:
     return tuple(out)
 
 
+# The counting path. Per total t up to the plan's limit, the number of sets of table number cards
+# totalling t: the digits (base 2**_DIGIT) of one int `tp`, whose polynomial is the product of
+# (1 + x**value) over those cards, cut at x**limit; a card joining the table multiplies it by
+# (1 + x**value), a card leaving by the inverse series. Beside it `tc`: per rank of the cards
+# without a value, how many lie on the table, as the digits above the limit. A hand is a
+# polynomial too (`hq`, one per seat): per card x**(K - value), or for a card without a value the
+# digit that meets its rank's; the digit K of (tp + tc) * hq is then the hand's capture options.
+_DIGIT = 32
+
+
+def _hex(ints) -> str:
+    """A tuple of ints in hex (the counting path's powers of 2**_DIGIT read better so)."""
+    return "(" + ", ".join(f"{i:#x}" for i in ints) + ")"
+
+
+def _counting(rs: Ruleset, capture_plan, moment: bool) -> str | None:
+    """The module constants and helpers of the counting path, or None where it does not apply.
+
+    It applies where a number card's options are every set of table number cards totalling its value,
+    a card without a value takes one table card of its rank, and it may always be played without
+    capturing (a plain match and a plain sum, merged; no other kind; not forced; no wild card; no
+    `prefer`; options not depending on the moment; no declared-first hand bonuses, which narrow the
+    cards a turn may play). Then a card's option count is the count of sets by total, or of
+    same-rank cards, and the chosen option can be found without listing the others. It also needs
+    every table to stay under runtime.MAX_SUBSETS sets (checked on the whole deck when the playout
+    is loaded, `_K_ON`, so the path never passes a table `Hand` would refuse) and the digits never
+    to carry (checked here likewise).
+    """
+    cp = capture_plan
+    kinds = sorted(k.kind for k in cp.kinds)
+    if (moment or rs.wild is not None or cp.forced or not cp.merged or kinds != ["match", "sum"]
+            or cp.prefer != "any" or cp.overlap or not cp.needs_sums or (rs.hand_bonuses and rs.declared_first)):
+        return None
+    deck, limit = rs.deck, cp.limit
+    values = [deck.value_of(i) for i in range(deck.size)]
+    ranks = [deck.rank_of(i) for i in range(deck.size)]
+    if any(v is not None and not 1 <= v <= limit for v in values):
+        return None
+    by_total = [1] + [0] * limit
+    for v in values:
+        if v is not None:
+            for t in range(limit, v - 1, -1):
+                by_total[t] += by_total[t - v]
+    if (sum(by_total) + deck.size) * deck.size >= 1 << _DIGIT:
+        return None
+    courts = list(dict.fromkeys(ranks[i] for i in range(deck.size) if values[i] is None))
+    top = limit + len(courts)                  # K: the digit a hand's options add up in
+    mul, inv, shift, same, table_court, hand = [], [], [], [], [], []
+    for i, v in enumerate(values):
+        if v is None:
+            r = courts.index(ranks[i])
+            mul.append(1)
+            inv.append(1)
+            shift.append(_DIGIT * (limit + 1 + r))
+            same.append(sum(1 << j for j in range(deck.size) if values[j] is None and ranks[j] == ranks[i]))
+            table_court.append(1 << _DIGIT * (limit + 1 + r))
+            hand.append(1 << _DIGIT * (len(courts) - 1 - r))
+        else:
+            mul.append(1 + (1 << _DIGIT * v))
+            inv.append(sum((-1) ** j << _DIGIT * v * j for j in range(limit // v + 1)))
+            shift.append(_DIGIT * v)
+            same.append(0)
+            table_court.append(0)
+            hand.append(1 << _DIGIT * (top - v))
+    by_byte = "\n            + ".join(f"_K_HQ8[{k}][h >> {8 * k} & 0xff]" if k else "_K_HQ8[0][h & 0xff]"
+                         for k in range((deck.size + 7) // 8))
+    return f'''
+
+# ---- the counting path (compiler/playout.py, `_counting`): a ruleset whose options are every set
+# totalling a number card's value (or one card of a valueless card's rank), never forced. `tp`: per
+# total t <= {limit}, how many sets of table number cards total t, as the digits (base 2**{_DIGIT})
+# of one int; `tc`: per valueless rank, its cards on the table, as the digits above; `hq[seat]`:
+# the hand, one digit per card, so that digit {top} of (tp + tc) * hq counts its capture options.
+_K_ON = {sum(by_total)} <= _rt.MAX_SUBSETS    # no table of this deck has more sets than Hand lists
+_K_MASK = {(1 << _DIGIT * (limit + 1)) - 1:#x}
+_K_DIGIT = {(1 << _DIGIT) - 1:#x}
+_K_TOP = {_DIGIT * top}
+_K_MUL = {_hex(mul)}        # per card: 1 + x**value (joining the table); 1 without a value
+_K_INV = {_hex(inv)}        # per card: 1 / (1 + x**value) cut at x**{limit} (leaving it)
+_K_SHIFT = {tuple(shift)!r}     # per card: where its option count sits in tp + tc
+_K_SAME = {tuple(same)!r}       # per card without a value: the cards of its rank without a value
+_K_TC = {_hex(table_court)}     # per card: its term of tc
+_K_HQ = {_hex(hand)}    # per card: its term of a hand's hq
+_K_COUNTED = []                  # `flat` on a counted turn: the move is found from the counts (_k_pick)
+
+
+def _k_table(tab):
+    """`tp` and `tc` of a table."""
+    tp = 1
+    tc = 0
+    m = tab
+    while m:
+        low = m & -m
+        i = low.bit_length() - 1
+        tp = tp * _K_MUL[i] & _K_MASK
+        tc += _K_TC[i]
+        m ^= low
+    return tp, tc
+
+
+# per byte of a hand's mask (8 cards), per value of that byte: its cards' terms of hq
+_K_HQ8 = tuple(tuple(sum(_K_HQ[i] for i in range(8 * k, min(8 * k + 8, len(_K_HQ))) if b >> (i - 8 * k) & 1)
+                     for b in range(256)) for k in range((len(_K_HQ) + 7) // 8))
+
+
+def _k_hands(hands):
+    """`hq` of each hand (the sum of its cards' terms, a byte of the mask at a time)."""
+    return [{by_byte} for h in hands]
+
+
+def _k_pick(hand, tab, kt, r):
+    """Move `r` of the hand in legal()'s order (cards lowest first; per card its sets as
+    runtime.subset_sums lists them, ascending masks, then the play without capturing); `kt`: tp + tc."""
+    m = hand
+    while True:
+        low = m & -m
+        c = low.bit_length() - 1
+        x = kt >> _K_SHIFT[c] & _K_DIGIT
+        if r < x:
+            same = _K_SAME[c]
+            if same:
+                same &= tab
+                for _ in range(r):
+                    same &= same - 1
+                return c, same & -same
+            return c, _k_set(tab, _K_SHIFT[c] // {_DIGIT}, r, kt & _K_MASK)
+        if r == x:
+            return c, 0
+        r -= x + 1
+        m ^= low
+
+
+def _k_set(tab, t, r, tp):
+    """The set `r` (from 0, ascending masks) of table number cards totalling `t`. Sets without the
+    table's highest card come first: drop it from the counts, and take it only when `r` is past
+    the sets without it; then on down."""
+    out = 0
+    m = tab
+    while t:
+        i = m.bit_length() - 1
+        m ^= 1 << i
+        v = _K_SHIFT[i] // {_DIGIT}
+        if v > t or _K_SAME[i]:
+            continue            # worth more than is left, or no value: no set here holds it, the counts stay
+        tp = tp * _K_INV[i] & _K_MASK
+        without = tp >> t * {_DIGIT} & _K_DIGIT
+        if r >= without:
+            r -= without
+            t -= v
+            out |= 1 << i
+    return out
+'''
+
+
 def _category_names(rs: Ruleset) -> list[str]:
     """Every category an event, a hand bonus or a dealer bonus can score in, in a fixed order."""
     names = list(rs.categories)
@@ -113,6 +272,7 @@ def generate_with_spans(rs: Ruleset) -> tuple[str, dict]:
     moment = any(isinstance(n, Name) and n.id in ("round", "turn", "play")
                  for k in rs.kinds if k.when is not None for n in walk(k.when.tree))
     memo_table = -1 if moment else 6
+    counting = _counting(rs, capture_plan, moment)
     L: list[str] = []
 
     traced = [False]
@@ -138,6 +298,7 @@ from rulespec.errors import RulespecError as _RulespecError
 from rulespec.run.declarations import declarer as _declarer, unique_holder as _unique_holder
 from rulespec.run.engine import MAX_REDEALS as _MAX_REDEALS
 import random as _random
+from operator import itemgetter as _itemgetter
 
 _RANDBELOW = getattr(_random.Random, "_randbelow_with_getrandbits", None)
 
@@ -160,6 +321,9 @@ _CLS = {classes!r}
 _CATS = {tuple(cats)!r}
 _CAT = {cat_index!r}
 _ZERO = [0]
+_BIT = tuple(1 << i for i in range(N_CARDS)).__getitem__
+_N_ALL = len(_CLS)
+_MEMBERS = tuple(tuple(i for i, k in enumerate(_CLS) if k == j) for j in range({n_classes}))
 _MEMO_TABLE = {memo_table}       # tables of up to this many cards are memoised (-1: none); bigger ones seldom come back
 _MEMO_HAND = 4        # and hands of up to this many (a long hand's options are listed in one pass)
 
@@ -183,12 +347,21 @@ def _plan(n, dealer):
                 for j in range(n):
                     spos[(first + j) % n] += range(at, at + packet)
                     at += packet
-        plan.append((tuple(tpos), tuple(tuple(p) for p in spos)))
+        plan.append((tuple(tpos), tuple(tuple(p) for p in spos), _taker(tpos), tuple(_taker(p) for p in spos)))
     if pos > N_CARDS:
         raise _RulespecError(f"the deal schedule for {{n}} players takes {{pos}} cards from a deck of {{N_CARDS}}")
     _PLANS[(n, dealer)] = plan = tuple(plan)
-    _BIG_HANDS[(n, dealer)] = any(len(p) > _MEMO_HAND for _t, sp in plan for p in sp)
+    _BIG_HANDS[(n, dealer)] = any(len(p) > _MEMO_HAND for _t, sp, _tg, _sg in plan for p in sp)
     return plan
+
+
+def _taker(pos):
+    """A function from a deck order to the cards at these positions (a list or tuple), in C."""
+    if not pos:
+        return lambda order: ()
+    if list(pos) == list(range(pos[0], pos[-1] + 1)):
+        return _itemgetter(slice(pos[0], pos[-1] + 1))      # a packet: one slice
+    return _itemgetter(*pos)
 
 
 def _miss(table, p, sums, moment):
@@ -200,37 +373,77 @@ def _miss(table, p, sums, moment):
 
 
 def _row(tab, tb):
-    """The memo row of a table: per card class, its options as positions (None until asked)."""
+    """The memo row of a table: per card index, its options as positions (None until asked); the
+    last slot keeps the table that made the row (cards of one class capture alike: the row serves
+    every table whose cards, lowest first, have the same classes)."""
     key = tuple(_CLS[c] for c in tb)
     row = _ROWS_BY_CLASS.get(key)
     if row is None:
         if len(_ROWS_BY_CLASS) > 100000:
             _ROWS_BY_CLASS.clear()      # bounded memory
-        row = _ROWS_BY_CLASS[key] = [None] * {n_classes}
+        row = _ROWS_BY_CLASS[key] = [None] * _N_ALL + [(tab, tb, None, None)]
     if len(_ROWS) > 100000:
         _ROWS.clear()
     _ROWS[tab] = row
     return row
 
 
-def _fill(row, tab, tb, c, moment):
-    """Compute and keep card `c`'s options in the row, as positions in `tb` (order kept: positions
-    follow the card indices, so ascending masks stay ascending)."""
-    at = {{1 << i: 1 << j for j, i in enumerate(tb)}}
+def _sets(tab, tb):
+    """The table's subsets of numbered cards by total (as `runtime.subset_sums` lists them: each
+    list ascending, totals up to the largest asked for), and each subset's mask as positions in `tb`."""
+    subs = [(0, 0, 0)]
+    for j, i in enumerate(tb):
+        if _NUMBERED[i]:
+            v = _VALUE[i]
+            b = 1 << i
+            pb = 1 << j
+            subs += [(m | b, pm | pb, t + v) for m, pm, t in subs if t + v <= {limit}]
+    sums = {{}}
+    at = {{0: 0}}
+    for m, pm, t in subs[1:]:
+        at[m] = pm
+        got = sums.get(t)
+        if got is None:
+            sums[t] = [m]
+        else:
+            got.append(m)
+    return sums, at
+
+
+def _fill(row, c, moment):
+    """Compute and keep the options of card `c`'s class in the row, as positions in the table's
+    cards: those of the table that made the row, played with a card of `c`'s class that is not on
+    it (one always is: `c` is not on the table asking, which holds as many cards of that class).
+    Positions follow the card indices, so the options keep their order."""
+    tab, tb, sums, at = row[_N_ALL]
+    if at is None:
+        sums, at = _sets(tab, tb) if {needs_sums} else (None, {{0: 0}})
+        row[_N_ALL] = (tab, tb, sums, at)
+    members = _MEMBERS[_CLS[c]]
+    for p in members:
+        if not tab >> p & 1:
+            break
+    else:
+        p = c
     out = []
-    for m in _miss(tab, c, {f"_rt.subset_sums(tab, _VALUE, _NUMBERED, {limit}, _SUMS)" if needs_sums else "None"}, moment):
-        pm = 0
-        while m:
-            low = m & -m
-            pm |= at[low]
-            m ^= low
+    for m in _miss(tab, p, sums, moment):
+        pm = at.get(m)
+        if pm is None:              # a set no sum lists (a sweep, a match of court cards)
+            pm = 0
+            for j, i in enumerate(tb):
+                if m >> i & 1:
+                    pm |= 1 << j
+            at[m] = pm
         out.append(pm)
-    row[_CLS[c]] = out
+    for i in members:
+        row[i] = out
     return out
 
 
 def _real(tb, pm):
-    """Positions in the table's cards (lowest first) back to a card mask."""
+    """Positions in the table's cards (`tb`, lowest first, or the table's mask) back to a card mask."""
+    if tb.__class__ is int:
+        tb = _BITS_get(tb) or _BITS(tb)
     m = 0
     for j in _BITS_get(pm) or _BITS(pm):
         m |= 1 << tb[j]
@@ -274,6 +487,10 @@ def _sums_drop(s, cap):
             out[t] = kept
     return out
 ''', needs_sums)
+    if counting:
+        w("")
+        w("")
+        w(counting)
     w(f'''
 
 def _wild_options(cards, table, wild_as, moment):
@@ -309,19 +526,36 @@ def _wild_options(cards, table, wild_as, moment):
 
         Where `tb` is not None, `opts` holds per card its options as positions in `tb`, the
         table's cards lowest first (`_real` maps them back); otherwise real masks."""
+        if counting:
+            # a random seat's moves counted, not listed (_k_count), and only the chosen one found
+            w('''
+if kseat[seat]:
+    kt = tp + tc
+    count = mhand.bit_count() + (kt * hq[seat] >> _K_TOP & _K_DIGIT)
+    flat = _K_COUNTED
+else:
+''', indent=indent)
+            indent += 1
         w('''
 cards = _BITS_get(mhand) or _BITS(mhand)
 flat = None
 if not tab:
     opts = None
     count = len(cards)
+''', indent=indent)
+        w('''
 elif wild_as is None:
-    tb = _BITS_get(tab) or _BITS(tab)
-    if len(tb) <= _MEMO_TABLE and len(cards) <= _MEMO_HAND:
-        row = _ROWS_get(tab)
-        if row is None:
-            row = _row(tab, tb)
-        opts = [row[_CLS[c]] or _fill(row, tab, tb, c, (rnd, nplayed[seat] + 1, plays + 1)) for c in cards]
+    row = _ROWS_get(tab)            # a table met before (only tables small enough are kept)
+    if row is not None and (small or len(cards) <= _MEMO_HAND):
+        tb = tab                    # the options are positions in the table's cards (_real)
+        opts = list(map(row.__getitem__, cards))
+        if None in opts:
+            opts = [o or _fill(row, c, (rnd, nplayed[seat] + 1, plays + 1)) for c, o in zip(cards, opts)]
+        count = sum(map(len, opts))
+    elif (small or len(cards) <= _MEMO_HAND) and tab.bit_count() <= _MEMO_TABLE:
+        tb = tab
+        row = _row(tab, _BITS_get(tab) or _BITS(tab))
+        opts = [row[c] or _fill(row, c, (rnd, nplayed[seat] + 1, plays + 1)) for c in cards]
         count = sum(map(len, opts))
     else:
         # a big table or hand seldom comes back: the compiled legal() lists its moves in one pass
@@ -342,8 +576,8 @@ else:
         row = _ROWS_get(teff)
         if row is None:
             row = _row(teff, tb)
-        opts = [row[_CLS[wild_as if c == WILD_INDEX else c]] or
-                _fill(row, teff, tb, wild_as if c == WILD_INDEX else c, (rnd, nplayed[seat] + 1, plays + 1))
+        opts = [row[wild_as if c == WILD_INDEX else c] or
+                _fill(row, wild_as if c == WILD_INDEX else c, (rnd, nplayed[seat] + 1, plays + 1))
                 for c in cards]
         if teff != tab:
             tb = tuple(WILD_INDEX if i == wild_as else i for i in tb)
@@ -388,10 +622,9 @@ if decls:
         misdeals = 0
         thrown = 0
         while True:
-            get = [1 << c for c in order].__getitem__
-            tpos, spos = plan[0]
-            hands = [sum(map(get, pos)) for pos in spos]
-            tab = sum(map(get, tpos))
+            tpos, spos, tget, sgets = plan[0]
+            hands = [sum(map(_BIT, take(order))) for take in sgets]
+            tab = sum(map(_BIT, tget(order)))
             check = deal_check(tab)
             if check is None:
                 break
@@ -426,12 +659,12 @@ if decls:
                 last = side
     ''')
         w(f'''
-        return {name}_from(n, dealer, plan, get, order, hands, tab, piles, last, 1, (dealer + 1) % n,
+        return {name}_from(n, dealer, plan, order, hands, tab, piles, last, 1, (dealer + 1) % n,
                              sum(map(len, spos)), [0] * n, [0] * n, [0] * n, [False] * n, list(hands), {{}},
                              None, 0, 0, ev, policies, rngs, declare{", record" if traced[0] else ""})
 
 
-    def {name}_from(n, dealer, plan, get, order, hands, tab, piles, last, rnd, to_play, left, nplayed, declared, shown,
+    def {name}_from(n, dealer, plan, order, hands, tab, piles, last, rnd, to_play, left, nplayed, declared, shown,
                       knocked, round_dealt, declared_wild, wild_as, previous, plays, ev, policies, rngs,
                       declare{", record" if traced[0] else ""}):
         """The hand from a given state on (after the deal, or mid-hand for a search's rollouts)."""
@@ -439,13 +672,23 @@ if decls:
         nrounds = len(plan)
         last_round = rnd == nrounds
         vbit = 0
-        turns = 0
+        plays0 = plays                   # the decisions made here are the plays made here
         counted = 0
         decider = _declarer(_MODULE) if declare and HAND_BONUSES else None
         by_avail = decider is not None and decider.by_avail      # memoised on the cards alone
         best_get = decider.best_memo.get if by_avail else None
         draws = [_getbits(rg) for rg in rngs]
         isums = _BIG_HANDS.get((n, dealer), False)
+        small = not isums                # no seat is dealt more than _MEMO_HAND cards a round
+''')
+        # counted turns need no subset sums: keep them for the greedy seats' legal() only
+        w('''
+        kseat = [_K_ON and not p for p in policies]       # the seats whose moves are counted
+        isums = isums and not all(kseat)
+        tp, tc = _k_table(tab)
+        hq = _k_hands(hands)
+''', bool(counting))
+        w('''
         while True:
     ''')
         if knocks:
@@ -482,7 +725,6 @@ if decls:
     ''', not declared_first)
         options_block(2)
         w('''
-            turns += 1
             counted += count
             decls = ()
     ''')
@@ -547,34 +789,46 @@ if decls:
                     r = getbits(nb)
                     while r >= count:
                         r = getbits(nb)
+''')
+        w('''
+                if flat is _K_COUNTED:
+                    card, capture = _k_pick(mhand, tab, kt, r)
+                elif flat is not None:
+''', bool(counting))
+        w('''
                 if flat is not None:
+''', not counting)
+        w('''
                     card, capture = flat[r]
                 elif opts is None:
                     card = cards[r]
                     capture = 0
                 else:
-                    for card, o in zip(cards, opts):
-                        if r < len(o):
-                            capture = o[r]
-                            if capture and tb is not None:
-                                capture = _real(tb, capture)
-                            break
-                        r -= len(o)
+                    if count == len(cards):        # one move per card
+                        card = cards[r]
+                        capture = opts[r][0]
+                    else:
+                        for card, o in zip(cards, opts):
+                            if r < len(o):
+                                capture = o[r]
+                                break
+                            r -= len(o)
+                    if capture and tb is not None:
+                        capture = _real(tb, capture)
             record.append(("move", seat, decls, card, capture))  #REC
             plays += 1
             left -= 1
             bit = 1 << card
             hands[seat] = hand ^ bit
     ''')
+        # which declared cards are still to be played is read only where they must be played first or
+        # where a seat may declare on any turn
         w('''
             declared[seat] &= ~bit
-    ''', bonuses)
+    ''', declared_first or with_play and rs.timing != "first_turn")
         w('''
             nplayed[seat] += 1
     ''')
-        w('''
-            counts = ev[side]
-    ''', bool(rs.events))
         # the play; then the events, inline, as counters, reading only the names they use
         w('''
             if wild_as is None:
@@ -599,6 +853,21 @@ if decls:
                 previous = bit
             last_play = not left and rnd >= nrounds
     ''')
+        # the counting path's sets per total follow the table: x the card joining it, / those leaving
+        w('''
+            hq[seat] -= _K_HQ[card]
+            if capture:
+                km = capture
+                while km:
+                    low = km & -km
+                    i = low.bit_length() - 1
+                    tp = tp * _K_INV[i] & _K_MASK
+                    tc -= _K_TC[i]
+                    km ^= low
+            else:
+                tp = tp * _K_MUL[card] & _K_MASK
+                tc += _K_TC[card]
+    ''', bool(counting))
         # long hands and big tables ask legal() for every move: where the next turn will, the next
         # table's subsets from this one's (one knapsack step, or a filter), put where
         # runtime.subset_sums finds them
@@ -611,16 +880,20 @@ if decls:
                         _SUMS.clear()
                     _SUMS[tab] = sums_now
     ''', needs_sums)
-        w('''
-            if wild_as is None:
-                played = bit
-                captured = capture
-                table = tab
-            else:
-                played = vbit if card == WILD_INDEX else bit
-                captured = (capture ^ _WILD) | vbit if capture & _WILD else capture
-                table = (tab ^ _WILD) | vbit if tab & _WILD else tab
-    ''', bool(rs.events))
+        # the names the events read, as the rules see them (a declared wild card as its declared card)
+        seen = [(name, plain, as_declared) for name, plain, as_declared in (
+            ("played", "bit", "vbit if card == WILD_INDEX else bit"),
+            ("captured", "capture", "(capture ^ _WILD) | vbit if capture & _WILD else capture"),
+            ("table", "tab", "(tab ^ _WILD) | vbit if tab & _WILD else tab")) if name in reads]
+        if seen and wild:
+            w("            if wild_as is None:")
+            for name, plain, _d in seen:
+                w(f"                {name} = {plain}")
+            w("            else:")
+            for name, _p, as_declared in seen:
+                w(f"                {name} = {as_declared}")
+        for name, plain, _d in (seen if not wild else ()):
+            w(f"            {name} = {plain}")
         w('''
             previous, previous_now = previous_was, previous
     ''', "previous" in reads)
@@ -637,7 +910,7 @@ if decls:
             w(f"            # {file_name(e.when.span.file)}:{e.when.span.line}")
             spans[len(L) + 1] = e.when.span       # the line about to be written, 1-based
             w(f"            if {emit_rule(rs, e.when, EVENT_NAMES)}:")
-            w(f"                counts[{cat_index[e.category]}] += {e.points!r}" if e.category else
+            w(f"                ev[side][{cat_index[e.category]}] += {e.points!r}" if e.category else
               "                pass")
             w(f'''
                 record.append(("event", plays, seat, {e.name!r}, {e.points!r}))  #REC
@@ -656,15 +929,19 @@ if decls:
                     break
                 rnd += 1
                 last_round = rnd == nrounds
-                tpos, spos = plan[rnd - 1]
-                hands = [sum(map(get, pos)) for pos in spos]
+                tpos, spos, tget, sgets = plan[rnd - 1]
+                hands = [sum(map(_BIT, take(order))) for take in sgets]
                 left = sum(map(len, spos))
                 round_dealt = list(hands)
                 nplayed = [0] * n
                 knocked = [False] * n
-                for i in tpos:
-                    c = order[i]
-                    tab |= 1 << c
+                tab |= sum(map(_BIT, tget(order)))
+''')
+        w('''
+                tp, tc = _k_table(tab)
+                hq = _k_hands(hands)
+''', bool(counting))
+        w('''
     ''')
         w('''
         if tab and last is not None:
@@ -673,7 +950,7 @@ if decls:
         w('''
         found = outcome(piles)
         return (plays, (None if found is None else (found[0], [found[1]])), piles,
-                [{c: p for c, p in zip(_CATS, row) if p} for row in ev], turns, counted)
+                [{c: p for c, p in zip(_CATS, row) if p} for row in ev], plays - plays0, counted)
     ''')
 
     inner[0] = True
@@ -702,11 +979,10 @@ def resume(n, dealer, stock, hands, tab, piles, last, rnd, turn, nplayed, declar
            declared_wild, wild_as, previous, plays, points, policies, rngs, declare=False):
     """Play a hand on from a mid-hand state (`Hand`'s fields; `stock`: the cards still to deal, in order)."""
     plan = _PLANS.get((n, dealer)) or _plan(n, dealer)
-    dealt = sum(len(tpos) + sum(map(len, spos)) for tpos, spos in plan[:rnd])
+    dealt = sum(len(tpos) + sum(map(len, spos)) for tpos, spos, _tg, _sg in plan[:rnd])
     order = [0] * dealt + list(stock)
-    get = [1 << c for c in order].__getitem__
     ev = [[row.get(c, 0) for c in _CATS] for row in points]
-    return _playout_fast_from(n, dealer, plan, get, order, list(hands), tab, list(piles), last, rnd, turn,
+    return _playout_fast_from(n, dealer, plan, order, list(hands), tab, list(piles), last, rnd, turn,
                               sum(h.bit_count() for h in hands), list(nplayed), list(declared), list(shown),
                               list(knocked), list(round_dealt), dict(declared_wild), wild_as, previous, plays, ev,
                               policies, rngs, declare)

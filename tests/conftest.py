@@ -1,10 +1,20 @@
 """Shared fixtures: compiled shipped rulesets and a card-name helper."""
+import atexit
+import os
 import random
+import shutil
+import tempfile
 
 import pytest
 
 from rulespec.compiler.build import compile_ruleset
 from rulespec.run.engine import DealSource, ExplicitRound, Hand, shuffled_source
+
+# The session's own cache folder (the compile cache on disk, the native libraries), for this process and
+# the commands it starts: the tests never read or write the user's ~/.cache.
+_CACHE_HOME = tempfile.mkdtemp(prefix="rulespec-tests-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+atexit.register(shutil.rmtree, _CACHE_HOME, True)
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,10 @@ import random
 
 from rulespec.bots.policy import knocks
 from rulespec.bots.random_bot import RandomBot
-from rulespec.lang.expressions import Call, walk
+from rulespec.checks.check import SCORE_NAMES, context
+from rulespec.errors import RulespecError
+from rulespec.lang.constant import value_of
+from rulespec.lang.expressions import BoolOp, Call, IfElse
 from rulespec.lang.model import Expression
 from rulespec.run.engine import Hand, shuffled_source
 from rulespec.run.runtime import bits as _bits
@@ -23,13 +26,50 @@ class InvariantError(AssertionError):
 
 
 def majority_categories(ruleset) -> list[str]:
-    """Categories whose points use most(): the points of a majority, to at most one side."""
-    out = []
-    for name, cat in ruleset.categories.items():
-        if isinstance(cat.points, Expression) and any(
-                isinstance(n, Call) and n.func == "most" for n in walk(cat.points.tree)):
-            out.append(name)
-    return out
+    """Categories that by the form of their points score for one side at most: a majority.
+
+    `N if most(X) else 0` is one (most() may be and-ed with other conditions, and an option may
+    choose between such forms); a category that merely mentions most() need not be: `1 if
+    most(X) else 1` gives every side its point, `1 if not most(X) else 0` every side but the
+    leader. Checking those would blame the engine for what the rules say.
+    """
+    ctx = context(ruleset, SCORE_NAMES, allow_most=True)
+    return [name for name, cat in ruleset.categories.items()
+            if isinstance(cat.points, Expression) and _constant(cat.points.tree, ctx) is _VARIES
+            and _one_side_at_most(cat.points.tree, ctx)]
+
+
+_VARIES = object()
+
+
+def _constant(node, ctx):
+    """The node's value if it is the same for every side and hand (options, literals), else _VARIES."""
+    try:
+        return value_of(node, ctx)
+    except RulespecError:   # NotConstant: it reads the pile, the side or most()
+        return _VARIES
+
+
+def _one_side_at_most(node, ctx) -> bool:
+    """Whether the points `node` are nonzero for one side at most, whatever the piles."""
+    known = _constant(node, ctx)
+    if known is not _VARIES:
+        return known == 0
+    if isinstance(node, IfElse):
+        cond = _constant(node.cond, ctx)
+        if cond is not _VARIES:     # chosen by an option: the chosen branch decides
+            return _one_side_at_most(node.then if cond else node.other, ctx)
+        return _needs_most(node.cond) and _constant(node.other, ctx) == 0
+    return False
+
+
+def _needs_most(cond) -> bool:
+    """Whether the condition holds only where a most() holds (for one side at most)."""
+    if isinstance(cond, Call):
+        return cond.func == "most"
+    if isinstance(cond, BoolOp) and cond.op == "and":
+        return _needs_most(cond.left) or _needs_most(cond.right)
+    return False
 
 
 def stock(hand: Hand) -> int:

@@ -150,3 +150,37 @@ def test_the_readme_names_the_commands_that_take_option():
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     taking = {name for name, p in sub.choices.items() if any("--option" in a.option_strings for a in p._actions)}
     assert named == taking
+
+
+def test_a_command_parsed_alone_parses_as_with_every_command():
+    """run() builds only the named command's subparser: its help, usage and errors are those of the full parser."""
+    import argparse
+
+    from rulespec.cli.main import COMMAND_NAMES, build_parser
+    full = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert tuple(full.choices) == COMMAND_NAMES
+    for name in COMMAND_NAMES:
+        alone = next(a for a in build_parser(name)._actions if isinstance(a, argparse._SubParsersAction))
+        assert tuple(alone.choices) == (name,)
+        assert alone.choices[name].format_help() == full.choices[name].format_help()
+
+
+@pytest.mark.parametrize("argv", [["simulate", "--hands", "x"], ["validate"], ["list", "--nonsense"],
+                                  ["simulate", "-h"], ["simulate", "cirulla", "--engine", "gpu"]])
+def test_usage_errors_and_help_are_the_full_parsers(capsys, argv):
+    import io
+
+    from rulespec.cli.main import build_parser, run
+    with pytest.raises(SystemExit) as full:
+        build_parser().parse_args(argv)
+    expected = capsys.readouterr()
+    assert expected.err + expected.out
+    out, err = io.StringIO(), io.StringIO()
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err        # argparse writes to the interpreter's streams
+    try:
+        code = run(argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+    assert code == (full.value.code or 0)
+    assert (out.getvalue(), err.getvalue()) == (expected.out, expected.err)

@@ -103,6 +103,11 @@ VALUES = [
     ("same_value of nothing", "same_value(cards)", "fr", {"cards": ""}, False),
     ("valueless never match", "same_value(cards)", "br", {"cards": "FC FD"}, False),
     ("same_rank courts", "same_rank(cards)", "br", {"cards": "FC FD"}, True),
+    ("same_suit", "same_suit(cards)", "br", {"cards": "2D 7D FD"}, True),
+    ("same_suit one card", "same_suit(cards)", "br", {"cards": "7D"}, True),
+    ("same_suit of nothing", "same_suit(cards)", "br", {"cards": ""}, False),
+    ("same_suit the highest differs", "same_suit(cards)", "br", {"cards": "2D 7D FS"}, False),
+    ("same_suit the lowest differs", "same_suit(cards)", "br", {"cards": "2C 7D FD"}, False),
     ("max_same_rank", "max_same_rank(cards)", "fr", {"cards": "2C 2D 2S 5H"}, 3),
     ("max_same_rank matta", "max_same_rank(cards)", "fr", {"cards": "2C 2D 2S 7H=2"}, 4),
     ("max_same_rank empty", "max_same_rank(cards)", "fr", {"cards": ""}, 0),
@@ -265,11 +270,19 @@ def test_emitted_source(text, ctx, source):
     assert compiled(text, ctx) == source
 
 
-def test_primiera_scores_are_a_table_by_card_index():
+def test_primiera_scores_are_ranked_per_suit_at_compile_time():
     code = compiled(f"best_per_suit(pile, {PRIMIERA_TABLE})")
-    suits = "(0x3ff00000003ff, 0xffc00, 0x3ff00000, 0xffc0000000)"  # hearts include the virtual matta cards
-    scores = ", ".join(["16, 12, 13, 14, 15, 18, 21, 10, 10, 10"] * 5)
-    assert code == f"_rt.best_per_suit(pile, {suits}, ({scores}))"
+    prefix = "_rt.best_per_suit_ranked(pile, "
+    assert code.startswith(prefix) and code.endswith(")")
+    suits = ast.literal_eval(code[len(prefix):-1])
+    # hearts include the virtual matta cards (indices 40-49, one per rank)
+    assert [mask for mask, _ranked in suits] == [0x3ff00000003ff, 0xffc00, 0x3ff00000, 0xffc0000000]
+    scores = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
+    for mask, ranked in suits:
+        indices = [i for i in range(50) if mask >> i & 1]
+        # every card of the suit once, best score first, then the lowest index
+        assert ranked == tuple(sorted(((1 << i, scores[i % 10]) for i in indices),
+                                      key=lambda bs: (-bs[1], bs[0])))
 
 
 def test_division_by_zero_in_constants_is_a_located_error():
@@ -420,3 +433,23 @@ def test_can_total_matches_trying_every_wild_value(names, target):
     choices = range(1, 11) if "7H" in names else [0]
     expected = any(sum(values) + v == target for v in choices)
     assert evaluate(f"can_total(table, {target})", table=cards) is expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 2 ** 40 - 1), min_size=1, max_size=4))
+def test_the_hoisted_top_side_is_the_side_most_is_true_for(piles):
+    """most() hoisted (`side == _rt.top(values)`) agrees with most() per side, ties included."""
+    for values in ([p.bit_count() for p in piles], [(p & 0xffc00).bit_count() for p in piles]):
+        assert [s == runtime.top(values) for s in range(len(values))] == \
+            [runtime.most(values, s) for s in range(len(values))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2 ** 40 - 1))
+def test_ranked_best_per_suit_is_best_per_suit(pile):
+    """The compile-time ranking per suit gives best_per_suit's sum (a missing suit: 0)."""
+    code = compiled(f"best_per_suit(pile, {PRIMIERA_TABLE})")
+    suits = ast.literal_eval(code[len("_rt.best_per_suit_ranked(pile, "):-1])
+    scores = tuple((16, 12, 13, 14, 15, 18, 21, 10, 10, 10)[i % 10] for i in range(50))
+    assert runtime.best_per_suit_ranked(pile, suits) == \
+        runtime.best_per_suit(pile, tuple(mask for mask, _r in suits), scores)

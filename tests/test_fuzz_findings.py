@@ -8,6 +8,7 @@ from rulespec.compiler.build import compile_ruleset
 from rulespec.errors import RulespecError
 from rulespec.run.engine import Hand, RuleFailed, shuffled_source
 from rulespec.transcripts.replay import replay
+from tests.invariants import check_hand, majority_categories
 
 FINDINGS = Path(__file__).parent / "fuzz_findings"
 
@@ -42,3 +43,15 @@ def test_a_seat_out_of_range_is_refused_at_the_play():
     assert not result.ok
     assert "there is no seat 34: this hand's seats are 0 to 3" in result.failures[0]
     assert result.failures[0].startswith(f"{FINDINGS / 'seat_out_of_range.yaml'}:")
+
+
+def test_a_point_for_every_side_is_no_broken_majority():
+    # `1 if most(X) else 1` mentions most() but gives every side its point: no majority to check.
+    compiled = compile_ruleset(FINDINGS / "majority_for_every_side.yaml")
+    rules = compiled.module
+    hand = Hand(rules, 3, 0, shuffled_source(rules.N_CARDS, random.Random(5)))
+    play_out(hand, [RandomBot(random.Random(k)) for k in range(3)])
+    assert [row["primiera"] for row in hand.score()] == [1, 1, 1]
+    assert check_hand(compiled, hand) == []
+    assert "primiera" not in majority_categories(compiled.ruleset)
+    assert "carte" in majority_categories(compiled.ruleset)        # scopa's own majorities stay checked

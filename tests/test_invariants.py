@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tests.invariants import check_hand, new_hand, observation_ignores_hidden, play_checked
+from tests.invariants import (check_hand, majority_categories, new_hand, observation_ignores_hidden,
+                              play_checked)
 from rulespec.compiler.build import compile_ruleset
 from rulespec.bots.policy import play_out
 from rulespec.bots.random_bot import RandomBot
@@ -122,6 +123,39 @@ def test_checker_sees_a_leaked_card():
 
     hand.observation = leaky
     assert any("hidden cards" in p for p in check_hand(compiled, hand))
+
+
+def test_checker_sees_a_majority_scored_twice():
+    # The checker itself: a second side given the carte (2 sides of 3 with the point) is reported.
+    compiled = compile_ruleset("scopa")
+    hand = new_hand(compiled, 4, seats=3, dealer=0)
+    play_checked(compiled, hand, random.Random(4))
+    rows = hand.score()
+    rows[(next(s for s, r in enumerate(rows) if r["carte"]) + 1) % 3]["carte"] = 1
+    hand.score = lambda: rows
+    assert "majority category carte scores for sides" in "; ".join(check_hand(compiled, hand))
+
+
+MAJORITIES = """
+id: majorities
+extends: escoba
+options: {sevens: {default: most_sevens}}
+scoring:
+  cartas: {points: '2 if most(count(pile)) and count(pile) > 20 else 0'}
+  every_side: {points: '1 if most(count(pile)) else 1'}
+  all_but_leader: {points: '1 if not most(count(pile)) else 0'}
+  leader_or_sevens: {points: '1 if most(count(pile)) or holds(pile, 7D) else 0'}
+  two_majorities: {points: '1 if most(count(pile)) else (1 if most(total(pile)) else 0)'}
+  switched_off: {points: '(1 if most(count(pile)) else 0) if options.sevens == "setenta" else 0'}
+"""
+
+
+def test_only_categories_that_go_to_one_side_are_majorities(tmp_path):
+    # most() in the points is not enough: the form must give the points to the leader alone.
+    path = tmp_path / "majorities.yaml"
+    path.write_text(MAJORITIES, encoding="utf-8")
+    ruleset = compile_ruleset(path).ruleset
+    assert majority_categories(ruleset) == ["cartas", "oros", "setenta"]
 
 
 DIGEST = """

@@ -387,3 +387,16 @@ def test_every_field_of_the_python_side_injection_test_stays_out_of_c_code(field
         code = c_code(source)
         assert MARK not in code and "system" not in code, (field, payload)
         assert "??" not in source
+
+
+@pytest.mark.parametrize("name", ["cc", "gcc", "clang", "sh", "no-such-cc-here", "/bin/sh", "/no/such/cc", "."])
+def test_which_agrees_with_shutil_which(name):
+    """find_compiler's PATH search (no shutil import on a run served by the manifest) is shutil.which's."""
+    import shutil
+    assert native._which(name) == shutil.which(name)
+
+
+def test_sha256_is_hashlibs():
+    import hashlib
+    for text in ("", "cirulla", "é\0x" * 100):
+        assert native._sha256(text) == hashlib.sha256(text.encode()).hexdigest()

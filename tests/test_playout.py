@@ -192,3 +192,37 @@ def test_playout_agrees_where_captures_and_events_read_the_moment(tmp_path):
             assert via_playout(compiled, n, i % n, seed, _bots(i, n)) == want, (n, i)
             clock += sum(1 for e in want[1] if e[2] in ("third_play", "second_turn", "second_round"))
     assert clock
+
+
+def test_counted_moves_are_legal_moves_in_order():
+    """The counting path (Cicera: long hands, optional captures) counts exactly legal()'s moves and
+    finds each by its number, in legal()'s order, from the table and hand polynomials alone."""
+    compiled = compile_ruleset("cicera")
+    rules = compiled.module
+    space = playout_for(compiled).__globals__
+    pick, table_of, hands_of = space["_k_pick"], space["_k_table"], space["_k_hands"]
+    assert space["_K_ON"]               # no table of the deck has more sets than runtime.subset_sums lists
+    rng = random.Random("counted")
+    checked = captures = 0
+    for i in range(300):
+        cards = rng.sample(range(rules.N_CARDS), rng.randint(1, 36))
+        cut = rng.randint(1, min(12, len(cards)))
+        hand = sum(1 << c for c in cards[:cut])
+        tab = sum(1 << c for c in cards[cut:])
+        tp, tc = table_of(tab)
+        want = rules.legal(hand, tab, 1, 1, 1)
+        assert hand.bit_count() + ((tp + tc) * hands_of([hand])[0] >> space["_K_TOP"] & space["_K_DIGIT"]) \
+            == len(want), i
+        for r, move in enumerate(want):
+            assert pick(hand, tab, tp + tc, r) == move, (i, r)
+            checked += 1
+            captures += move[1] != 0
+    assert checked > 3000 and captures > 1000
+
+
+def test_counting_path_only_where_it_applies():
+    """The counting path is generated for Cicera's optional match+sum captures, not for forced,
+    wild-card or fifteen rulesets (their moves are listed or memoised)."""
+    assert "def _k_pick" in generate(compile_ruleset("cicera").ruleset)
+    for rid in ("cirulla", "scopone", "escoba"):
+        assert "def _k_pick" not in generate(compile_ruleset(rid).ruleset), rid

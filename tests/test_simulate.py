@@ -130,3 +130,163 @@ def test_ray_backend_without_ray_says_how_to_install_it(monkeypatch):
     assert run(["simulate", "cirulla", "--hands", "4", "--seed", "1", "--workers", "2", "--backend", "ray"],
                out, err) == 2
     assert "pip install 'rulespec[ray]'" in err.getvalue() and "pip install '.[ray]'" in err.getvalue()
+
+
+# -- how many processes a run uses (bots/simulate.py run_chunks) ------------------------------------
+def test_worth_spreading_only_long_runs_on_several_cores():
+    from rulespec.bots.simulate import PARALLEL_SECONDS, worth_spreading
+    per_hand = 0.0002                                      # about a random Cirulla hand
+    assert not worth_spreading(125, 125 * per_hand, 3875, cores=2)      # 4000 hands: under a second
+    assert worth_spreading(125, 125 * per_hand, 100_000, cores=2)       # 20 s of work
+    assert not worth_spreading(125, 125 * per_hand, 100_000, cores=1)   # one core: nothing to gain
+    assert not worth_spreading(1, PARALLEL_SECONDS, 1, cores=8)         # one unit left
+    assert worth_spreading(2, PARALLEL_SECONDS, 3, cores=2) and not worth_spreading(3, PARALLEL_SECONDS, 2, cores=2)
+
+
+def _clock(monkeypatch, seconds_per_call):
+    """A CPU clock for run_chunks that advances by `seconds_per_call` each time it is read."""
+    from rulespec.bots import simulate as sim
+    ticks = iter(range(1000))
+    monkeypatch.setattr(sim, "_cpu_seconds", lambda: next(ticks) * seconds_per_call)
+    monkeypatch.setattr(sim, "default_workers", lambda: 2)
+
+
+def test_a_short_run_stays_in_one_process(monkeypatch):
+    from rulespec.bots import simulate as sim
+    _clock(monkeypatch, 0.001)
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a short run started worker processes")
+    monkeypatch.setattr(sim, "_run_processes", no_pool)
+    stats = simulate("cirulla", hands=64, seed=4)
+    assert stats.workers == 1 and stats.hands == 64
+    assert to_dict(stats) == to_dict(simulate("cirulla", hands=64, seed=4, workers=1))
+
+
+def test_a_long_run_spreads_over_the_cores_with_the_same_figures(monkeypatch):
+    from rulespec.bots import simulate as sim
+    _clock(monkeypatch, 1000.0)                            # the first chunk "took" 1000 s
+    pooled = []
+    real = sim._run_processes
+
+    def pool(job, chunks, workers, progress, work=None):
+        pooled.append((chunks[0], workers))
+        return real(job, chunks, workers, progress, work)
+    monkeypatch.setattr(sim, "_run_processes", pool)
+    stats = simulate("cirulla", hands=64, seed=4, bots="random,greedy")
+    assert pooled == [((2, 4), 2)]                         # chunks of 2 hands: the first one played here
+    assert stats.workers == 2
+    assert to_dict(stats) == to_dict(simulate("cirulla", hands=64, seed=4, bots="random,greedy", workers=1))
+
+
+def test_explicit_workers_are_kept(monkeypatch):
+    from rulespec.bots import simulate as sim
+    _clock(monkeypatch, 0.0)
+    assert simulate("cirulla", hands=8, seed=1, workers=2).workers == 2
+    assert simulate("cirulla", hands=8, seed=1, workers=1).workers == 1
+
+
+def test_the_json_says_how_many_processes_played():
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["simulate", "cirulla-short", "--hands", "6", "--json"], out, err) == 0
+    assert json.loads(out.getvalue())["workers"] == 1
+
+
+def test_the_inline_deck_shuffle_is_random_shuffle():
+    import random
+
+    from rulespec.bots.simulate import _deck_shuffle, _shuffle_inline
+    assert _deck_shuffle() is _shuffle_inline              # on CPython the check passes
+    for seed in range(50):
+        for size in (40, 52):
+            a, b = list(range(size)), list(range(size))
+            ra, rb = random.Random(f"s{seed}"), random.Random(f"s{seed}")
+            _shuffle_inline(a, ra)
+            rb.shuffle(b)
+            assert a == b and ra.random() == rb.random()
+
+
+# -- the tables without rich (bots/simulate.py render_text) ------------------------------------------
+def _rich_text(stats, title, bots):
+    from rich.console import Console
+
+    from rulespec.bots.simulate import render
+    buffer = io.StringIO()
+    render(stats, Console(file=buffer, width=80), title=title, bots=bots)
+    return buffer.getvalue()
+
+
+def _every_shipped_run():
+    from rulespec.compiler.build import compile_ruleset
+    from rulespec.source.rulesets import shipped_ids
+    for rid in shipped_ids():
+        rules = compile_ruleset(rid).module
+        for seats in rules.SEATS_ALLOWED:
+            yield rid, seats
+
+
+def test_the_tables_without_rich_are_richs_bytes():
+    from rulespec.bots.registry import parse_bots
+    from rulespec.bots.simulate import render_text
+    drawn = 0
+    for k, (rid, seats) in enumerate(_every_shipped_run()):
+        spec = ("random", "greedy", ",".join(("random", "greedy")[i % 2] for i in range(seats)))[k % 3]
+        games = k % 4 == 1
+        stats = simulate(rid, seats=seats, seed=k, workers=1, bots=spec, **({"games": 1} if games else {"hands": 3}))
+        bots = parse_bots(spec, seats, stats.sides)
+        # As the command's titles, some long enough for rich to wrap them over the table.
+        title = f"{rid}: {1 if games else 3 * 10 ** (k % 6)} {'games' if games else 'hands'}, seed {k}, " \
+                f"bots {','.join(bots)}"
+        text = render_text(stats, title=title, bots=bots)
+        if text is not None:
+            assert text == _rich_text(stats, title, bots), (rid, seats)
+            drawn += 1
+    assert drawn > 70                     # most shipped rulesets' tables are drawn without rich
+
+
+@pytest.mark.parametrize("title, bots", [
+    ("a-title-with-one-word-longer-than-the-table-it-stands-above-which-rich-would-fold", None),
+    ("two  spaces", None),
+    ("markup [bold]here[/bold]", None),
+    ("an :emoji: code", None),
+    ("wide characters 牌", None),
+    ("bots too long for 80 columns", ["random-" * 6, "greedy", "random", "greedy"]),
+])
+def test_what_only_rich_draws_right_is_left_to_rich(title, bots):
+    from rulespec.bots.simulate import render_text
+    stats = simulate("cirulla", hands=2, seed=1, workers=1)
+    assert render_text(stats, title=title, bots=bots or ["random"] * 4) is None
+    assert render_text(stats, title="a short title", bots=["random"] * 4) is not None
+
+
+def test_the_command_prints_richs_bytes_without_rich(monkeypatch):
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["simulate", "cirulla", "--hands", "5", "--seed", "3", "--no-timings"], out, err) == 0
+    monkeypatch.setenv("FORCE_COLOR", "")            # rich draws (FORCE_COLOR empty: still no styles)
+    forced = io.StringIO()
+    assert run(["simulate", "cirulla", "--hands", "5", "--seed", "3", "--no-timings"], forced, err) == 0
+    assert out.getvalue() == forced.getvalue() and "┏" in out.getvalue()
+
+
+def test_hands_are_played_with_fewer_collections_and_the_threshold_put_back(monkeypatch):
+    import gc
+
+    from rulespec.bots import simulate as sim
+    before = gc.get_threshold()
+    seen = []
+    real = sim._play_chunk
+
+    def spy(job, a, b):
+        seen.append(gc.get_threshold())
+        return real(job, a, b)
+    monkeypatch.setattr(sim, "_play_chunk", spy)
+    simulate("cirulla", hands=4, seed=1, workers=1)
+    assert seen and all(t[0] == max(before[0], sim.GC_GENERATION0) and t[1:] == before[1:] for t in seen)
+    assert gc.get_threshold() == before
+
+    def failing(job, a, b):
+        raise RuntimeError("a hand failed")
+    monkeypatch.setattr(sim, "_play_chunk", failing)
+    with pytest.raises(RuntimeError):
+        simulate("cirulla", hands=4, seed=1, workers=1)
+    assert gc.get_threshold() == before

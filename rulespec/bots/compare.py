@@ -86,7 +86,7 @@ def _union(a: tuple, b: tuple) -> tuple:
 def _play(rules, n: int, seed: int, i: int, bots: list[str]):
     rng = random.Random(f"rulespec-sim:{seed}:{i}")
     hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
-    players = [make_bot(spec, random.Random(f"rulespec-sim:{seed}:{i}:bot{seat}")) for seat, spec in enumerate(bots)]
+    players = [make_bot(spec, rng) for spec in bots]      # the hand's one stream, as simulate plays it
     play_out(hand, players)
     return hand
 
@@ -109,7 +109,7 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
             variant_options: dict | None = None, base_options: dict | None = None, workers: int | None = None,
             progress=None) -> Paired:
     """Play `hands` paired hands of `variant` and `base` (ids or paths) and sum their differences."""
-    from rulespec.bots.simulate import _chunks, _run_processes, default_workers
+    from rulespec.bots.simulate import _chunks, default_workers, run_chunks
     from rulespec.compiler.build import compile_ruleset
     rv = compile_ruleset(variant, variant_options).module
     rb = compile_ruleset(base, base_options).module
@@ -127,16 +127,8 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
            "base_options": base_options, "seats": n, "sides": rv.SIDES[n], "seed": seed,
            "bots": parse_bots(bots, n, rv.SIDES[n]),
            "categories": _union(tuple(rb.CATEGORIES), tuple(rv.CATEGORIES)) + ("total",)}
-    workers = workers or default_workers()
-    chunks = _chunks(hands, workers)
-    if workers == 1 or len(chunks) == 1:
-        parts = []
-        for a, b in chunks:
-            parts.append(run_pair_chunk(job, a, b))
-            if progress:
-                progress(b - a)
-    else:
-        parts = _run_processes(job, chunks, workers, progress, work=run_pair_chunk)
+    chunks = _chunks(hands, workers or default_workers())
+    parts, _used = run_chunks(job, chunks, workers, progress, work=run_pair_chunk)
     out = Paired(job["sides"], tuple(job["categories"]), variant_id=rv.RULESET_ID, base_id=rb.RULESET_ID,
                  only_base=tuple(c for c in rb.CATEGORIES if c not in rv.CATEGORIES),
                  only_variant=tuple(c for c in rv.CATEGORIES if c not in rb.CATEGORIES))

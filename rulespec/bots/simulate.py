@@ -1,15 +1,20 @@
-"""Simulate many hands or games with bots per seat, in parallel, and summarise them.
+"""Simulate many hands or games with bots per seat (in parallel when the run is long), and summarise them.
 
 Every hand (or game) `i` of a run draws its cards and its bots' choices from
-random streams named after (seed, i) alone, and the statistics are integer
+random streams named after (seed, i) alone (a hand: one stream, its deal first, then every seat's
+choices in the order they are made; a game: one stream for its deals, one per seat for the bots),
+and the statistics are integer
 sums, so a run gives the same figures whatever the number of workers or the
 backend (local processes, or Ray with `backend="ray"`).
 """
 from __future__ import annotations
 
+import gc
 import math
 import os
 import random
+import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from rulespec.bots.policy import play_out
@@ -53,27 +58,39 @@ class Stats:
 
     def add_hand(self, hand) -> None:
         """Count one finished hand (a `Hand`, or a `PlayoutResult`: `plays`, `outcome`, `score()`)."""
+        # Called once per hand of a run: the dictionaries are updated inline (same keys, same order as
+        # through _add), which is most of what counting a hand costs beside playing it.
         self.hands += 1
-        self.plays += hand.plays
-        self.lengths[hand.plays] = self.lengths.get(hand.plays, 0) + 1
-        if hand.outcome is not None:
-            self.outcomes[hand.outcome[0]] = self.outcomes.get(hand.outcome[0], 0) + 1
-        if hand.plays == 0:
+        plays = hand.plays
+        self.plays += plays
+        lengths = self.lengths
+        lengths[plays] = lengths.get(plays, 0) + 1
+        outcome = hand.outcome
+        if outcome is not None:
+            self.outcomes[outcome[0]] = self.outcomes.get(outcome[0], 0) + 1
+        if plays == 0:
             return
         rows = hand.score()
         totals = [r["total"] for r in rows]
         top = max(totals)
         if totals.count(top) == 1:
             self.hand_wins[totals.index(top)] += 1
+        sums, squares, scored, counted = self.sums, self.squares, self.scored, self.totals
         for side, row in enumerate(rows):
             for cat, pts in row.items():
-                self._add(side, cat, pts)
+                key = (side, cat)
+                sums[key] = sums.get(key, 0) + pts
+                squares[key] = squares.get(key, 0) + pts * pts
                 if pts and cat != "total":
-                    self.scored[(side, cat)] = self.scored.get((side, cat), 0) + 1
-            key = (side, row["total"])
-            self.totals[key] = self.totals.get(key, 0) + 1
+                    scored[key] = scored.get(key, 0) + 1
+            total = totals[side]
+            key = (side, total)
+            counted[key] = counted.get(key, 0) + 1
             others = [t for s, t in enumerate(totals) if s != side]
-            self._add(side, "margin", totals[side] - max(others) if others else 0)
+            margin = total - max(others) if others else 0
+            key = (side, "margin")
+            sums[key] = sums.get(key, 0) + margin
+            squares[key] = squares.get(key, 0) + margin * margin
 
     def add_game(self, game: Game) -> None:
         self.games += 1
@@ -143,7 +160,10 @@ def _stats_for(rules, seats: int) -> Stats:
     return Stats(rules.SIDES[seats], seats, tuple(rules.CATEGORIES) + ("total", "margin"))
 
 
-def _hand_bots(job: dict, key: str) -> list:
+def _hand_bots(job: dict, key: str, rng: random.Random | None = None) -> list:
+    """The bots of hand or game `key`: on `rng` (a single hand's one stream), else one stream per seat."""
+    if rng is not None:
+        return [make_bot(spec, rng) for spec in job["bots"]]
     return [make_bot(spec, random.Random(f"rulespec-sim:{job['seed']}:{key}:bot{seat}"))
             for seat, spec in enumerate(job["bots"])]
 
@@ -169,8 +189,11 @@ def _playout_job(job: dict, compiled):
     """The playout function and per-seat policies for a job whose every bot a playout can play, else None."""
     if not job.get("playout", True) or any(spec not in PLAYOUT_BOTS for spec in job["bots"]):
         return None
-    from rulespec.compiler.playout import playout_for
-    return playout_for(compiled), [PLAYOUT_BOTS[spec] for spec in job["bots"]], compiled
+    fn = getattr(compiled, "_playout", None)     # loaded already (a disk cache hit): nothing to import
+    if fn is None:
+        from rulespec.compiler.playout import playout_for
+        fn = playout_for(compiled)
+    return fn, [PLAYOUT_BOTS[spec] for spec in job["bots"]], compiled
 
 
 def _located(exc: Exception, compiled) -> Exception:
@@ -191,10 +214,50 @@ def _bot_rngs(job: dict, key: str) -> list:
     return [random.Random(f"rulespec-sim:{job['seed']}:{key}:bot{seat}") for seat in range(len(job["bots"]))]
 
 
+def _shuffle_inline(order: list, rng: random.Random) -> None:
+    """`rng.shuffle(order)` as CPython's random module does it (Fisher-Yates from the top, each index drawn by
+    rejection from getrandbits(n.bit_length())), without its two method calls per card."""
+    getrandbits = rng.getrandbits
+    for i in range(len(order) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+
+
+def _same_as_stdlib(shuffle) -> bool:
+    """Whether `shuffle` puts decks in the order random.Random.shuffle does (checked on a few seeds and sizes)."""
+    for seed in range(4):
+        for size in (1, 2, 40, 52, 80):
+            mine, theirs = list(range(size)), list(range(size))
+            a, b = random.Random(seed), random.Random(seed)
+            shuffle(mine, a)
+            b.shuffle(theirs)
+            if mine != theirs or a.getrandbits(32) != b.getrandbits(32):
+                return False
+    return True
+
+
+_SHUFFLE: list = []
+
+
+def _deck_shuffle():
+    """The deck shuffle of the playouts: the inline one where this Python's random module is checked (once,
+    on first use) to shuffle the same way, else rng.shuffle; the order must be exactly shuffled_source()'s."""
+    if not _SHUFFLE:
+        _SHUFFLE.append(_shuffle_inline if _same_as_stdlib(_shuffle_inline) else _stdlib_shuffle)
+    return _SHUFFLE[0]
+
+
+def _stdlib_shuffle(order: list, rng: random.Random) -> None:
+    rng.shuffle(order)
+
+
 def _play_fast(fast, rules, n: int, dealer: int, rng: random.Random, rngs: list, stats: Stats) -> PlayoutResult:
     fn, policies, _compiled = fast
     order = list(range(rules.N_CARDS))
-    rng.shuffle(order)                    # the order shuffled_source() deals from this stream
+    _deck_shuffle()(order, rng)           # the order shuffled_source() deals from this stream
     try:
         result = PlayoutResult(rules, fn(n, dealer, order, rng, policies, rngs, True))
     except RulespecError:
@@ -218,10 +281,33 @@ def _play(hand: Hand, bots: list, stats: Stats) -> None:
     stats.add_hand(hand)
 
 
+# The cyclic garbage collector's youngest generation is collected every this many allocations (not 700)
+# while hands are played: a hand allocates thousands of short-lived objects that reference counting
+# frees, and at the default threshold the collector took about 4% of a run's CPU finding no cycle
+# (bench/README.md, "Issue 12, third pass"). Cycles are still collected, later.
+GC_GENERATION0 = 10_000
+
+
+@contextmanager
+def _fewer_collections():
+    """Raise the collector's first threshold to GC_GENERATION0 (if lower) for a block, then put it back."""
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], GC_GENERATION0), *old[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+
+
 def run_chunk(job: dict, start: int, stop: int) -> Stats:
     """Play hands (or games) start..stop-1 of a job; the unit of work of every backend."""
+    with _fewer_collections():
+        return _play_chunk(job, start, stop)
+
+
+def _play_chunk(job: dict, start: int, stop: int) -> Stats:
     from rulespec.compiler.build import compile_ruleset
-    compiled = compile_ruleset(job["ref"], job["options"], root=job.get("root"))
+    compiled = compile_ruleset(job["ref"], job["options"], root=job.get("root"), disk=True)
     rules = compiled.module
     n = job["seats"]
     stats = _stats_for(rules, n)
@@ -238,8 +324,9 @@ def run_chunk(job: dict, start: int, stop: int) -> Stats:
                     game.finish_hand()
                 stats.add_game(game)
             else:
-                _play_fast(fast, rules, n, i % n, random.Random(f"rulespec-sim:{job['seed']}:{i}"),
-                           _bot_rngs(job, str(i)), stats)
+                # one stream per hand: seeding a stream costs about as much as a tenth of a hand
+                rng = random.Random(f"rulespec-sim:{job['seed']}:{i}")
+                _play_fast(fast, rules, n, i % n, rng, [rng] * n, stats)
         elif job["games"]:
             game = Game(rules, n, seed=f"rulespec-sim:{job['seed']}:game{i}", dealer=i % n)
             bots = _hand_bots(job, f"game{i}")
@@ -253,7 +340,7 @@ def run_chunk(job: dict, start: int, stop: int) -> Stats:
             stats.add_game(game)
         else:
             rng = random.Random(f"rulespec-sim:{job['seed']}:{i}")
-            _play(Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng)), _hand_bots(job, str(i)), stats)
+            _play(Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng)), _hand_bots(job, str(i), rng), stats)
     return stats
 
 
@@ -269,6 +356,60 @@ def _chunks(total: int, workers: int) -> list[tuple[int, int]]:
     return [(a, min(a + size, total)) for a in range(0, total, size)]
 
 
+# A run left to choose its processes (no `workers`) starts in this one and spreads what is left over
+# every core only when that is predicted to take more CPU time than this. Worker processes never save
+# CPU: they cost 10-20% more of it (fork, pool, pickled results, two cores contending; measured
+# +0.2 s on 4000 hands of random bots, +0.4 s on 20,000: bench/README.md, "Issue 12, third pass").
+# They save wall time, which is worth that on a long run only.
+PARALLEL_SECONDS = 5.0
+
+
+def worth_spreading(done: int, seconds: float, left: int, cores: int) -> bool:
+    """Whether `left` more units (hands or games), after `done` took `seconds` of CPU here, should go to
+    `cores` processes: only when there is more than one core and the rest would take over PARALLEL_SECONDS."""
+    if cores < 2 or left < 2 or done < 1:
+        return False
+    return seconds / done * left > PARALLEL_SECONDS
+
+
+def _cpu_seconds() -> float:
+    """This process's CPU time (user and system) so far."""
+    import time
+    return time.process_time()
+
+
+def run_chunks(job: dict, chunks: list[tuple[int, int]], workers: int | None, progress, work=None) -> tuple[list, int]:
+    """Run `work(job, a, b)` (default: run_chunk) for every chunk; (the parts in chunk order, processes used).
+
+    `workers` given: that many processes (1: this one). None: this process plays the first chunk, then
+    the rest in this process too unless `worth_spreading` says the rest deserves every core. The parts
+    are the same either way (every unit draws from its own streams; they are merged in chunk order).
+    """
+    work = work or run_chunk
+    parts: list = []
+
+    def here(a: int, b: int) -> None:
+        parts.append(work(job, a, b))
+        if progress:
+            progress(b - a)
+
+    if workers is None:
+        cores = default_workers()
+        start = _cpu_seconds()
+        here(*chunks[0])
+        done, left = chunks[0][1] - chunks[0][0], chunks[-1][1] - chunks[0][1]
+        if not worth_spreading(done, _cpu_seconds() - start, left, cores):
+            for a, b in chunks[1:]:
+                here(a, b)
+            return parts, 1
+        return parts + _run_processes(job, chunks[1:], cores, progress, work), min(cores, len(chunks) - 1)
+    if workers == 1 or len(chunks) == 1:
+        for a, b in chunks:
+            here(a, b)
+        return parts, 1
+    return _run_processes(job, chunks, workers, progress, work), min(workers, len(chunks))
+
+
 def simulate(ref, *, options: dict | None = None, hands: int | None = None, games: int | None = None,
              seed: int = 0, seats: int | None = None, bots: str = "random", workers: int | None = None,
              backend: str = "local", address: str | None = None, progress=None, playout: bool = True,
@@ -280,15 +421,17 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     hand through `Hand` and the bot objects instead (the figures are the same).
 
     `bots`: one bot for every seat or one per seat (`random,greedy,random,ismcts:200`).
-    `workers`: processes (default: every core); `backend="ray"` sends the work to a Ray cluster at
-    `address` (None: a local one). `progress(units)` is called as hands or games finish.
+    `workers`: processes; by default one, or every core when the run is long enough to gain from them
+    (`run_chunks`); `backend="ray"` sends the work to a Ray cluster at `address` (None: a local one).
+    `progress(units)` is called as hands or games finish. The statistics' `workers` says how many
+    processes played.
     `root`: every ruleset file read must lie under this folder (rulesets from strangers).
     """
     from rulespec.compiler.build import Compiled, compile_ruleset
     if isinstance(ref, Compiled):
         options = options if options is not None else (dict(ref.ruleset.option_values) or None)
         ref = str(ref.ruleset.files[0])
-    rules = compile_ruleset(ref, options, root=root).module
+    rules = compile_ruleset(ref, options, root=root, disk=True).module
     n = seats or rules.DEFAULT_SEATS
     if n not in rules.SEATS_ALLOWED:
         raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
@@ -300,23 +443,17 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
         raise RulespecError("the number of hands or games must be at least 1")
     job = {"ref": str(ref), "options": options, "seats": n, "bots": parse_bots(bots, n, rules.SIDES[n]), "seed": seed,
            "games": games is not None, "playout": playout, "root": None if root is None else str(root)}
-    workers = workers or default_workers()
-    chunks = _chunks(total, workers)
+    chunks = _chunks(total, workers or default_workers())
     if backend == "ray":
-        parts = _run_ray(job, chunks, address, progress)
+        parts, used = _run_ray(job, chunks, address, progress), workers or default_workers()
     elif backend != "local":
         raise RulespecError(f"unknown backend '{backend}' (local, ray)")
-    elif workers == 1 or len(chunks) == 1:
-        parts = []
-        for a, b in chunks:
-            parts.append(run_chunk(job, a, b))
-            if progress:
-                progress(b - a)
     else:
-        parts = _run_processes(job, chunks, workers, progress)
+        parts, used = run_chunks(job, chunks, workers, progress)
     stats = _stats_for(rules, n)
     for part in parts:
         stats.merge(part)
+    stats.workers = used
     return stats
 
 
@@ -396,32 +533,121 @@ def _rate(p: float, low: float, high: float, digits: int = 1) -> str:
     return f"{100 * p:.{digits}f}% ({100 * low:.{digits}f}-{100 * high:.{digits}f})"
 
 
-def render(stats: Stats, console, *, title: str, bots: list[str]) -> None:
-    """The statistics as rich tables: points per category and side, then win rates per side and seat."""
-    from rich.table import Table
-    table = Table(title=title)
-    table.add_column("mean points per hand")
+def _tables(stats: Stats, *, title: str, bots: list[str]) -> tuple[list, list[str]]:
+    """What `render` shows: tables as (title, headers, justify, rows), then lines of text."""
+    headers = ["mean points per hand"]
     for s in range(stats.sides):
         members = [f"{seat}:{bots[seat]}" for seat in range(stats.seats) if seat % stats.sides == s]
-        table.add_column(f"side {s}\n{' '.join(members)}", justify="right")
+        headers.append(f"side {s}\n{' '.join(members)}")
     # Three sides or more: shorter cells, so that the table still fits 80 columns.
     wide = stats.sides <= 2
-    for cat in stats.categories:
-        table.add_row(cat, *[f"{stats.mean(s, cat):.3f} ± {stats.ci95(s, cat):.3f}" if wide else
-                             f"{stats.mean(s, cat):.2f}±{stats.ci95(s, cat):.2f}" for s in range(stats.sides)])
+    rows = [[cat, *[f"{stats.mean(s, cat):.3f} ± {stats.ci95(s, cat):.3f}" if wide else
+                    f"{stats.mean(s, cat):.2f}±{stats.ci95(s, cat):.2f}" for s in range(stats.sides)]]
+            for cat in stats.categories]
     what = "games won" if stats.games else "hands won"
-    table.add_row(what, *[_rate(*stats.win_rate(s), digits=1 if wide else 0) for s in range(stats.sides)])
-    console.print(table)
-    seats = Table(title=f"{what} per seat")
-    for col in ("seat", "bot", "side", "win rate"):
-        seats.add_column(col, justify="right" if col == "win rate" else "left")
-    for seat in range(stats.seats):
-        seats.add_row(str(seat), bots[seat], str(seat % stats.sides), _rate(*stats.win_rate(seat % stats.sides)))
-    console.print(seats)
+    rows.append([what, *[_rate(*stats.win_rate(s), digits=1 if wide else 0) for s in range(stats.sides)]])
+    points = (title, headers, ["left"] + ["right"] * stats.sides, rows)
+    seats = (f"{what} per seat", ["seat", "bot", "side", "win rate"], ["left", "left", "left", "right"],
+             [[str(seat), bots[seat], str(seat % stats.sides), _rate(*stats.win_rate(seat % stats.sides))]
+              for seat in range(stats.seats)])
     line = (f"{stats.hands} hands; {stats.mean_plays:.1f} plays per hand; "
             f"{stats.mean_legal_moves:.2f} legal moves per turn on average")
     if stats.games:
         line += f"; {stats.games} games, {stats.game_hands / stats.games:.2f} hands per game"
-    console.print(line)
+    lines = [line]
     if stats.outcomes:
-        console.print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())))
+        lines.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())))
+    return [points, seats], lines
+
+
+def render(stats: Stats, console, *, title: str, bots: list[str]) -> None:
+    """The statistics as rich tables: points per category and side, then win rates per side and seat."""
+    from rich.table import Table
+    tables, lines = _tables(stats, title=title, bots=bots)
+    for caption, headers, justify, rows in tables:
+        table = Table(title=caption)
+        for header, how in zip(headers, justify):
+            table.add_column(header, justify=how)
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+    for line in lines:
+        console.print(line)
+
+
+def render_text(stats: Stats, *, title: str, bots: list[str], width: int = 80) -> str | None:
+    """What `render` prints on a console of `width` columns that is not a terminal, drawn without rich (whose
+    import costs a short run a third of its start-up); None where only rich draws it right (a table wider
+    than `width` or narrower than its title, text rich would read as markup or emoji, wide characters).
+    tests/test_simulate.py compares the two on every shipped ruleset."""
+    tables, lines = _tables(stats, title=title, bots=bots)
+    out = []
+    for table in tables:
+        drawn = _box_table(*table, width=width)
+        if drawn is None:
+            return None
+        out += drawn
+    for line in lines:
+        if not _plain(line) or len(line) > width:
+            return None
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+_RICH_READS = re.compile(r"\[|:\S*?:")     # markup, emoji codes
+
+
+def _plain(text: str) -> bool:
+    """Text that rich prints as it is, one column per character."""
+    return all(" " <= ch <= "~" or ch == "±" for ch in text) and not _RICH_READS.search(text)
+
+
+def _centred(title: str, width: int) -> list[str] | None:
+    """A table's title as rich sets it: words wrapped greedily to the table's width, each line centred
+    (the odd space on the right); None for what it would fold or space differently."""
+    words = title.split(" ")
+    if "" in words or any(len(w) > width for w in words):
+        return None
+    lines, line = [], words[0]
+    for word in words[1:]:
+        if len(line) + 1 + len(word) <= width:
+            line += " " + word
+        else:
+            lines.append(line)
+            line = word
+    lines.append(line)
+    return [" " * ((width - len(t)) // 2) + t + " " * (width - len(t) - (width - len(t)) // 2) for t in lines]
+
+
+def _box_table(title: str, headers: list[str], justify: list[str], rows: list[list[str]], *,
+               width: int) -> list[str] | None:
+    """The lines of a rich `Table(title=title)` (heavy head box, padding 1, headers aligned to the bottom,
+    title wrapped and centred) whose cells all fit on one line; None if it would not fit `width` or is not
+    plain text."""
+    heads = [h.split("\n") for h in headers]
+    texts = [title, *(x for h in heads for x in h), *(c for r in rows for c in r)]
+    if not all(_plain(t) for t in texts):
+        return None
+    widths = [max([len(x) for x in heads[i]] + [len(r[i]) for r in rows]) for i in range(len(headers))]
+    total = sum(widths) + 3 * len(widths) + 1
+    if total > width:
+        return None
+    out = _centred(title, total)
+    if out is None:
+        return None
+
+    def line(cells, edge, inner):
+        return edge + inner.join(f" {c.rjust(w) if how == 'right' else c.ljust(w)} "
+                                 for c, w, how in zip(cells, widths, justify)) + edge
+
+    def rule(a, fill, b, c):
+        return a + b.join(fill * (w + 2) for w in widths) + c
+
+    out.append(rule("┏", "━", "┳", "┓"))
+    height = max(len(h) for h in heads)
+    padded = [[""] * (height - len(h)) + h for h in heads]
+    out += [line([p[k] for p in padded], "┃", "┃") for k in range(height)]
+    out.append(rule("┡", "━", "╇", "┩"))
+    out += [line(r, "│", "│") for r in rows]
+    out.append(rule("└", "─", "┴", "┘"))
+    return out

@@ -2,38 +2,37 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 
-from rulespec.cli import (
-    compile,
-    diff,
-    docs,
-    explain,
-    list,
-    new,
-    play,
-    record,
-    replay,
-    schema,
-    simulate,
-    test,
-    validate,
-)
 from rulespec import __version__
 from rulespec.errors import RulespecError
 
-# In the order `rulespec --help` lists them.
-COMMANDS = (validate, compile, replay, record, simulate, list, play, explain, diff, test, new, schema, docs)
+# In the order `rulespec --help` lists them; each is the module rulespec/cli/NAME.py.
+COMMAND_NAMES = ("validate", "compile", "replay", "record", "simulate", "list", "play", "explain", "diff", "test",
+                 "new", "schema", "docs")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every command's subparser."""
-    p = argparse.ArgumentParser(prog="rulespec", description="Rule specifications for Italian fishing card games.")
+class _Reparse(Exception):
+    """A command line the one-command parser refuses: parsed again with every command, whose message it is."""
+
+
+class _OneCommandParser(argparse.ArgumentParser):
+    def error(self, message):
+        raise _Reparse(message)
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every command's subparser (with `only`, that command's alone: a command
+    line that names its command needs no other, nor their modules' imports; it raises _Reparse where the
+    full parser would print a usage error)."""
+    cls = argparse.ArgumentParser if only is None else _OneCommandParser
+    p = cls(prog="rulespec", description="Rule specifications for Italian fishing card games.")
     p.add_argument("--version", action="version", version=f"rulespec {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
-    for command in COMMANDS:
-        command.register(sub)
+    for name in (only,) if only is not None else COMMAND_NAMES:
+        importlib.import_module(f"rulespec.cli.{name}").register(sub)
     return p
 
 
@@ -41,9 +40,13 @@ def run(argv: list[str], out=None, err=None) -> int:
     """Run one command; returns the exit code (2 for a located error, never a traceback)."""
     out = out or sys.stdout
     err = err or sys.stderr
-    parser = build_parser()
+    # The command first (not an option, which may need the full parser): parsed by its own subparser.
+    parser = build_parser(argv[0] if argv and argv[0] in COMMAND_NAMES else None)
     try:
-        args = parser.parse_args(argv)
+        try:
+            args = parser.parse_args(argv)
+        except _Reparse:
+            args = build_parser().parse_args(argv)     # prints the usage error as it always did, and exits
     except SystemExit as exc:
         return int(exc.code or 0)
     args.argv = argv

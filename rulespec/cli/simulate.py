@@ -1,4 +1,4 @@
-"""`rulespec simulate RULESET`: statistics over many hands or games played by bots, on every core."""
+"""`rulespec simulate RULESET`: statistics over many hands or games played by bots, on every core for a long run."""
 from __future__ import annotations
 
 from rulespec.cli.options import add_option_argument, add_root_argument, named_options
@@ -16,7 +16,8 @@ def register(sub) -> None:
     s.add_argument("--bots", "--bot", dest="bots", default="random", metavar="BOT[,BOT...]",
                    help="random, greedy or ismcts[:BUDGET]: one for all, one per side or one per seat "
                         "(default random)")
-    s.add_argument("--workers", type=int, help="processes (default: every core)")
+    s.add_argument("--workers", type=int, help="processes (default: one, or every core for a run of more than a "
+                                               "few seconds)")
     s.add_argument("--backend", choices=["local", "ray"], default="local")
     s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
     s.add_argument("--engine", choices=["python", "native", "auto"], default="python",
@@ -67,7 +68,7 @@ def run(args, out, err) -> int:
         nat, n, bots = from_manifest(args, options)
     if nat is None:
         from rulespec.compiler.build import compile_ruleset
-        compiled = compile_ruleset(args.ruleset, options, root=args.root)
+        compiled = compile_ruleset(args.ruleset, options, root=args.root, disk=True)
         rules = compiled.module
         n = args.seats or rules.DEFAULT_SEATS
         bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
@@ -104,16 +105,39 @@ def run(args, out, err) -> int:
                       f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html, err if args.json else out)
     if args.json:
         timings = {} if args.no_timings else dict(
-            workers=1 if nat is not None else args.workers or default_workers(), seconds=round(dt, 3),
+            workers=1 if nat is not None else getattr(stats, "workers", args.workers or default_workers()),
+            seconds=round(dt, 3),
             hands_per_second=round(stats.hands / dt, 1) if dt else None)
         doc = to_dict(stats, ruleset=ruleset_id, options=options or {}, seed=args.seed, seats=n, bots=bots,
                       backend=args.backend, engine="native" if nat is not None else "python", **timings)
         print(json.dumps(doc, indent=2), file=out)
         return 0
+    title = f"{ruleset_id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}"
+    timing = f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)"
+    if _unstyled(out):
+        from rulespec.bots.simulate import render_text
+        text = render_text(stats, title=title, bots=bots)
+        if text is not None:          # the bytes rich would write, without importing it
+            out.write(text + ("" if args.no_timings else timing + "\n"))
+            return 0
     from rich.console import Console
     console = Console(file=out, width=80)  # a terminal's width or not, the tables fit 80 columns
-    render(stats, console, bots=bots,
-           title=f"{ruleset_id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}")
+    render(stats, console, bots=bots, title=title)
     if not args.no_timings:
-        console.print(f"{stats.hands} hands in {dt:.2f} s ({stats.hands / dt:.0f} hands/second)")
+        console.print(timing)
     return 0
+
+
+def _unstyled(out) -> bool:
+    """Whether rich would write to `out` as to a file (no terminal styles, box characters as they are): not a
+    terminal, not forced to be one (TTY_COMPATIBLE, FORCE_COLOR), UTF-8, not the Windows console."""
+    import os
+    import sys
+    if "TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ or sys.platform == "win32":
+        return False
+    try:
+        if out.isatty():
+            return False
+    except (AttributeError, ValueError):
+        return False
+    return (getattr(out, "encoding", None) or "utf-8").lower().startswith("utf")

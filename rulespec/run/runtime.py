@@ -119,6 +119,20 @@ def best_per_suit(cards: int, suit_masks, scores) -> int:
     return result
 
 
+def best_per_suit_ranked(cards: int, suits) -> int:
+    """`best_per_suit` with each suit given as (mask, ((card bit, score), ...) best score first)."""
+    result = 0
+    for mask, ranked in suits:
+        held = cards & mask
+        if not held:
+            return 0
+        for bit, score in ranked:
+            if held & bit:
+                result += score
+                break
+    return result
+
+
 def max_same_rank(cards: int, ranks) -> int:
     """The size of the largest group of cards of one rank (0 for no cards)."""
     counts: dict[str, int] = {}
@@ -129,14 +143,32 @@ def max_same_rank(cards: int, ranks) -> int:
 
 def same(cards: int, attribute) -> bool:
     """Whether the set is non-empty and every card has the same attribute (rank or suit)."""
-    seen = {attribute[i] for i in bits(cards)}
-    return len(seen) == 1
+    if not cards:
+        return False
+    # card by card, lowest first, out at the first that differs (no bit list: these sets seldom recur)
+    low = cards & -cards
+    want = attribute[low.bit_length() - 1]
+    cards ^= low
+    while cards:
+        low = cards & -cards
+        if attribute[low.bit_length() - 1] != want:
+            return False
+        cards ^= low
+    return True
 
 
 def same_value(cards: int, values) -> bool:
     """Whether the set is non-empty and all its cards have one capture value (valueless cards never match)."""
     seen = {values[i] for i in bits(cards)}
     return len(seen) == 1 and 0 not in seen
+
+
+def top(values) -> int:
+    """The index of the strictly greatest value, or -1 where the greatest is shared (or there is none)."""
+    best = max(values, default=None)
+    if best is None or values.count(best) > 1:
+        return -1
+    return values.index(best)
 
 
 def most(values, side: int) -> bool:

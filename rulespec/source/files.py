@@ -14,8 +14,8 @@ import stat
 from pathlib import Path
 
 from rulespec.errors import RulespecError, Span
-from rulespec.source.yamlsafe import MAX_BYTES, check_size
 
+MAX_BYTES = 2 * 1024 * 1024   # the size limit of any file read (here, so that reading needs no YAML parser)
 MAX_NAME_BYTES = 255     # one name in a path (NAME_MAX on Linux, macOS and Windows file systems)
 MAX_PATH_BYTES = 4096    # a whole path (PATH_MAX on Linux)
 
@@ -41,6 +41,12 @@ def check_name_length(text: str, span: Span | None) -> None:
                             f"{MAX_NAME_BYTES} are possible", span)
     if len(raw) > MAX_PATH_BYTES:
         raise RulespecError(f"path too long: {len(raw)} bytes, at most {MAX_PATH_BYTES} are possible", span)
+
+
+def check_size(size: int, filename: str) -> None:
+    """Refuse a file of more than 2 MiB before reading it."""
+    if size > MAX_BYTES:
+        raise RulespecError(f"file too large: {size} bytes; the limit is 2 MiB", Span(filename, 1, 1))
 
 
 def read_regular(path: str | Path, span: Span | None = None, *, what: str = "file") -> bytes:

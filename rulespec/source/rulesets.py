@@ -16,9 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from rulespec.errors import RulespecError, Span, did_you_mean
-from rulespec.source import yamlsafe
-from rulespec.source.files import check_name_length, kind_of, read_regular
-from rulespec.source.validate import load_schema, validate
+from rulespec.source.files import MAX_BYTES, check_name_length, kind_of, read_regular
+
+# The YAML loader and the schema validator (PyYAML, jsonschema) are imported by the functions that
+# read documents: locating a ruleset (all a compile-cache hit needs, compiler/cache.py) needs neither.
 
 _PKG = Path(__file__).resolve().parent.parent
 MAX_EXTENDS_DEPTH = 16
@@ -105,6 +106,7 @@ def _partial_schema() -> dict:
         if isinstance(node, list):
             return [strip(v) for v in node]
         return node
+    from rulespec.source.validate import load_schema
     full = load_schema("ruleset")
     partial = strip(copy.deepcopy(full))
     partial["required"] = full["required"]
@@ -122,9 +124,11 @@ def load_file(path: Path, span: Span | None = None) -> dict:
     `span`: where a reference named it (extends:, a transcript's ruleset:); a
     file reached that way must look like a ruleset before any of it is shown.
     """
+    from rulespec.source import yamlsafe
+    from rulespec.source.validate import validate
     # Never more than the size limit in memory, never waiting on a FIFO: see files.read_regular.
     data = read_regular(path, span, what="ruleset")
-    if span is not None and not _RULESET_MARK.search(data[:yamlsafe.MAX_BYTES]):
+    if span is not None and not _RULESET_MARK.search(data[:MAX_BYTES]):
         raise RulespecError(f"'{path}' is not a ruleset: a ruleset file has an id: at the top level", span)
     doc = yamlsafe.load(data, str(path))
     if isinstance(doc, yamlsafe.LocDict):
@@ -164,6 +168,7 @@ def load_merged(ref: str | Path, *, relative_to: Path | None = None, span: Span 
     for doc in reversed(docs[:-1]):
         merged = merge(merged, doc)
     # The whole ruleset, after inheritance, must be complete.
+    from rulespec.source.validate import validate
     validate(merged, "ruleset", what="ruleset")
     return merged, chain, tuple(docs)
 
@@ -184,6 +189,7 @@ def note_inherited(errors: list[RulespecError], files) -> list[RulespecError]:
 
 def merge(base, over):
     """`over` laid on `base`: mappings merge, null deletes, anything else replaces."""
+    from rulespec.source import yamlsafe
     if not (isinstance(base, yamlsafe.LocDict) and isinstance(over, yamlsafe.LocDict)):
         return over
     out = yamlsafe.LocDict()

@@ -15,8 +15,7 @@ from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from rulespec.errors import RulespecError, Span, register_source
-
-MAX_BYTES = 2 * 1024 * 1024
+from rulespec.source.files import MAX_BYTES, check_size  # noqa: F401 - the size limit, shared with files.py
 MAX_DEPTH = 64
 MAX_NODES = 100_000
 MAX_INT_DIGITS = 18
@@ -221,12 +220,6 @@ def plain(node):
     if isinstance(node, list):
         return [plain(v) for v in node]
     return node
-
-
-def check_size(size: int, filename: str) -> None:
-    """Refuse a file of more than 2 MiB before reading it."""
-    if size > MAX_BYTES:
-        raise RulespecError(f"file too large: {size} bytes; the limit is 2 MiB", Span(filename, 1, 1))
 
 
 def _decode(source: str | bytes, filename: str) -> str:

@@ -1,0 +1,289 @@
+"""The compile cache on disk: a ruleset compiled once loads in later processes without reading its YAML.
+
+A compile that succeeded leaves, in the user's cache directory
+(`$XDG_CACHE_HOME/rulespec/compiled` or `~/.cache/rulespec/compiled`, mode
+0700, files 0600), what running it needs: the generated module and playout
+(their source and their code objects, as a .pyc holds them), the spans that
+locate a rule failing at run time, and the names and SHA-256 digests of the
+files it was read from. A later process that asks for the same ruleset with
+the same options, root and rulespec code loads that instead of parsing the
+YAML, validating it against the schema, parsing its expressions with Lark,
+checking them and generating code: only the ruleset's files are read again
+and hashed.
+
+Two files per compiled ruleset:
+
+- `ref-H1.json`, H1 a hash of how the ruleset was named (the located path
+  and its real path), the option values, the root, rulespec's own code
+  (each source file's size and times, as Python's own .pyc check) and the
+  Python version: the list of files the ruleset was read from (its extends
+  chain), each by the name its spans use and its real path;
+- `H2.rsc`, H2 a hash of H1 and the SHA-256 of each of those files' bytes
+  *as read now*: the compiled entry, content-addressed. A file edited in
+  any way gives another H2, so a stale entry is never found, whatever the
+  file's size or modification time.
+
+An entry is trusted no further than we wrote it: it must be a regular file
+owned by the user, unreadable by others, start with the format's header and
+carry the SHA-256 of what follows; anything else (a truncated write, a
+corrupted disk block, an unreadable file, another format) is ignored and the
+ruleset is compiled again, which replaces it. Only inputs that compiled
+cleanly are stored, so every error is reported by the ordinary path,
+located as always. `RULESPEC_CACHE=off` (or 0, no, false) turns it off.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import marshal
+import os
+import stat
+import sys
+
+from rulespec.errors import RulespecError, register_source
+
+FORMAT = 1
+HEADER = b"rulespec compiled %d\n" % FORMAT
+ENV = "RULESPEC_CACHE"
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+MAX_FILES = 400           # entries and their listings; beyond that the oldest half is removed (_prune)
+_CODE_SUFFIXES = (".py", ".lark", ".json")
+
+
+def enabled() -> bool:
+    """Whether the cache is on ($RULESPEC_CACHE unset, or anything but off, 0, no, false)."""
+    return os.environ.get(ENV, "").strip().lower() not in ("off", "0", "no", "false")
+
+
+def _private_dir(path: str) -> bool:
+    """Create `path` (0700) if missing; whether it is a folder of this user's that no one else can use."""
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+            return False
+        if st.st_mode & 0o077:
+            os.chmod(path, 0o700)
+    except OSError:
+        return False
+    return True
+
+
+def folder() -> str | None:
+    """The cache's folder, created private; None when there is none this user alone controls (or no way to
+    tell: a system without POSIX ownership has no cache)."""
+    if not hasattr(os, "getuid"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return None
+    top = os.path.join(base, "rulespec")
+    try:
+        os.makedirs(base, exist_ok=True)
+    except OSError:
+        return None
+    if not _private_dir(top):
+        return None
+    path = os.path.join(top, "compiled")
+    return path if _private_dir(path) else None
+
+
+_CODE_STAMP: list[str] = []
+
+
+def code_stamp() -> str:
+    """A digest of rulespec's own code (every .py, .lark and .json file's name, size, modification and change
+    times, like the .pyc check), its version and the Python that runs it: what generates and runs the code."""
+    if _CODE_STAMP:
+        return _CODE_STAMP[0]
+    package = sys.modules[__name__.split(".")[0]]      # rulespec, imported before any of its modules
+    h = hashlib.sha256()
+    h.update(f"{FORMAT}\0{package.__version__}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode())
+    # The package folder, following its links to the checkout's compiler/ and grammars/ (the shipped
+    # rulesets are inputs, hashed by content one by one).
+    root = os.path.dirname(os.path.realpath(package.__file__))
+    for here, dirs, names in os.walk(root, followlinks=True):
+        dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "rulesets"))
+        for name in sorted(names):
+            if name.endswith(_CODE_SUFFIXES):
+                st = os.stat(os.path.join(here, name))
+                rel = os.path.relpath(os.path.join(here, name), root)
+                h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0".encode())
+    _CODE_STAMP.append(h.hexdigest())
+    return _CODE_STAMP[0]
+
+
+def naming_key(located: str, options_json: str, root: str | None, relative_to: str | None) -> str:
+    """H1: the ruleset as named (its located path and real path), the options, the root and the code."""
+    named = [FORMAT, code_stamp(), located, os.path.realpath(located), options_json, root, relative_to]
+    return hashlib.sha256(json.dumps(named).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def entry_key(first: str, digests) -> str:
+    """H2: H1 and the digest of every file of the chain, as read now."""
+    h = hashlib.sha256(first.encode())
+    for d in digests:
+        h.update(d)
+    return h.hexdigest()
+
+
+def _read_own(path: str) -> bytes | None:
+    """The bytes of a file this user wrote for the cache (regular, owned, private), else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077 \
+                or st.st_size > MAX_ENTRY_BYTES:
+            return None
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _write_own(path: str, data: bytes) -> None:
+    """Write a file of the cache atomically (0600: a temporary file renamed over it)."""
+    import tempfile
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _chain(first_path: str) -> list[tuple[str, str]] | None:
+    """The (span name, real path) of each file of the chain that `ref-H1.json` lists, else None."""
+    raw = _read_own(first_path)
+    if raw is None:
+        return None
+    try:
+        doc = json.loads(raw)
+    except ValueError:
+        return None
+    if not (isinstance(doc, dict) and doc.get("format") == FORMAT and isinstance(doc.get("files"), list)):
+        return None
+    files = doc["files"]
+    if not files or not all(isinstance(f, list) and len(f) == 2 and all(isinstance(x, str) for x in f)
+                            for f in files):
+        return None
+    return [(name, real) for name, real in files]
+
+
+def _read_chain(files: list[tuple[str, str]]) -> list[bytes] | None:
+    """Each file's bytes, as now; None if a name no longer leads to the same real file or one cannot be read."""
+    from rulespec.source.files import read_regular
+    out = []
+    for name, real in files:
+        if os.path.realpath(name) != real:
+            return None
+        try:
+            out.append(read_regular(real))
+        except (RulespecError, OSError):
+            return None
+    return out
+
+
+def load(located: str, options_json: str, root: str | None, relative_to: str | None) -> dict | None:
+    """The stored entry of a ruleset named so, if its files are byte for byte those it was compiled from; else None.
+
+    On a hit each file's text is registered as loading it would (errors quote its lines).
+    """
+    where = folder()
+    if where is None:
+        return None
+    first = naming_key(located, options_json, root, relative_to)
+    files = _chain(os.path.join(where, f"ref-{first}.json"))
+    if files is None:
+        return None
+    datas = _read_chain(files)
+    if datas is None:
+        return None
+    digests = [hashlib.sha256(d).digest() for d in datas]
+    key = entry_key(first, digests)
+    entry = _entry(os.path.join(where, f"{key}.rsc"), key)
+    if entry is None:
+        return None
+    try:
+        texts = [d.decode("utf-8-sig") for d in datas]
+    except UnicodeDecodeError:
+        return None
+    for (name, _real), text in zip(files, texts):
+        register_source(name, text)
+    entry["stamps"] = tuple((real, d) for (_name, real), d in zip(files, digests))
+    return entry
+
+
+def _entry(path: str, key: str) -> dict | None:
+    """The payload of `H2.rsc` if it is whole (header, SHA-256 of the rest) and is the entry for `key`."""
+    raw = _read_own(path)
+    if raw is None or not raw.startswith(HEADER):
+        return None
+    body = raw[len(HEADER):]
+    digest, payload = body[:32], body[32:]
+    if hashlib.sha256(payload).digest() != digest:
+        return None
+    try:
+        entry = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(entry, dict) or entry.get("key") != key:
+        return None
+    return entry
+
+
+def store(located: str, options_json: str, root: str | None, relative_to: str | None,
+          files: list[tuple[str, str]], digests: list[bytes], entry: dict) -> None:
+    """Keep a cleanly compiled ruleset's entry (and the list of its files); a failure to write is ignored."""
+    where = folder()
+    if where is None:
+        return
+    try:
+        first = naming_key(located, options_json, root, relative_to)
+        key = entry_key(first, digests)
+        payload = marshal.dumps({**entry, "key": key})
+        _write_own(os.path.join(where, f"{key}.rsc"), HEADER + hashlib.sha256(payload).digest() + payload)
+        listing = json.dumps({"format": FORMAT, "files": [list(f) for f in files]})
+        _write_own(os.path.join(where, f"ref-{first}.json"), listing.encode("utf-8", "surrogatepass"))
+        _prune(where)
+    except (OSError, ValueError, TypeError):
+        pass                # only a shortcut: the next run compiles the ruleset again
+
+
+def _prune(where: str, most: int = MAX_FILES) -> None:
+    """Keep the folder to `most` files: beyond that, the least recently written half go (a stale entry
+    of an old rulespec or an old edit is never found again; a live one is written again on its next miss)."""
+    names = os.listdir(where)
+    if len(names) <= most:
+        return
+    dated = []
+    for name in names:
+        try:
+            dated.append((os.lstat(os.path.join(where, name)).st_mtime_ns, name))
+        except OSError:
+            pass
+    for _, name in sorted(dated)[: len(dated) - most // 2]:
+        try:
+            os.unlink(os.path.join(where, name))
+        except OSError:
+            pass

@@ -1,0 +1,294 @@
+"""The compile cache on disk (compiler/cache.py): hits, misses, corruption, keys, and what a hit skips."""
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from rulespec.bots.simulate import simulate, to_dict
+from rulespec.cli.main import run
+from rulespec.compiler import build, cache
+from rulespec.compiler.build import StoredCompiled, compile_ruleset
+from rulespec import errors
+
+VARIANT = """\
+    id: my-variant
+    extends: cirulla
+    description: a variant for the cache tests
+    options:
+      big:
+        type: bool
+        default: false
+    """
+
+# `10 // count(captured)` type-checks, but a play that captures nothing divides by zero (as test_rule_failure).
+HALVES = """\
+    id: halves
+    extends: cirulla
+    events:
+      halves:
+        when: '10 // count(captured) > 1'
+        points: 1
+        category: scope
+    """
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    """A cache folder of the test's own, and no compiled ruleset in this process's memory."""
+    home = tmp_path / "cache-home"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    monkeypatch.delenv(cache.ENV, raising=False)
+    forget(monkeypatch)
+    return home / "rulespec" / "compiled"
+
+
+def forget(monkeypatch):
+    """As a new process: nothing compiled in memory, no source text registered."""
+    monkeypatch.setattr(build, "_CACHE", {})
+    monkeypatch.setattr(build, "_BY_FILE", {})
+    monkeypatch.setattr(errors, "_SOURCES", {})
+
+
+def entries(folder):
+    return sorted(p for p in folder.iterdir() if p.suffix == ".rsc")
+
+
+def write(path, text):
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def test_a_second_process_loads_the_stored_ruleset(cache_home, monkeypatch):
+    first = compile_ruleset("cirulla", disk=True)
+    assert not isinstance(first, StoredCompiled)
+    assert len(entries(cache_home)) == 1
+    forget(monkeypatch)
+    second = compile_ruleset("cirulla", disk=True)
+    assert isinstance(second, StoredCompiled)
+    assert second.source == first.source and second.filename == first.filename
+    assert second.line_map == first.line_map
+    for name in ("LINE_SPANS", "DEAL_CHECK_SPANS", "TARGET_SPAN", "CAPTURE_SPAN", "__rulespec_ref__"):
+        assert getattr(second.module, name) == getattr(first.module, name), name
+    assert second.module._COMPILED is second and build.compiled_for(second.module) is second
+    # The same compile in this process again: the in-memory cache, not the disk.
+    assert compile_ruleset("cirulla", disk=True) is second
+
+
+def test_a_hit_has_everything_playout_for_sets(cache_home, monkeypatch):
+    from rulespec.compiler.playout import playout_for
+    fresh = compile_ruleset("cirulla-short")          # no disk: a compile of its own
+    playout_for(fresh)
+    compile_ruleset("cirulla-short", disk=True)
+    forget(monkeypatch)
+    hit = compile_ruleset("cirulla-short", disk=True)
+    set_by_playout_for = {k for k in vars(fresh) if "playout" in k}
+    assert set_by_playout_for and set_by_playout_for <= set(vars(hit))
+    assert hit.playout_source == fresh.playout_source and hit._playout_spans == fresh._playout_spans
+    assert playout_for(hit) is hit._playout
+
+
+def test_a_hit_plays_the_same_hands(cache_home, monkeypatch):
+    fresh = to_dict(simulate("cirulla", hands=40, seed=3, workers=1))
+    forget(monkeypatch)
+    assert isinstance(compile_ruleset("cirulla", disk=True), StoredCompiled)
+    assert to_dict(simulate("cirulla", hands=40, seed=3, workers=1)) == fresh
+    assert to_dict(simulate("cirulla", hands=40, seed=3, workers=1, playout=False)) == fresh
+
+
+def test_a_hit_builds_its_model_and_warnings_only_when_asked(cache_home, monkeypatch, tmp_path):
+    path = write(tmp_path / "v.yaml", VARIANT)
+    first = compile_ruleset(path, disk=True)
+    forget(monkeypatch)
+    hit = compile_ruleset(path, disk=True)
+    assert isinstance(hit, StoredCompiled) and hit._model is None
+    assert hit.id == "my-variant" and hit._model is None
+    assert hit.ruleset.id == "my-variant" and hit.ruleset.stamps == first.ruleset.stamps
+    assert [w.render() for w in hit.warnings] == [w.render() for w in first.warnings]
+
+
+def test_a_hit_in_a_new_process_imports_no_parser(cache_home):
+    """What a hit skips: PyYAML, jsonschema, Lark, the checks and the code generator are never imported."""
+    code = textwrap.dedent("""
+        import sys
+        from rulespec.compiler.build import StoredCompiled, compile_ruleset
+        c = compile_ruleset("cirulla", disk=True)
+        heavy = ("yaml", "jsonschema", "lark", "rulespec.lang.model", "rulespec.checks.stage",
+                 "rulespec.compiler.codegen", "rulespec.compiler.playout", "rich")
+        print(isinstance(c, StoredCompiled), sorted(m for m in sys.modules if m.split(".")[0] in heavy or m in heavy))
+        """)
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache_home.parent.parent))
+    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+            for _ in range(2)]
+    assert outs[0].startswith("False")
+    assert outs[1] == "True []\n"
+
+
+def test_an_edited_file_is_a_miss_even_with_the_same_size_and_time(cache_home, monkeypatch, tmp_path):
+    path = write(tmp_path / "v.yaml", VARIANT)
+    compile_ruleset(path, disk=True)
+    st = path.stat()
+    path.write_text(path.read_text().replace("for the cache tests", "for the cache TESTS"), encoding="utf-8")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_size == st.st_size and path.stat().st_mtime_ns == st.st_mtime_ns
+    forget(monkeypatch)
+    again = compile_ruleset(path, disk=True)
+    assert not isinstance(again, StoredCompiled)
+    assert again.ruleset.description.endswith("TESTS")
+    assert len(entries(cache_home)) == 2          # the new content has an entry of its own
+    forget(monkeypatch)
+    assert isinstance(compile_ruleset(path, disk=True), StoredCompiled)
+
+
+def test_an_edited_base_file_is_a_miss(cache_home, monkeypatch, tmp_path):
+    base = write(tmp_path / "base.yaml", VARIANT)
+    child = write(tmp_path / "child.yaml", "id: child\nextends: base.yaml\n")
+    compile_ruleset(child, disk=True)
+    base.write_text(base.read_text().replace("default: false", "default: true"), encoding="utf-8")
+    forget(monkeypatch)
+    again = compile_ruleset(child, disk=True)
+    assert not isinstance(again, StoredCompiled)
+    assert again.module.OPTIONS == {"big": True}
+
+
+@pytest.mark.parametrize("damage", ["altered", "flip", "truncate", "empty", "other-format", "readable-by-others"])
+def test_a_damaged_entry_is_ignored_and_rebuilt(cache_home, monkeypatch, damage):
+    good = compile_ruleset("cirulla", disk=True)
+    [entry] = entries(cache_home)
+    raw = entry.read_bytes()
+    if damage == "altered":           # still a well-formed payload: only its digest tells
+        assert raw.count(b"RULESET_ID = 'cirulla'") == 1
+        raw = raw.replace(b"RULESET_ID = 'cirulla'", b"RULESET_ID = 'cirullx'")
+    elif damage == "flip":
+        raw = raw[:-100] + bytes([raw[-100] ^ 0xFF]) + raw[-99:]
+    elif damage == "truncate":
+        raw = raw[: len(raw) // 2]
+    elif damage == "empty":
+        raw = b""
+    elif damage == "other-format":
+        raw = raw.replace(cache.HEADER, b"rulespec compiled 999\n", 1)
+    entry.write_bytes(raw)
+    if damage == "readable-by-others":
+        entry.chmod(0o644)
+    forget(monkeypatch)
+    again = compile_ruleset("cirulla", disk=True)
+    assert not isinstance(again, StoredCompiled)          # compiled from the YAML ...
+    assert again.source == good.source
+    assert entry.stat().st_mode & 0o777 == 0o600          # ... and the entry written again
+    forget(monkeypatch)
+    assert isinstance(compile_ruleset("cirulla", disk=True), StoredCompiled)
+
+
+def test_a_damaged_list_of_files_is_ignored(cache_home, monkeypatch):
+    compile_ruleset("cirulla", disk=True)
+    [listing] = [p for p in cache_home.iterdir() if p.name.startswith("ref-")]
+    for bad in (b"{not json", b"[]", json.dumps({"format": cache.FORMAT, "files": [[1, 2]]}).encode()):
+        listing.write_bytes(bad)
+        forget(monkeypatch)
+        assert not isinstance(compile_ruleset("cirulla", disk=True), StoredCompiled)
+    forget(monkeypatch)
+    assert isinstance(compile_ruleset("cirulla", disk=True), StoredCompiled)
+
+
+def test_options_and_root_are_in_the_key(cache_home, monkeypatch, tmp_path):
+    path = write(tmp_path / "v.yaml", VARIANT)
+    compile_ruleset(path, disk=True)
+    forget(monkeypatch)
+    with_option = compile_ruleset(path, {"big": True}, disk=True)
+    assert not isinstance(with_option, StoredCompiled) and with_option.module.OPTIONS == {"big": True}
+    forget(monkeypatch)
+    rooted = compile_ruleset(path, root=tmp_path, disk=True)
+    assert not isinstance(rooted, StoredCompiled)
+    assert len(entries(cache_home)) == 3
+    forget(monkeypatch)
+    assert compile_ruleset(path, {"big": True}, disk=True).module.OPTIONS == {"big": True}
+    assert isinstance(compile_ruleset(path, root=tmp_path, disk=True), StoredCompiled)
+    assert compile_ruleset(path, disk=True).module.OPTIONS == {"big": False}
+
+
+def test_a_root_that_excludes_the_file_is_refused_after_a_hit(cache_home, monkeypatch, tmp_path):
+    from rulespec.errors import RulespecError
+    path = write(tmp_path / "v.yaml", VARIANT)
+    compile_ruleset(path, disk=True)
+    forget(monkeypatch)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    with pytest.raises(RulespecError, match="under the root folder"):
+        compile_ruleset(path, root=elsewhere, disk=True)
+
+
+def test_the_cache_is_private_and_can_be_turned_off(cache_home, monkeypatch, tmp_path):
+    compile_ruleset("cirulla", disk=True)
+    assert cache_home.stat().st_mode & 0o777 == 0o700
+    assert cache_home.parent.stat().st_mode & 0o777 == 0o700
+    assert all(p.stat().st_mode & 0o777 == 0o600 for p in cache_home.iterdir())
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other"))
+    monkeypatch.setenv(cache.ENV, "off")
+    forget(monkeypatch)
+    compile_ruleset("cirulla", disk=True)
+    assert not (tmp_path / "other").exists()
+
+
+def test_without_disk_nothing_is_written(cache_home):
+    compile_ruleset("cirulla-short")
+    assert not cache_home.exists() or not list(cache_home.iterdir())
+
+
+def test_a_rule_failing_on_a_hit_is_located_and_quoted_as_on_a_miss(cache_home, monkeypatch, tmp_path):
+    path = write(tmp_path / "halves.yaml", HALVES)
+    argv = ["simulate", str(path), "--games", "1", "--seed", "1", "--workers", "1"]
+    results = []
+    for _ in range(2):
+        forget(monkeypatch)
+        out, err = io.StringIO(), io.StringIO()
+        results.append((run(argv, out, err), err.getvalue()))
+    assert isinstance(compile_ruleset(path, disk=True), StoredCompiled)   # the second run was a hit
+    (code1, err1), (code2, err2) = results
+    assert code1 == code2 == 2
+    assert "halves.yaml:5:12" in err1 and "division by zero" in err1 and "10 // count(captured)" in err1
+    assert err2 == err1
+
+
+def test_an_error_in_the_yaml_is_never_stored(cache_home, monkeypatch, tmp_path):
+    from rulespec.errors import RulespecError
+    path = write(tmp_path / "bad.yaml", "id: bad\nextends: cirulla\nscoring:\n  nonsense: 3\n")
+    for _ in range(2):
+        forget(monkeypatch)
+        with pytest.raises(RulespecError) as info:
+            compile_ruleset(path, disk=True)
+        assert "bad.yaml" in info.value.render()
+    assert not cache_home.exists() or not entries(cache_home)
+
+
+def test_the_folder_is_kept_small(cache_home, monkeypatch):
+    compile_ruleset("cirulla", disk=True)
+    for k in range(10):
+        (cache_home / f"old-{k}.rsc").write_bytes(b"stale")
+        os.utime(cache_home / f"old-{k}.rsc", ns=(k, k))          # older than anything written today
+    monkeypatch.setattr(cache, "MAX_FILES", 8)
+    cache._prune(str(cache_home), 8)
+    left = sorted(p.name for p in cache_home.iterdir())
+    assert len(left) == 4 and [n for n in left if n.startswith("old-")] == ["old-8.rsc", "old-9.rsc"]
+    forget(monkeypatch)
+    assert isinstance(compile_ruleset("cirulla", disk=True), StoredCompiled)   # the newest kept
+
+
+def test_a_playout_that_cannot_be_generated_is_left_to_whoever_needs_it(cache_home, monkeypatch):
+    from rulespec.compiler import playout
+
+    def broken(rs):
+        raise RuntimeError("no playout for this one")
+    with monkeypatch.context() as m:
+        m.setattr(playout, "generate_with_spans", broken)
+        compiled = compile_ruleset("cirulla-short", disk=True)      # compiles and is stored all the same
+        assert not hasattr(compiled, "_playout")
+        forget(monkeypatch)
+        hit = compile_ruleset("cirulla-short", disk=True)
+        assert isinstance(hit, StoredCompiled) and not hasattr(hit, "_playout")
+        with pytest.raises(RuntimeError, match="no playout"):
+            playout.playout_for(hit)
+    assert playout.playout_for(hit) is hit._playout               # generated from the model, built on demand
+    assert hit._model is not None
