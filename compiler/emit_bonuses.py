@@ -2,12 +2,61 @@
 from __future__ import annotations
 
 from rulespec.checks.check import BONUS_NAMES
-from rulespec.lang.expressions import Name, walk
+from rulespec.lang.expressions import Call, Name, walk
 from rulespec.lang.model import Ruleset
 
 from .emit_expr import emit_rule
 from .plan import Plan
 from .writer import Writer
+
+
+# What a bonus condition may read for cards to be told apart by value and rank alone: functions of
+# the set's multiset of (value, rank) classes (the wild card is a class of its own), and the
+# candidate's value or rank inside a filter. `rank(...)` and `value(...)` read a set's first card
+# by index, which only a one-card set pins down; a suit, a named card, a list, an option: every
+# card its own class.
+_CLASS_SAFE_CALLS = {"count", "select", "total", "can_total", "subset_total", "empty", "max_same_rank",
+                     "same_value", "same_rank", "min", "max", "abs"}
+_FIRST_CARD_CALLS = {"rank", "value"}
+_CLASS_SAFE_NAMES = {"cards", "hand", "round", "last_round"}
+_CLASS_SAFE_CANDIDATE = {"rank", "value", "numbered"}
+_CLASS_SAFE_NODES = {"Int", "Bool", "Str", "Name", "Call", "Neg", "Not", "BoolOp", "BinOp", "Compare", "IfElse"}
+
+
+def _reads_classes_only(b) -> bool:
+    """Whether a hand bonus's condition reads its cards (and the hand) only through their classes."""
+    for node in walk(b.when.tree):
+        kind = type(node).__name__
+        if kind not in _CLASS_SAFE_NODES:
+            return False
+        if isinstance(node, Call) and node.func not in _CLASS_SAFE_CALLS:
+            one_card = (node.func in _FIRST_CARD_CALLS and b.size == 1 and len(node.args) == 1
+                        and isinstance(node.args[0], Name) and node.args[0].id == "cards")
+            if not one_card:
+                return False
+        if isinstance(node, Name):
+            if not (node.ref == "local" and node.id in _CLASS_SAFE_NAMES
+                    or node.ref == "candidate" and node.id in _CLASS_SAFE_CANDIDATE):
+                return False
+    return True
+
+
+def bonus_classes(rs: Ruleset) -> tuple[int, ...]:
+    """Per real card index: a class id; cards of one class make the hand bonuses alike.
+
+    A class is a card's value and rank, the wild card a class of its own, where every bonus
+    condition reads cards through their classes only (`_reads_classes_only`); otherwise every
+    card is its own class. Card combinations of the same classes therefore pass the same checks
+    (with the same wild-card ranks), in hands of the same classes (run/declarations.py keys on this).
+    """
+    deck = rs.deck
+    safe = all(_reads_classes_only(b) for b in rs.hand_bonuses.values())
+    classes: dict = {}
+    out = []
+    for i in range(deck.size):
+        key = i if not safe else ("wild",) if i == rs.wild else (deck.value_of(i), deck.rank_of(i))
+        out.append(classes.setdefault(key, len(classes)))
+    return tuple(out)
 
 
 def emit_hand_bonuses(w: Writer, rs: Ruleset, plan: Plan) -> None:
@@ -33,6 +82,8 @@ def emit_hand_bonuses(w: Writer, rs: Ruleset, plan: Plan) -> None:
     reads = sorted({n.id for b in rs.hand_bonuses.values() for n in walk(b.when.tree)
                     if isinstance(n, Name) and n.id in ("hand", "round", "last_round")})
     w(f"BONUS_READS = {tuple(reads)!r}")
+    # Per card, the class the bonus conditions tell it by (the declaration search is memoised on classes).
+    w(f"BONUS_CLASSES = {bonus_classes(rs)!r}")
     w(f"TIMING = {rs.timing!r}")
     w(f"DECLARE_WILD = {rs.declare_wild!r}")
     w(f"DECLARED_FIRST = {rs.declared_first!r}")

@@ -1,9 +1,12 @@
 """Declarations in `Hand`: found once per dealt hand, made with no copy of the state (run/declarations.py)."""
 import copy
+import random
+import textwrap
 
 import pytest
 
-from rulespec.run.declarations import declarer
+from rulespec.compiler.build import compile_ruleset
+from rulespec.run.declarations import Declarer, declarer
 from rulespec.run.engine import Declaration, Hand, IllegalMove
 from tests.conftest import card_of, explicit_hand, mask_of
 
@@ -51,10 +54,118 @@ def test_the_best_declarations_are_searched_once_per_dealt_hand(cirulla):
     h = _barsega_hand(r)
     first = h.best_declarations(1)
     calls = []
-    real = found._find
-    found._find = lambda *a: calls.append(a) or real(*a)
+    for search in ("_find", "_best_by_class"):             # the full search, the search by classes
+        real = getattr(found, search)
+        setattr(found, search, lambda *a, real=real: calls.append(a) or real(*a))
     try:
         again = _barsega_hand(r).best_declarations(1)       # another hand object, the same cards
+        found.best_memo.clear()
+        cleared = _barsega_hand(r).best_declarations(1)     # the memo forgotten: searched again
     finally:
-        del found._find
-    assert again == first and calls == []
+        del found._find, found._best_by_class
+    assert again == first == cleared and len(calls) == 1
+
+
+# ---- the search by classes (BONUS_CLASSES): one plan per multiset of classes, mapped to the cards
+
+def _fresh(rules, by_class=True) -> Declarer:
+    found = Declarer(rules)
+    if not by_class:
+        found._classes = None          # the full search over card combinations × wild ranks
+    return found
+
+
+def _counting_plans(found: Declarer) -> list:
+    calls = []
+    real = found._plan
+    found._plan = lambda cards, *a: calls.append(cards) or real(cards, *a)
+    return calls
+
+
+def test_the_bonus_classes_are_value_and_rank_with_the_wild_card_apart():
+    r = compile_ruleset("cirullone").module
+    cls = dict(zip(r.CARD_NAMES, r.BONUS_CLASSES))
+    assert cls["5H"] == cls["5D"] == cls["5C"] == cls["5S"]
+    assert cls["7D"] == cls["7C"] == cls["7S"] != cls["7H"]       # 7H is the matta
+    assert len(set(r.BONUS_CLASSES)) == 11
+
+
+def test_two_hands_of_the_same_classes_share_one_search_and_get_their_own_cards():
+    r = compile_ruleset("cirullone").module
+    found, full = _fresh(r), _fresh(r, by_class=False)
+    plans = _counting_plans(found)
+    a = mask_of(r, "AD", "2D", "3D", "5C", "5S", "5D")
+    b = mask_of(r, "AS", "2C", "3S", "5H", "5C", "5D")          # the same values, other suits
+    best_a, best_b = found.best(a, a, 1, False), found.best(b, b, 1, False)
+    assert len(plans) == 1                                        # b reused a's plan
+    assert best_a == full.best(a, a, 1, False) and best_b == full.best(b, b, 1, False)
+    assert [(d.bonus, d.cards) for d in best_b] == [("decino", mask_of(r, "5H", "5C", "5D")),
+                                                   ("barsega", mask_of(r, "AS", "2C", "3S"))]
+    assert found.candidates(b, b, 1, False) == full.candidates(b, b, 1, False)
+
+
+def test_the_order_of_the_cards_still_decides_between_clashing_declarations():
+    # Both hands hold A A 2 3 4 5: several barsegas overlap, and the first in card order wins,
+    # which is A 2 3 in one hand and A A 2 in the other.
+    r = compile_ruleset("cirullone").module
+    found, full = _fresh(r), _fresh(r, by_class=False)
+    plans = _counting_plans(found)
+    a = mask_of(r, "AH", "2H", "3H", "4H", "5H", "AD")
+    b = mask_of(r, "AH", "AD", "2D", "3D", "4D", "5D")
+    best_a, best_b = found.best(a, a, 1, False), found.best(b, b, 1, False)
+    assert len(plans) == 1
+    assert best_a == full.best(a, a, 1, False) == (Declaration("barsega", mask_of(r, "AH", "2H", "3H")),)
+    assert best_b == full.best(b, b, 1, False) == (Declaration("barsega", mask_of(r, "AH", "AD", "2D")),)
+
+
+def test_a_wild_card_is_declared_alike_in_hands_of_the_same_classes():
+    r = compile_ruleset("cirullone").module
+    found, full = _fresh(r), _fresh(r, by_class=False)
+    for names in (["7H", "3C", "4D", "KS", "KC", "JD"], ["7H", "3D", "4S", "KH", "KD", "JC"]):
+        h = mask_of(r, *names)
+        assert found.best(h, h, 1, False) == full.best(h, h, 1, False)
+        assert found.candidates(h, h, 1, False) == full.candidates(h, h, 1, False)
+    assert any(d.wild_rank is not None for d in found.best(h, h, 1, False))
+
+
+@pytest.mark.parametrize("rid", ["cirulla", "cirullone", "cirullone-sequential", "cirulla-a-cinque", "cirulla-dossena",
+                                 "cirulla-double-bonus",
+                                 "cirulla-no-decino", "cirulla-knock-early", "cirulla-grande-in-hand"])
+def test_the_search_by_classes_finds_what_the_full_search_finds(rid):
+    r = compile_ruleset(rid).module
+    found, full = _fresh(r), _fresh(r, by_class=False)
+    rng = random.Random(rid)
+    low = [i for i in range(r.N_CARDS) if r._VALUE[i] <= 5]         # where bonuses pile up and clash
+    for _ in range(1500):
+        pool = low if rng.random() < 0.5 else range(r.N_CARDS)
+        hand = set(rng.sample(pool, rng.choice([1, 2, 3, 4, 5, 6, 7])))
+        if rng.random() < 0.3:
+            hand.add(r.WILD_INDEX)
+        h = sum(1 << c for c in hand)
+        avail = h & ~sum(1 << c for c in hand if rng.random() < 0.15)
+        args = (h, avail, rng.choice([1, 2, 3]), rng.random() < 0.5)
+        assert found.candidates(*args) == full.candidates(*args)
+        assert found.best(*args) == full.best(*args)
+        assert found.options(*args, unique_ok=lambda d: d.cards % 3 != 0) == \
+            full.options(*args, unique_ok=lambda d: d.cards % 3 != 0)
+
+
+def _bonus_classes(tmp_path, name: str, bonus: str) -> tuple:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(f"id: {name}\nextends: cirulla\nhand_bonuses:\n  {name}:\n{textwrap.indent(bonus, '    ')}",
+                    encoding="utf-8")
+    return compile_ruleset(path).module.BONUS_CLASSES
+
+
+def test_a_condition_that_reads_more_than_value_and_rank_gets_a_class_per_card(tmp_path):
+    every_card = tuple(range(40))
+    suits = "size: 3\nwhen: 'count(cards, suit == \"D\") == 3'\npoints: 2\ncategory: scope\n"
+    first_card = "size: 3\nwhen: 'rank(cards) == \"A\"'\npoints: 2\ncategory: scope\n"
+    one_card = "size: 1\nwhen: 'value(cards) <= 2'\npoints: 1\ncategory: scope\nwild: false\n"
+    by_rank = "size: 2\nwhen: 'count(cards, rank == \"K\") == 2 and total(hand) > 20'\npoints: 1\ncategory: scope\n"
+    assert _bonus_classes(tmp_path, "suits", suits) == every_card
+    assert _bonus_classes(tmp_path, "first", first_card) == every_card      # rank() of a set: its first card
+    assert compile_ruleset("cirulla-grande-in-hand").module.BONUS_CLASSES == every_card   # card literals
+    assert len(set(_bonus_classes(tmp_path, "onecard", one_card))) == 11
+    assert len(set(_bonus_classes(tmp_path, "byrank", by_rank))) == 11
+    assert _fresh(compile_ruleset("cirulla-grande-in-hand").module)._classes is None

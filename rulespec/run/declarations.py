@@ -3,13 +3,27 @@
 What a seat can declare depends on its hand (the cards not yet shown, and
 the whole hand the checks read), the round and whether it is the last: the
 candidates are memoised on exactly that key, so each dealt hand is searched
-once (combinations × wild-card ranks) however often it is asked. The one rule
-that reads other seats' cards, `unique_by`, is applied afterwards to the
-candidates, per call (`unique_holder`).
+once however often it is asked. The one rule that reads other seats' cards,
+`unique_by`, is applied afterwards to the candidates, per call
+(`unique_holder`).
+
+A new dealt hand is searched by classes where the bonus conditions allow it
+(the compiled `BONUS_CLASSES`: value and rank, the wild card apart, unless a
+condition reads more of a card): which multisets of classes make which bonus
+(with which wild-card ranks) is found once per multiset of the hand's classes
+(`_plans`), and the hand's own card combinations of those classes are then
+listed in the order the full search (`_search`: combinations × wild-card
+ranks) would list them, so the candidates are the same, card for card. The
+bots' best choice (`best`) is kept in the plan where it cannot depend on that
+order, else per order of the classes of the cards that make bonuses: the
+greedy `choose` between clashing declarations follows the order, so hands of
+one multiset may choose differently.
 """
 from __future__ import annotations
 
-from itertools import combinations
+from collections import Counter
+from itertools import combinations, product
+from operator import itemgetter
 from typing import NamedTuple
 
 from rulespec.run.runtime import bits as _bits
@@ -44,6 +58,19 @@ class Declarer:
         # The best declarations keyed on the available cards alone (no unique_by, nothing else read).
         self.by_avail = not (self._hand or self._round or self._last or self.unique)
         self.best_memo = self._best
+        # The search by classes, where some cards share one (a class per card would gain nothing).
+        classes = getattr(rules, "BONUS_CLASSES", None)
+        self._classes = classes if classes and len(set(classes)) < len(classes) else None
+        if self._classes is not None:
+            width = max(Counter(classes).values()).bit_length()     # a class's count in a hand fits
+            self._code = tuple(1 << (width * k) for k in classes)   # a multiset is the sum of its codes
+            self._width = width
+            self._orders = 0            # orders remembered in the plans (`_best_by_order`)
+            self._bit = tuple(1 << c for c in range(len(classes)))
+            self._rev = tuple(1 << (len(classes) - 1 - c) for c in range(len(classes)))
+            self._count_memo: dict = {}
+            self._plans: dict = {}      # (multiset of the cards, context) -> per bonus, its classes that pass
+            self._passes: dict = {}     # (bonus, context) -> {multiset of a combination: its passing ranks}
 
     def candidates(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
         """Per card combination that makes a bonus: the declarations (one per passing wild rank, in order).
@@ -65,6 +92,265 @@ class Declarer:
         return (avail, hand if self._hand else 0, round if self._round else 0, last_round if self._last else False)
 
     def _find(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
+        """The candidates of a hand not seen before (what `candidates` memoises)."""
+        if self._classes is None:
+            return self._search(hand, avail, round, last_round)
+        return self._find_by_class(hand, avail, round, last_round)
+
+    def _find_by_class(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
+        """`_search`'s answer from the plan of the hand's multiset of classes, mapped to its cards."""
+        cards = _bits(avail)
+        plan = self._plan_of(cards, hand, round, last_round)
+        return self._realise(cards, plan[0]) if plan else ()
+
+    def _plan_of(self, cards: tuple, hand: int, round: int, last_round: bool) -> tuple:
+        """The plan of the cards' multiset of classes (in its context), made on first use."""
+        key = sum(map(self._code.__getitem__, cards))
+        context = None
+        if self._hand or self._round or self._last:
+            context = (sum(map(self._code.__getitem__, _bits(hand))) if self._hand else 0,
+                       round if self._round else 0, last_round if self._last else False)
+            key = (key, context)
+        plan = self._plans.get(key)
+        if plan is None:
+            if len(self._plans) > MEMO_LIMIT:
+                self._plans.clear()
+            plan = self._plans[key] = self._plan(cards, hand, round, last_round, context)
+        return plan
+
+    def _plan(self, cards: tuple, hand: int, round: int, last_round: bool, context) -> tuple:
+        """What a multiset of classes can declare: () for nothing, else (per bonus, its groups; the best).
+
+        A group is a multiset of classes that makes the bonus, as ((class, count), ...), with its
+        passing ranks. Each multiset is checked once, on one combination of the hand that has it
+        (any other passes alike: the conditions read classes only); `_passes` keeps the answer
+        across hands. The best is `best`'s answer as (bonus, classes, rank) triples where it cannot
+        depend on which cards of a class the hand holds (`_template`), else None.
+        """
+        passes = self._passes
+        if len(passes) > MEMO_LIMIT:
+            passes.clear()
+        codes = [self._code[c] for c in cards]
+        subs_of: dict = {}            # per size: the multisets of its combinations, each once
+        out = []
+        for name, spec in self.specs:
+            if spec.size > len(cards):
+                continue
+            if spec.rounds and round not in spec.rounds and not ("last" in spec.rounds and last_round):
+                continue
+            subs = subs_of.get(spec.size)
+            if subs is None:
+                subs = subs_of[spec.size] = dict.fromkeys(map(sum, combinations(codes, spec.size)))
+            table = passes.get((name, context))
+            if table is None:
+                table = passes[(name, context)] = {}
+            groups = []
+            for sub in subs:
+                got = table.get(sub)
+                if got is None:
+                    got = table[sub] = self._ranks(spec, self._pick(cards, sub), hand, round, last_round)
+                if got:
+                    groups.append((self._counts(sub), got))
+            if groups:
+                out.append((name, tuple(groups)))
+        if not out:
+            return ()
+        relevant = frozenset(k for _name, groups in out for counts, _r in groups for k, _m in counts)
+        # `choose` sorts the options on points, stably: the bonuses in that order, their options in theirs
+        by_points = tuple(sorted(out, key=lambda entry: -self.rules.HAND_BONUSES[entry[0]].points))
+        return tuple(out), self._template(cards, out), relevant, {}, by_points
+
+    def _counts(self, sub: int) -> tuple:
+        """A multiset of classes (the sum of their codes) as ((class, count), ...), classes ascending."""
+        got = self._count_memo.get(sub)
+        if got is None:
+            width, out, k = self._width, [], 0
+            rest = sub
+            while rest:
+                m = rest & ((1 << width) - 1)
+                if m:
+                    out.append((k, m))
+                rest >>= width
+                k += 1
+            got = self._count_memo[sub] = tuple(out)
+        return got
+
+    def _pick(self, cards: tuple, sub: int) -> int:
+        """Some combination of `cards` with the classes `sub` (the first cards of each class)."""
+        want = dict(self._counts(sub))
+        mask = 0
+        for c in cards:
+            k = self._classes[c]
+            if want.get(k):
+                want[k] -= 1
+                mask |= 1 << c
+        return mask
+
+    def _template(self, cards: tuple, groups: list):
+        """`best`'s answer in classes, where each bonus has one group that takes every card of its classes.
+
+        Then each bonus has one option, whatever cards of those classes the hand holds, and two
+        options share cards exactly where they share a class: `choose` picks alike for every hand of
+        this multiset. Found by choosing on these cards and naming the chosen cards' classes.
+        """
+        held = Counter(self._classes[c] for c in cards)
+        if any(len(g) > 1 or any(held[k] != m for k, m in g[0][0]) for _name, g in groups):
+            return None
+        options = [Declaration(name, self._mask_of(cards, g[0][0]), g[0][1][0]) for name, g in groups]
+        return tuple((d.bonus, tuple(k for k, _m in g[0][0]), d.wild_rank)
+                     for d in choose(self.rules, options)
+                     for name, g in groups if name == d.bonus)
+
+    def _mask_of(self, cards: tuple, counts: tuple) -> int:
+        """Every card of `cards` whose class is one of `counts`' classes."""
+        wanted = {k for k, _m in counts}
+        mask = 0
+        for c in cards:
+            if self._classes[c] in wanted:
+                mask |= 1 << c
+        return mask
+
+    def _realise(self, cards: tuple, plan: tuple) -> tuple:
+        """The plan on the hand's cards: per combination of a passing multiset, in `combinations` order."""
+        by_class = self._by_class(cards)
+        return tuple([tuple([Declaration(name, mask, r) for r in ranks])
+                      for name, groups in plan for _rev, mask, ranks in self._combos(by_class, groups)])
+
+    def _by_class(self, cards: tuple) -> dict:
+        classes = self._classes
+        by_class: dict = {}
+        for c in cards:
+            by_class.setdefault(classes[c], []).append(c)
+        return by_class
+
+    def _combos(self, by_class: dict, groups: tuple) -> list:
+        """The hand's combinations of one bonus's passing multisets, as (reversed mask, mask, ranks).
+
+        In `combinations` order: `combinations` of ascending cards lists combinations in the
+        lexicographic order of their cards; of two, the first holds the lowest card they do not
+        share, so it has the greater mask with the bits reversed (`_rev`): sorted on that, descending.
+        """
+        bit, rev = self._bit, self._rev
+        found = []
+        for counts, ranks in groups:
+            parts = []
+            for k, m in counts:
+                cs = by_class[k]
+                parts.append([(sum(map(bit.__getitem__, combo)), sum(map(rev.__getitem__, combo)))
+                              for combo in (combinations(cs, m) if m < len(cs) else (cs,))])
+            if len(parts) == 1:
+                found.extend([(r, mask, ranks) for mask, r in parts[0]])
+                continue
+            for pick in product(*parts):
+                mask = r = 0
+                for pm, pr in pick:       # the classes differ: their cards are disjoint
+                    mask |= pm
+                    r |= pr
+                found.append((r, mask, ranks))
+        if len(found) > 1:
+            found.sort(key=itemgetter(0), reverse=True)
+        return found
+
+    def _choose_in_order(self, cards: tuple, by_points: tuple) -> tuple:
+        """`choose` on `options` of the plan's combinations, a Declaration made for the chosen only.
+
+        The options `choose` sorts are those of each bonus in plan order, each bonus's in
+        `combinations` order; its stable sort on points gives the plan's `by_points` order of bonuses.
+        """
+        rules = self.rules
+        by_class = self._by_class(cards)
+        one = rules.PER_TURN == "one"
+        chosen: list = []
+        used = 0
+        wild_rank = None
+        for name, groups in by_points:
+            shares_with = rules.HAND_BONUSES[name].shares_cards_with
+            for _rev, mask, ranks in self._combos(by_class, groups):
+                r = ranks[0]
+                if mask & used and (not shares_with or
+                                    not all(o_name in shares_with for o_name, o_mask, _r in chosen if o_mask & mask)):
+                    continue
+                if r is not None and wild_rank not in (None, r):
+                    continue
+                if one and chosen:
+                    return tuple([Declaration(*d) for d in chosen])
+                chosen.append((name, mask, r))
+                used |= mask
+                if r is not None:
+                    wild_rank = r
+        return tuple([Declaration(*d) for d in chosen])
+
+    def _best_by_class(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
+        """`best`'s answer for a hand not seen before, from its plan (no `unique_by` bonus)."""
+        cards = _bits(avail)
+        plan = self._plan_of(cards, hand, round, last_round)
+        if not plan:
+            return ()
+        template = plan[1]
+        classes = self._classes
+        if template is None:
+            return self._best_by_order(cards, plan)
+        out = []
+        for name, wanted, rank in template:
+            mask = 0
+            for c in cards:
+                if classes[c] in wanted:
+                    mask |= 1 << c
+            out.append(Declaration(name, mask, rank))
+        return tuple(out)
+
+    def _best_by_order(self, cards: tuple, plan: tuple) -> tuple:
+        """`best`'s answer where it depends on the order of the cards of the classes that make bonuses.
+
+        Every option is made of those cards (`relevant`), and `combinations` lists options in the
+        order of their positions among them: hands of one multiset whose relevant cards have the
+        same classes in index order choose alike, position for position (memoised in the plan).
+        """
+        _groups, _template, relevant, by_order, by_points = plan
+        classes = self._classes
+        held = [c for c in cards if classes[c] in relevant]
+        order = tuple([classes[c] for c in held])
+        got = by_order.get(order)
+        if got is None:
+            self._orders += 1
+            if self._orders > MEMO_LIMIT:
+                self._orders = 0
+                self._plans.clear()        # `plan` stays whole for this call
+            chosen = self._choose_in_order(cards, by_points)
+            got = by_order[order] = tuple((d.bonus, tuple(held.index(c) for c in _bits(d.cards)), d.wild_rank)
+                                          for d in chosen)
+        out = []
+        for name, positions, rank in got:
+            mask = 0
+            for p in positions:
+                mask |= 1 << held[p]
+            out.append(Declaration(name, mask, rank))
+        return tuple(out)
+
+    def _ranks(self, spec, mask: int, hand: int, round: int, last_round: bool) -> tuple:
+        """The wild-card ranks (None: as it is) with which the real cards `mask` make the bonus, in order.
+
+        The first that passes only, unless the bonus is `unique_by` (then every one that passes).
+        """
+        rules = self.rules
+        ranks = [None]
+        if mask & rules.WILD_BIT and spec.wild and rules.DECLARE_WILD:
+            ranks += list(rules.WILD_DECLARE_AS)
+        passing = []
+        for r in ranks:
+            probe = mask if r is None else (mask ^ rules.WILD_BIT) | (1 << (rules.N_CARDS + r))
+            if not spec.check(probe, hand, round, last_round):
+                continue
+            if any(other in rules.HAND_BONUSES and can_make(rules, other, mask, hand, round, last_round)
+                   for other in spec.excluded_by):
+                continue
+            passing.append(r)
+            if not spec.unique_by:
+                break          # the first rank that passes is the one offered
+        return tuple(passing)
+
+    def _search(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
+        """The full search: every combination of the cards, every rank of a wild card among them."""
         rules = self.rules
         cards = _bits(avail)
         wild_bit = rules.WILD_BIT
@@ -115,7 +401,10 @@ class Declarer:
         if got is None:
             if len(self._best) > MEMO_LIMIT:
                 self._best.clear()        # in place: playouts hold best_memo
-            got = self._best[key] = choose(self.rules, self.options(hand, avail, round, last_round))
+            if self._classes is not None:
+                got = self._best[key] = self._best_by_class(hand, avail, round, last_round)
+            else:
+                got = self._best[key] = choose(self.rules, self.options(hand, avail, round, last_round))
         return got
 
 
@@ -123,6 +412,8 @@ def choose(rules, options: list[Declaration]) -> tuple:
     """The bots' choice among single declarations: most points first, no clashing cards or wild ranks."""
     if not options:
         return ()
+    if len(options) == 1:
+        return (options[0],)          # what the loop below makes of one option
     options = sorted(options, key=lambda d: -rules.HAND_BONUSES[d.bonus].points)
     chosen: list[Declaration] = []
     used = 0
