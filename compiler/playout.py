@@ -15,8 +15,10 @@ work per turn, specialised to the ruleset:
   (`runtime.subset_sums`, cached per table). Keeping them incrementally
   instead (a knapsack step per card joining the table, a filter per capture)
   was measured and cost more than it saved once options are memoised
-  (bench/README.md). Tables of more than six cards and hands of more than
-  four seldom come back: their moves come from the compiled `legal()`;
+  (bench/README.md). Tables of more than six cards seldom come back, nor do
+  hands of more than twelve: their moves come from the compiled `legal()`
+  (a hand of up to twelve is a lookup per card in its table's row: Cirullone's
+  six-card hands cost 13% fewer instructions so than listed by `legal()`);
 - where the options are every set totalling a number card's value (or a card
   of a valueless card's rank) and capturing is optional, a random
   seat's moves are counted from the table's sets per total, kept as the
@@ -325,7 +327,7 @@ _BIT = tuple(1 << i for i in range(N_CARDS)).__getitem__
 _N_ALL = len(_CLS)
 _MEMBERS = tuple(tuple(i for i, k in enumerate(_CLS) if k == j) for j in range({n_classes}))
 _MEMO_TABLE = {memo_table}       # tables of up to this many cards are memoised (-1: none); bigger ones seldom come back
-_MEMO_HAND = 4        # and hands of up to this many (a long hand's options are listed in one pass)
+_MEMO_HAND = 12       # and hands of up to this many (longer ones list their moves in one pass, legal())
 
 
 def _plan(n, dealer):
