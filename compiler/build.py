@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import linecache
+import os
 import types
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,15 +60,28 @@ def _key(stamps: tuple, options: dict | None) -> str:
     return h.hexdigest()
 
 
-# (located file, options, root) -> (the chain's files with the digests of their bytes, compiled): a
-# hit is checked by reading and hashing each file of the chain (microseconds) instead of loading,
-# parsing and checking them again.
-_BY_FILE: dict[tuple, tuple[tuple, "Compiled"]] = {}
+# (located file, options, root) -> (each file of the chain by the name it was reached by and its real path,
+# the chain's real files with the digests of their bytes, compiled): a hit is checked by resolving each
+# name and reading and hashing each file (microseconds) instead of loading, parsing and checking them again.
+# The names matter: a link in the chain (`extends: ./base.yaml`) swapped to another file leaves every
+# real file as it was, and only the name then leads elsewhere.
+_BY_FILE: dict[tuple, tuple[tuple, tuple, "Compiled"]] = {}
 
 
 def _stamps(files: list[Path]) -> tuple:
     """Each file's resolved name and the SHA-256 of its bytes, as they are now."""
     return tuple((str(f.resolve()), hashlib.sha256(read_regular(f)).digest()) for f in files)
+
+
+def _named(files, stamps) -> tuple:
+    """Each file of a chain as (the name it was reached by, its real path)."""
+    return tuple((str(f), real) for f, (real, _digest) in zip(files, stamps))
+
+
+def _unchanged(named: tuple, stamps: tuple) -> bool:
+    """Whether every name of a chain still leads to the same real file and every file has the same bytes."""
+    return all(os.path.realpath(name) == real for name, real in named) and \
+        _stamps([Path(real) for real, _ in stamps]) == stamps
 
 
 def _portable_ref(ref: str | Path, relative_to: Path | None) -> str:
@@ -204,6 +218,7 @@ def _rebuild(entry: dict, ref, options: dict | None, *, relative_to, root) -> Co
     if entry.get("playout_code") is not None:
         _load_playout(compiled, entry)
     compiled._disk_stamps = stamps
+    compiled._disk_named = entry["named"]
     return compiled
 
 
@@ -246,7 +261,7 @@ def _to_disk(compiled: Compiled, rs, *, path: Path, options_json: str, relative_
         "playout_code": None if playout_source is None else compile(playout_source, compiled._playout_file, "exec"),
         "playout_spans": {line: _plain_span(s) for line, s in getattr(compiled, "_playout_spans", {}).items()},
     }
-    files = [(str(f), real) for f, (real, _digest) in zip(rs.files, rs.stamps)]
+    files = list(_named(rs.files, rs.stamps))
     cache.store(str(path), options_json, None if root is None else str(Path(root).resolve()),
                 None if relative_to is None else str(relative_to), files, [d for _real, d in rs.stamps], entry)
 
@@ -268,8 +283,8 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
         quick = (str(path.resolve()), json.dumps(options or {}, sort_keys=True, default=str),
                  None if root is None else str(Path(root).resolve()))
         stamped = _BY_FILE.get(quick)
-        if stamped is not None and _stamps([Path(p) for p, _ in stamped[0]]) == stamped[0]:
-            return stamped[1]
+        if stamped is not None and _unchanged(stamped[0], stamped[1]):
+            return stamped[2]
     except (OSError, TypeError, ValueError, RulespecError):
         quick = None                     # unusual options or an unreadable file: the full path says why
     from . import cache
@@ -279,7 +294,7 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
         if hit is not None:
             stamps = hit._disk_stamps
             _CACHE.setdefault(_key(stamps, options), hit)
-            _BY_FILE[quick] = (stamps, hit)
+            _BY_FILE[quick] = (hit._disk_named, stamps, hit)
             return hit
     from rulespec.lang import model
     rs = model.load(ref, relative_to=relative_to, span=span, root=root)
@@ -288,14 +303,14 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
     hit = _CACHE.get(key)
     if hit is not None:
         if quick is not None:
-            _BY_FILE[quick] = (stamps, hit)
+            _BY_FILE[quick] = (_named(rs.files, stamps), stamps, hit)
         return hit
     compiled = compile_model(rs, options, options_span, label=key[:12])
     # How to compile this module again (a pickled Hand or Game stores this, not the module).
     compiled.module.__rulespec_ref__ = (_portable_ref(ref, relative_to), dict(options or {}))
     _CACHE[key] = compiled
     if quick is not None:
-        _BY_FILE[quick] = (stamps, compiled)
+        _BY_FILE[quick] = (_named(rs.files, stamps), stamps, compiled)
     if options_json is not None:
         _to_disk(compiled, rs, path=path, options_json=options_json, relative_to=relative_to,
                  root=root)

@@ -55,42 +55,60 @@ def enabled() -> bool:
     return os.environ.get(ENV, "").strip().lower() not in ("off", "0", "no", "false")
 
 
-def _private_dir(path: str) -> bool:
-    """Create `path` (0700) if missing; whether it is a folder of this user's that no one else can use."""
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+# Never following a link, never waiting for a FIFO's writer; close-on-exec.
+_FILE_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _private_dir(name: str, dir_fd: int | None) -> int | None:
+    """Create folder `name` (0700) if missing; a descriptor of it if it is a folder of this user's, made
+    private, else None. Opened without following a link and judged by that descriptor: a folder swapped
+    for a link between a check and a use cannot make the cache change or write anything elsewhere."""
     try:
-        os.mkdir(path, 0o700)
+        os.mkdir(name, 0o700, dir_fd=dir_fd)
     except FileExistsError:
         pass
     except OSError:
-        return False
+        return None
     try:
-        st = os.lstat(path)
-        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
-            return False
-        if st.st_mode & 0o077:
-            os.chmod(path, 0o700)
+        fd = os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
     except OSError:
-        return False
-    return True
+        return None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid():
+            if st.st_mode & 0o077:
+                os.fchmod(fd, 0o700)
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
 
 
-def folder() -> str | None:
-    """The cache's folder, created private; None when there is none this user alone controls (or no way to
-    tell: a system without POSIX ownership has no cache)."""
-    if not hasattr(os, "getuid"):
+def open_folder() -> int | None:
+    """A descriptor of the cache's folder, created private (the caller closes it); None when there is none
+    this user alone controls (or no way to tell: a system without POSIX ownership has no cache)."""
+    if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
         return None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     if not os.path.isabs(base):
         return None
-    top = os.path.join(base, "rulespec")
     try:
         os.makedirs(base, exist_ok=True)
+        base_fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return None
-    if not _private_dir(top):
+    try:
+        top = _private_dir("rulespec", base_fd)
+    finally:
+        os.close(base_fd)
+    if top is None:
         return None
-    path = os.path.join(top, "compiled")
-    return path if _private_dir(path) else None
+    try:
+        return _private_dir("compiled", top)
+    finally:
+        os.close(top)
 
 
 _CODE_STAMP: list[str] = []
@@ -132,10 +150,11 @@ def entry_key(first: str, digests) -> str:
     return h.hexdigest()
 
 
-def _read_own(path: str) -> bytes | None:
-    """The bytes of a file this user wrote for the cache (regular, owned, private), else None."""
+def _read_own(name: str, where: int) -> bytes | None:
+    """The bytes of a file of the folder `where` that this user wrote for the cache (regular, owned,
+    private), else None."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(name, _FILE_FLAGS, dir_fd=where)
     except OSError:
         return None
     try:
@@ -156,25 +175,26 @@ def _read_own(path: str) -> bytes | None:
         os.close(fd)
 
 
-def _write_own(path: str, data: bytes) -> None:
-    """Write a file of the cache atomically (0600: a temporary file renamed over it)."""
-    import tempfile
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(path))
+def _write_own(name: str, data: bytes, where: int) -> None:
+    """Write a file of the folder `where` atomically (0600: a new temporary file renamed over it)."""
+    tmp = f".tmp-{os.getpid()}-{os.urandom(8).hex()}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                 | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=where)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.replace(tmp, path)
+        os.replace(tmp, name, src_dir_fd=where, dst_dir_fd=where)
     except BaseException:
         try:
-            os.unlink(tmp)
+            os.unlink(tmp, dir_fd=where)
         except OSError:
             pass
         raise
 
 
-def _chain(first_path: str) -> list[tuple[str, str]] | None:
+def _chain(name: str, where: int) -> list[tuple[str, str]] | None:
     """The (span name, real path) of each file of the chain that `ref-H1.json` lists, else None."""
-    raw = _read_own(first_path)
+    raw = _read_own(name, where)
     if raw is None:
         return None
     try:
@@ -209,11 +229,18 @@ def load(located: str, options_json: str, root: str | None, relative_to: str | N
 
     On a hit each file's text is registered as loading it would (errors quote its lines).
     """
-    where = folder()
+    where = open_folder()
     if where is None:
         return None
-    first = naming_key(located, options_json, root, relative_to)
-    files = _chain(os.path.join(where, f"ref-{first}.json"))
+    try:
+        return _load_in(where, naming_key(located, options_json, root, relative_to))
+    finally:
+        os.close(where)
+
+
+def _load_in(where: int, first: str) -> dict | None:
+    """load's work, in the cache folder `where`, for the naming key `first`."""
+    files = _chain(f"ref-{first}.json", where)
     if files is None:
         return None
     datas = _read_chain(files)
@@ -221,7 +248,7 @@ def load(located: str, options_json: str, root: str | None, relative_to: str | N
         return None
     digests = [hashlib.sha256(d).digest() for d in datas]
     key = entry_key(first, digests)
-    entry = _entry(os.path.join(where, f"{key}.rsc"), key)
+    entry = _entry(f"{key}.rsc", key, where)
     if entry is None:
         return None
     try:
@@ -231,12 +258,13 @@ def load(located: str, options_json: str, root: str | None, relative_to: str | N
     for (name, _real), text in zip(files, texts):
         register_source(name, text)
     entry["stamps"] = tuple((real, d) for (_name, real), d in zip(files, digests))
+    entry["named"] = tuple(files)
     return entry
 
 
-def _entry(path: str, key: str) -> dict | None:
+def _entry(name: str, key: str, where: int) -> dict | None:
     """The payload of `H2.rsc` if it is whole (header, SHA-256 of the rest) and is the entry for `key`."""
-    raw = _read_own(path)
+    raw = _read_own(name, where)
     if raw is None or not raw.startswith(HEADER):
         return None
     body = raw[len(HEADER):]
@@ -255,23 +283,25 @@ def _entry(path: str, key: str) -> dict | None:
 def store(located: str, options_json: str, root: str | None, relative_to: str | None,
           files: list[tuple[str, str]], digests: list[bytes], entry: dict) -> None:
     """Keep a cleanly compiled ruleset's entry (and the list of its files); a failure to write is ignored."""
-    where = folder()
+    where = open_folder()
     if where is None:
         return
     try:
         first = naming_key(located, options_json, root, relative_to)
         key = entry_key(first, digests)
         payload = marshal.dumps({**entry, "key": key})
-        _write_own(os.path.join(where, f"{key}.rsc"), HEADER + hashlib.sha256(payload).digest() + payload)
+        _write_own(f"{key}.rsc", HEADER + hashlib.sha256(payload).digest() + payload, where)
         listing = json.dumps({"format": FORMAT, "files": [list(f) for f in files]})
-        _write_own(os.path.join(where, f"ref-{first}.json"), listing.encode("utf-8", "surrogatepass"))
+        _write_own(f"ref-{first}.json", listing.encode("utf-8", "surrogatepass"), where)
         _prune(where)
     except (OSError, ValueError, TypeError):
         pass                # only a shortcut: the next run compiles the ruleset again
+    finally:
+        os.close(where)
 
 
-def _prune(where: str, most: int = MAX_FILES) -> None:
-    """Keep the folder to `most` files: beyond that, the least recently written half go (a stale entry
+def _prune(where: int, most: int = MAX_FILES) -> None:
+    """Keep the folder `where` to `most` files: beyond that, the least recently written half go (a stale entry
     of an old rulespec or an old edit is never found again; a live one is written again on its next miss)."""
     names = os.listdir(where)
     if len(names) <= most:
@@ -279,11 +309,11 @@ def _prune(where: str, most: int = MAX_FILES) -> None:
     dated = []
     for name in names:
         try:
-            dated.append((os.lstat(os.path.join(where, name)).st_mtime_ns, name))
+            dated.append((os.stat(name, dir_fd=where, follow_symlinks=False).st_mtime_ns, name))
         except OSError:
             pass
     for _, name in sorted(dated)[: len(dated) - most // 2]:
         try:
-            os.unlink(os.path.join(where, name))
+            os.unlink(name, dir_fd=where)
         except OSError:
             pass

@@ -269,7 +269,11 @@ def test_the_folder_is_kept_small(cache_home, monkeypatch):
         (cache_home / f"old-{k}.rsc").write_bytes(b"stale")
         os.utime(cache_home / f"old-{k}.rsc", ns=(k, k))          # older than anything written today
     monkeypatch.setattr(cache, "MAX_FILES", 8)
-    cache._prune(str(cache_home), 8)
+    where = os.open(cache_home, os.O_RDONLY)
+    try:
+        cache._prune(where, 8)
+    finally:
+        os.close(where)
     left = sorted(p.name for p in cache_home.iterdir())
     assert len(left) == 4 and [n for n in left if n.startswith("old-")] == ["old-8.rsc", "old-9.rsc"]
     forget(monkeypatch)
@@ -292,3 +296,78 @@ def test_a_playout_that_cannot_be_generated_is_left_to_whoever_needs_it(cache_ho
             playout.playout_for(hit)
     assert playout.playout_for(hit) is hit._playout               # generated from the model, built on demand
     assert hit._model is not None
+
+
+# Hostile cases (a ruleset from a stranger, a cache folder someone else could have touched).
+
+def base_pair(tmp_path):
+    """A variant extending ./base.yaml, a link to one of two bases of different games (cirulla, cicera)."""
+    write(tmp_path / "cirulla-base.yaml", "id: base\nextends: cirulla\n")
+    write(tmp_path / "cicera-base.yaml", "id: base\nextends: cicera\n")
+    (tmp_path / "base.yaml").symlink_to("cirulla-base.yaml")
+    return write(tmp_path / "v.yaml", "id: v\nextends: ./base.yaml\n")
+
+
+def relink(link, target):
+    link.unlink()
+    link.symlink_to(target)
+
+
+@pytest.mark.parametrize("disk", [False, True])
+def test_a_link_in_the_chain_swapped_is_a_miss_in_the_same_process(cache_home, tmp_path, disk):
+    """The files of the chain are checked by the names they were reached by, not only by their real paths."""
+    path = base_pair(tmp_path)
+    assert "denari" in compile_ruleset(path, disk=disk).module.CATEGORIES          # cirulla's
+    relink(tmp_path / "base.yaml", "cicera-base.yaml")
+    again = compile_ruleset(path, disk=disk)
+    assert "denari" not in again.module.CATEGORIES and "scua" in again.module.CATEGORIES
+
+
+def test_a_link_in_the_chain_swapped_is_a_miss_in_a_new_process(cache_home, monkeypatch, tmp_path):
+    path = base_pair(tmp_path)
+    compile_ruleset(path, disk=True)
+    relink(tmp_path / "base.yaml", "cicera-base.yaml")
+    forget(monkeypatch)
+    again = compile_ruleset(path, disk=True)
+    assert not isinstance(again, StoredCompiled) and "scua" in again.module.CATEGORIES
+
+
+def test_a_fifo_planted_in_the_cache_folder_never_blocks(cache_home):
+    """A FIFO where an entry or its listing should be is ignored (and replaced), not waited on for a writer."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache_home.parent.parent))
+    code = "from rulespec.compiler.build import compile_ruleset as c; print(type(c('cirulla', disk=True)).__name__)"
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
+    for planted in sorted(cache_home.iterdir()):
+        planted.unlink()
+        os.mkfifo(planted, 0o600)
+        # The timeout only ends a run that blocks forever (a run that works takes a second or two).
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and done.stdout == "Compiled\n", done.stderr
+        assert planted.is_file()                                   # written again, as a regular file
+
+
+def test_a_folder_swapped_for_a_link_after_its_check_is_never_followed(cache_home, monkeypatch, tmp_path):
+    """The folders are made private through a descriptor opened without following links: a folder swapped
+    for a link between the check and the chmod cannot make the chmod (or any write) land elsewhere."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    victim.chmod(0o755)
+    top = cache_home.parent
+    top.parent.mkdir(parents=True)
+    top.mkdir(0o755)
+    top.chmod(0o755)                  # loose: the cache tightens its own folder
+    real_lstat, swapped = os.lstat, []
+
+    def swap_after_check(path, *args, **kwargs):
+        st = real_lstat(path, *args, **kwargs)
+        if os.fspath(path) == str(top) and not swapped:           # the race, won by the other side
+            swapped.append(os.rename(top, tmp_path / "moved"))
+            os.symlink(victim, top)
+        return st
+    monkeypatch.setattr(os, "lstat", swap_after_check)
+    where = cache.open_folder()
+    monkeypatch.undo()
+    if where is not None:
+        os.close(where)
+    assert victim.stat().st_mode & 0o777 == 0o755
+    assert list(victim.iterdir()) == []
