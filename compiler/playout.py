@@ -17,7 +17,7 @@ work per turn, specialised to the ruleset:
   was measured and cost more than it saved once options are memoised
   (bench/README.md). Tables of more than six cards seldom come back, nor do
   hands of more than twelve: their moves come from the compiled `legal()`
-  (a hand of up to twelve is a lookup per card in its table's row: Cirullone's
+  (a hand of up to twelve is a lookup per card in its table's row: a game's
   six-card hands cost 13% fewer instructions so than listed by `legal()`);
 - where the options are every set totalling a number card's value (or a card
   of a valueless card's rank) and capturing is optional, a random
