@@ -23,8 +23,10 @@ Two files per compiled ruleset:
   any way gives another H2, so a stale entry is never found, whatever the
   file's size or modification time.
 
-An entry is trusted no further than we wrote it: it must be a regular file
-owned by the user, unreadable by others, start with the format's header and
+The folders are opened without following a link and judged by their
+descriptors, and every file is opened through them (never following a link,
+never waiting on a FIFO). An entry is trusted no further than we wrote it: it
+must be a regular file owned by the user, unreadable by others, start with the format's header and
 carry the SHA-256 of what follows; anything else (a truncated write, a
 corrupted disk block, an unreadable file, another format) is ignored and the
 ruleset is compiled again, which replaces it. Only inputs that compiled
