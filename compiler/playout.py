@@ -378,7 +378,7 @@ def _row(tab, tb):
     """The memo row of a table: per card index, its options as positions (None until asked); the
     last slot keeps the table that made the row (cards of one class capture alike: the row serves
     every table whose cards, lowest first, have the same classes)."""
-    key = tuple(_CLS[c] for c in tb)
+    key = tuple(map(_CLS.__getitem__, tb))
     row = _ROWS_BY_CLASS.get(key)
     if row is None:
         if len(_ROWS_BY_CLASS) > 100000:
@@ -427,19 +427,25 @@ def _fill(row, c, moment):
             break
     else:
         p = c
-    out = []
-    for m in _miss(tab, p, sums, moment):
-        pm = at.get(m)
-        if pm is None:              # a set no sum lists (a sweep, a match of court cards)
-            pm = 0
-            for j, i in enumerate(tb):
-                if m >> i & 1:
-                    pm |= 1 << j
-            at[m] = pm
-        out.append(pm)
+    got = _options(p, 1 << p, tab, sums, *moment)
+    out = list(map(at.get, got))
+    if None in out:                 # a set no sum lists (a sweep, a match of court cards)
+        out = [at[m] if m in at else _positions(tb, m, at) for m in got]
+    if {"True" if not rs.forced else "not out"}:
+        out.append(0)               # the play without capturing
     for i in members:
         row[i] = out
     return out
+
+
+def _positions(tb, m, at):
+    """A card mask of the table as positions in its cards `tb`, kept in `at`."""
+    pm = 0
+    for j, i in enumerate(tb):
+        if m >> i & 1:
+            pm |= 1 << j
+    at[m] = pm
+    return pm
 
 
 def _real(tb, pm):
