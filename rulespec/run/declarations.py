@@ -68,6 +68,9 @@ class Declarer:
             self._orders = 0            # orders remembered in the plans (`_best_by_order`)
             self._bit = tuple(1 << c for c in range(len(classes)))
             self._rev = tuple(1 << (len(classes) - 1 - c) for c in range(len(classes)))
+            self._shift = len(classes)                  # a combination packed: class codes above the mask
+            self._low = (1 << len(classes)) - 1
+            self._packed = tuple((code << len(classes)) | (1 << c) for c, code in enumerate(self._code))
             self._count_memo: dict = {}
             self._plans: dict = {}      # (multiset of the cards, context) -> per bonus, its classes that pass
             self._passes: dict = {}     # (bonus, context) -> {multiset of a combination: its passing ranks}
@@ -157,8 +160,19 @@ class Declarer:
             return ()
         relevant = frozenset(k for _name, groups in out for counts, _r in groups for k, _m in counts)
         # `choose` sorts the options on points, stably: the bonuses in that order, their options in theirs
-        by_points = tuple(sorted(out, key=lambda entry: -self.rules.HAND_BONUSES[entry[0]].points))
+        by_points = tuple(self._walk_entry(name, groups)
+                          for name, groups in sorted(out, key=lambda entry: -self.rules.HAND_BONUSES[entry[0]].points))
         return tuple(out), self._template(cards, out), relevant, {}, by_points
+
+    def _walk_entry(self, name: str, groups: tuple) -> tuple:
+        """What `_choose_in_order` needs of one bonus: its name, size, the bonuses it shares cards with,
+        its classes, and its passing multisets (sum of codes) -> passing ranks."""
+        spec = self.rules.HAND_BONUSES[name]
+        table = {}
+        for counts, ranks in groups:
+            table[sum(m << (self._width * k) for k, m in counts)] = ranks
+        classes = frozenset(k for counts, _r in groups for k, _m in counts)
+        return name, spec.size, spec.shares_cards_with, classes, table
 
     def _counts(self, sub: int) -> tuple:
         """A multiset of classes (the sum of their codes) as ((class, count), ...), classes ascending."""
@@ -256,16 +270,29 @@ class Declarer:
 
         The options `choose` sorts are those of each bonus in plan order, each bonus's in
         `combinations` order; its stable sort on points gives the plan's `by_points` order of bonuses.
+        A bonus's combinations are walked lazily, in that order: `combinations` of its classes' cards
+        (ascending, as `cards`) lists the hand's combinations that can pass in the order of the
+        combinations of all the cards, each packed as (sum of class codes, mask) in one integer
+        (`_packed`); the sum names its multiset (`table`: passing ones only). Where the bonus shares
+        no cards, the cards already used are left out beforehand: every combination holding one
+        would be skipped.
         """
-        rules = self.rules
-        by_class = self._by_class(cards)
-        one = rules.PER_TURN == "one"
+        one = self.rules.PER_TURN == "one"
+        classes, packed = self._classes, self._packed
+        shift, low = self._shift, self._low
         chosen: list = []
         used = 0
         wild_rank = None
-        for name, groups in by_points:
-            shares_with = rules.HAND_BONUSES[name].shares_cards_with
-            for _rev, mask, ranks in self._combos(by_class, groups):
+        for name, size, shares_with, wanted, table in by_points:
+            pool = [packed[c] for c in cards if classes[c] in wanted and not (used >> c & 1 and not shares_with)]
+            if len(pool) < size:
+                continue
+            for combo in combinations(pool, size):
+                s = sum(combo)
+                ranks = table.get(s >> shift)
+                if ranks is None:
+                    continue
+                mask = s & low
                 r = ranks[0]
                 if mask & used and (not shares_with or
                                     not all(o_name in shares_with for o_name, o_mask, _r in chosen if o_mask & mask)):
