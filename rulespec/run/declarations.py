@@ -15,9 +15,11 @@ condition reads more of a card): which multisets of classes make which bonus
 listed in the order the full search (`_search`: combinations × wild-card
 ranks) would list them, so the candidates are the same, card for card. The
 bots' best choice (`best`) is kept in the plan where it cannot depend on that
-order, else per order of the classes of the cards that make bonuses: the
-greedy `choose` between clashing declarations follows the order, so hands of
-one multiset may choose differently.
+order, else made by the greedy `choose` walking the hand's combinations in
+that order (`_choose_in_order`): between clashing declarations it follows the
+order, so hands of one multiset may choose differently. (A memo per order of
+the classes of the cards that make bonuses rarely hit and cost more than it
+saved: it is gone.)
 """
 from __future__ import annotations
 
@@ -65,7 +67,6 @@ class Declarer:
             width = max(Counter(classes).values()).bit_length()     # a class's count in a hand fits
             self._code = tuple(1 << (width * k) for k in classes)   # a multiset is the sum of its codes
             self._width = width
-            self._orders = 0            # orders remembered in the plans (`_best_by_order`)
             self._bit = tuple(1 << c for c in range(len(classes)))
             self._rev = tuple(1 << (len(classes) - 1 - c) for c in range(len(classes)))
             self._shift = len(classes)                  # a combination packed: class codes above the mask
@@ -122,13 +123,14 @@ class Declarer:
         return plan
 
     def _plan(self, cards: tuple, hand: int, round: int, last_round: bool, context) -> tuple:
-        """What a multiset of classes can declare: () for nothing, else (per bonus, its groups; the best).
+        """What a multiset of classes can declare: () for nothing, else (per bonus, its groups; the best; the walk).
 
         A group is a multiset of classes that makes the bonus, as ((class, count), ...), with its
         passing ranks. Each multiset is checked once, on one combination of the hand that has it
         (any other passes alike: the conditions read classes only); `_passes` keeps the answer
         across hands. The best is `best`'s answer as (bonus, classes, rank) triples where it cannot
-        depend on which cards of a class the hand holds (`_template`), else None.
+        depend on which cards of a class the hand holds (`_template`), else None. The walk is what
+        `_choose_in_order` reads, per bonus in `choose`'s order (`_walk_entry`).
         """
         passes = self._passes
         if len(passes) > MEMO_LIMIT:
@@ -158,11 +160,10 @@ class Declarer:
                 out.append((name, tuple(groups)))
         if not out:
             return ()
-        relevant = frozenset(k for _name, groups in out for counts, _r in groups for k, _m in counts)
         # `choose` sorts the options on points, stably: the bonuses in that order, their options in theirs
         by_points = tuple(self._walk_entry(name, groups)
                           for name, groups in sorted(out, key=lambda entry: -self.rules.HAND_BONUSES[entry[0]].points))
-        return tuple(out), self._template(cards, out), relevant, {}, by_points
+        return tuple(out), self._template(cards, out), by_points
 
     def _walk_entry(self, name: str, groups: tuple) -> tuple:
         """What `_choose_in_order` needs of one bonus: its name, size, the bonuses it shares cards with,
@@ -316,41 +317,13 @@ class Declarer:
         template = plan[1]
         classes = self._classes
         if template is None:
-            return self._best_by_order(cards, plan)
+            return self._choose_in_order(cards, plan[2])
         out = []
         for name, wanted, rank in template:
             mask = 0
             for c in cards:
                 if classes[c] in wanted:
                     mask |= 1 << c
-            out.append(Declaration(name, mask, rank))
-        return tuple(out)
-
-    def _best_by_order(self, cards: tuple, plan: tuple) -> tuple:
-        """`best`'s answer where it depends on the order of the cards of the classes that make bonuses.
-
-        Every option is made of those cards (`relevant`), and `combinations` lists options in the
-        order of their positions among them: hands of one multiset whose relevant cards have the
-        same classes in index order choose alike, position for position (memoised in the plan).
-        """
-        _groups, _template, relevant, by_order, by_points = plan
-        classes = self._classes
-        held = [c for c in cards if classes[c] in relevant]
-        order = tuple([classes[c] for c in held])
-        got = by_order.get(order)
-        if got is None:
-            self._orders += 1
-            if self._orders > MEMO_LIMIT:
-                self._orders = 0
-                self._plans.clear()        # `plan` stays whole for this call
-            chosen = self._choose_in_order(cards, by_points)
-            got = by_order[order] = tuple((d.bonus, tuple(held.index(c) for c in _bits(d.cards)), d.wild_rank)
-                                          for d in chosen)
-        out = []
-        for name, positions, rank in got:
-            mask = 0
-            for p in positions:
-                mask |= 1 << held[p]
             out.append(Declaration(name, mask, rank))
         return tuple(out)
 
