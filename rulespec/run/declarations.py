@@ -130,7 +130,7 @@ class Declarer:
         (any other passes alike: the conditions read classes only); `_passes` keeps the answer
         across hands. The best is `best`'s answer as (bonus, classes, rank) triples where it cannot
         depend on which cards of a class the hand holds (`_template`), else None. The walk is what
-        `_choose_in_order` reads, per bonus in `choose`'s order (`_walk_entry`).
+        `_choose_in_order` reads, per bonus in `choose`'s order (`_walk_entry`), where there is no best.
         """
         passes = self._passes
         if len(passes) > MEMO_LIMIT:
@@ -138,6 +138,7 @@ class Declarer:
         codes = [self._code[c] for c in cards]
         subs_of: dict = {}            # per size: the multisets of its combinations, each once
         out = []
+        tables: dict = {}             # per bonus: its passing multisets -> their ranks
         for name, spec in self.specs:
             if spec.size > len(cards):
                 continue
@@ -149,29 +150,30 @@ class Declarer:
             table = passes.get((name, context))
             if table is None:
                 table = passes[(name, context)] = {}
-            groups = []
+            passing = {}
             for sub in subs:
                 got = table.get(sub)
                 if got is None:
                     got = table[sub] = self._ranks(spec, self._pick(cards, sub), hand, round, last_round)
                 if got:
-                    groups.append((self._counts(sub), got))
-            if groups:
-                out.append((name, tuple(groups)))
+                    passing[sub] = got
+            if passing:
+                out.append((name, tuple([(self._counts(sub), got) for sub, got in passing.items()])))
+                tables[name] = passing
         if not out:
             return ()
-        # `choose` sorts the options on points, stably: the bonuses in that order, their options in theirs
-        by_points = tuple(self._walk_entry(name, groups)
-                          for name, groups in sorted(out, key=lambda entry: -self.rules.HAND_BONUSES[entry[0]].points))
-        return tuple(out), self._template(cards, out), by_points
+        template = self._template(cards, out)
+        walk = None
+        if template is None:
+            # `choose` sorts the options on points, stably: the bonuses in that order, their options in theirs
+            walk = tuple(self._walk_entry(name, groups, tables[name])
+                         for name, groups in sorted(out, key=lambda entry: -self.rules.HAND_BONUSES[entry[0]].points))
+        return tuple(out), template, walk
 
-    def _walk_entry(self, name: str, groups: tuple) -> tuple:
+    def _walk_entry(self, name: str, groups: tuple, table: dict) -> tuple:
         """What `_choose_in_order` needs of one bonus: its name, size, the bonuses it shares cards with,
-        its classes, and its passing multisets (sum of codes) -> passing ranks."""
+        its classes, and `table`: its passing multisets (sum of codes) -> passing ranks."""
         spec = self.rules.HAND_BONUSES[name]
-        table = {}
-        for counts, ranks in groups:
-            table[sum(m << (self._width * k) for k, m in counts)] = ranks
         classes = frozenset(k for counts, _r in groups for k, _m in counts)
         return name, spec.size, spec.shares_cards_with, classes, table
 
