@@ -130,7 +130,8 @@ def test_a_wild_card_is_declared_alike_in_hands_of_the_same_classes():
 
 @pytest.mark.parametrize("rid", ["cirulla", "cirullone", "cirullone-sequential", "cirulla-a-cinque", "cirulla-dossena",
                                  "cirulla-double-bonus",
-                                 "cirulla-no-decino", "cirulla-knock-early", "cirulla-grande-in-hand"])
+                                 "cirulla-no-decino", "cirulla-knock-early", "cirulla-grande-in-hand",
+                                 "cirullone-9", "cirullone-rivarolo", "cirulla-matta-queen"])
 def test_the_search_by_classes_finds_what_the_full_search_finds(rid):
     r = compile_ruleset(rid).module
     found, full = _fresh(r), _fresh(r, by_class=False)
@@ -138,7 +139,7 @@ def test_the_search_by_classes_finds_what_the_full_search_finds(rid):
     low = [i for i in range(r.N_CARDS) if r._VALUE[i] <= 5]         # where bonuses pile up and clash
     for _ in range(1500):
         pool = low if rng.random() < 0.5 else range(r.N_CARDS)
-        hand = set(rng.sample(pool, rng.choice([1, 2, 3, 4, 5, 6, 7])))
+        hand = set(rng.sample(pool, rng.choice([1, 2, 3, 4, 5, 6, 7, 8, 9])))
         if rng.random() < 0.3:
             hand.add(r.WILD_INDEX)
         h = sum(1 << c for c in hand)

@@ -15,9 +15,11 @@ condition reads more of a card): which multisets of classes make which bonus
 listed in the order the full search (`_search`: combinations × wild-card
 ranks) would list them, so the candidates are the same, card for card. The
 bots' best choice (`best`) is kept in the plan where it cannot depend on that
-order, else per order of the classes of the cards that make bonuses: the
-greedy `choose` between clashing declarations follows the order, so hands of
-one multiset may choose differently.
+order, else made by the greedy `choose` walking the hand's combinations in
+that order (`_choose_in_order`): between clashing declarations it follows the
+order, so hands of one multiset may choose differently. (A memo per order of
+the classes of the cards that make bonuses rarely hit and cost more than it
+saved: it is gone.)
 """
 from __future__ import annotations
 
@@ -65,9 +67,11 @@ class Declarer:
             width = max(Counter(classes).values()).bit_length()     # a class's count in a hand fits
             self._code = tuple(1 << (width * k) for k in classes)   # a multiset is the sum of its codes
             self._width = width
-            self._orders = 0            # orders remembered in the plans (`_best_by_order`)
             self._bit = tuple(1 << c for c in range(len(classes)))
             self._rev = tuple(1 << (len(classes) - 1 - c) for c in range(len(classes)))
+            self._shift = len(classes)                  # a combination packed: class codes above the mask
+            self._low = (1 << len(classes)) - 1
+            self._packed = tuple((code << len(classes)) | (1 << c) for c, code in enumerate(self._code))
             self._count_memo: dict = {}
             self._plans: dict = {}      # (multiset of the cards, context) -> per bonus, its classes that pass
             self._passes: dict = {}     # (bonus, context) -> {multiset of a combination: its passing ranks}
@@ -119,13 +123,14 @@ class Declarer:
         return plan
 
     def _plan(self, cards: tuple, hand: int, round: int, last_round: bool, context) -> tuple:
-        """What a multiset of classes can declare: () for nothing, else (per bonus, its groups; the best).
+        """What a multiset of classes can declare: () for nothing, else (per bonus, its groups; the best; the walk).
 
         A group is a multiset of classes that makes the bonus, as ((class, count), ...), with its
         passing ranks. Each multiset is checked once, on one combination of the hand that has it
         (any other passes alike: the conditions read classes only); `_passes` keeps the answer
         across hands. The best is `best`'s answer as (bonus, classes, rank) triples where it cannot
-        depend on which cards of a class the hand holds (`_template`), else None.
+        depend on which cards of a class the hand holds (`_template`), else None. The walk is what
+        `_choose_in_order` reads, per bonus in `choose`'s order (`_walk_entry`), where there is no best.
         """
         passes = self._passes
         if len(passes) > MEMO_LIMIT:
@@ -133,6 +138,7 @@ class Declarer:
         codes = [self._code[c] for c in cards]
         subs_of: dict = {}            # per size: the multisets of its combinations, each once
         out = []
+        tables: dict = {}             # per bonus: its passing multisets -> their ranks
         for name, spec in self.specs:
             if spec.size > len(cards):
                 continue
@@ -144,21 +150,32 @@ class Declarer:
             table = passes.get((name, context))
             if table is None:
                 table = passes[(name, context)] = {}
-            groups = []
+            passing = {}
             for sub in subs:
                 got = table.get(sub)
                 if got is None:
                     got = table[sub] = self._ranks(spec, self._pick(cards, sub), hand, round, last_round)
                 if got:
-                    groups.append((self._counts(sub), got))
-            if groups:
-                out.append((name, tuple(groups)))
+                    passing[sub] = got
+            if passing:
+                out.append((name, tuple([(self._counts(sub), got) for sub, got in passing.items()])))
+                tables[name] = passing
         if not out:
             return ()
-        relevant = frozenset(k for _name, groups in out for counts, _r in groups for k, _m in counts)
-        # `choose` sorts the options on points, stably: the bonuses in that order, their options in theirs
-        by_points = tuple(sorted(out, key=lambda entry: -self.rules.HAND_BONUSES[entry[0]].points))
-        return tuple(out), self._template(cards, out), relevant, {}, by_points
+        template = self._template(cards, out)
+        walk = None
+        if template is None:
+            # `choose` sorts the options on points, stably: the bonuses in that order, their options in theirs
+            walk = tuple(self._walk_entry(name, groups, tables[name])
+                         for name, groups in sorted(out, key=lambda entry: -self.rules.HAND_BONUSES[entry[0]].points))
+        return tuple(out), template, walk
+
+    def _walk_entry(self, name: str, groups: tuple, table: dict) -> tuple:
+        """What `_choose_in_order` needs of one bonus: its name, size, the bonuses it shares cards with,
+        its classes, and `table`: its passing multisets (sum of codes) -> passing ranks."""
+        spec = self.rules.HAND_BONUSES[name]
+        classes = frozenset(k for counts, _r in groups for k, _m in counts)
+        return name, spec.size, spec.shares_cards_with, classes, table
 
     def _counts(self, sub: int) -> tuple:
         """A multiset of classes (the sum of their codes) as ((class, count), ...), classes ascending."""
@@ -256,16 +273,29 @@ class Declarer:
 
         The options `choose` sorts are those of each bonus in plan order, each bonus's in
         `combinations` order; its stable sort on points gives the plan's `by_points` order of bonuses.
+        A bonus's combinations are walked lazily, in that order: `combinations` of its classes' cards
+        (ascending, as `cards`) lists the hand's combinations that can pass in the order of the
+        combinations of all the cards, each packed as (sum of class codes, mask) in one integer
+        (`_packed`); the sum names its multiset (`table`: passing ones only). Where the bonus shares
+        no cards, the cards already used are left out beforehand: every combination holding one
+        would be skipped.
         """
-        rules = self.rules
-        by_class = self._by_class(cards)
-        one = rules.PER_TURN == "one"
+        one = self.rules.PER_TURN == "one"
+        classes, packed = self._classes, self._packed
+        shift, low = self._shift, self._low
         chosen: list = []
         used = 0
         wild_rank = None
-        for name, groups in by_points:
-            shares_with = rules.HAND_BONUSES[name].shares_cards_with
-            for _rev, mask, ranks in self._combos(by_class, groups):
+        for name, size, shares_with, wanted, table in by_points:
+            pool = [packed[c] for c in cards if classes[c] in wanted and not (used >> c & 1 and not shares_with)]
+            if len(pool) < size:
+                continue
+            for combo in combinations(pool, size):
+                s = sum(combo)
+                ranks = table.get(s >> shift)
+                if ranks is None:
+                    continue
+                mask = s & low
                 r = ranks[0]
                 if mask & used and (not shares_with or
                                     not all(o_name in shares_with for o_name, o_mask, _r in chosen if o_mask & mask)):
@@ -289,41 +319,13 @@ class Declarer:
         template = plan[1]
         classes = self._classes
         if template is None:
-            return self._best_by_order(cards, plan)
+            return self._choose_in_order(cards, plan[2])
         out = []
         for name, wanted, rank in template:
             mask = 0
             for c in cards:
                 if classes[c] in wanted:
                     mask |= 1 << c
-            out.append(Declaration(name, mask, rank))
-        return tuple(out)
-
-    def _best_by_order(self, cards: tuple, plan: tuple) -> tuple:
-        """`best`'s answer where it depends on the order of the cards of the classes that make bonuses.
-
-        Every option is made of those cards (`relevant`), and `combinations` lists options in the
-        order of their positions among them: hands of one multiset whose relevant cards have the
-        same classes in index order choose alike, position for position (memoised in the plan).
-        """
-        _groups, _template, relevant, by_order, by_points = plan
-        classes = self._classes
-        held = [c for c in cards if classes[c] in relevant]
-        order = tuple([classes[c] for c in held])
-        got = by_order.get(order)
-        if got is None:
-            self._orders += 1
-            if self._orders > MEMO_LIMIT:
-                self._orders = 0
-                self._plans.clear()        # `plan` stays whole for this call
-            chosen = self._choose_in_order(cards, by_points)
-            got = by_order[order] = tuple((d.bonus, tuple(held.index(c) for c in _bits(d.cards)), d.wild_rank)
-                                          for d in chosen)
-        out = []
-        for name, positions, rank in got:
-            mask = 0
-            for p in positions:
-                mask |= 1 << held[p]
             out.append(Declaration(name, mask, rank))
         return tuple(out)
 
