@@ -958,7 +958,7 @@ if decls:
         w('''
         found = outcome(piles)
         return (plays, (None if found is None else (found[0], [found[1]])), piles,
-                [{c: p for c, p in zip(_CATS, row) if p} for row in ev], plays - plays0, counted)
+                [dict(zip(_CATS, row)) for row in ev], plays - plays0, counted)
     ''')
 
     inner[0] = True
@@ -971,6 +971,9 @@ if decls:
 
 def playout(n, dealer, order, deck_rng, policies, rngs, declare=True, record=None):
     """Play one hand from a shuffled deck order; returns (plays, outcome, piles, event points, turns, moves).
+
+    `event points`: per side, {category: points} for every category an event or a bonus scores in (0s
+    included), what the compiled `score` reads.
 
     `policies[seat]`: 0 random, 1 greedy; `rngs[seat]`: that seat's random stream. `deck_rng`
     reshuffles a thrown-in deal. `declare`: the bots declare their best hand bonuses. `record`: a
