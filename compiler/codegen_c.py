@@ -421,15 +421,9 @@ def _capture_function(w, rs, strings, aux):
     w("    (void)matches;")
     for i, k in enumerate(rs.kinds):
         w(f"    /* capture kind {i + 1}: {k.kind} ({_where(k.span)}) */")
-        cond = []
         if k.when is not None:
             w(f"    /* {_where(k.when.span)}: {c_comment(k.when.text)} */")
-            cond.append(_played_index(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux)))
-        if k.kind in ("sum", "fifteen"):
-            cond.insert(0, "numbered")
-        if k.unless_match:
-            cond.append("matches == 0")
-        w(f"    if ({' && '.join(cond) or '1'}) {{")
+        w(f"    if ({_kind_condition(rs, k, strings, aux)}) {{")
         w("        n0 = n;")
         if k.kind == "sweep":
             w("        out[n++] = v_table;")
@@ -465,6 +459,18 @@ def _capture_function(w, rs, strings, aux):
         w("}")
 
 
+def _kind_condition(rs, k, strings, aux) -> str:
+    """The C test for a capture kind applying to the played card (the same in card_options and card_count)."""
+    cond = []
+    if k.when is not None:
+        cond.append(_played_index(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux)))
+    if k.kind in ("sum", "fifteen"):
+        cond.insert(0, "numbered")
+    if k.unless_match:
+        cond.append("matches == 0")
+    return " && ".join(cond) or "1"
+
+
 def _count_function(w, rs, strings, aux, extra):
     """card_count: how many sets card_options lists, counted (the same kinds, conditions and order)."""
     w("/* how many capture sets card_options lists for card index p (no set twice, no preference: a sum) */")
@@ -481,14 +487,7 @@ def _count_function(w, rs, strings, aux, extra):
     max_value = max([v for v in (rs.deck.value_of(i) for i in range(_n_indices(rs))) if v is not None] + [0])
     for i, k in enumerate(rs.kinds):
         w(f"    /* capture kind {i + 1}: {k.kind} */")
-        cond = []
-        if k.when is not None:
-            cond.append(_played_index(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux)))
-        if k.kind in ("sum", "fifteen"):
-            cond.insert(0, "numbered")
-        if k.unless_match:
-            cond.append("matches == 0")
-        w(f"    if ({' && '.join(cond) or '1'}) {{")
+        w(f"    if ({_kind_condition(rs, k, strings, aux)}) {{")
         if k.kind == "sweep":
             w("        k = 1;")
         elif k.kind == "match":

@@ -13,6 +13,7 @@ from rulespec.cli.main import run
 from rulespec.compiler import build, cache
 from rulespec.compiler.build import StoredCompiled, compile_ruleset
 from rulespec import errors
+from tests.test_rule_failure import HALVES   # a rule that fails at run time, located
 
 VARIANT = """\
     id: my-variant
@@ -24,16 +25,6 @@ VARIANT = """\
         default: false
     """
 
-# `10 // count(captured)` type-checks, but a play that captures nothing divides by zero (as test_rule_failure).
-HALVES = """\
-    id: halves
-    extends: cirulla
-    events:
-      halves:
-        when: '10 // count(captured) > 1'
-        points: 1
-        category: scope
-    """
 
 
 @pytest.fixture
