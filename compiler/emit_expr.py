@@ -378,7 +378,7 @@ def _best_per_suit(em: _Emitter, node: Call) -> Code:
         for m in suit_masks:
             ranked = sorted(((table.value.get(ranks[i], 0), i) for i in range(em.n_indices) if m >> i & 1),
                             key=lambda si: (-si[0], si[1]))
-            per_suit.append(f"({hex(m)}, (" + "".join(f"({hex(1 << i)}, {sc}), " for sc, i in ranked) + "))")
+            per_suit.append(f"({hex(m)}, (" + "".join(f"({hex(1 << i)}, {int(sc)!r}), " for sc, i in ranked) + "))")
         suits_text = "(" + ", ".join(per_suit) + ",)"
         return em.folded(f"_rt.best_per_suit_ranked({cards.text}, {suits_text})", P_ATOM, node, [cards, table])
     else:

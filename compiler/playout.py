@@ -390,6 +390,10 @@ def _row(tab, tb):
     return row
 
 
+''')
+    w("", needs_sums)
+    w("", needs_sums)
+    w(f'''
 def _sets(tab, tb):
     """The table's subsets of numbered cards by total (as `runtime.subset_sums` lists them: each
     list ascending, totals up to the largest asked for), and each subset's mask as positions in `tb`."""
@@ -410,8 +414,10 @@ def _sets(tab, tb):
         else:
             got.append(m)
     return sums, at
-
-
+''', needs_sums)
+    w("")
+    w("")
+    w(f'''
 def _fill(row, c, moment):
     """Compute and keep the options of card `c`'s class in the row, as positions in the table's
     cards: those of the table that made the row, played with a card of `c`'s class that is not on
@@ -419,7 +425,7 @@ def _fill(row, c, moment):
     Positions follow the card indices, so the options keep their order."""
     tab, tb, sums, at = row[_N_ALL]
     if at is None:
-        sums, at = _sets(tab, tb) if {needs_sums} else (None, {{0: 0}})
+        sums, at = {"_sets(tab, tb)" if needs_sums else "None, {0: 0}"}
         row[_N_ALL] = (tab, tb, sums, at)
     members = _MEMBERS[_CLS[c]]
     for p in members:
