@@ -45,7 +45,8 @@ def emit_captures(w: Writer, rs: Ruleset, plan: Plan) -> None:
 
 def _legal(w: Writer, rs: Ruleset, cp: CapturePlan) -> None:
     w("def legal(hand, table, round, turn, play):")
-    w('    """Every (card index, capture mask) move of a hand, 0 for no capture (no declared wild card)."""')
+    w('    """Every (card index, capture mask) move of a hand, 0 for no capture (no declared wild card), in')
+    w('    ascending order (by card, then by mask: sorted(), the order every engine and bot draws from)."""')
     with w.block():
         w("if not table:")
         w("    return [(p, 0) for p in _rt.bits(hand)]")
@@ -56,6 +57,7 @@ def _legal(w: Writer, rs: Ruleset, cp: CapturePlan) -> None:
             if cp.reads_played_mask:
                 w("played = 1 << p")
             _Body(w, rs, cp, pairs=True).write()
+        w("out.sort()")
         w("return out")
     w()
     w()

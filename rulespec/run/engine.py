@@ -444,14 +444,19 @@ class Hand:
             self._options_key, self._options = key, {}
         caps = self._options.get(card)
         if caps is None:
-            caps = self.captures_for(card)
-            if not caps or not self.rules.FORCED:
-                caps = caps + [0]
-            self._options[card] = caps
+            caps = self._options[card] = self._options_as(card, self.wild_as)
         return caps
 
+    def _options_as(self, card: int, wild_as: int | None) -> list[int]:
+        """The card's capture sets with the wild card declared as `wild_as` (or not), 0 where it may be
+        laid without capturing: ascending, as legal() lists the moves."""
+        caps = self._captures_as(card, wild_as) if self.table else []
+        if not caps or not self.rules.FORCED:
+            caps = caps + [0]
+        return sorted(caps)
+
     def legal_moves(self) -> list[tuple[int, int]]:
-        """(card, capture mask) pairs the current seat may play."""
+        """(card, capture mask) pairs the current seat may play, in ascending order (sorted())."""
         if self.over:
             return []
         hand = self.hands[self.turn]
@@ -487,13 +492,9 @@ class Hand:
         hand = self.hands[seat]
         if self.rules.DECLARED_FIRST and declared & hand:
             hand &= declared
-        forced = self.rules.FORCED
         moves = []
         for c in _lowbits(hand):
-            caps = self._captures_as(c, wild_as) if self.table else []
-            if not caps or not forced:
-                caps = caps + [0]
-            moves += [(c, m) for m in caps]
+            moves += [(c, m) for m in self._options_as(c, wild_as)]
         return moves
 
     # -- the caller's arguments --------------------------------------------------
