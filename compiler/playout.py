@@ -467,6 +467,8 @@ def _real(tb, pm):
     """Positions in the table's cards (`tb`, in class order, or the table's mask) back to a card mask."""
     if tb.__class__ is int:
         tb = _TBS[tb]
+    if not pm & (pm - 1):           # one card (most captures), or none
+        return 1 << tb[pm.bit_length() - 1] if pm else 0
     m = 0
     for j in _BITS_get(pm) or _BITS(pm):
         m |= 1 << tb[j]

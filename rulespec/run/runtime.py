@@ -24,19 +24,26 @@ def tables(deck, wild: int | None = None) -> dict[str, object]:
 
 
 _BITS: dict[int, tuple[int, ...]] = {}
+# The indices set in each byte of a mask's five lowest bytes, per byte: a 40-card deck's mask is five
+# lookups (a tuple each) where a bit at a time costs a loop turn per card (2.4 times as long for six cards).
+_BYTES = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(5))
+_B0, _B1, _B2, _B3, _B4 = _BYTES
 
 
 def bits(mask: int) -> tuple[int, ...]:
     """The indices set in a bitmask, lowest first (memoised: hands and tables recur)."""
     got = _BITS.get(mask)
     if got is None:
-        out = []
-        m = mask
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        got = tuple(out)
+        got = (_B0[mask & 255] + _B1[mask >> 8 & 255] + _B2[mask >> 16 & 255] + _B3[mask >> 24 & 255] +
+               _B4[mask >> 32 & 255])
+        m = mask >> 40
+        if m:                   # a bigger deck's cards, or its virtual wild cards, a bit at a time
+            out = []
+            while m:
+                low = m & -m
+                out.append(low.bit_length() + 39)
+                m ^= low
+            got += tuple(out)
         if len(_BITS) > 100_000:
             _BITS.clear()       # bounded memory
         _BITS[mask] = got
