@@ -274,6 +274,16 @@ def generate_with_spans(rs: Ruleset) -> tuple[str, dict]:
     cats = _category_names(rs)
     cat_index = {c: i for i, c in enumerate(cats)}
     reads = {n.id for e in rs.events.values() for n in walk(e.when.tree) if isinstance(n, Name)}
+    # A seat's plays this round are counted only where something reads them (knocks, an event's `turn`);
+    # elsewhere the turn is what the seat was dealt this round less what it holds.
+    keep_nplayed = knocks or "turn" in reads
+    turn_now = "nplayed[seat] + 1" if keep_nplayed else "round_dealt[seat].bit_count() - hand.bit_count() + 1"
+    # The cards a seat may play now: its declared cards where they go first (`mhand`), else its hand.
+    playable = "mhand" if declared_first else "hand"
+
+    def t(template: str) -> str:
+        """A template of this file with its placeholders filled (never text from a ruleset)."""
+        return template.replace("TURN", turn_now).replace("mhand", playable)
     # A capture kind that reads the play's moment (round, turn, play number) offers other sets at
     # other moments of the same table: such a ruleset's options are not memoised.
     moment = any(isinstance(n, Name) and n.id in ("round", "turn", "play")
@@ -564,41 +574,42 @@ def _wild_options(cards, table, wild_as, moment):
         table's cards lowest first (`_real` maps them back); otherwise real masks."""
         if counting:
             # a random seat's moves counted, not listed (_k_count), and only the chosen one found
-            w('''
+            w(t('''
 if kseat[seat]:
     kt = tp + tc
     count = mhand.bit_count() + (kt * hq[seat] >> _K_TOP & _K_DIGIT)
+    opts = None
     flat = _K_COUNTED
 else:
-''', indent=indent)
+'''), indent=indent)
             indent += 1
-        w('''
+        w(t('''
 cards = _BITS_get(mhand) or _BITS(mhand)
-flat = None
 if not tab:
-    opts = None
+    opts = flat = None
     count = len(cards)
-''', indent=indent)
-        w('''
+'''), indent=indent)
+        w(t('''
 elif wild_as is None:
     row = _ROWS_get(tab)            # a table met before (only tables small enough are kept)
     if row is not None and (small or len(cards) <= _MEMO_HAND):
         tb = tab                    # the options are positions in the table's cards (_real)
         opts = list(map(row.__getitem__, cards))
         if None in opts:
-            opts = [o or _fill(row, c, (rnd, nplayed[seat] + 1, plays + 1)) for c, o in zip(cards, opts)]
+            opts = [o or _fill(row, c, (rnd, TURN, plays + 1)) for c, o in zip(cards, opts)]
         count = sum(map(len, opts))
     elif (small or len(cards) <= _MEMO_HAND) and tab.bit_count() <= _MEMO_TABLE:
         tb = tab
         row = _row(tab, _BITS_get(tab) or _BITS(tab))
-        opts = [row[c] or _fill(row, c, (rnd, nplayed[seat] + 1, plays + 1)) for c in cards]
+        opts = [row[c] or _fill(row, c, (rnd, TURN, plays + 1)) for c in cards]
         count = sum(map(len, opts))
     else:
         # a big table or hand seldom comes back: the compiled legal() lists its moves in one pass
-        flat = legal(mhand, tab, rnd, nplayed[seat] + 1, plays + 1)
+        opts = None
+        flat = legal(mhand, tab, rnd, TURN, plays + 1)
         count = len(flat)
-''', indent=indent)
-        w('''
+'''), indent=indent)
+        w(t('''
 else:
     # a declared wild card: the memo rows serve it as its declared card (and, lying on the table,
     # as that card there, its position mapped back to the wild card)
@@ -614,15 +625,15 @@ else:
             row = _row(teff, tb)
         tb = _TBS[teff]
         opts = [row[wild_as if c == WILD_INDEX else c] or
-                _fill(row, wild_as if c == WILD_INDEX else c, (rnd, nplayed[seat] + 1, plays + 1))
+                _fill(row, wild_as if c == WILD_INDEX else c, (rnd, TURN, plays + 1))
                 for c in cards]
         if teff != tab:
             tb = tuple(WILD_INDEX if i == wild_as else i for i in tb)
     else:
         tb = None
-        opts = _wild_options(cards, tab, wild_as, (rnd, nplayed[seat] + 1, plays + 1))
+        opts = _wild_options(cards, tab, wild_as, (rnd, TURN, plays + 1))
     count = sum(map(len, opts))
-''', wild, indent=indent)
+'''), wild, indent=indent)
 
     def _declare_block(who: str, indent: int) -> None:
         w(f'''
@@ -726,6 +737,8 @@ if decls:
         hq = _k_hands(hands)
 ''', bool(counting))
         w('''
+        seat = to_play
+        nxt = tuple((s + 1) % n for s in range(n))
         while True:
     ''')
         if knocks:
@@ -749,34 +762,31 @@ if decls:
                         record.append(("move", s, decls, None, 0))  #REC
     ''')
         w('''
-            seat = to_play
             hand = hands[seat]
             side = seat % k
     ''')
-        w('''
+        w(t('''
             pending = declared[seat] & hand
             mhand = pending if pending else hand
-    ''', declared_first)
-        w('''
-            mhand = hand
-    ''', not declared_first)
+    '''), declared_first)
         options_block(2)
         w('''
             counted += count
-            decls = ()
+            decls = ()  #REC
     ''')
         if with_play:
-            window = "not nplayed[seat]" if rs.timing == "first_turn" else "not declared[seat] & hand"
+            # first_turn: nothing played this round yet, the hand as dealt
+            window = "hand == round_dealt[seat]" if rs.timing == "first_turn" else "not declared[seat] & hand"
             w(f'''
             if decider is not None and {window}:
     ''')
             declare_block("seat", 3)
-            w('''
+            w(t('''
                     pending = declared[seat] & hand
                     mhand = pending if pending else hand
-    ''', declared_first)
+    '''), declared_first)
             options_block(4)
-        w('''
+        w(t('''
             if wild_as is not None:
                 vbit = 1 << wild_as
             if policies[seat]:
@@ -791,12 +801,12 @@ if decls:
                 empty_after = left == 1
                 lp = empty_after and rnd >= nrounds
                 best = None
-                if flat is not None:
-                    pairs = flat
-                elif opts is None:
-                    pairs = [(c, 0) for c in cards]
-                else:
+                if opts is not None:
                     pairs = [(c, cap) for c, o in zip(cards, opts) for cap in _canon(tb, o)]
+                elif flat is not None:
+                    pairs = flat
+                else:
+                    pairs = [(c, 0) for c in cards]
                 for c, cap in pairs:
                     bit = 1 << c
                     played_eff = bit if wild_as is None or c != WILD_INDEX else vbit
@@ -808,7 +818,7 @@ if decls:
                         after = teff | played_eff
                     score = 0
                     for _name, pts, _cat in play_events(played_eff, cap_eff, after, teff, lp, prev_eff, rnd,
-                                                               nplayed[seat] + 1, plays + 1):
+                                                               TURN, plays + 1):
                         score += pts
                     key = (score, cap.bit_count(), rng.random())
                     if best is None or key > best:
@@ -824,21 +834,9 @@ if decls:
                     r = getbits(nb)
                     while r >= count:
                         r = getbits(nb)
-''')
+'''))
         w('''
-                if flat is _K_COUNTED:
-                    card, capture = _k_pick(mhand, tab, kt, r)
-                elif flat is not None:
-''', bool(counting))
-        w('''
-                if flat is not None:
-''', not counting)
-        w('''
-                    card, capture = flat[r]
-                elif opts is None:
-                    card = cards[r]
-                    capture = 0
-                else:
+                if opts is not None:
                     if count == len(cards):        # one move per card
                         card = cards[r]
                         capture = opts[r][0]
@@ -854,6 +852,17 @@ if decls:
                             capture = o[0]
                     if capture and tb is not None:
                         capture = _real(tb, capture)
+''')
+        w(t('''
+                elif flat is _K_COUNTED:
+                    card, capture = _k_pick(mhand, tab, kt, r)
+'''), bool(counting))
+        w('''
+                elif flat is not None:
+                    card, capture = flat[r]
+                else:
+                    card = cards[r]
+                    capture = 0
             record.append(("move", seat, decls, card, capture))  #REC
             plays += 1
             left -= 1
@@ -867,7 +876,7 @@ if decls:
     ''', declared_first or with_play and rs.timing != "first_turn")
         w('''
             nplayed[seat] += 1
-    ''')
+    ''', keep_nplayed)
         # the play; then the events, inline, as counters, reading only the names they use
         w('''
             if wild_as is None:
@@ -890,8 +899,10 @@ if decls:
             else:
                 tab |= bit
                 previous = bit
-            last_play = not left and rnd >= nrounds
     ''')
+        w('''
+            last_play = not left and rnd >= nrounds
+    ''', "last_play" in reads)
         # the counting path's sets per total follow the table: x the card joining it, / those leaving
         w('''
             hq[seat] -= _K_HQ[card]
@@ -962,9 +973,9 @@ if decls:
                 wild_as = None             # the declared wild card was captured: its printed card again
     ''', wild)
         w('''
-            to_play = (seat + 1) % n
+            seat = nxt[seat]
             if not left:
-                if last_play:
+                if rnd >= nrounds:
                     break
                 rnd += 1
                 last_round = rnd == nrounds
