@@ -229,6 +229,7 @@ def _load_playout(compiled: Compiled, entry: dict) -> None:
     namespace["_MODULE"] = compiled.module
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(entry["playout_code"], namespace)  # noqa: S102 - generated from a checked ruleset
+    namespace["_ROWS_BY_CLASS"].update(entry.get("playout_rows") or {})     # filled ahead when stored
     compiled._playout = namespace["playout"]
     compiled._playout_resume = namespace["resume"]
     compiled._playout_file = filename
@@ -241,8 +242,11 @@ def _to_disk(compiled: Compiled, rs, *, path: Path, options_json: str, relative_
     from . import cache
     from .playout import playout_for
     module = compiled.module
+    rows = None
     try:
         playout_for(compiled)            # generated now, so that a hit need not generate it
+        # the memo rows of small tables, filled once here rather than by every process's first hands
+        rows = compiled._playout.__globals__["_prefill"]()
     except Exception:                    # noqa: BLE001 - stored without it; whoever needs it meets the error
         pass
     playout_source = getattr(compiled, "playout_source", None)
@@ -260,6 +264,7 @@ def _to_disk(compiled: Compiled, rs, *, path: Path, options_json: str, relative_
         "playout_file": getattr(compiled, "_playout_file", None),
         "playout_code": None if playout_source is None else compile(playout_source, compiled._playout_file, "exec"),
         "playout_spans": {line: _plain_span(s) for line, s in getattr(compiled, "_playout_spans", {}).items()},
+        "playout_rows": rows,
     }
     files = list(_named(rs.files, rs.stamps))
     cache.store(str(path), options_json, None if root is None else str(Path(root).resolve()),

@@ -14,7 +14,10 @@ work per turn, specialised to the ruleset:
   back into cards (and sorted, as legal() orders them). Keyed by the classes
   in card order instead, a row served only tables laid out alike (after
   16,000 hands of a 40-card game: 10,121 rows against 1,565 multisets), and a
-  fresh process filled rows for thousands of hands. The table's subsets by
+  fresh process filled rows for thousands of hands. Where the compile cache
+  keeps a playout, the rows of the smallest tables (every multiset of up to
+  four classes in a 40-card game: 1,000 rows) are filled when it is stored
+  (`_prefill`) and come with every hit. The table's subsets by
   total are listed only on a memo miss (`runtime.subset_sums`, cached per
   table). Keeping them incrementally
   instead (a knapsack step per card joining the table, a filter per capture)
@@ -315,6 +318,8 @@ from rulespec.errors import RulespecError as _RulespecError
 from rulespec.run.declarations import declarer as _declarer, unique_holder as _unique_holder
 from rulespec.run.engine import MAX_REDEALS as _MAX_REDEALS
 import random as _random
+from itertools import combinations_with_replacement as _multisets
+from math import comb as _comb
 from operator import itemgetter as _itemgetter
 
 _RANDBELOW = getattr(_random.Random, "_randbelow_with_getrandbits", None)
@@ -344,6 +349,7 @@ _N_ALL = len(_CLS)
 _MEMBERS = tuple(tuple(i for i, k in enumerate(_CLS) if k == j) for j in range({n_classes}))
 _MEMO_TABLE = {memo_table}       # tables of up to this many cards are memoised (-1: none); bigger ones seldom come back
 _MEMO_HAND = 12       # and hands of up to this many (longer ones list their moves in one pass, legal())
+PREFILL_ROWS = 1500   # rows filled ahead (_prefill) where a disk cache keeps them
 
 
 def _plan(n, dealer):
@@ -462,6 +468,40 @@ def _fill(row, c, moment):
     for i in members:
         row[i] = out
     return out
+
+
+def _prefill(most_rows=PREFILL_ROWS):
+    """Fill the memo rows of the smallest tables, every card class of the played card, as a process's
+    first hands would one at a time: tables of one card, then two, ... while the multisets of that
+    many classes number at most `most_rows` in all. Returns them (`_ROWS_BY_CLASS`), each with only
+    its maker table kept (its subsets are listed again where a row is filled later)."""
+    real = [tuple(i for i in m if i < N_CARDS) for m in _MEMBERS]
+    classes = [k for k, cards in enumerate(real) if cards]
+    made = 0
+    try:
+        for size in range(1, _MEMO_TABLE + 1):
+            made += _comb(len(classes) + size - 1, size)
+            if made > most_rows:
+                break
+            for combo in _multisets(classes, size):
+                tab = 0
+                for k in set(combo):
+                    many = combo.count(k)
+                    if many > len(real[k]):
+                        break
+                    tab |= sum(1 << i for i in real[k][:many])
+                else:
+                    row = _row(tab, _BITS_get(tab) or _BITS(tab))
+                    for k in classes:
+                        if row[real[k][-1]] is None and not tab >> real[k][-1] & 1:
+                            _fill(row, real[k][-1], (1, 1, 1))
+    except Exception:   # noqa: BLE001 - a rule that fails on some table: play meets it there, located
+        pass
+    _ROWS.clear()
+    _TBS.clear()
+    for key, row in _ROWS_BY_CLASS.items():
+        row[_N_ALL] = row[_N_ALL][:2] + (None, None)
+    return _ROWS_BY_CLASS
 
 
 def _positions(tb, m, at):

@@ -90,6 +90,17 @@ def test_a_hit_plays_the_same_hands(cache_home, monkeypatch):
     assert to_dict(simulate("cirulla", hands=40, seed=3, workers=1, playout=False)) == fresh
 
 
+def test_a_hit_brings_the_rows_of_small_tables_filled(cache_home, monkeypatch):
+    """The stored playout's memo rows of small tables (playout._prefill) come with a hit: a new process's
+    first hands find them instead of filling them one at a time."""
+    compile_ruleset("cirulla", disk=True)
+    forget(monkeypatch)
+    hit = compile_ruleset("cirulla", disk=True)
+    assert isinstance(hit, StoredCompiled)
+    rows = hit._playout.__globals__["_ROWS_BY_CLASS"]
+    assert len(rows) == 1000 and all(row[0] is not None for key, row in rows.items() if key.count(0) < 4)
+
+
 def test_a_hit_builds_its_model_and_warnings_only_when_asked(cache_home, monkeypatch, tmp_path):
     path = write(tmp_path / "v.yaml", VARIANT)
     first = compile_ruleset(path, disk=True)

@@ -226,3 +226,80 @@ def test_counting_path_only_where_it_applies():
     assert "def _k_pick" in generate(compile_ruleset("cicera").ruleset)
     for rid in ("cirulla", "scopone", "escoba"):
         assert "def _k_pick" not in generate(compile_ruleset(rid).ruleset), rid
+
+
+def _fresh_playout(compiled):
+    """A playout module of its own (its memo rows empty), as a new process loads it."""
+    from rulespec.compiler.playout import generate_with_spans
+    source, _spans = generate_with_spans(compiled.ruleset)
+    namespace = dict(compiled.module.__dict__)
+    namespace["_MODULE"] = compiled.module
+    exec(compile(source, f"<fresh playout {compiled.module.RULESET_ID}>", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+@pytest.mark.parametrize("rid", shipped_ids())
+def test_rows_filled_ahead_play_as_hand_plays(rid):
+    """_prefill (what a disk cache entry keeps): rows made from stand-in tables of each mix of card classes,
+    then served to the tables of play, which hold other cards of those classes: still Hand's moves."""
+    compiled = compile_ruleset(rid)
+    rules = compiled.module
+    namespace = _fresh_playout(compiled)
+    rows = namespace["_prefill"]()
+    assert bool(rows) == (namespace["_MEMO_TABLE"] >= 0)
+    assert not namespace["_ROWS"]          # tables of play find their rows by their classes
+
+    for n in rules.SEATS_ALLOWED:
+        for i in range(3):
+            seed = f"prefilled:{rid}:{n}:{i}"
+            specs = _bots(i, n)
+            want = via_hand(rules, n, i % n, seed, specs)
+            rng = random.Random(seed)
+            order = list(range(rules.N_CARDS))
+            rng.shuffle(order)
+            record = []
+            plays, outcome, piles, points, _t, _o = namespace["playout"](
+                n, i % n, order, rng, [POLICIES[s] for s in specs],
+                [random.Random(f"{seed}:bot{s}") for s in range(n)], True, record)
+            moves = [(seat, tuple(decls), card, capture) for kind, seat, decls, card, capture in
+                     (r for r in record if r[0] == "move")]
+            assert moves == want[0], f"{rid}, {n} players, hand {i}"
+            assert (rules.score(piles, points) if plays else None) == want[4]
+
+
+def test_a_prefilled_row_holds_every_class_a_card_can_be_played_from():
+    """Cirulla: every table of up to four cards has its row, each filled for every rank not all on the table."""
+    compiled = compile_ruleset("cirulla")
+    namespace = _fresh_playout(compiled)
+    rows = namespace["_prefill"]()
+    assert len(rows) == 1000            # 10 + 55 + 220 + 715 multisets of ranks (four of a rank at most)
+    n_all = namespace["_N_ALL"]
+    for key, row in rows.items():
+        for rank in range(10):
+            if key.count(rank) < 4:
+                assert all(row[i] is not None for i in range(40) if i % 10 == rank), (key, rank)
+        assert row[n_all][2:] == (None, None)       # the maker's subsets are not kept
+
+
+@pytest.mark.parametrize("rid", shipped_ids())
+def test_legal_moves_are_listed_in_ascending_order(rid):
+    """Hand.legal_moves() (the compiled legal(), or per card with a declared wild card) and the moves
+    left after declaring list moves sorted: by card, then by capture mask, the play without capturing
+    first: the order every bot and engine draws from."""
+    from rulespec.bots.policy import declared_moves
+    rules = compile_ruleset(rid).module
+    turns = [0]
+
+    def on_turn(hand, seat):
+        moves = hand.legal_moves()
+        assert moves == sorted(set(moves)), (rid, hand.plays)
+        _decls, after = declared_moves(hand, seat)
+        assert after == sorted(set(after)), (rid, hand.plays)
+        turns[0] += 1
+
+    for n in rules.SEATS_ALLOWED:
+        for i in range(2):
+            rng = random.Random(f"order:{rid}:{n}:{i}")
+            hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
+            play_out(hand, [make_bot("random", rng)] * n, on_turn=on_turn)
+    assert turns[0]

@@ -25,6 +25,10 @@ from rulespec.run.engine import Game, Hand, RuleFailed, rule_failure, shuffled_s
 MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a bug, not a long game
 
 
+# (side, a score row's categories in order) -> per category its statistics key, and whether it is one (not the total)
+_ROW_KEYS: dict = {}
+
+
 @dataclass
 class Stats:
     """Integer sums over hands (and games) that merge exactly; means and 95% intervals from them."""
@@ -73,24 +77,29 @@ class Stats:
         rows = hand.score()
         totals = [r["total"] for r in rows]
         top = max(totals)
-        if totals.count(top) == 1:
+        tops = totals.count(top)
+        if tops == 1:
             self.hand_wins[totals.index(top)] += 1
+        # each side's margin: its total less the best of the others' (the top, or the second where it is the top)
+        second = max([t for t in totals if t != top], default=top) if tops == 1 else top
         sums, squares, scored, counted = self.sums, self.squares, self.scored, self.totals
         for side, row in enumerate(rows):
-            for cat, pts in row.items():
-                key = (side, cat)
+            cats = tuple(row)
+            keys = _ROW_KEYS.get((side, cats))
+            if keys is None:
+                keys = _ROW_KEYS[(side, cats)] = [((side, cat), cat != "total") for cat in cats]
+            for (key, category), pts in zip(keys, row.values()):
                 if pts:
                     sums[key] = sums.get(key, 0) + pts
                     squares[key] = squares.get(key, 0) + pts * pts
-                    if cat != "total":
+                    if category:
                         scored[key] = scored.get(key, 0) + 1
                 elif key not in sums:
                     sums[key] = squares[key] = 0      # every category listed, scored or not
             total = totals[side]
             key = (side, total)
             counted[key] = counted.get(key, 0) + 1
-            others = [t for s, t in enumerate(totals) if s != side]
-            margin = total - max(others) if others else 0
+            margin = 0 if len(totals) == 1 else total - (second if total == top else top)
             key = (side, "margin")
             sums[key] = sums.get(key, 0) + margin
             squares[key] = squares.get(key, 0) + margin * margin
