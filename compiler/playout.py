@@ -338,6 +338,8 @@ _ROWS_BY_CLASS = {{}}  # the table's card classes, in order -> per class its opt
 _ROWS = {{}}           # table mask -> its row of _ROWS_BY_CLASS
 _ROWS_get = _ROWS.get
 _TBS = {{}}            # table mask -> its cards in class order (what the positions of its row count)
+_CARDS_OF = _rt.bits_of     # a table's cards, not memoised: most tables are met once, and in runtime.bits'
+                            # memo they crowd out the hands, which come back
 _BITS = _rt.bits
 _BITS_get = _rt._BITS.get
 _CLS = {classes!r}
@@ -491,7 +493,7 @@ def _prefill(most_rows=PREFILL_ROWS):
                         break
                     tab |= sum(1 << i for i in real[k][:many])
                 else:
-                    row = _row(tab, _BITS_get(tab) or _BITS(tab))
+                    row = _row(tab, _CARDS_OF(tab))
                     for k in classes:
                         if row[real[k][-1]] is None and not tab >> real[k][-1] & 1:
                             _fill(row, real[k][-1], (1, 1, 1))
@@ -640,7 +642,7 @@ elif wild_as is None:
         count = sum(map(len, opts))
     elif (small or len(cards) <= _MEMO_HAND) and tab.bit_count() <= _MEMO_TABLE:
         tb = tab
-        row = _row(tab, _BITS_get(tab) or _BITS(tab))
+        row = _row(tab, _CARDS_OF(tab))
         opts = [row[c] or _fill(row, c, (rnd, TURN, plays + 1)) for c in cards]
         count = sum(map(len, opts))
     else:
@@ -653,12 +655,8 @@ elif wild_as is None:
 else:
     # a declared wild card: the memo rows serve it as its declared card (and, lying on the table,
     # as that card there, its position mapped back to the wild card)
-    if tab & _WILD:
-        teff = (tab ^ _WILD) | (1 << wild_as)
-        tb = _BITS_get(teff) or _BITS(teff)
-    else:
-        teff = tab
-        tb = _BITS_get(tab) or _BITS(tab)
+    teff = (tab ^ _WILD) | (1 << wild_as) if tab & _WILD else tab
+    tb = _CARDS_OF(teff)
     if len(tb) <= _MEMO_TABLE and len(cards) <= _MEMO_HAND:
         row = _ROWS_get(teff)
         if row is None:

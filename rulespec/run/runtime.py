@@ -50,6 +50,13 @@ def bits(mask: int) -> tuple[int, ...]:
     return got
 
 
+def bits_of(mask: int) -> tuple[int, ...]:
+    """`bits(mask)`, not memoised: for sets seldom asked about twice (they would crowd the memo)."""
+    if mask >> 40:
+        return bits(mask)
+    return _B0[mask & 255] + _B1[mask >> 8 & 255] + _B2[mask >> 16 & 255] + _B3[mask >> 24 & 255] + _B4[mask >> 32]
+
+
 def idx(card: int) -> int:
     """The index of a one-card mask."""
     return card.bit_length() - 1
