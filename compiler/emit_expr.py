@@ -110,10 +110,12 @@ class _Emitter:
     """Emits one checked tree; holds the deck tables used for compile-time folding."""
 
     def __init__(self, ctx: Context, card_indices: dict[str, str] | None = None,
-                 hoisted: list[str] | None = None):
+                 hoisted: list[str] | None = None, locals_as: dict[str, str] | None = None):
         self.ctx = ctx
         # Runtime card names whose index the enclosing function already holds in a local.
         self.card_indices = card_indices or {}
+        # Runtime names the enclosing function holds under another local, or computes (compiler text).
+        self.locals_as = locals_as or {}
         # Where per-side-invariant most() value lists go, when the caller hoists them (see _most).
         self.hoisted = hoisted
         self.deck = ctx.deck
@@ -199,6 +201,8 @@ class _Emitter:
         # A runtime name: emitted as is, so it must be a plain, non-private identifier.
         if not NAME_RE.match(node.id) or node.id.startswith("_"):
             raise ValueError(f"refusing to emit name {node.id!r}")
+        if node.id in self.locals_as:
+            return Code(self.locals_as[node.id], P_ATOM)
         return Code(node.id, P_ATOM)
 
     def _attr(self, node: Attr) -> Code:
@@ -456,14 +460,16 @@ EMITTERS = {
 
 
 def emit(expr: Expr, ctx: Context, *, card_indices: dict[str, str] | None = None,
-         hoisted: list[str] | None = None) -> str:
+         hoisted: list[str] | None = None, locals_as: dict[str, str] | None = None) -> str:
     """Python source of a type-checked expression, for a function whose locals are ctx.names.
 
     `card_indices` maps a runtime card name to a local holding its index (rank(played) becomes
     `_RANK[p]`); with `hoisted`, each most() whose values do not depend on the side appends its
-    value list there and refers to it as `_most<N>`.
+    value list there and refers to it as `_most<N>`; `locals_as` maps a runtime name to the
+    compiler's own text for it (a local of another name, or an atom: parenthesised), never to
+    anything a ruleset wrote.
     """
-    em = _Emitter(ctx, card_indices, hoisted)
+    em = _Emitter(ctx, card_indices, hoisted, locals_as)
     # Checked against `cards`, a list of cards must come out as a set (a mask), not a tuple.
     return (em.mask(expr) if expr.expected == CARDS else em.emit(expr)).text
 

@@ -889,7 +889,10 @@ if decls:
                         else:
                             capture = o[0]
                     if capture and tb is not None:
-                        capture = _real(tb, capture)
+                        if capture & (capture - 1):
+                            capture = _real(tb, capture)
+                        else:                       # one card (most captures): _real inline
+                            capture = 1 << (_TBS[tb] if tb.__class__ is int else tb)[capture.bit_length() - 1]
 ''')
         w(t('''
                 elif flat is _K_COUNTED:
@@ -933,14 +936,18 @@ if decls:
                 tab ^= capture
                 piles[side] |= capture | bit
                 last = side
+    ''')
+        # the card laid on the table is what a play's `previous` reads (kept only where an event reads it)
+        w('''
                 previous = 0
+    ''', "previous" in reads)
+        w('''
             else:
                 tab |= bit
-                previous = bit
     ''')
         w('''
-            last_play = not left and rnd >= nrounds
-    ''', "last_play" in reads)
+                previous = bit
+    ''', "previous" in reads)
         # the counting path's sets per total follow the table: x the card joining it, / those leaving
         w('''
             hq[seat] -= _K_HQ[card]
@@ -968,48 +975,46 @@ if decls:
                         _SUMS.clear()
                     _SUMS[tab] = sums_now
     ''', needs_sums)
-        # the names the events read, as the rules see them (a declared wild card as its declared card)
+        # the names the events read, as the rules see them (a declared wild card as its declared card):
+        # the play's own locals where no wild card is declared, else computed first
         seen = [(name, plain, as_declared) for name, plain, as_declared in (
             ("played", "bit", "vbit if card == WILD_INDEX else bit"),
             ("captured", "capture", "(capture ^ _WILD) | vbit if capture & _WILD else capture"),
             ("table", "tab", "(tab ^ _WILD) | vbit if tab & _WILD else tab")) if name in reads]
-        if seen and wild:
-            w("            if wild_as is None:")
-            for name, plain, _d in seen:
-                w(f"                {name} = {plain}")
-            w("            else:")
-            for name, _p, as_declared in seen:
-                w(f"                {name} = {as_declared}")
-        for name, plain, _d in (seen if not wild else ()):
-            w(f"            {name} = {plain}")
         w('''
             previous, previous_now = previous_was, previous
     ''', "previous" in reads)
-        w('''
-            round = rnd
-    ''', "round" in reads)
-        w('''
-            turn = nplayed[seat]             # after the count above: this play's turn in the round
-    ''', "turn" in reads)
-        w('''
-            play = plays
-    ''', "play" in reads)
-        for e in rs.events.values():
-            w(f"            # {file_name(e.when.span.file)}:{e.when.span.line}")
-            spans[len(L) + 1] = e.when.span       # the line about to be written, 1-based
-            w(f"            if {emit_rule(rs, e.when, EVENT_NAMES)}:")
-            w(f"                ev[side][{cat_index[e.category]}] += {e.points!r}" if e.category else
-              "                pass")
-            w(f'''
-                record.append(("event", plays, seat, {e.name!r}, {e.points!r}))  #REC
+        # the moment as locals (the turn after the count above: this play's turn in the round); the last
+        # play found only where an event asks
+        moment = {"round": "rnd", "play": "plays", "turn": "nplayed[seat]", "last_play": "(not left and rnd >= nrounds)"}
+
+        def events(pad: str, locals_as: dict) -> None:
+            for e in rs.events.values():
+                w(f"{pad}# {file_name(e.when.span.file)}:{e.when.span.line}")
+                spans[len(L) + 1] = e.when.span       # the line about to be written, 1-based
+                w(f"{pad}if {emit_rule(rs, e.when, EVENT_NAMES, locals_as=locals_as)}:")
+                w(f"{pad}    ev[side][{cat_index[e.category]}] += {e.points!r}" if e.category else f"{pad}    pass")
+                if traced[0]:
+                    w(f"{pad}    record.append((\"event\", plays, seat, {e.name!r}, {e.points!r}))")
+
+        plain = {**moment, **{name: local for name, local, _d in seen}}
+        if wild:
+            w("            if wild_as is None:")
+            events(" " * 16, plain)
+            w("                pass", not rs.events)
+            w("            else:")
+            for name, _p, as_declared in seen:
+                w(f"                {name} = {as_declared}")
+            events(" " * 16, moment)
+            w('''
+                if capture and (capture | bit) & _WILD:
+                    wild_as = None             # the declared wild card was captured: its printed card again
     ''')
+        else:
+            events(" " * 12, plain)
         w('''
             previous = previous_now
     ''', "previous" in reads)
-        w('''
-            if wild_as is not None and capture and (capture | bit) & _WILD:
-                wild_as = None             # the declared wild card was captured: its printed card again
-    ''', wild)
         w('''
             seat = nxt[seat]
             if not left:
