@@ -453,3 +453,20 @@ def test_ranked_best_per_suit_is_best_per_suit(pile):
     scores = tuple((16, 12, 13, 14, 15, 18, 21, 10, 10, 10)[i % 10] for i in range(50))
     assert runtime.best_per_suit_ranked(pile, suits) == \
         runtime.best_per_suit(pile, tuple(mask for mask, _r in suits), scores)
+
+
+def test_locals_as_puts_the_compilers_own_text_for_a_runtime_name():
+    """emit(locals_as=...): the playout's events read its locals (`capture`, `tab`) and compute the last play
+    only where asked; names left out of the mapping, and everything else, are emitted as before."""
+    tree = parse('count(captured) > 0 and empty(table) and not last_play and count(previous) < 2', ORIGIN)
+    check(tree, CONTEXTS["fr"])
+    plain = emit(tree, CONTEXTS["fr"])
+    renamed = emit(tree, CONTEXTS["fr"], locals_as={"captured": "capture", "table": "tab",
+                                                   "last_play": "(not left and rnd >= nrounds)"})
+    assert renamed == plain.replace("captured", "capture").replace("table", "tab").replace(
+        "last_play", "(not left and rnd >= nrounds)")
+    assert "previous" in renamed
+    for left, rnd, want in ((0, 3, False), (1, 3, True), (0, 2, True)):
+        got = eval(renamed, {"_rt": runtime, "__builtins__": SAFE_BUILTINS},           # noqa: S307 - our own source
+                   {"capture": 1, "tab": 0, "previous": 0, "left": left, "rnd": rnd, "nrounds": 3})
+        assert got is want
