@@ -11,7 +11,12 @@ Every engine plays hand `i` from `random.Random(f"h{i}")`: the deck shuffled,
 then every choice drawn from the same stream (as `rulespec simulate` does), the
 hand scored. The reference is always its own 4-player Cirulla.
 
-    python bench/instructions.py --hands 300 --warm 3000 [--rulesets cirulla:2,cirulla:4,cicera:4]
+The playouts are compiled without the disk cache, unless `--cache`: then they
+are loaded as `rulespec simulate` loads them, from a cache entry (with the memo
+rows of small tables filled when it was stored) written beforehand in a folder
+of the run's own.
+
+    python bench/instructions.py --hands 300 --warm 3000 [--rulesets cirulla:2,cirulla:4,cicera:4] [--cache]
 """
 from __future__ import annotations
 
@@ -40,7 +45,7 @@ if which == "ref":
 sys.path.insert(0, {root!r})
 from rulespec.compiler.build import compile_ruleset
 from rulespec.compiler.playout import playout_for
-compiled = compile_ruleset(which)
+compiled = compile_ruleset(which, disk=True)     # the disk cache only where the run turns it on
 fn, rules = playout_for(compiled), compiled.module
 for i in range(total):
     rng = random.Random(f"h{{i}}")
@@ -52,12 +57,15 @@ for i in range(total):
 """
 
 
+ENV = {**os.environ, "RULESPEC_CACHE": "off"}
+
+
 def count(script: Path, which: str, n: int, total: int) -> int:
     """Instructions executed by one run of the script."""
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
                               sys.executable, str(script), which, str(n), str(total)],
-                             capture_output=True, text=True, env={**os.environ, "RULESPEC_CACHE": "off"})
+                             capture_output=True, text=True, env=ENV)
     found = re.search(r"Collected : (\d+)", out.stderr)
     if out.returncode or not found:
         raise SystemExit(f"callgrind run failed ({which} {n} {total}):\n{out.stderr[-2000:]}")
@@ -77,6 +85,7 @@ def main(argv=None) -> int:
                         help="RULESET:SEATS, comma-separated")
     parser.add_argument("--ref", default=str(ROOT.parent / "shared" / "bench"), help="the folder of ref_cirulla.py")
     parser.add_argument("--jobs", type=int, default=2, help="callgrind runs at a time")
+    parser.add_argument("--cache", action="store_true", help="load the playouts from a disk cache entry, as simulate")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
@@ -85,6 +94,10 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "hands.py"
         script.write_text(_SCRIPT.format(root=str(ROOT), ref=args.ref), encoding="utf-8")
+        if args.cache:
+            ENV.update(RULESPEC_CACHE="on", XDG_CACHE_HOME=str(Path(tmp) / "cache"))
+            for which, n in rows[1:]:            # each entry written once, outside the counted runs
+                subprocess.run([sys.executable, str(script), which, str(n), "0"], env=ENV, check=True)
         with ThreadPoolExecutor(args.jobs) as pool:
             cold = {row: pool.submit(per_hand, script, *row, 0, args.hands) for row in rows}
             warm = {row: pool.submit(per_hand, script, *row, args.warm, args.hands) for row in rows}

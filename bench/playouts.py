@@ -14,7 +14,10 @@ Engines, each playing uniformly random legal moves:
 - `ref`: ref_cirulla.py's `play_hand` (standard 4-player Cirulla, bonuses
   always declared); imported from its folder at run time, never copied here.
 - `playout`: the ruleset's generated playout (compiler/playout.py), random
-  bots declaring their best bonuses (what `rulespec simulate` runs).
+  bots declaring their best bonuses (what `rulespec simulate` runs), loaded
+  as simulate loads it: from the disk compile cache, with the memo rows of
+  small tables filled when the entry was stored (RULESPEC_CACHE=off: compiled
+  here, nothing filled ahead).
 - `hand`: `Hand` with `RandomBot`s declaring their best bonuses (the state
   API, what the playouts replaced in `simulate`).
 Every hand ends with the score (`ref`: its own scoring).
@@ -126,7 +129,7 @@ def main(argv=None) -> int:
           f"cold = first round alone)")
     print(f"  {'ruleset':10} {'seats':>5} {'engine':8} {'µs/hand':>9} {'cold':>9} {'ref/engine':>11}")
     for rid in args.rulesets.split(","):
-        compiled = compile_ruleset(rid)
+        compiled = compile_ruleset(rid, disk=True)     # as simulate loads it (the disk cache, unless turned off)
         for n in (int(x) for x in args.seats.split(",")):
             if n not in compiled.module.SEATS_ALLOWED:
                 continue
