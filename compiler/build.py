@@ -10,7 +10,6 @@ import json
 import linecache
 import os
 import types
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,13 +26,17 @@ if TYPE_CHECKING:
 _CACHE: dict[str, "Compiled"] = {}
 
 
-@dataclass
 class Compiled:
     """A compiled ruleset: the checked model, the generated source and the loaded module.
 
     `line_map[i]` is the span of the YAML that wrote generated line i + 1 (None for the
     module's own scaffolding), as Jinja's debug_info.
+
+    Written out as `@dataclass` would generate it (constructor, repr, equality, unhashable;
+    tests/test_records.py compares the two), without importing dataclasses on a compile-cache hit.
     """
+
+    __match_args__ = ("ruleset", "source", "module", "line_map", "filename", "warnings")
 
     ruleset: "model.Ruleset"
     source: str
@@ -41,6 +44,25 @@ class Compiled:
     line_map: tuple[Span | None, ...] = ()
     filename: str = ""
     warnings: "tuple[LintWarning, ...]" = ()   # lint's, then those that need the compiled conditions
+
+    def __init__(self, ruleset: "model.Ruleset", source: str, module: types.ModuleType,
+                 line_map: tuple[Span | None, ...] = (), filename: str = "",
+                 warnings: "tuple[LintWarning, ...]" = ()) -> None:
+        self.ruleset, self.source, self.module = ruleset, source, module
+        self.line_map, self.filename, self.warnings = line_map, filename, warnings
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(ruleset={self.ruleset!r}, source={self.source!r}, "
+                f"module={self.module!r}, line_map={self.line_map!r}, filename={self.filename!r}, "
+                f"warnings={self.warnings!r})")
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.ruleset, self.source, self.module, self.line_map, self.filename, self.warnings) == \
+                (other.ruleset, other.source, other.module, other.line_map, other.filename, other.warnings)
+        return NotImplemented
+
+    __hash__ = None
 
     def span_at(self, lineno: int) -> Span | None:
         """The source span that wrote a 1-based line of the generated module."""

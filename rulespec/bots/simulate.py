@@ -15,7 +15,6 @@ import os
 import random
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
@@ -29,9 +28,28 @@ MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a
 _ROW_KEYS: dict = {}
 
 
-@dataclass
+class _Factory:
+    """The default of a field that starts as a new empty dict or list (dataclasses' default_factory)."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY = _Factory()
+
+# The fields of Stats, in order (as dataclasses.fields would list them).
+_STATS_FIELDS = ("sides", "seats", "categories", "hands", "plays", "decisions", "legal_moves", "games", "game_hands",
+                 "outcomes", "sums", "squares", "hand_wins", "game_wins", "totals", "lengths", "scored")
+
+
 class Stats:
-    """Integer sums over hands (and games) that merge exactly; means and 95% intervals from them."""
+    """Integer sums over hands (and games) that merge exactly; means and 95% intervals from them.
+
+    Written out as `@dataclass` would generate it (constructor, repr, equality, unhashable;
+    tests/test_records.py compares the two), without importing dataclasses at every `simulate`.
+    """
+
+    __match_args__ = _STATS_FIELDS
 
     sides: int
     seats: int
@@ -42,18 +60,47 @@ class Stats:
     legal_moves: int = 0
     games: int = 0
     game_hands: int = 0
-    outcomes: dict = field(default_factory=dict)
-    sums: dict = field(default_factory=dict)       # (side, category) -> sum of points
-    squares: dict = field(default_factory=dict)    # (side, category) -> sum of squares
-    hand_wins: list = field(default_factory=list)  # per side: hands with the strictly highest total
-    game_wins: list = field(default_factory=list)  # per side: games won
-    totals: dict = field(default_factory=dict)     # (side, total points of a hand) -> hands
-    lengths: dict = field(default_factory=dict)    # plays in a hand -> hands
-    scored: dict = field(default_factory=dict)     # (side, category) -> hands in which it scored > 0
+    outcomes: dict
+    sums: dict          # (side, category) -> sum of points
+    squares: dict       # (side, category) -> sum of squares
+    hand_wins: list     # per side: hands with the strictly highest total
+    game_wins: list     # per side: games won
+    totals: dict        # (side, total points of a hand) -> hands
+    lengths: dict       # plays in a hand -> hands
+    scored: dict        # (side, category) -> hands in which it scored > 0
 
-    def __post_init__(self):
+    def __init__(self, sides: int, seats: int, categories: tuple[str, ...], hands: int = 0, plays: int = 0,
+                 decisions: int = 0, legal_moves: int = 0, games: int = 0, game_hands: int = 0,
+                 outcomes: dict = _FACTORY, sums: dict = _FACTORY, squares: dict = _FACTORY,
+                 hand_wins: list = _FACTORY, game_wins: list = _FACTORY, totals: dict = _FACTORY,
+                 lengths: dict = _FACTORY, scored: dict = _FACTORY) -> None:
+        self.sides, self.seats, self.categories = sides, seats, categories
+        self.hands, self.plays, self.decisions, self.legal_moves = hands, plays, decisions, legal_moves
+        self.games, self.game_hands = games, game_hands
+        self.outcomes = {} if outcomes is _FACTORY else outcomes
+        self.sums = {} if sums is _FACTORY else sums
+        self.squares = {} if squares is _FACTORY else squares
+        self.hand_wins = [] if hand_wins is _FACTORY else hand_wins
+        self.game_wins = [] if game_wins is _FACTORY else game_wins
+        self.totals = {} if totals is _FACTORY else totals
+        self.lengths = {} if lengths is _FACTORY else lengths
+        self.scored = {} if scored is _FACTORY else scored
         self.hand_wins = self.hand_wins or [0] * self.sides
         self.game_wins = self.game_wins or [0] * self.sides
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, name) for name in _STATS_FIELDS)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in _STATS_FIELDS)
+        return f"{type(self).__qualname__}({inner})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self._fields() == other._fields()
+        return NotImplemented
+
+    __hash__ = None
 
     def _add(self, side: int, cat: str, pts: int) -> None:
         key = (side, cat)

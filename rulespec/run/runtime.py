@@ -11,7 +11,6 @@ from typing import Callable as _Callable
 from typing import NamedTuple
 
 from rulespec.errors import RulespecError
-from rulespec.lang.decks import index_tables
 
 # ====================================================================
 # Expression helpers (called by code from compiler/emit_expr.py)
@@ -20,6 +19,7 @@ from rulespec.lang.decks import index_tables
 
 def tables(deck, wild: int | None = None) -> dict[str, object]:
     """The module-level names emitted expressions use: `_VALUE`, `_RANK`, `_SUIT`, `_WILD`."""
+    from rulespec.lang.decks import index_tables      # not at import: a compiled module runs without decks
     return index_tables(deck, wild)
 
 
