@@ -11,11 +11,12 @@ import linecache
 import os
 import types
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rulespec.errors import Span
 from rulespec.source.files import read_regular
 from rulespec.source.rulesets import locate, rulesets_dir
+
+TYPE_CHECKING = False            # typing's flag, without importing typing (a type checker takes it as True)
 
 # The loader, the checks and the code generator (YAML, jsonschema, Lark) are imported when a ruleset is
 # compiled: a ruleset taken from the disk cache (compiler/cache.py) needs none of them.

@@ -255,7 +255,8 @@ def _load_in(where: int, first: str) -> dict | None:
     if entry is None:
         return None
     try:
-        texts = [d.decode("utf-8-sig") for d in datas]
+        # utf-8-sig's decoding (a leading BOM dropped) without importing its codec
+        texts = [(d[3:] if d.startswith(b"\xef\xbb\xbf") else d).decode("utf-8") for d in datas]
     except UnicodeDecodeError:
         return None
     for (name, _real), text in zip(files, texts):

@@ -6,15 +6,19 @@ import dataclasses
 import inspect
 import pickle
 import random
-import subprocess
 import sys
+import typing
 
 import pytest
 
 from rulespec.bots.simulate import Stats
 from rulespec.compiler.build import Compiled
 from rulespec.errors import Span
-from rulespec.run.engine import DealSource, ExplicitRound
+from rulespec.run import records
+from rulespec.run.declarations import Declaration
+from rulespec.run.engine import DealSource, Event, ExplicitRound
+from rulespec.run.pickling import RulesRef
+from rulespec.run.runtime import BonusSpec
 
 F = dataclasses.field
 
@@ -142,14 +146,62 @@ def test_deal_source_clone_copies_the_order_only():
     assert src.order == [1, 2, 3]
 
 
-def test_simulate_imports_no_dataclasses_on_a_cache_hit(tmp_path):
-    """A compile-cache hit's `rulespec simulate` imports neither dataclasses (inspect, ast, dis) nor difflib."""
-    code = ("import sys; sys.argv = ['rulespec', 'simulate', 'cirulla', '--hands', '1', '--workers', '1']\n"
-            "from rulespec.cli.main import run\n"
-            "import io; run(sys.argv[1:], io.StringIO(), io.StringIO())\n"
-            "print(sorted(m for m in ('dataclasses', 'inspect', 'difflib', 'rulespec.lang.decks') if m in sys.modules))")
-    env = {**__import__("os").environ, "XDG_CACHE_HOME": str(tmp_path)}
-    env.pop("RULESPEC_CACHE", None)
-    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
-            for _ in range(2)]
-    assert outs[1] == "[]\n"
+def _record(base):
+    """The same class body on typing's NamedTuple or on records.NamedTuple."""
+    class Rec(base):
+        """A record."""
+
+        a: int
+        b: "str | None" = "x"
+        c: tuple = ()
+
+        def twice(self) -> int:
+            return 2 * self.a
+
+        @property
+        def doubled(self) -> str:
+            return self.b * 2
+
+        LIMIT = 3
+    return Rec
+
+
+def test_records_namedtuple_makes_typings_class():
+    mine, theirs = _record(records.NamedTuple), _record(typing.NamedTuple)
+    assert mine.__mro__[1:] == theirs.__mro__[1:] == (tuple, object)
+    for name in ("_fields", "_field_defaults", "__doc__", "__module__", "__qualname__", "__name__", "LIMIT",
+                 "__slots__", "__match_args__"):
+        assert getattr(mine, name) == getattr(theirs, name), name
+    assert list(mine.__annotations__) == list(theirs.__annotations__) == ["a", "b", "c"]
+    assert typing.get_type_hints(mine) == typing.get_type_hints(theirs)
+    assert sorted(vars(mine)) == sorted(vars(theirs))
+    for args in ((1,), (2, "y"), (3, None, (1,))):
+        m, t = mine(*args), theirs(*args)
+        assert repr(m) == repr(t) and m == t and tuple(m) == tuple(t) and hash(m) == hash(t)
+        assert m.twice() == t.twice() and m._asdict() == t._asdict() and m._replace(a=9) == t._replace(a=9)
+    assert mine(1).doubled == theirs(1).doubled == "xx"
+    assert mine._make([5, "z", ()]) == theirs._make([5, "z", ()])
+    for base, error in ((records.NamedTuple, TypeError), (typing.NamedTuple, TypeError)):
+        with pytest.raises(error, match="Non-default namedtuple field c cannot follow default field b"):
+            class Bad(base):
+                a: int
+                b: int = 1
+                c: int
+        with pytest.raises(AttributeError, match="Cannot overwrite NamedTuple attribute _replace"):
+            class Worse(base):
+                a: int
+
+                def _replace(self):
+                    pass
+
+
+@pytest.mark.parametrize("cls, args", [(Declaration, ("napola", 7)), (Declaration, ("napola", 7, 3)),
+                                       (Event, (1, 0, 0, "scopa", 1, "scope")), (RulesRef, ("cirulla", {"a": 1})),
+                                       (BonusSpec, None)])
+def test_the_engines_records_are_namedtuples(cls, args):
+    assert cls.__mro__ == (cls, tuple, object) and cls.__module__.startswith("rulespec.run.")
+    assert cls.__doc__ and cls._fields == tuple(cls.__annotations__)
+    if args is not None:
+        value = cls(*args)
+        assert pickle.loads(pickle.dumps(value)) == value and repr(value).startswith(cls.__name__ + "(")
+        assert value._replace() == value and copy.deepcopy(value) == value

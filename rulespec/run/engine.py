@@ -10,13 +10,19 @@ its virtual index (see decks.py) until it is captured.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+TYPE_CHECKING = False            # typing's flag without importing typing (rulespec/run/records.py)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from rulespec.run.records import NamedTuple
 
 from rulespec.errors import RulespecError
 from rulespec.run.declarations import Declaration, declarer, unique_holder
 from rulespec.run.pickling import state_with_rules, state_without_rules
-from rulespec.run.protocol import CompiledRules
 from rulespec.run.runtime import bits as _rt_bits
+
+if TYPE_CHECKING:
+    from rulespec.run.protocol import CompiledRules
 
 # A deal check that holds for nearly every deal would redeal forever.
 MAX_REDEALS = 1000

@@ -1,0 +1,32 @@
+"""What a `rulespec simulate` process imports and builds before its first hand, on a compile-cache hit."""
+import os
+import subprocess
+import sys
+
+from rulespec.run import runtime
+
+
+# What `simulate` does not need on a hit (each import costs every process): dataclasses (it imports inspect, ast,
+# dis, tokenize), typing (rulespec/run/records.py), difflib (a "did you mean"), contextlib, copy, the deck model,
+# the compiled modules' typed Protocol, the utf-8-sig codec.
+NOT_NEEDED = ("dataclasses", "inspect", "typing", "difflib", "contextlib", "copy", "rulespec.lang.decks",
+              "rulespec.run.protocol", "encodings.utf_8_sig")
+
+
+def test_simulate_imports_nothing_it_does_not_need_on_a_cache_hit(tmp_path):
+    """A compile-cache hit's `rulespec simulate` (as the console script runs it) imports none of NOT_NEEDED."""
+    code = ("import sys; sys.argv = ['rulespec', 'simulate', 'cirulla', '--hands', '1', '--workers', '1']\n"
+            "from rulespec.cli.main import run\n"
+            "import io; run(sys.argv[1:], io.StringIO(), io.StringIO())\n"
+            f"print(sorted(m for m in {NOT_NEEDED!r} if m in sys.modules))")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    env.pop("RULESPEC_CACHE", None)
+    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+            for _ in range(2)]
+    assert outs[1] == "[]\n"
+
+
+def test_the_byte_tables_list_each_bytes_bits_in_order():
+    assert runtime._BYTES == tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+                                   for k in range(5))
+    assert runtime.bits((1 << 40) - 1) == tuple(range(40)) and runtime.bits(0b1010 << 30) == (31, 33)
