@@ -128,15 +128,37 @@ def code_stamp() -> str:
     # The package folder, following its links to the checkout's compiler/ and grammars/ (the shipped
     # rulesets are inputs, hashed by content one by one).
     root = os.path.dirname(os.path.realpath(package.__file__))
-    for here, dirs, names in os.walk(root, followlinks=True):
-        dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "rulesets"))
-        for name in sorted(names):
-            if name.endswith(_CODE_SUFFIXES):
-                st = os.stat(os.path.join(here, name))
-                rel = os.path.relpath(os.path.join(here, name), root)
-                h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0".encode())
+    parts: list[str] = []
+    _stamp_folder(root, "", parts)
+    h.update("".join(parts).encode())
     _CODE_STAMP.append(h.hexdigest())
     return _CODE_STAMP[0]
+
+
+def _stamp_folder(folder: str, rel: str, parts: list[str]) -> None:
+    """Each code file's `rel/name\\0size\\0mtime\\0ctime\\0` under `folder`, as os.walk(followlinks=True) would
+    reach them with its folders sorted: the folder's own files by name, then each subfolder by name (but
+    __pycache__ and rulesets). By os.scandir, whose entries know what they are: a tenth of os.walk's time
+    with os.stat and os.path.relpath per file, at every process's first compile."""
+    try:
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError:
+        return                          # as os.walk, a folder it cannot list is left out
+    folders = []
+    for entry in entries:
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if entry.name not in ("__pycache__", "rulesets"):
+                folders.append(entry)
+        elif entry.name.endswith(_CODE_SUFFIXES):
+            st = entry.stat()
+            parts.append(f"{rel}{entry.name}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0")
+    for entry in folders:
+        _stamp_folder(entry.path, f"{rel}{entry.name}/", parts)
 
 
 def naming_key(located: str, options_json: str, root: str | None, relative_to: str | None) -> str:

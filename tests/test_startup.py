@@ -30,3 +30,29 @@ def test_the_byte_tables_list_each_bytes_bits_in_order():
     assert runtime._BYTES == tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
                                    for k in range(5))
     assert runtime.bits((1 << 40) - 1) == tuple(range(40)) and runtime.bits(0b1010 << 30) == (31, 33)
+
+
+def test_the_code_stamp_is_os_walks():
+    """compiler/cache.py's code stamp (by os.scandir) is the digest os.walk, os.stat and relpath gave."""
+    import hashlib
+
+    import rulespec
+    from rulespec.compiler import cache
+    h = hashlib.sha256()
+    h.update(f"{cache.FORMAT}\0{rulespec.__version__}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode())
+    root = os.path.dirname(os.path.realpath(rulespec.__file__))
+    listed = 0
+    for here, dirs, names in os.walk(root, followlinks=True):
+        dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "rulesets"))
+        for name in sorted(names):
+            if name.endswith((".py", ".lark", ".json")):
+                st = os.stat(os.path.join(here, name))
+                rel = os.path.relpath(os.path.join(here, name), root)
+                h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0".encode())
+                listed += 1
+    assert listed > 90                  # the compiler and grammars too, through their links
+    parts = []
+    cache._stamp_folder(root, "", parts)
+    assert len(parts) == listed
+    cache._CODE_STAMP.clear()
+    assert cache.code_stamp() == h.hexdigest()
