@@ -6,7 +6,6 @@ modification time (or a clock turned back) is a new key, never the old module.
 from __future__ import annotations
 
 import hashlib
-import json
 import linecache
 import os
 import types
@@ -75,11 +74,19 @@ class Compiled:
         return self.ruleset.id
 
 
+def _options_text(options: dict | None, **how) -> str:
+    """json.dumps(options or {}, sort_keys=True, **how): no options, the commonest, without importing json."""
+    if not options:
+        return "{}"
+    import json
+    return json.dumps(options, sort_keys=True, **how)
+
+
 def _key(stamps: tuple, options: dict | None) -> str:
     h = hashlib.sha256()
     for name, digest in stamps:
         h.update(name.encode("utf-8", "surrogatepass") + b"\0" + digest)
-    h.update(json.dumps(options or {}, sort_keys=True, default=str).encode())
+    h.update(_options_text(options, default=str).encode())
     return h.hexdigest()
 
 
@@ -199,7 +206,7 @@ class StoredCompiled(Compiled):
 def _cacheable_options(options: dict | None) -> str | None:
     """The options as the disk cache's key writes them, or None if they are not plain JSON values."""
     try:
-        return json.dumps(options or {}, sort_keys=True)
+        return _options_text(options)
     except (TypeError, ValueError):
         return None
 
@@ -308,7 +315,7 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
     quick = path = None
     try:
         path = locate(ref, relative_to=relative_to, span=span, root=root)
-        quick = (str(path.resolve()), json.dumps(options or {}, sort_keys=True, default=str),
+        quick = (str(path.resolve()), _options_text(options, default=str),
                  None if root is None else str(Path(root).resolve()))
         stamped = _BY_FILE.get(quick)
         if stamped is not None and _unchanged(stamped[0], stamped[1]):

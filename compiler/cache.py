@@ -14,11 +14,12 @@ and hashed.
 
 Two files per compiled ruleset:
 
-- `ref-H1.json`, H1 a hash of how the ruleset was named (the located path
+- `ref-H1.files`, H1 a hash of how the ruleset was named (the located path
   and its real path), the option values, the root, rulespec's own code
   (each source file's size and times, as Python's own .pyc check) and the
   Python version: the list of files the ruleset was read from (its extends
-  chain), each by the name its spans use and its real path;
+  chain), each by the name its spans use and its real path (marshalled
+  after its own header and SHA-256, as an entry: no JSON to import);
 - `H2.rsc`, H2 a hash of H1 and the SHA-256 of each of those files' bytes
   *as read now*: the compiled entry, content-addressed. A file edited in
   any way gives another H2, so a stale entry is never found, whatever the
@@ -37,7 +38,6 @@ located as always. `RULESPEC_CACHE=off` (or 0, no, false) turns it off.
 from __future__ import annotations
 
 import hashlib
-import json
 import marshal
 import os
 import stat
@@ -45,8 +45,9 @@ import sys
 
 from rulespec.errors import RulespecError, register_source
 
-FORMAT = 1
+FORMAT = 2
 HEADER = b"rulespec compiled %d\n" % FORMAT
+LIST_HEADER = b"rulespec files %d\n" % FORMAT
 ENV = "RULESPEC_CACHE"
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 MAX_FILES = 400           # entries and their listings; beyond that the oldest half is removed (_prune)
@@ -164,7 +165,8 @@ def _stamp_folder(folder: str, rel: str, parts: list[str]) -> None:
 def naming_key(located: str, options_json: str, root: str | None, relative_to: str | None) -> str:
     """H1: the ruleset as named (its located path and real path), the options, the root and the code."""
     named = [FORMAT, code_stamp(), located, os.path.realpath(located), options_json, root, relative_to]
-    return hashlib.sha256(json.dumps(named).encode("utf-8", "surrogatepass")).hexdigest()
+    # repr of a list of ints, strings and None: one text per list, as JSON's (which would cost an import)
+    return hashlib.sha256(repr(named).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def entry_key(first: str, digests) -> str:
@@ -217,15 +219,28 @@ def _write_own(name: str, data: bytes, where: int) -> None:
         raise
 
 
-def _chain(name: str, where: int) -> list[tuple[str, str]] | None:
-    """The (span name, real path) of each file of the chain that `ref-H1.json` lists, else None."""
-    raw = _read_own(name, where)
-    if raw is None:
+def _sealed(header: bytes, payload: bytes) -> bytes:
+    """A file of the cache: its header, the SHA-256 of the payload, the payload."""
+    return header + hashlib.sha256(payload).digest() + payload
+
+
+def _unsealed(raw: bytes | None, header: bytes):
+    """The marshalled object of a file `_sealed` wrote with `header` if it is whole, else None."""
+    if raw is None or not raw.startswith(header):
+        return None
+    body = raw[len(header):]
+    digest, payload = body[:32], body[32:]
+    if hashlib.sha256(payload).digest() != digest:
         return None
     try:
-        doc = json.loads(raw)
-    except ValueError:
+        return marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
         return None
+
+
+def _chain(name: str, where: int) -> list[tuple[str, str]] | None:
+    """The (span name, real path) of each file of the chain that `ref-H1.files` lists, else None."""
+    doc = _unsealed(_read_own(name, where), LIST_HEADER)
     if not (isinstance(doc, dict) and doc.get("format") == FORMAT and isinstance(doc.get("files"), list)):
         return None
     files = doc["files"]
@@ -265,7 +280,7 @@ def load(located: str, options_json: str, root: str | None, relative_to: str | N
 
 def _load_in(where: int, first: str) -> dict | None:
     """load's work, in the cache folder `where`, for the naming key `first`."""
-    files = _chain(f"ref-{first}.json", where)
+    files = _chain(f"ref-{first}.files", where)
     if files is None:
         return None
     datas = _read_chain(files)
@@ -290,17 +305,7 @@ def _load_in(where: int, first: str) -> dict | None:
 
 def _entry(name: str, key: str, where: int) -> dict | None:
     """The payload of `H2.rsc` if it is whole (header, SHA-256 of the rest) and is the entry for `key`."""
-    raw = _read_own(name, where)
-    if raw is None or not raw.startswith(HEADER):
-        return None
-    body = raw[len(HEADER):]
-    digest, payload = body[:32], body[32:]
-    if hashlib.sha256(payload).digest() != digest:
-        return None
-    try:
-        entry = marshal.loads(payload)
-    except (ValueError, EOFError, TypeError):
-        return None
+    entry = _unsealed(_read_own(name, where), HEADER)
     if not isinstance(entry, dict) or entry.get("key") != key:
         return None
     return entry
@@ -315,10 +320,9 @@ def store(located: str, options_json: str, root: str | None, relative_to: str | 
     try:
         first = naming_key(located, options_json, root, relative_to)
         key = entry_key(first, digests)
-        payload = marshal.dumps({**entry, "key": key})
-        _write_own(f"{key}.rsc", HEADER + hashlib.sha256(payload).digest() + payload, where)
-        listing = json.dumps({"format": FORMAT, "files": [list(f) for f in files]})
-        _write_own(f"ref-{first}.json", listing.encode("utf-8", "surrogatepass"), where)
+        _write_own(f"{key}.rsc", _sealed(HEADER, marshal.dumps({**entry, "key": key})), where)
+        listing = marshal.dumps({"format": FORMAT, "files": [list(f) for f in files]})
+        _write_own(f"ref-{first}.files", _sealed(LIST_HEADER, listing), where)
         _prune(where)
     except (OSError, ValueError, TypeError):
         pass                # only a shortcut: the next run compiles the ruleset again

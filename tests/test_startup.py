@@ -7,10 +7,11 @@ from rulespec.run import runtime
 
 
 # What `simulate` does not need on a hit (each import costs every process): dataclasses (it imports inspect, ast,
-# dis, tokenize), typing (rulespec/run/records.py), difflib (a "did you mean"), contextlib, copy, the deck model,
-# the compiled modules' typed Protocol, the utf-8-sig codec.
-NOT_NEEDED = ("dataclasses", "inspect", "typing", "difflib", "contextlib", "copy", "rulespec.lang.decks",
-              "rulespec.run.protocol", "encodings.utf_8_sig")
+# dis, tokenize), typing (rulespec/run/records.py), difflib (a "did you mean"), contextlib, copy, argparse (a plain
+# command line is read by cli/main.py's quick_args), json (the cache's files are marshalled), the deck model, the
+# compiled modules' typed Protocol, the utf-8-sig codec.
+NOT_NEEDED = ("dataclasses", "inspect", "typing", "difflib", "contextlib", "copy", "argparse", "json",
+              "rulespec.lang.decks", "rulespec.run.protocol", "encodings.utf_8_sig")
 
 
 def test_simulate_imports_nothing_it_does_not_need_on_a_cache_hit(tmp_path):

@@ -56,7 +56,6 @@ def register(sub) -> None:
 
 def run(args, out, err) -> int:
     """`rulespec simulate`: run, show a progress bar on a terminal, print the tables or JSON."""
-    import json
     import time
 
     from rulespec.bots.simulate import (
@@ -128,6 +127,7 @@ def run(args, out, err) -> int:
             hands_per_second=round(stats.hands / dt, 1) if dt else None)
         doc = to_dict(stats, ruleset=ruleset_id, options=options or {}, seed=args.seed, seats=n, bots=bots,
                       backend=args.backend, engine="native" if nat is not None else "python", **timings)
+        import json
         print(json.dumps(doc, indent=2), file=out)
         return 0
     title = f"{ruleset_id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}"
