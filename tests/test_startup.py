@@ -57,3 +57,39 @@ def test_the_code_stamp_is_os_walks():
     assert len(parts) == listed
     cache._CODE_STAMP.clear()
     assert cache.code_stamp() == h.hexdigest()
+
+
+def test_a_shipped_id_is_found_without_pathlib_as_locate_finds_it(tmp_path, monkeypatch):
+    """compiler/build.py's _shipped_file is None or locate()'s path, and finds every shipped ruleset."""
+    from pathlib import Path
+
+    from rulespec.compiler.build import _shipped_file
+    from rulespec.errors import RulespecError
+    from rulespec.source.rulesets import locate, shipped_ids
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cirulla.yaml").write_text("id: x\n", encoding="utf-8")
+    ids = shipped_ids()
+    assert len(ids) > 5
+    for ref in ids:
+        assert _shipped_file(ref) == str(locate(ref))
+    odd = ["nope", "", ".", "..", "cirulla.yaml", "cirulla.YML", "./cirulla", "rulesets/cirulla", "a\\b", "x" * 300,
+           "é" * 100, "a\0b", "\udcff", " cirulla", "cirulla ", Path("cirulla"), str(tmp_path / "cirulla.yaml"), 7]
+    for ref in odd:
+        found = _shipped_file(ref)
+        assert found is None, ref
+        try:
+            locate(ref)
+        except (RulespecError, TypeError, ValueError):
+            pass
+
+
+def test_simulate_on_a_hit_imports_no_pathlib(tmp_path):
+    """A shipped ruleset's compile-cache hit reads no path through pathlib (nor the ruleset locator)."""
+    code = ("import sys, io\nfrom rulespec.cli.main import run\n"
+            "run(['simulate', 'cirulla', '--hands', '2', '--workers', '1'], io.StringIO(), io.StringIO())\n"
+            "print(sorted(m for m in ('pathlib', 'rulespec.source.rulesets') if m in sys.modules))")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    env.pop("RULESPEC_CACHE", None)
+    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+            for _ in range(2)]
+    assert outs[1] == "[]\n"
