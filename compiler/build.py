@@ -5,7 +5,6 @@ modification time (or a clock turned back) is a new key, never the old module.
 """
 from __future__ import annotations
 
-import hashlib
 import linecache
 import os
 import sys
@@ -13,6 +12,8 @@ import types
 
 from rulespec.errors import RulespecError, Span
 from rulespec.source.files import check_name_length, read_regular
+
+from .cache import sha256         # CPython's own SHA-256: no OpenSSL to load
 
 TYPE_CHECKING = False            # typing's flag, without importing typing (a type checker takes it as True)
 
@@ -87,7 +88,7 @@ def _options_text(options: dict | None, **how) -> str:
 
 
 def _key(stamps: tuple, options: dict | None) -> str:
-    h = hashlib.sha256()
+    h = sha256()
     for name, digest in stamps:
         h.update(name.encode("utf-8", "surrogatepass") + b"\0" + digest)
     h.update(_options_text(options, default=str).encode())
@@ -104,7 +105,7 @@ _BY_FILE: dict[tuple, tuple[tuple, tuple, "Compiled"]] = {}
 
 def _stamps(files: list[str | Path]) -> tuple:
     """Each file's resolved name and the SHA-256 of its bytes, as they are now."""
-    return tuple((os.path.realpath(f), hashlib.sha256(read_regular(f)).digest()) for f in files)
+    return tuple((os.path.realpath(f), sha256(read_regular(f)).digest()) for f in files)
 
 
 def _named(files, stamps) -> tuple:

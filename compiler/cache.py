@@ -19,7 +19,7 @@ Two files per compiled ruleset:
   (each source file's size and times, as Python's own .pyc check) and the
   Python version: the list of files the ruleset was read from (its extends
   chain), each by the name its spans use and its real path (marshalled
-  after its own header and SHA-256, as an entry: no JSON to import);
+  after its own header and CRC-32, as an entry: no JSON to import);
 - `H2.rsc`, H2 a hash of H1 and the SHA-256 of each of those files' bytes
   *as read now*: the compiled entry, content-addressed. A file edited in
   any way gives another H2, so a stale entry is never found, whatever the
@@ -29,7 +29,7 @@ The folders are opened without following a link and judged by their
 descriptors, and every file is opened through them (never following a link,
 never waiting on a FIFO). An entry is trusted no further than we wrote it: it
 must be a regular file owned by the user, unreadable by others, start with the format's header and
-carry the SHA-256 of what follows; anything else (a truncated write, a
+carry the CRC-32 of what follows; anything else (a truncated write, a
 corrupted disk block, an unreadable file, another format) is ignored and the
 ruleset is compiled again, which replaces it. Only inputs that compiled
 cleanly are stored, so every error is reported by the ordinary path,
@@ -37,11 +37,22 @@ located as always. `RULESPEC_CACHE=off` (or 0, no, false) turns it off.
 """
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import stat
 import sys
+import zlib
+
+# SHA-256 from CPython's own implementation where there is one (the same digests): loading hashlib's OpenSSL
+# costs every process about 2 ms, more than hashing the few small inputs of a hit here takes (the entry, half
+# a megabyte, is checked by CRC-32: _sealed).
+try:
+    from _sha2 import sha256              # CPython 3.12 and later
+except ImportError:
+    try:
+        from _sha256 import sha256        # CPython 3.11
+    except ImportError:
+        from hashlib import sha256
 
 from rulespec.errors import RulespecError, register_source
 
@@ -124,7 +135,7 @@ def code_stamp() -> str:
     if _CODE_STAMP:
         return _CODE_STAMP[0]
     package = sys.modules[__name__.split(".")[0]]      # rulespec, imported before any of its modules
-    h = hashlib.sha256()
+    h = sha256()
     h.update(f"{FORMAT}\0{package.__version__}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode())
     # The package folder, following its links to the checkout's compiler/ and grammars/ (the shipped
     # rulesets are inputs, hashed by content one by one).
@@ -166,12 +177,12 @@ def naming_key(located: str, options_json: str, root: str | None, relative_to: s
     """H1: the ruleset as named (its located path and real path), the options, the root and the code."""
     named = [FORMAT, code_stamp(), located, os.path.realpath(located), options_json, root, relative_to]
     # repr of a list of ints, strings and None: one text per list, as JSON's (which would cost an import)
-    return hashlib.sha256(repr(named).encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256(repr(named).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def entry_key(first: str, digests) -> str:
     """H2: H1 and the digest of every file of the chain, as read now."""
-    h = hashlib.sha256(first.encode())
+    h = sha256(first.encode())
     for d in digests:
         h.update(d)
     return h.hexdigest()
@@ -220,8 +231,10 @@ def _write_own(name: str, data: bytes, where: int) -> None:
 
 
 def _sealed(header: bytes, payload: bytes) -> bytes:
-    """A file of the cache: its header, the SHA-256 of the payload, the payload."""
-    return header + hashlib.sha256(payload).digest() + payload
+    """A file of the cache: its header, the CRC-32 of the payload, the payload. The check detects damage (a
+    truncated write, a bad disk block: every burst of up to 32 bits, all but 2**-32 of the rest), not forgery:
+    whoever can write the user's private folder can run code as the user anyway (docs/security.md)."""
+    return header + zlib.crc32(payload).to_bytes(4, "big") + payload
 
 
 def _unsealed(raw: bytes | None, header: bytes):
@@ -229,8 +242,8 @@ def _unsealed(raw: bytes | None, header: bytes):
     if raw is None or not raw.startswith(header):
         return None
     body = raw[len(header):]
-    digest, payload = body[:32], body[32:]
-    if hashlib.sha256(payload).digest() != digest:
+    check, payload = body[:4], body[4:]
+    if zlib.crc32(payload).to_bytes(4, "big") != check:
         return None
     try:
         return marshal.loads(payload)
@@ -286,7 +299,7 @@ def _load_in(where: int, first: str) -> dict | None:
     datas = _read_chain(files)
     if datas is None:
         return None
-    digests = [hashlib.sha256(d).digest() for d in datas]
+    digests = [sha256(d).digest() for d in datas]
     key = entry_key(first, digests)
     entry = _entry(f"{key}.rsc", key, where)
     if entry is None:
@@ -304,7 +317,7 @@ def _load_in(where: int, first: str) -> dict | None:
 
 
 def _entry(name: str, key: str, where: int) -> dict | None:
-    """The payload of `H2.rsc` if it is whole (header, SHA-256 of the rest) and is the entry for `key`."""
+    """The payload of `H2.rsc` if it is whole (header, CRC-32 of the rest) and is the entry for `key`."""
     entry = _unsealed(_read_own(name, where), HEADER)
     if not isinstance(entry, dict) or entry.get("key") != key:
         return None

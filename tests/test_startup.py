@@ -8,10 +8,12 @@ from rulespec.run import runtime
 
 # What `simulate` does not need on a hit (each import costs every process): dataclasses (it imports inspect, ast,
 # dis, tokenize), typing (rulespec/run/records.py), difflib (a "did you mean"), contextlib, copy, argparse (a plain
-# command line is read by cli/main.py's quick_args), json (the cache's files are marshalled), the deck model, the
-# compiled modules' typed Protocol, the utf-8-sig codec.
-NOT_NEEDED = ("dataclasses", "inspect", "typing", "difflib", "contextlib", "copy", "argparse", "json",
-              "rulespec.lang.decks", "rulespec.run.protocol", "encodings.utf_8_sig")
+# command line is read by cli/main.py's quick_args), json (the cache's files are marshalled), pathlib and the
+# ruleset locator (build._shipped_file), hashlib's OpenSSL (the cache's own SHA-256 and CRC-32), the deck model,
+# the compiled modules' typed Protocol, the utf-8-sig codec.
+NOT_NEEDED = ("dataclasses", "inspect", "typing", "difflib", "contextlib", "copy", "argparse", "json", "pathlib",
+              "hashlib", "_hashlib", "rulespec.source.rulesets", "rulespec.lang.decks", "rulespec.run.protocol",
+              "encodings.utf_8_sig")
 
 
 def test_simulate_imports_nothing_it_does_not_need_on_a_cache_hit(tmp_path):
@@ -83,13 +85,13 @@ def test_a_shipped_id_is_found_without_pathlib_as_locate_finds_it(tmp_path, monk
             pass
 
 
-def test_simulate_on_a_hit_imports_no_pathlib(tmp_path):
-    """A shipped ruleset's compile-cache hit reads no path through pathlib (nor the ruleset locator)."""
-    code = ("import sys, io\nfrom rulespec.cli.main import run\n"
-            "run(['simulate', 'cirulla', '--hands', '2', '--workers', '1'], io.StringIO(), io.StringIO())\n"
-            "print(sorted(m for m in ('pathlib', 'rulespec.source.rulesets') if m in sys.modules))")
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
-    env.pop("RULESPEC_CACHE", None)
-    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
-            for _ in range(2)]
-    assert outs[1] == "[]\n"
+def test_the_caches_sha256_is_hashlibs():
+    import hashlib
+
+    from rulespec.compiler import cache
+    for data in (b"", b"abc", bytes(range(256)) * 1000):
+        assert cache.sha256(data).digest() == hashlib.sha256(data).digest()
+    h = cache.sha256()
+    h.update(b"a")
+    h.update(b"b")
+    assert h.hexdigest() == hashlib.sha256(b"ab").hexdigest()
