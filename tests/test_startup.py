@@ -95,3 +95,23 @@ def test_the_caches_sha256_is_hashlibs():
     h.update(b"a")
     h.update(b"b")
     assert h.hexdigest() == hashlib.sha256(b"ab").hexdigest()
+
+
+def test_an_entry_is_unmarshalled_without_collections_and_the_collector_left_as_it_was(monkeypatch):
+    import gc
+    import marshal
+
+    from rulespec.compiler import cache
+    sealed = cache._sealed(cache.HEADER, marshal.dumps({"rows": [[i] for i in range(5000)]}))
+    seen = []
+    loads = marshal.loads
+    monkeypatch.setattr(cache.marshal, "loads", lambda data: seen.append(gc.isenabled()) or loads(data))
+    assert gc.isenabled()
+    assert cache._unsealed(sealed, cache.HEADER)["rows"][4999] == [4999]
+    assert gc.isenabled() and seen == [False]
+    gc.disable()
+    try:
+        assert cache._unsealed(sealed, cache.HEADER) is not None and not gc.isenabled()
+        assert cache._unsealed(sealed[:-1], cache.HEADER) is None and not gc.isenabled()
+    finally:
+        gc.enable()
