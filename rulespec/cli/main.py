@@ -1,7 +1,6 @@
 """The `rulespec` command: one module per command in this folder, each with `register(sub)` and `run(args, out, err)`."""
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 
@@ -17,6 +16,12 @@ COMMAND_NAMES = ("validate", "compile", "replay", "record", "simulate", "list", 
                  "new", "schema", "docs")
 
 
+def _command(name: str):
+    """The module of a command, rulespec/cli/NAME.py (as importlib.import_module, without importing importlib)."""
+    __import__(f"rulespec.cli.{name}")
+    return sys.modules[f"rulespec.cli.{name}"]
+
+
 def quick_args(argv: list[str]):
     """The arguments of a plain command line, read without argparse (its import, its translations and the
     parser cost every run about 3 ms), for a command whose module declares them (`QUICK`); None for anything
@@ -30,7 +35,7 @@ def quick_args(argv: list[str]):
     """
     if not argv or argv[0] not in _QUICK_COMMANDS:
         return None
-    module = importlib.import_module(f"rulespec.cli.{argv[0]}")
+    module = _command(argv[0])
     spec = module.QUICK
     options, values, positionals = spec["options"], dict(spec["defaults"]), []
     given = set()
@@ -148,7 +153,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"rulespec {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     for name in (only,) if only is not None else COMMAND_NAMES:
-        importlib.import_module(f"rulespec.cli.{name}").register(sub)
+        _command(name).register(sub)
     return p
 
 
