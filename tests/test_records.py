@@ -174,7 +174,8 @@ def test_records_namedtuple_makes_typings_class():
         assert getattr(mine, name) == getattr(theirs, name), name
     assert list(mine.__annotations__) == list(theirs.__annotations__) == ["a", "b", "c"]
     assert typing.get_type_hints(mine) == typing.get_type_hints(theirs)
-    assert sorted(vars(mine)) == sorted(vars(theirs))
+    later = {"__orig_bases__", "__annotate__", "__annotate_func__", "__annotations_cache__"}   # newer typing's
+    assert sorted(set(vars(mine)) - later) == sorted(set(vars(theirs)) - later)
     for args in ((1,), (2, "y"), (3, None, (1,))):
         m, t = mine(*args), theirs(*args)
         assert repr(m) == repr(t) and m == t and tuple(m) == tuple(t) and hash(m) == hash(t)
