@@ -5,35 +5,43 @@ modification time (or a clock turned back) is a new key, never the old module.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import linecache
 import os
+import sys
 import types
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from rulespec.errors import Span
-from rulespec.source.files import read_regular
-from rulespec.source.rulesets import locate, rulesets_dir
+from rulespec.errors import RulespecError, Span
+from rulespec.source.files import check_name_length, read_regular
+
+from .cache import sha256         # CPython's own SHA-256: no OpenSSL to load
+
+TYPE_CHECKING = False            # typing's flag, without importing typing (a type checker takes it as True)
+
+# pathlib and the ruleset locator (source/rulesets.py, which uses it) are imported where a ruleset is found by
+# a path, or compiled: a shipped ruleset taken from the disk cache needs neither (about 3 ms of every run).
 
 # The loader, the checks and the code generator (YAML, jsonschema, Lark) are imported when a ruleset is
 # compiled: a ruleset taken from the disk cache (compiler/cache.py) needs none of them.
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rulespec.checks.lint import LintWarning
     from rulespec.lang import model
 
 _CACHE: dict[str, "Compiled"] = {}
 
 
-@dataclass
 class Compiled:
     """A compiled ruleset: the checked model, the generated source and the loaded module.
 
     `line_map[i]` is the span of the YAML that wrote generated line i + 1 (None for the
     module's own scaffolding), as Jinja's debug_info.
+
+    Written out as `@dataclass` would generate it (constructor, repr, equality, unhashable;
+    tests/test_records.py compares the two), without importing dataclasses on a compile-cache hit.
     """
+
+    __match_args__ = ("ruleset", "source", "module", "line_map", "filename", "warnings")
 
     ruleset: "model.Ruleset"
     source: str
@@ -41,6 +49,25 @@ class Compiled:
     line_map: tuple[Span | None, ...] = ()
     filename: str = ""
     warnings: "tuple[LintWarning, ...]" = ()   # lint's, then those that need the compiled conditions
+
+    def __init__(self, ruleset: "model.Ruleset", source: str, module: types.ModuleType,
+                 line_map: tuple[Span | None, ...] = (), filename: str = "",
+                 warnings: "tuple[LintWarning, ...]" = ()) -> None:
+        self.ruleset, self.source, self.module = ruleset, source, module
+        self.line_map, self.filename, self.warnings = line_map, filename, warnings
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(ruleset={self.ruleset!r}, source={self.source!r}, "
+                f"module={self.module!r}, line_map={self.line_map!r}, filename={self.filename!r}, "
+                f"warnings={self.warnings!r})")
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.ruleset, self.source, self.module, self.line_map, self.filename, self.warnings) == \
+                (other.ruleset, other.source, other.module, other.line_map, other.filename, other.warnings)
+        return NotImplemented
+
+    __hash__ = None
 
     def span_at(self, lineno: int) -> Span | None:
         """The source span that wrote a 1-based line of the generated module."""
@@ -52,11 +79,19 @@ class Compiled:
         return self.ruleset.id
 
 
+def _options_text(options: dict | None, **how) -> str:
+    """json.dumps(options or {}, sort_keys=True, **how): no options, the commonest, without importing json."""
+    if not options:
+        return "{}"
+    import json
+    return json.dumps(options, sort_keys=True, **how)
+
+
 def _key(stamps: tuple, options: dict | None) -> str:
-    h = hashlib.sha256()
+    h = sha256()
     for name, digest in stamps:
         h.update(name.encode("utf-8", "surrogatepass") + b"\0" + digest)
-    h.update(json.dumps(options or {}, sort_keys=True, default=str).encode())
+    h.update(_options_text(options, default=str).encode())
     return h.hexdigest()
 
 
@@ -68,9 +103,9 @@ def _key(stamps: tuple, options: dict | None) -> str:
 _BY_FILE: dict[tuple, tuple[tuple, tuple, "Compiled"]] = {}
 
 
-def _stamps(files: list[Path]) -> tuple:
+def _stamps(files: list[str | Path]) -> tuple:
     """Each file's resolved name and the SHA-256 of its bytes, as they are now."""
-    return tuple((str(f.resolve()), hashlib.sha256(read_regular(f)).digest()) for f in files)
+    return tuple((os.path.realpath(f), sha256(read_regular(f)).digest()) for f in files)
 
 
 def _named(files, stamps) -> tuple:
@@ -81,11 +116,31 @@ def _named(files, stamps) -> tuple:
 def _unchanged(named: tuple, stamps: tuple) -> bool:
     """Whether every name of a chain still leads to the same real file and every file has the same bytes."""
     return all(os.path.realpath(name) == real for name, real in named) and \
-        _stamps([Path(real) for real, _ in stamps]) == stamps
+        _stamps([real for real, _ in stamps]) == stamps
+
+
+def _shipped_file(ref) -> str | None:
+    """The file of a shipped ruleset named by its id, as source/rulesets.py's locate() names it, found
+    without pathlib; None for anything else (a path, an unknown id, an odd name), which locate() finds or
+    refuses as always. tests/test_startup.py holds the two together."""
+    if type(ref) is not str or "/" in ref or "\\" in ref or ref.lower().endswith((".yaml", ".yml")):
+        return None
+    try:
+        check_name_length(ref, None)
+    except RulespecError:
+        return None
+    # locate()'s rulesets_dir(): rulespec/rulesets beside source/, found from the real path of source/files.py
+    source = os.path.dirname(os.path.realpath(sys.modules[read_regular.__module__].__file__))
+    path = os.path.join(os.path.dirname(source), "rulesets", f"{ref}.yaml")
+    try:
+        return path if os.path.isfile(path) else None
+    except ValueError:
+        return None
 
 
 def _portable_ref(ref: str | Path, relative_to: Path | None) -> str:
     """A shipped ruleset by its id (valid on any installation), any other by its absolute path."""
+    from rulespec.source.rulesets import locate, rulesets_dir
     path = locate(ref, relative_to=relative_to).resolve()
     shipped = rulesets_dir().resolve() / path.name
     return path.stem if path == shipped else str(path)
@@ -176,15 +231,15 @@ class StoredCompiled(Compiled):
 def _cacheable_options(options: dict | None) -> str | None:
     """The options as the disk cache's key writes them, or None if they are not plain JSON values."""
     try:
-        return json.dumps(options or {}, sort_keys=True)
+        return _options_text(options)
     except (TypeError, ValueError):
         return None
 
 
-def _from_disk(ref, options: dict | None, *, relative_to, root, path: Path, options_json: str) -> Compiled | None:
+def _from_disk(ref, options: dict | None, *, relative_to, root, path: str | Path, options_json: str) -> Compiled | None:
     """The compiled ruleset from the disk cache (compiler/cache.py), or None on a miss."""
     from . import cache
-    entry = cache.load(str(path), options_json, None if root is None else str(Path(root).resolve()),
+    entry = cache.load(str(path), options_json, None if root is None else _real_root(root),
                        None if relative_to is None else str(relative_to))
     if entry is None:
         return None
@@ -237,7 +292,7 @@ def _load_playout(compiled: Compiled, entry: dict) -> None:
     compiled.playout_source = source
 
 
-def _to_disk(compiled: Compiled, rs, *, path: Path, options_json: str, relative_to, root) -> None:
+def _to_disk(compiled: Compiled, rs, *, path: str | Path, options_json: str, relative_to, root) -> None:
     """Keep a cleanly compiled ruleset, with its playout, in the disk cache."""
     from . import cache
     from .playout import playout_for
@@ -267,8 +322,14 @@ def _to_disk(compiled: Compiled, rs, *, path: Path, options_json: str, relative_
         "playout_rows": rows,
     }
     files = list(_named(rs.files, rs.stamps))
-    cache.store(str(path), options_json, None if root is None else str(Path(root).resolve()),
+    cache.store(str(path), options_json, None if root is None else _real_root(root),
                 None if relative_to is None else str(relative_to), files, [d for _real, d in rs.stamps], entry)
+
+
+def _real_root(root: str | Path) -> str:
+    """The root folder as the keys hold it: Path(root).resolve()."""
+    from pathlib import Path
+    return str(Path(root).resolve())
 
 
 def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to: Path | None = None,
@@ -284,9 +345,12 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
     from rulespec.errors import RulespecError
     quick = path = None
     try:
-        path = locate(ref, relative_to=relative_to, span=span, root=root)
-        quick = (str(path.resolve()), json.dumps(options or {}, sort_keys=True, default=str),
-                 None if root is None else str(Path(root).resolve()))
+        path = _shipped_file(ref) if root is None else None
+        if path is None:
+            from rulespec.source.rulesets import locate
+            path = locate(ref, relative_to=relative_to, span=span, root=root)
+        quick = (os.path.realpath(path), _options_text(options, default=str),
+                 None if root is None else _real_root(root))
         stamped = _BY_FILE.get(quick)
         if stamped is not None and _unchanged(stamped[0], stamped[1]):
             return stamped[2]

@@ -8,7 +8,7 @@ The public API (imported on first use, so `import rulespec` stays cheap):
 - `rulespec.RulespecError`, `rulespec.IllegalMove`
 - `rulespec.CompiledRules`: the typed Protocol of a compiled ruleset module
 """
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False            # typing's flag, without importing typing (a type checker takes it as True)
 
 __version__ = "0.1.0"
 

@@ -1,20 +1,62 @@
 """Located errors: every problem rulespec reports carries a source span."""
 from __future__ import annotations
 
-import difflib
-from dataclasses import dataclass
-from typing import NoReturn
+TYPE_CHECKING = False            # typing's own flag, without importing typing
+if TYPE_CHECKING:
+    from typing import NoReturn
+
+# Every command imports this module: it imports neither dataclasses (inspect, ast, dis, tokenize: about
+# 7 ms of a process's start) nor difflib, which only a "did you mean" needs.
 
 
-@dataclass(frozen=True)
 class Span:
-    """A place in a source file: 1-based line and column, optional end."""
+    """A place in a source file: 1-based line and column, optional end.
+
+    Written out as `@dataclass(frozen=True)` would generate it (same constructor, repr, equality, hash and
+    refusal to change; tests/test_records.py compares the two), without importing dataclasses.
+    """
+
+    __match_args__ = ("file", "line", "column", "end_line", "end_column")
 
     file: str
     line: int
     column: int
     end_line: int | None = None
     end_column: int | None = None
+
+    def __init__(self, file: str, line: int, column: int, end_line: int | None = None,
+                 end_column: int | None = None) -> None:
+        _set = object.__setattr__
+        _set(self, "file", file)
+        _set(self, "line", line)
+        _set(self, "column", column)
+        _set(self, "end_line", end_line)
+        _set(self, "end_column", end_column)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(file={self.file!r}, line={self.line!r}, column={self.column!r}, "
+                f"end_line={self.end_line!r}, end_column={self.end_column!r})")
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.file, self.line, self.column, self.end_line, self.end_column) == \
+                (other.file, other.line, other.column, other.end_line, other.end_column)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.line, self.column, self.end_line, self.end_column))
+
+    def __setattr__(self, name, value):
+        if type(self) is Span or name in Span.__match_args__:
+            from dataclasses import FrozenInstanceError
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name):
+        if type(self) is Span or name in Span.__match_args__:
+            from dataclasses import FrozenInstanceError
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super().__delattr__(name)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
@@ -137,5 +179,6 @@ def in_order(errors: list[RulespecError], files, limit: int | None = None) -> li
 
 def did_you_mean(word: str, candidates) -> str:
     """`; did you mean 'x'?` for the nearest candidate, or an empty string."""
+    import difflib
     close = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""

@@ -1,6 +1,6 @@
 """The compile cache on disk (compiler/cache.py): hits, misses, corruption, keys, and what a hit skips."""
 import io
-import json
+import marshal
 import os
 import subprocess
 import sys
@@ -187,7 +187,11 @@ def test_a_damaged_entry_is_ignored_and_rebuilt(cache_home, monkeypatch, damage)
 def test_a_damaged_list_of_files_is_ignored(cache_home, monkeypatch):
     compile_ruleset("cirulla", disk=True)
     [listing] = [p for p in cache_home.iterdir() if p.name.startswith("ref-")]
-    for bad in (b"{not json", b"[]", json.dumps({"format": cache.FORMAT, "files": [[1, 2]]}).encode()):
+    sealed = [cache._sealed(cache.LIST_HEADER, marshal.dumps(doc)) for doc in (
+        {"format": cache.FORMAT, "files": [[1, 2]]}, {"format": cache.FORMAT, "files": []}, [],
+        {"format": cache.FORMAT - 1, "files": [["a", "b"]]})]
+    good = listing.read_bytes()
+    for bad in (b"{not json", b"[]", good[:-1], good[:40] + bytes([good[40] ^ 1]) + good[41:], *sealed):
         listing.write_bytes(bad)
         forget(monkeypatch)
         assert not isinstance(compile_ruleset("cirulla", disk=True), StoredCompiled)

@@ -14,8 +14,6 @@ import math
 import os
 import random
 import re
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
@@ -29,9 +27,28 @@ MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a
 _ROW_KEYS: dict = {}
 
 
-@dataclass
+class _Factory:
+    """The default of a field that starts as a new empty dict or list (dataclasses' default_factory)."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY = _Factory()
+
+# The fields of Stats, in order (as dataclasses.fields would list them).
+_STATS_FIELDS = ("sides", "seats", "categories", "hands", "plays", "decisions", "legal_moves", "games", "game_hands",
+                 "outcomes", "sums", "squares", "hand_wins", "game_wins", "totals", "lengths", "scored")
+
+
 class Stats:
-    """Integer sums over hands (and games) that merge exactly; means and 95% intervals from them."""
+    """Integer sums over hands (and games) that merge exactly; means and 95% intervals from them.
+
+    Written out as `@dataclass` would generate it (constructor, repr, equality, unhashable;
+    tests/test_records.py compares the two), without importing dataclasses at every `simulate`.
+    """
+
+    __match_args__ = _STATS_FIELDS
 
     sides: int
     seats: int
@@ -42,18 +59,47 @@ class Stats:
     legal_moves: int = 0
     games: int = 0
     game_hands: int = 0
-    outcomes: dict = field(default_factory=dict)
-    sums: dict = field(default_factory=dict)       # (side, category) -> sum of points
-    squares: dict = field(default_factory=dict)    # (side, category) -> sum of squares
-    hand_wins: list = field(default_factory=list)  # per side: hands with the strictly highest total
-    game_wins: list = field(default_factory=list)  # per side: games won
-    totals: dict = field(default_factory=dict)     # (side, total points of a hand) -> hands
-    lengths: dict = field(default_factory=dict)    # plays in a hand -> hands
-    scored: dict = field(default_factory=dict)     # (side, category) -> hands in which it scored > 0
+    outcomes: dict
+    sums: dict          # (side, category) -> sum of points
+    squares: dict       # (side, category) -> sum of squares
+    hand_wins: list     # per side: hands with the strictly highest total
+    game_wins: list     # per side: games won
+    totals: dict        # (side, total points of a hand) -> hands
+    lengths: dict       # plays in a hand -> hands
+    scored: dict        # (side, category) -> hands in which it scored > 0
 
-    def __post_init__(self):
+    def __init__(self, sides: int, seats: int, categories: tuple[str, ...], hands: int = 0, plays: int = 0,
+                 decisions: int = 0, legal_moves: int = 0, games: int = 0, game_hands: int = 0,
+                 outcomes: dict = _FACTORY, sums: dict = _FACTORY, squares: dict = _FACTORY,
+                 hand_wins: list = _FACTORY, game_wins: list = _FACTORY, totals: dict = _FACTORY,
+                 lengths: dict = _FACTORY, scored: dict = _FACTORY) -> None:
+        self.sides, self.seats, self.categories = sides, seats, categories
+        self.hands, self.plays, self.decisions, self.legal_moves = hands, plays, decisions, legal_moves
+        self.games, self.game_hands = games, game_hands
+        self.outcomes = {} if outcomes is _FACTORY else outcomes
+        self.sums = {} if sums is _FACTORY else sums
+        self.squares = {} if squares is _FACTORY else squares
+        self.hand_wins = [] if hand_wins is _FACTORY else hand_wins
+        self.game_wins = [] if game_wins is _FACTORY else game_wins
+        self.totals = {} if totals is _FACTORY else totals
+        self.lengths = {} if lengths is _FACTORY else lengths
+        self.scored = {} if scored is _FACTORY else scored
         self.hand_wins = self.hand_wins or [0] * self.sides
         self.game_wins = self.game_wins or [0] * self.sides
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, name) for name in _STATS_FIELDS)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in _STATS_FIELDS)
+        return f"{type(self).__qualname__}({inner})"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self._fields() == other._fields()
+        return NotImplemented
+
+    __hash__ = None
 
     def _add(self, side: int, cat: str, pts: int) -> None:
         key = (side, cat)
@@ -239,11 +285,12 @@ def _shuffle_inline(order: list, rng: random.Random) -> None:
 
 
 def _same_as_stdlib(shuffle) -> bool:
-    """Whether `shuffle` puts decks in the order random.Random.shuffle does (checked on a few seeds and sizes)."""
+    """Whether `shuffle` puts decks in the order random.Random.shuffle does and draws as many bits (checked on a
+    few seeds, each stream shuffling every size in turn: seeding a stream costs more than its shuffles)."""
     for seed in range(4):
+        a, b = random.Random(seed), random.Random(seed)
         for size in (1, 2, 40, 52, 80):
             mine, theirs = list(range(size)), list(range(size))
-            a, b = random.Random(seed), random.Random(seed)
             shuffle(mine, a)
             b.shuffle(theirs)
             if mine != theirs or a.getrandbits(32) != b.getrandbits(32):
@@ -300,15 +347,15 @@ def _play(hand: Hand, bots: list, stats: Stats) -> None:
 GC_GENERATION0 = 10_000
 
 
-@contextmanager
-def _fewer_collections():
+class _fewer_collections:  # noqa: N801 - used as a function; a class needs no contextlib at start-up
     """Raise the collector's first threshold to GC_GENERATION0 (if lower) for a block, then put it back."""
-    old = gc.get_threshold()
-    gc.set_threshold(max(old[0], GC_GENERATION0), *old[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
+
+    def __enter__(self) -> None:
+        self.old = old = gc.get_threshold()
+        gc.set_threshold(max(old[0], GC_GENERATION0), *old[1:])
+
+    def __exit__(self, *exc) -> None:
+        gc.set_threshold(*self.old)
 
 
 def run_chunk(job: dict, start: int, stop: int) -> Stats:

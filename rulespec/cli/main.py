@@ -1,10 +1,12 @@
 """The `rulespec` command: one module per command in this folder, each with `register(sub)` and `run(args, out, err)`."""
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import sys
+
+TYPE_CHECKING = False            # typing's flag, without importing typing (a type checker takes it as True)
+if TYPE_CHECKING:
+    import argparse
 
 from rulespec import __version__
 from rulespec.errors import RulespecError
@@ -12,6 +14,93 @@ from rulespec.errors import RulespecError
 # In the order `rulespec --help` lists them; each is the module rulespec/cli/NAME.py.
 COMMAND_NAMES = ("validate", "compile", "replay", "record", "simulate", "list", "play", "explain", "diff", "test",
                  "new", "schema", "docs")
+
+
+def _command(name: str):
+    """The module of a command, rulespec/cli/NAME.py (as importlib.import_module, without importing importlib)."""
+    __import__(f"rulespec.cli.{name}")
+    return sys.modules[f"rulespec.cli.{name}"]
+
+
+def quick_args(argv: list[str]):
+    """The arguments of a plain command line, read without argparse (its import, its translations and the
+    parser cost every run about 3 ms), for a command whose module declares them (`QUICK`); None for anything
+    else, which argparse reads as always.
+
+    Plain: the command, then exactly its positionals, and options written in full (`--name value`,
+    `--name=value`, a flag alone), no value that starts with '-', every value converted as argparse converts
+    it (int, one of the choices), no two options of an exclusive group. Everything argparse reads differently
+    or refuses (abbreviations, --help, `--`, negative numbers, errors) is left to it, so the arguments are
+    always those argparse gives (tests/test_cli_quick.py).
+    """
+    if not argv or argv[0] not in _QUICK_COMMANDS:
+        return None
+    module = _command(argv[0])
+    spec = module.QUICK
+    options, values, positionals = spec["options"], dict(spec["defaults"]), []
+    given = set()
+    i = 1
+    while i < len(argv):
+        token = argv[i]
+        i += 1
+        if not token.startswith("-"):
+            positionals.append(token)
+            continue
+        name, eq, value = token.partition("=")
+        taken = options.get(name)
+        if taken is None:
+            return None
+        dest, kind = taken
+        if kind == "flag":
+            if eq:
+                return None
+            values[dest] = True
+            given.add(dest)
+            continue
+        if not eq:
+            if i == len(argv):
+                return None
+            value = argv[i]
+            i += 1
+        if value.startswith("-"):
+            return None
+        if kind == "append":
+            values[dest] = [*(values[dest] or []), value]
+        elif isinstance(kind, tuple):
+            if value not in kind:
+                return None
+            values[dest] = value
+        else:
+            try:
+                values[dest] = kind(value)
+            except ValueError:
+                return None
+        given.add(dest)
+    if len(positionals) != len(spec["positionals"]):
+        return None
+    if any(len(given.intersection(group)) > 1 for group in spec["exclusive"]):
+        return None
+    values.update(zip(spec["positionals"], positionals))
+    return _Namespace(command=argv[0], func=module.run, **values)
+
+
+class _Namespace:
+    """Arguments as attributes, as argparse.Namespace holds them."""
+
+    def __init__(self, **kwargs):
+        self.__dict__.update(kwargs)
+
+    def __repr__(self) -> str:
+        return "Namespace(" + ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items()) + ")"
+
+    def __eq__(self, other):
+        return vars(self) == vars(other) if hasattr(other, "__dict__") else NotImplemented
+
+    __hash__ = None
+
+
+# The commands read quickly when their command line is plain: simulate, whose start-up counts (issue 12).
+_QUICK_COMMANDS = ("simulate",)
 
 
 class _Reparse(Exception):
@@ -32,29 +121,39 @@ def _help_width() -> int:
     return (columns or 80) - 2
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser, its help formatter given the width: argparse would import shutil (and bz2, lzma)
-    to find it at every add_argument, about 3 ms of every run."""
-
-    def _get_formatter(self):
-        return self.formatter_class(prog=self.prog, width=_help_width())
+_PARSERS: list = []
 
 
-class _OneCommandParser(_Parser):
-    def error(self, message):
-        raise _Reparse(message)
+def _parser_classes() -> tuple[type, type]:
+    """The parser classes, made on first use: argparse is imported only when a command line needs it."""
+    if not _PARSERS:
+        import argparse
+
+        class _Parser(argparse.ArgumentParser):
+            """argparse's parser, its help formatter given the width: argparse would import shutil (and bz2,
+            lzma) to find it at every add_argument, about 3 ms of every run."""
+
+            def _get_formatter(self):
+                return self.formatter_class(prog=self.prog, width=_help_width())
+
+        class _OneCommandParser(_Parser):
+            def error(self, message):
+                raise _Reparse(message)
+        _PARSERS.extend((_Parser, _OneCommandParser))
+    return _PARSERS[0], _PARSERS[1]
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every command's subparser (with `only`, that command's alone: a command
     line that names its command needs no other, nor their modules' imports; it raises _Reparse where the
     full parser would print a usage error)."""
-    cls = _Parser if only is None else _OneCommandParser
+    full, one = _parser_classes()
+    cls = full if only is None else one
     p = cls(prog="rulespec", description="Rule specifications for Italian fishing card games.")
     p.add_argument("--version", action="version", version=f"rulespec {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     for name in (only,) if only is not None else COMMAND_NAMES:
-        importlib.import_module(f"rulespec.cli.{name}").register(sub)
+        _command(name).register(sub)
     return p
 
 
@@ -62,15 +161,17 @@ def run(argv: list[str], out=None, err=None) -> int:
     """Run one command; returns the exit code (2 for a located error, never a traceback)."""
     out = out or sys.stdout
     err = err or sys.stderr
-    # The command first (not an option, which may need the full parser): parsed by its own subparser.
-    parser = build_parser(argv[0] if argv and argv[0] in COMMAND_NAMES else None)
-    try:
+    args = quick_args(argv)
+    if args is None:
+        # The command first (not an option, which may need the full parser): parsed by its own subparser.
+        parser = build_parser(argv[0] if argv and argv[0] in COMMAND_NAMES else None)
         try:
-            args = parser.parse_args(argv)
-        except _Reparse:
-            args = build_parser().parse_args(argv)     # prints the usage error as it always did, and exits
-    except SystemExit as exc:
-        return int(exc.code or 0)
+            try:
+                args = parser.parse_args(argv)
+            except _Reparse:
+                args = build_parser().parse_args(argv)     # prints the usage error as it always did, and exits
+        except SystemExit as exc:
+            return int(exc.code or 0)
     args.argv = argv
     try:
         return args.func(args, out, err)

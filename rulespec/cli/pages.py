@@ -1,8 +1,6 @@
 """The `--html OUT` option of replay, record and simulate: one self-contained page written to OUT."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from rulespec.errors import RulespecError
 
 
@@ -11,6 +9,7 @@ def add_html_argument(parser, what: str) -> None:
 
 
 def write_page(path: str, text: str, out) -> None:
+    from pathlib import Path
     Path(path).write_text(text, encoding="utf-8")
     print(f"wrote {path}", file=out)
 

@@ -5,6 +5,24 @@ from rulespec.cli.options import add_option_argument, add_root_argument, named_o
 from rulespec.cli.pages import add_html_argument
 
 
+# The command line register() declares, for cli/main.py's quick reading of a plain command line without
+# argparse; tests/test_cli_quick.py holds it to register()'s parser. Each option string: its dest and what it
+# takes (a conversion, a tuple of choices, "append" for a repeatable value, or "flag" for none).
+QUICK = {
+    "positionals": ("ruleset",),
+    "options": {"--hands": ("hands", int), "--games": ("games", int), "--seed": ("seed", int),
+                "--seats": ("seats", int), "--bots": ("bots", str), "--bot": ("bots", str),
+                "--workers": ("workers", int), "--backend": ("backend", ("local", "ray")), "--address": ("address", str),
+                "--engine": ("engine", ("python", "native", "auto")), "--option": ("option", "append"),
+                "--root": ("root", str), "--json": ("json", "flag"), "--no-timings": ("no_timings", "flag"),
+                "--compare": ("compare", str), "--html": ("html", str)},
+    "defaults": {"hands": None, "games": None, "seed": 0, "seats": None, "bots": "random", "workers": None,
+                 "backend": "local", "address": None, "engine": "python", "option": None, "root": None,
+                 "json": False, "no_timings": False, "compare": None, "html": None},
+    "exclusive": (("hands", "games"),),
+}
+
+
 def register(sub) -> None:
     s = sub.add_parser("simulate", help="simulate hands with bots and show statistics")
     s.add_argument("ruleset")
@@ -38,7 +56,6 @@ def register(sub) -> None:
 
 def run(args, out, err) -> int:
     """`rulespec simulate`: run, show a progress bar on a terminal, print the tables or JSON."""
-    import json
     import time
 
     from rulespec.bots.simulate import (
@@ -110,6 +127,7 @@ def run(args, out, err) -> int:
             hands_per_second=round(stats.hands / dt, 1) if dt else None)
         doc = to_dict(stats, ruleset=ruleset_id, options=options or {}, seed=args.seed, seats=n, bots=bots,
                       backend=args.backend, engine="native" if nat is not None else "python", **timings)
+        import json
         print(json.dumps(doc, indent=2), file=out)
         return 0
     title = f"{ruleset_id}: {total} {unit}, seed {args.seed}, bots {','.join(bots)}"

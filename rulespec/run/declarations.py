@@ -26,7 +26,11 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations, product
 from operator import itemgetter
-from typing import NamedTuple
+TYPE_CHECKING = False            # typing's flag without importing typing (rulespec/run/records.py)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from rulespec.run.records import NamedTuple
 
 from rulespec.run.runtime import bits as _bits
 

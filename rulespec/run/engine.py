@@ -10,14 +10,19 @@ its virtual index (see decks.py) until it is captured.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
-from typing import NamedTuple
+TYPE_CHECKING = False            # typing's flag without importing typing (rulespec/run/records.py)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from rulespec.run.records import NamedTuple
 
 from rulespec.errors import RulespecError
 from rulespec.run.declarations import Declaration, declarer, unique_holder
 from rulespec.run.pickling import state_with_rules, state_without_rules
-from rulespec.run.protocol import CompiledRules
 from rulespec.run.runtime import bits as _rt_bits
+
+if TYPE_CHECKING:
+    from rulespec.run.protocol import CompiledRules
 
 # A deal check that holds for nearly every deal would redeal forever.
 MAX_REDEALS = 1000
@@ -109,9 +114,15 @@ class _Names:
     __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
 
 
-@dataclass
 class DealSource:
-    """Where the cards of a hand come from: a deck order, or explicit rounds."""
+    """Where the cards of a hand come from: a deck order, or explicit rounds.
+
+    DealSource and ExplicitRound are written out as `@dataclass` would generate them (constructor, repr,
+    equality, unhashable; tests/test_records.py compares each with its dataclass), without importing
+    dataclasses (and inspect with it), which cost every `rulespec` process about 7 ms.
+    """
+
+    __match_args__ = ("order", "rounds", "rng", "pos", "round_no", "seen")
 
     order: list[int] | None = None    # a full deck order, top card first (consumed as dealt)
     rounds: list | None = None        # explicit rounds: list of (table list | None, {seat: [cards]})
@@ -120,19 +131,53 @@ class DealSource:
     round_no: int = 0
     seen: int = 0                     # cards an explicit deal has given so far
 
+    def __init__(self, order: list[int] | None = None, rounds: list | None = None,
+                 rng: random.Random | None = None, pos: int = 0, round_no: int = 0, seen: int = 0) -> None:
+        self.order, self.rounds, self.rng, self.pos, self.round_no, self.seen = order, rounds, rng, pos, round_no, seen
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(order={self.order!r}, rounds={self.rounds!r}, rng={self.rng!r}, "
+                f"pos={self.pos!r}, round_no={self.round_no!r}, seen={self.seen!r})")
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.order, self.rounds, self.rng, self.pos, self.round_no, self.seen) == \
+                (other.order, other.rounds, other.rng, other.pos, other.round_no, other.seen)
+        return NotImplemented
+
+    __hash__ = None                   # mutable and compared by value, as a dataclass
+
     def clone(self) -> "DealSource":
         """A copy that deals on independently (the explicit rounds and the generator are shared)."""
-        return replace(self, order=list(self.order) if self.order is not None else None)
+        return type(self)(list(self.order) if self.order is not None else None, self.rounds, self.rng, self.pos,
+                          self.round_no, self.seen)
 
 
-@dataclass
 class ExplicitRound:
     """One round as a transcript writes it: table cards, cards per seat, thrown in or not."""
+
+    __match_args__ = ("table", "hands", "redeal", "span")
 
     table: list[int] | None
     hands: dict[int, list[int]]
     redeal: bool = False
     span: object = None
+
+    def __init__(self, table: list[int] | None, hands: dict[int, list[int]], redeal: bool = False,
+                 span: object = None) -> None:
+        self.table, self.hands, self.redeal, self.span = table, hands, redeal, span
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(table={self.table!r}, hands={self.hands!r}, redeal={self.redeal!r}, "
+                f"span={self.span!r})")
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.table, self.hands, self.redeal, self.span) == \
+                (other.table, other.hands, other.redeal, other.span)
+        return NotImplemented
+
+    __hash__ = None
 
 
 class Hand:

@@ -9,7 +9,11 @@ original's module.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+TYPE_CHECKING = False            # typing's flag without importing typing (rulespec/run/records.py)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from rulespec.run.records import NamedTuple
 
 from rulespec.errors import RulespecError
 

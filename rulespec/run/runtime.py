@@ -7,11 +7,14 @@ the virtual wild cards too; the generated module holds them as `_VALUE`,
 """
 from __future__ import annotations
 
-from typing import Callable as _Callable
-from typing import NamedTuple
+TYPE_CHECKING = False            # typing's flag without importing typing (rulespec/run/records.py)
+if TYPE_CHECKING:
+    from typing import Callable as _Callable
+    from typing import NamedTuple
+else:
+    from rulespec.run.records import NamedTuple
 
 from rulespec.errors import RulespecError
-from rulespec.lang.decks import index_tables
 
 # ====================================================================
 # Expression helpers (called by code from compiler/emit_expr.py)
@@ -20,13 +23,29 @@ from rulespec.lang.decks import index_tables
 
 def tables(deck, wild: int | None = None) -> dict[str, object]:
     """The module-level names emitted expressions use: `_VALUE`, `_RANK`, `_SUIT`, `_WILD`."""
+    from rulespec.lang.decks import index_tables      # not at import: a compiled module runs without decks
     return index_tables(deck, wild)
 
 
 _BITS: dict[int, tuple[int, ...]] = {}
 # The indices set in each byte of a mask's five lowest bytes, per byte: a 40-card deck's mask is five
 # lookups (a tuple each) where a bit at a time costs a loop turn per card (2.4 times as long for six cards).
-_BYTES = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256)) for k in range(5))
+
+
+def _byte_tables() -> tuple:
+    """Per byte k of five, per value b: the indices 8k + i of b's set bits i, ascending (each from b without
+    its top bit: a tenth of the time of testing eight bits per value, at every process's start)."""
+    out = []
+    for k in range(5):
+        row = [()]
+        for b in range(1, 256):
+            top = b.bit_length() - 1
+            row.append(row[b ^ 1 << top] + (8 * k + top,))
+        out.append(tuple(row))
+    return tuple(out)
+
+
+_BYTES = _byte_tables()
 _B0, _B1, _B2, _B3, _B4 = _BYTES
 
 

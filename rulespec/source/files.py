@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
-
 from rulespec.errors import RulespecError, Span
+
+TYPE_CHECKING = False            # typing's flag, without importing typing (a type checker takes it as True)
+if TYPE_CHECKING:
+    from pathlib import Path     # only annotations: a compile-cache hit reads files without pathlib
 
 MAX_BYTES = 2 * 1024 * 1024   # the size limit of any file read (here, so that reading needs no YAML parser)
 MAX_NAME_BYTES = 255     # one name in a path (NAME_MAX on Linux, macOS and Windows file systems)

@@ -7,7 +7,6 @@ inherited part names the inherited file.
 """
 from __future__ import annotations
 
-import copy
 import hashlib
 import os
 import re
@@ -108,6 +107,7 @@ def _partial_schema() -> dict:
         return node
     from rulespec.source.validate import load_schema
     full = load_schema("ruleset")
+    import copy
     partial = strip(copy.deepcopy(full))
     partial["required"] = full["required"]
     return partial
