@@ -29,6 +29,7 @@ checked once per size of bonus for every bonus of that size.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from itertools import combinations, product
 from operator import itemgetter
 from typing import NamedTuple
@@ -44,6 +45,10 @@ class Declaration(NamedTuple):
     bonus: str
     cards: int
     wild_rank: int | None = None
+
+
+# Declaration(*fields) without the named tuple's Python-level __new__ (the hot paths make many)
+_declaration = partial(tuple.__new__, Declaration)
 
 
 class Declarer:
@@ -324,7 +329,7 @@ class Declarer:
                 if r is not None and wild_rank not in (None, r):
                     continue
                 if one:
-                    return (Declaration(name, mask, r),)      # nothing was chosen before it
+                    return (_declaration((name, mask, r)),)      # nothing was chosen before it
                 chosen.append((name, mask, r))
                 used |= mask
                 if r is not None:
@@ -333,7 +338,7 @@ class Declarer:
                     free -= size            # its cards leave the pool
                     if free < size:
                         break
-        return tuple([Declaration(*d) for d in chosen])
+        return tuple(map(_declaration, chosen))
 
     def _best_quick(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
         """`best`'s answer for available cards not seen before, keyed on them alone (`by_avail`).
@@ -348,9 +353,14 @@ class Declarer:
             if len(self._quick) > MEMO_LIMIT:
                 self._quick.clear()
             plan = self._quick[key] = self._quick_plan(cards, key, hand, round, last_round)
-        if plan.__class__ is tuple:
-            return tuple([Declaration(name, avail & cards_of, rank) for name, cards_of, rank in plan])
-        return self._choose_in_order(cards, plan)
+        if plan.__class__ is not tuple:
+            return self._choose_in_order(cards, plan)
+        if not plan:
+            return ()
+        if len(plan) == 1:
+            name, cards_of, rank = plan[0]
+            return (_declaration((name, avail & cards_of, rank)),)
+        return tuple([_declaration((name, avail & cards_of, rank)) for name, cards_of, rank in plan])
 
     def _quick_plan(self, cards: tuple, key: int, hand: int, round: int, last_round: bool):
         """What `_best_quick` needs of a multiset of classes (`key`): a tuple of (bonus, its classes'
@@ -522,14 +532,26 @@ class Declarer:
         key = self._key(hand, avail, round, last_round)
         got = self._best.get(key)
         if got is None:
+            if self.by_avail:
+                return self.best_new(hand, avail, round, last_round)
             if len(self._best) > MEMO_LIMIT:
                 self._best.clear()        # in place: playouts hold best_memo
             if self._classes is None:
                 got = self._best[key] = choose(self.rules, self.options(hand, avail, round, last_round))
-            elif self.by_avail:
-                got = self._best[key] = self._best_quick(hand, avail, round, last_round)
             else:
                 got = self._best[key] = self._best_by_class(hand, avail, round, last_round)
+        return got
+
+    def best_new(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
+        """`best` where it is keyed on the available cards alone (`by_avail`) and the memo (`best_memo`,
+        keyed on them) does not hold them: found and remembered."""
+        if self._classes is None:
+            got = choose(self.rules, self.options(hand, avail, round, last_round))
+        else:
+            got = self._best_quick(hand, avail, round, last_round)
+        if len(self._best) > MEMO_LIMIT:
+            self._best.clear()            # in place: playouts hold best_memo
+        self._best[avail] = got
         return got
 
 
