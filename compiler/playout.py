@@ -676,8 +676,11 @@ else:
     def _declare_block(who: str, indent: int) -> None:
         w(f'''
 hs = hands[{who}]
-decls = best_get(hs & ~shown[{who}]) if by_avail else None
-if decls is None:
+if by_avail:
+    decls = best_get(hs & ~shown[{who}])
+    if decls is None:
+        decls = best_new(hs, hs & ~shown[{who}], rnd, last_round)
+else:
     decls = decider.best(hs, hs & ~shown[{who}], rnd, last_round,
                          _unique(n, dealer, {who}, round_dealt, hands, shown, declared_wild, rnd, last_round)
                          if decider.unique else None)
@@ -763,6 +766,7 @@ if decls:
         decider = _declarer(_MODULE) if declare and HAND_BONUSES else None
         by_avail = decider is not None and decider.by_avail      # memoised on the cards alone
         best_get = decider.best_memo.get if by_avail else None
+        best_new = decider.best_new if by_avail else None       # what the memo does not hold
         draws = [_getbits(rg) for rg in rngs]
         isums = _BIG_HANDS.get((n, dealer), False)
         small = not isums                # no seat is dealt more than _MEMO_HAND cards a round

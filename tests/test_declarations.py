@@ -54,7 +54,8 @@ def test_the_best_declarations_are_searched_once_per_dealt_hand(cirulla):
     h = _barsega_hand(r)
     first = h.best_declarations(1)
     calls = []
-    for search in ("_find", "_best_by_class"):             # the full search, the search by classes
+    searches = ("_find", "_best_by_class", "_best_quick")   # the full search, the searches by classes
+    for search in searches:
         real = getattr(found, search)
         setattr(found, search, lambda *a, real=real: calls.append(a) or real(*a))
     try:
@@ -62,7 +63,8 @@ def test_the_best_declarations_are_searched_once_per_dealt_hand(cirulla):
         found.best_memo.clear()
         cleared = _barsega_hand(r).best_declarations(1)     # the memo forgotten: searched again
     finally:
-        del found._find, found._best_by_class
+        for search in searches:
+            delattr(found, search)
     assert again == first == cleared and len(calls) == 1
 
 
@@ -76,9 +78,11 @@ def _fresh(rules, by_class=True) -> Declarer:
 
 
 def _counting_plans(found: Declarer) -> list:
+    """The plans made from now on: for the candidates (`_plan`) and for the best (`_quick_plan`)."""
     calls = []
-    real = found._plan
-    found._plan = lambda cards, *a: calls.append(cards) or real(cards, *a)
+    for name in ("_plan", "_quick_plan"):
+        real = getattr(found, name)
+        setattr(found, name, lambda cards, *a, real=real: calls.append(cards) or real(cards, *a))
     return calls
 
 
@@ -149,6 +153,30 @@ def test_the_search_by_classes_finds_what_the_full_search_finds(rid):
         assert found.best(*args) == full.best(*args)
         assert found.options(*args, unique_ok=lambda d: d.cards % 3 != 0) == \
             full.options(*args, unique_ok=lambda d: d.cards % 3 != 0)
+
+
+@pytest.mark.parametrize("bonuses", [
+    "barsega: {rounds: [1, 2]}\n",                                        # a round limit: keyed on the round
+    "decino:\n  when: 'same_value(cards) and total(hand) > 12'\n",          # reads the whole hand
+])
+def test_the_search_by_classes_in_a_context_finds_what_the_full_search_finds(tmp_path, bonuses):
+    # The best declarations keyed on more than the available cards: the plans per context (`_plan`).
+    path = tmp_path / "context.yaml"
+    path.write_text(f"id: context\nextends: cirullone\nhand_bonuses:\n{textwrap.indent(bonuses, '  ')}",
+                    encoding="utf-8")
+    r = compile_ruleset(path).module
+    found, full = _fresh(r), _fresh(r, by_class=False)
+    assert found._classes is not None and not found.by_avail
+    rng = random.Random(bonuses)
+    low = [i for i in range(r.N_CARDS) if r._VALUE[i] <= 5]
+    for _ in range(800):
+        hand = set(rng.sample(low if rng.random() < 0.5 else range(r.N_CARDS), rng.choice([3, 4, 5, 6])))
+        if rng.random() < 0.3:
+            hand.add(r.WILD_INDEX)
+        h = sum(1 << c for c in hand)
+        args = (h, h & ~sum(1 << c for c in hand if rng.random() < 0.15), rng.choice([1, 2, 3]), rng.random() < 0.5)
+        assert found.best(*args) == full.best(*args)
+        assert found.candidates(*args) == full.candidates(*args)
 
 
 def _bonus_classes(tmp_path, name: str, bonus: str) -> tuple:

@@ -20,10 +20,16 @@ that order (`_choose_in_order`): between clashing declarations it follows the
 order, so hands of one multiset may choose differently. (A memo per order of
 the classes of the cards that make bonuses rarely hit and cost more than it
 saved: it is gone.)
+
+Where the best is keyed on the available cards alone (`by_avail`: what the
+playouts ask), it has plans of its own, lighter than the candidates' (`_quick_plan`:
+the answer, or the walk, and nothing else), whose combinations' multisets are
+checked once per size of bonus for every bonus of that size.
 """
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from itertools import combinations, product
 from operator import itemgetter
 TYPE_CHECKING = False            # typing's flag without importing typing (rulespec/run/records.py)
@@ -43,6 +49,10 @@ class Declaration(NamedTuple):
     bonus: str
     cards: int
     wild_rank: int | None = None
+
+
+# Declaration(*fields) without the named tuple's Python-level __new__ (the hot paths make many)
+_declaration = partial(tuple.__new__, Declaration)
 
 
 class Declarer:
@@ -76,9 +86,20 @@ class Declarer:
             self._shift = len(classes)                  # a combination packed: class codes above the mask
             self._low = (1 << len(classes)) - 1
             self._packed = tuple((code << len(classes)) | (1 << c) for c, code in enumerate(self._code))
+            self._cbit = tuple(1 << k for k in classes)             # a card's class as one bit
             self._count_memo: dict = {}
             self._plans: dict = {}      # (multiset of the cards, context) -> per bonus, its classes that pass
             self._passes: dict = {}     # (bonus, context) -> {multiset of a combination: its passing ranks}
+            # The bots' best where it is keyed on the available cards alone (`by_avail`): a lighter plan
+            # per multiset, the answer itself where it cannot depend on the cards' order (`_quick_plan`).
+            self._quick: dict = {}      # multiset of the available cards -> its plan
+            self._order = sorted(self.specs, key=lambda entry: -entry[1].points)   # `choose`'s, stable
+            # per size of bonus: its bonuses; multiset checked -> per bonus its ranks; and for those
+            # where one passes, (per bonus its ranks, what `_spread` tells of the multiset)
+            self._sized: dict = {}
+            for name, spec in self.specs:
+                names, tested, hits = self._sized.get(spec.size, ((), {}, {}))
+                self._sized[spec.size] = (names + (name,), tested, hits)
 
     def candidates(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
         """Per card combination that makes a bonus: the declarations (one per passing wild rank, in order).
@@ -176,9 +197,12 @@ class Declarer:
 
     def _walk_entry(self, name: str, groups: tuple, table: dict) -> tuple:
         """What `_choose_in_order` needs of one bonus: its name, size, the bonuses it shares cards with,
-        its classes, and `table`: its passing multisets (sum of codes) -> passing ranks."""
+        its classes (one bit each), and `table`: its passing multisets (sum of codes) -> passing ranks."""
         spec = self.rules.HAND_BONUSES[name]
-        classes = frozenset(k for counts, _r in groups for k, _m in counts)
+        classes = 0
+        for counts, _r in groups:
+            for k, _m in counts:
+                classes |= 1 << k
         return name, spec.size, spec.shares_cards_with, classes, table
 
     def _counts(self, sub: int) -> tuple:
@@ -282,17 +306,19 @@ class Declarer:
         combinations of all the cards, each packed as (sum of class codes, mask) in one integer
         (`_packed`); the sum names its multiset (`table`: passing ones only). Where the bonus shares
         no cards, the cards already used are left out beforehand: every combination holding one
-        would be skipped.
+        would be skipped; and once fewer than its size are left unused, the walk of that bonus
+        ends. With one declaration a turn (`PER_TURN`), the first chosen is the answer.
         """
         one = self.rules.PER_TURN == "one"
-        classes, packed = self._classes, self._packed
+        cbit, packed = self._cbit, self._packed
         shift, low = self._shift, self._low
         chosen: list = []
         used = 0
         wild_rank = None
         for name, size, shares_with, wanted, table in by_points:
-            pool = [packed[c] for c in cards if classes[c] in wanted and not (used >> c & 1 and not shares_with)]
-            if len(pool) < size:
+            pool = [packed[c] for c in cards if cbit[c] & wanted and not (used >> c & 1 and not shares_with)]
+            free = len(pool)
+            if free < size:
                 continue
             for combo in combinations(pool, size):
                 s = sum(combo)
@@ -306,13 +332,118 @@ class Declarer:
                     continue
                 if r is not None and wild_rank not in (None, r):
                     continue
-                if one and chosen:
-                    return tuple([Declaration(*d) for d in chosen])
+                if one:
+                    return (_declaration((name, mask, r)),)      # nothing was chosen before it
                 chosen.append((name, mask, r))
                 used |= mask
                 if r is not None:
                     wild_rank = r
-        return tuple([Declaration(*d) for d in chosen])
+                if not shares_with:
+                    free -= size            # its cards leave the pool
+                    if free < size:
+                        break
+        return tuple(map(_declaration, chosen))
+
+    def _best_quick(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
+        """`best`'s answer for available cards not seen before, keyed on them alone (`by_avail`).
+
+        From the plan of their multiset of classes (`_quick_plan`): the answer in classes, each
+        declaration with every card of the hand of its classes, or the walk over the hand's cards.
+        """
+        cards = _bits(avail)
+        key = sum(map(self._code.__getitem__, cards))
+        plan = self._quick.get(key)
+        if plan is None:
+            if len(self._quick) > MEMO_LIMIT:
+                self._quick.clear()
+            plan = self._quick[key] = self._quick_plan(cards, key, hand, round, last_round)
+        if plan.__class__ is not tuple:
+            return self._choose_in_order(cards, plan)
+        if not plan:
+            return ()
+        if len(plan) == 1:
+            name, cards_of, rank = plan[0]
+            return (_declaration((name, avail & cards_of, rank)),)
+        return tuple([_declaration((name, avail & cards_of, rank)) for name, cards_of, rank in plan])
+
+    def _quick_plan(self, cards: tuple, key: int, hand: int, round: int, last_round: bool):
+        """What `_best_quick` needs of a multiset of classes (`key`): a tuple of (bonus, its classes'
+        cards, rank), `best`'s answer, where it cannot depend on which cards of a class the hand
+        holds; else a list, the walk `_choose_in_order` reads (per bonus in `choose`'s order).
+
+        The answer is kept where each bonus has at most one passing multiset and it takes every
+        card of its classes (as `_template`): then each bonus has one option and two options share
+        cards exactly where they share a class, so `choose` picks alike for every hand of this
+        multiset. The multisets of the hand's combinations are listed once per size, and each is
+        checked once across hands for every bonus of that size (`_sized`). (No round limits here:
+        a bonus that has them is keyed on the round, not `by_avail`.)
+        """
+        codes = [self._code[c] for c in cards]
+        passing: dict = {}            # bonus -> its passing multisets
+        for size, (names, tested, hits) in self._sized.items():
+            if size > len(cards):
+                continue
+            subs = set(map(sum, combinations(codes, size)))
+            new = subs.difference(tested)
+            if new:
+                self._test(cards, new, names, tested, hits, hand, round, last_round)
+            for sub in hits.keys() & subs:
+                got, spread = hits[sub]
+                for name, ranks in zip(names, got):
+                    if ranks:
+                        passing.setdefault(name, []).append((sub, ranks, spread))
+        if not passing:
+            return ()
+        walk = []
+        options: list | None = []     # per bonus, its one option as (Declaration, its classes' cards)
+        avail = sum(map(self._bit.__getitem__, cards))
+        for name, spec in self._order:
+            subs = passing.get(name)
+            if subs is None:
+                continue
+            wanted = 0
+            for _sub, _ranks, (_fields, _cards_of, classes) in subs:
+                wanted |= classes
+            walk.append((name, spec.size, spec.shares_cards_with, wanted, {sub: ranks for sub, ranks, _s in subs}))
+            if options is not None:
+                if len(subs) == 1:
+                    sub, ranks, (fields, cards_of, _classes) = subs[0]
+                    if key & fields == sub:
+                        options.append((Declaration(name, avail & cards_of, ranks[0]), cards_of))
+                        continue
+                options = None
+        if options is None:
+            return walk
+        if len(options) == 1:
+            d, cards_of = options[0]
+            return ((d.bonus, cards_of, d.wild_rank),)
+        cards_of = {d.bonus: of for d, of in options}
+        return tuple([(d.bonus, cards_of[d.bonus], d.wild_rank) for d in choose(self.rules, [d for d, _o in options])])
+
+    def _test(self, cards: tuple, new: set, names: tuple, tested: dict, hits: dict, hand: int, round: int,
+              last_round: bool) -> None:
+        """Check multisets of classes not met before (of combinations of `cards`) for every bonus of their size."""
+        if len(tested) > MEMO_LIMIT:
+            tested.clear()
+        specs = self.rules.HAND_BONUSES
+        for sub in new:
+            mask = self._pick(cards, sub)
+            got = tested[sub] = tuple([self._ranks(specs[name], mask, hand, round, last_round) for name in names])
+            if any(got):
+                hits[sub] = (got, self._spread(sub))
+
+    def _spread(self, sub: int) -> tuple:
+        """Of a multiset of classes: its classes' fields in a multiset's code, every card of those
+        classes, and the classes as bits."""
+        full = (1 << self._width) - 1
+        fields = cards_of = bits_of = 0
+        for k, _m in self._counts(sub):
+            fields |= full << (self._width * k)
+            bits_of |= 1 << k
+        for c, k in enumerate(self._classes):
+            if bits_of >> k & 1:
+                cards_of |= 1 << c
+        return fields, cards_of, bits_of
 
     def _best_by_class(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
         """`best`'s answer for a hand not seen before, from its plan (no `unique_by` bonus)."""
@@ -405,12 +536,26 @@ class Declarer:
         key = self._key(hand, avail, round, last_round)
         got = self._best.get(key)
         if got is None:
+            if self.by_avail:
+                return self.best_new(hand, avail, round, last_round)
             if len(self._best) > MEMO_LIMIT:
                 self._best.clear()        # in place: playouts hold best_memo
-            if self._classes is not None:
-                got = self._best[key] = self._best_by_class(hand, avail, round, last_round)
-            else:
+            if self._classes is None:
                 got = self._best[key] = choose(self.rules, self.options(hand, avail, round, last_round))
+            else:
+                got = self._best[key] = self._best_by_class(hand, avail, round, last_round)
+        return got
+
+    def best_new(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
+        """`best` where it is keyed on the available cards alone (`by_avail`) and the memo (`best_memo`,
+        keyed on them) does not hold them: found and remembered."""
+        if self._classes is None:
+            got = choose(self.rules, self.options(hand, avail, round, last_round))
+        else:
+            got = self._best_quick(hand, avail, round, last_round)
+        if len(self._best) > MEMO_LIMIT:
+            self._best.clear()            # in place: playouts hold best_memo
+        self._best[avail] = got
         return got
 
 
