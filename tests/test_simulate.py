@@ -107,6 +107,19 @@ def test_bad_bots_are_located_errors(bots, message):
     assert message in err.getvalue()
 
 
+@pytest.mark.parametrize("argv,message", [
+    (["--workers", "0"], "--workers must be at least 1, not 0"),
+    (["--workers=-1"], "--workers must be at least 1, not -1"),
+    (["--workers", "0", "--compare", "cirulla-short"], "--workers must be at least 1, not 0"),
+    (["--workers", "0", "--engine", "native"], "--workers must be at least 1, not 0"),
+])
+def test_a_bad_number_of_workers_is_one_error_line_not_a_traceback(argv, message):
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["simulate", "cirulla", "--hands", "2", *argv], out, err) == 2
+    assert err.getvalue().strip() == message or message in err.getvalue().strip().splitlines()[-1]
+    assert "Traceback" not in err.getvalue() and err.getvalue().count("\n") == 1
+
+
 def test_simulate_api_accepts_a_compiled_ruleset(cirulla):
     a = simulate(cirulla, hands=10, seed=3, workers=1)
     b = simulate("cirulla", hands=10, seed=3, workers=2)

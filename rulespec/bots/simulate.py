@@ -410,6 +410,12 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+def check_workers(workers: int | None) -> None:
+    """Refuse a number of processes below one (None: chosen by run_chunks)."""
+    if workers is not None and workers < 1:
+        raise RulespecError(f"--workers must be at least 1, not {workers}")
+
+
 def _chunks(total: int, workers: int) -> list[tuple[int, int]]:
     size = max(1, math.ceil(total / (workers * 16)))
     return [(a, min(a + size, total)) for a in range(0, total, size)]
@@ -500,6 +506,7 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     total = games if games is not None else hands
     if total < 1:
         raise RulespecError("the number of hands or games must be at least 1")
+    check_workers(workers)
     job = {"ref": str(ref), "options": options, "seats": n, "bots": parse_bots(bots, n, rules.SIDES[n]), "seed": seed,
            "games": games is not None, "playout": playout, "root": None if root is None else str(root)}
     chunks = _chunks(total, workers or default_workers())

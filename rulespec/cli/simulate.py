@@ -59,12 +59,14 @@ def run(args, out, err) -> int:
     import time
 
     from rulespec.bots.simulate import (
+        check_workers,
         default_workers,
         parse_bots,
         render,
         simulate,
         to_dict,
     )
+    check_workers(args.workers)
     options = named_options(args.ruleset, args.option, args.root)
     if args.compare:
         if args.engine != "python":
