@@ -417,7 +417,7 @@ def check_workers(workers: int | None) -> None:
 
 
 def _chunks(total: int, workers: int) -> list[tuple[int, int]]:
-    size = max(1, math.ceil(total / (workers * 16)))
+    size = max(1, -(-total // (workers * 16)))      # exact: a float quotient overflows past 10**308
     return [(a, min(a + size, total)) for a in range(0, total, size)]
 
 
