@@ -110,10 +110,13 @@ def test_bad_bots_are_located_errors(bots, message):
 @pytest.mark.parametrize("argv,message", [
     (["--workers", "0"], "--workers must be at least 1, not 0"),
     (["--workers=-1"], "--workers must be at least 1, not -1"),
+    (["--seats", "0"], "played by 2, 3, 4 players, not 0"),
+    (["--seats", "0", "--engine", "native"], "played by 2, 3, 4 players, not 0"),
+    (["--seats", "0", "--compare", "cirulla-short"], "played by 2, 3, 4 players, not 0"),
     (["--workers", "0", "--compare", "cirulla-short"], "--workers must be at least 1, not 0"),
     (["--workers", "0", "--engine", "native"], "--workers must be at least 1, not 0"),
 ])
-def test_a_bad_number_of_workers_is_one_error_line_not_a_traceback(argv, message):
+def test_bad_counts_are_one_error_line_not_a_traceback_or_a_default(argv, message):
     out, err = io.StringIO(), io.StringIO()
     assert run(["simulate", "cirulla", "--hands", "2", *argv], out, err) == 2
     assert err.getvalue().strip() == message or message in err.getvalue().strip().splitlines()[-1]

@@ -113,7 +113,7 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
     from rulespec.compiler.build import compile_ruleset
     rv = compile_ruleset(variant, variant_options).module
     rb = compile_ruleset(base, base_options).module
-    n = seats or rv.DEFAULT_SEATS
+    n = seats if seats is not None else rv.DEFAULT_SEATS
     for rules in (rv, rb):
         if n not in rules.SEATS_ALLOWED:
             raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "

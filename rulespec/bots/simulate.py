@@ -497,7 +497,7 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
         options = options if options is not None else (dict(ref.ruleset.option_values) or None)
         ref = str(ref.ruleset.files[0])
     rules = compile_ruleset(ref, options, root=root, disk=True).module
-    n = seats or rules.DEFAULT_SEATS
+    n = seats if seats is not None else rules.DEFAULT_SEATS
     if n not in rules.SEATS_ALLOWED:
         raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
                             f"players, not {n}")

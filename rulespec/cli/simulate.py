@@ -89,7 +89,7 @@ def run(args, out, err) -> int:
         from rulespec.compiler.build import compile_ruleset
         compiled = compile_ruleset(args.ruleset, options, root=args.root, disk=True)
         rules = compiled.module
-        n = args.seats or rules.DEFAULT_SEATS
+        n = args.seats if args.seats is not None else rules.DEFAULT_SEATS
         bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
         if args.engine != "python":
             from rulespec.bots.native_sim import choose_engine
