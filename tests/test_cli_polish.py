@@ -125,6 +125,8 @@ def test_record_takes_bots_as_simulate_does(tmp_path):
         cli("record", "cirulla", "--seed", "3", "--bots", "greedy")[1]
     code, _, err = cli("record", "cirulla", "--bots", "greedy,random,greedy")
     assert code == 2 and "--bots names 3 bots for 4 seats" in err
+    code, out, err = cli("record", "cirulla", "--seats", "0")
+    assert code == 2 and "played by 2, 3, 4 players, not 0" in err and not out
 
 
 def test_record_does_not_overwrite_without_force(tmp_path):
