@@ -186,3 +186,15 @@ def test_usage_errors_and_help_are_the_full_parsers(capsys, argv):
         sys.stdout, sys.stderr = streams
     assert code == (full.value.code or 0)
     assert (out.getvalue(), err.getvalue()) == (expected.out, expected.err)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["simulate", "scopa", "--hands", "3", "--compare", ""], "unknown ruleset ''"),
+    (["simulate", "scopa", "--hands", "3", "--html", ""], "Is a directory"),
+    (["simulate", "scopa", "--hands", "3", "--compare", "scopa", "--html", ""], "leave out --compare"),
+    (["record", "scopa", "--html", ""], "Is a directory"),
+])
+def test_an_empty_name_is_refused_not_ignored(argv, message):
+    """`--compare ''` or `--html ''` (an unset variable in a script) is an error, not the option left out."""
+    code, out, err = cli(*argv)
+    assert code == 2 and message in err and "Traceback" not in err

@@ -68,7 +68,7 @@ def run(args, out, err) -> int:
     )
     check_workers(args.workers)
     options = named_options(args.ruleset, args.option, args.root)
-    if args.compare:
+    if args.compare is not None:
         if args.engine != "python":
             from rulespec.errors import RulespecError
             raise RulespecError("--compare plays paired hands on the Python engine: leave out --engine")
@@ -118,7 +118,7 @@ def run(args, out, err) -> int:
             stats = simulate(args.ruleset, progress=advance, **run)
     dt = time.perf_counter() - t0
     unit = "games" if games is not None else "hands"
-    if args.html:
+    if args.html is not None:
         from rulespec.cli.pages import simulate_page
         simulate_page(stats, compiled or nat.compiled, bots,
                       f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html, err if args.json else out)
