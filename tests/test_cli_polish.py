@@ -125,6 +125,8 @@ def test_record_takes_bots_as_simulate_does(tmp_path):
         cli("record", "cirulla", "--seed", "3", "--bots", "greedy")[1]
     code, _, err = cli("record", "cirulla", "--bots", "greedy,random,greedy")
     assert code == 2 and "--bots names 3 bots for 4 seats" in err
+    code, out, err = cli("record", "cirulla", "--seats", "0")
+    assert code == 2 and "played by 2, 3, 4 players, not 0" in err and not out
 
 
 def test_record_does_not_overwrite_without_force(tmp_path):
@@ -184,3 +186,15 @@ def test_usage_errors_and_help_are_the_full_parsers(capsys, argv):
         sys.stdout, sys.stderr = streams
     assert code == (full.value.code or 0)
     assert (out.getvalue(), err.getvalue()) == (expected.out, expected.err)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["simulate", "scopa", "--hands", "3", "--compare", ""], "unknown ruleset ''"),
+    (["simulate", "scopa", "--hands", "3", "--html", ""], "Is a directory"),
+    (["simulate", "scopa", "--hands", "3", "--compare", "scopa", "--html", ""], "leave out --compare"),
+    (["record", "scopa", "--html", ""], "Is a directory"),
+])
+def test_an_empty_name_is_refused_not_ignored(argv, message):
+    """`--compare ''` or `--html ''` (an unset variable in a script) is an error, not the option left out."""
+    code, out, err = cli(*argv)
+    assert code == 2 and message in err and "Traceback" not in err

@@ -106,3 +106,36 @@ def test_every_pair_of_options_reads_as_argparse_reads_it():
                 read += 1
                 assert vars(quick) == _argparse(argv), argv
     assert read > len(words) ** 2 // 4, (read, len(words))   # most are plain
+
+
+ODD_VALUES = ["5", "0", "-1", "x", "", " 7 ", "1_0", "\u0663", "\uff11\uff12", "5\n", "1e3", "+3", "0x10", "-", "=",
+              "a=b", "\u00e9", "cirulla", "--", "-x", "a b", "-1 x", "\t", "9" * 5000, "native", "NATIVE", "ray ",
+              "\u22121", "--json", "-h"]
+
+
+def test_random_odd_lines_read_as_argparse_reads_them():
+    """Lines of options, abbreviations and odd values (unicode digits, 5000 digits, empty, spaces, '=',
+    lookalikes of options) in any order: the quick reading is None or exactly argparse's."""
+    import random
+    rng = random.Random(12)
+    options = list(simulate.QUICK["options"])
+    read = 0
+    for _ in range(3000):
+        argv = ["simulate"]
+        for _ in range(rng.randint(0, 5)):
+            r = rng.random()
+            if r < 0.4:
+                argv.append(rng.choice(options))
+            elif r < 0.6:
+                argv.append(rng.choice(options) + "=" + rng.choice(ODD_VALUES))
+            elif r < 0.65:
+                argv.append(rng.choice(options)[:rng.randint(2, 6)])
+            else:
+                argv.append(rng.choice(ODD_VALUES))
+        if rng.random() < 0.7:
+            argv.insert(rng.randint(1, len(argv)), "cirulla")
+        quick = quick_args(argv)
+        if quick is not None:
+            read += 1
+            assert vars(quick) == _argparse(argv), argv
+    assert read > 100

@@ -75,6 +75,7 @@ def test_cli_reads_standard_input(monkeypatch):
 @pytest.mark.parametrize("argv,message", [
     (["--seat", "4"], "--seat must be a seat from 0 to 3"),
     (["--seats", "5"], "not 5"),
+    (["--seats", "0"], "not 0"),
 ])
 def test_bad_arguments(argv, message):
     out, err = io.StringIO(), io.StringIO()

@@ -54,6 +54,10 @@ def test_compile_and_play_a_hand():
     for wrong in (7, 0):
         with pytest.raises(rulespec.RulespecError, match=f"played by 2, 3, 4 players, not {wrong}"):
             rules.new_hand(seats=wrong)
+    for wrong, shown in ((7, "7"), (0, "0"), (-1, "-1"), (2.0, "2.0"), ("2", "'2'")):
+        with pytest.raises(rulespec.RulespecError, match=f"played by 2, 3, 4 players, not {shown}$"):
+            rules.new_game(seats=wrong)
+    assert rules.new_game().n == 4 and rules.new_game(seats=None).n == 4
     with pytest.raises(rulespec.RulespecError, match="unknown ruleset 'cirula'.*did you mean 'cirulla'"):
         rulespec.compile("cirula")
 

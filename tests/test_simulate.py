@@ -107,6 +107,33 @@ def test_bad_bots_are_located_errors(bots, message):
     assert message in err.getvalue()
 
 
+@pytest.mark.parametrize("argv,message", [
+    (["--workers", "0"], "--workers must be at least 1, not 0"),
+    (["--workers=-1"], "--workers must be at least 1, not -1"),
+    (["--seats", "0"], "played by 2, 3, 4 players, not 0"),
+    (["--seats", "0", "--engine", "native"], "played by 2, 3, 4 players, not 0"),
+    (["--seats", "0", "--compare", "cirulla-short"], "played by 2, 3, 4 players, not 0"),
+    (["--workers", "0", "--compare", "cirulla-short"], "--workers must be at least 1, not 0"),
+    (["--workers", "0", "--engine", "native"], "--workers must be at least 1, not 0"),
+])
+def test_bad_counts_are_one_error_line_not_a_traceback_or_a_default(argv, message):
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["simulate", "cirulla", "--hands", "2", *argv], out, err) == 2
+    assert err.getvalue().strip() == message or message in err.getvalue().strip().splitlines()[-1]
+    assert "Traceback" not in err.getvalue() and err.getvalue().count("\n") == 1
+
+
+def test_a_huge_number_of_hands_is_cut_into_chunks_without_floats():
+    from rulespec.bots.simulate import _chunks
+    chunks = _chunks(10 ** 400, 2)
+    assert len(chunks) == 32 and chunks[0] == (0, 10 ** 400 // 32) and chunks[-1][1] == 10 ** 400
+    for total in (1, 7, 31, 32, 33, 1000, 4001, 2 ** 40 + 3):
+        for workers in (1, 2, 3, 8):
+            import math
+            assert _chunks(total, workers) == [(a, min(a + max(1, math.ceil(total / (workers * 16))), total))
+                                               for a in range(0, total, max(1, math.ceil(total / (workers * 16))))]
+
+
 def test_simulate_api_accepts_a_compiled_ruleset(cirulla):
     a = simulate(cirulla, hands=10, seed=3, workers=1)
     b = simulate("cirulla", hands=10, seed=3, workers=2)

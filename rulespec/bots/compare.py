@@ -109,11 +109,11 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
             variant_options: dict | None = None, base_options: dict | None = None, workers: int | None = None,
             progress=None) -> Paired:
     """Play `hands` paired hands of `variant` and `base` (ids or paths) and sum their differences."""
-    from rulespec.bots.simulate import _chunks, default_workers, run_chunks
+    from rulespec.bots.simulate import _chunks, check_workers, default_workers, run_chunks
     from rulespec.compiler.build import compile_ruleset
     rv = compile_ruleset(variant, variant_options).module
     rb = compile_ruleset(base, base_options).module
-    n = seats or rv.DEFAULT_SEATS
+    n = seats if seats is not None else rv.DEFAULT_SEATS
     for rules in (rv, rb):
         if n not in rules.SEATS_ALLOWED:
             raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
@@ -123,6 +123,7 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
                             f"{rb.SIDES[n]}: their points per side cannot be paired")
     if hands < 2:
         raise RulespecError("a comparison needs at least 2 hands (an interval needs two differences)")
+    check_workers(workers)
     job = {"variant": str(variant), "base": str(base), "variant_options": variant_options,
            "base_options": base_options, "seats": n, "sides": rv.SIDES[n], "seed": seed,
            "bots": parse_bots(bots, n, rv.SIDES[n]),

@@ -67,7 +67,7 @@ def from_manifest(args, options):
     if nat is None:
         return None, None, None
     meta = nat.meta
-    n = args.seats or meta.default_players
+    n = args.seats if args.seats is not None else meta.default_players
     if n not in meta.player_counts:
         return None, None, None
     try:
@@ -82,7 +82,7 @@ def from_manifest(args, options):
 def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None, progress=None) -> Stats:
     """Play `hands` hands on the native engine; the statistics of bots/simulate.py."""
     meta = nat.meta
-    n = seats or meta.default_players
+    n = seats if seats is not None else meta.default_players
     if n not in meta.player_counts:
         raise RulespecError(f"{meta.id} is played by {', '.join(map(str, meta.player_counts))} players, not {n}")
     if hands < 1:

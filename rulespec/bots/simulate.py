@@ -410,8 +410,14 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+def check_workers(workers: int | None) -> None:
+    """Refuse a number of processes below one (None: chosen by run_chunks)."""
+    if workers is not None and workers < 1:
+        raise RulespecError(f"--workers must be at least 1, not {workers}")
+
+
 def _chunks(total: int, workers: int) -> list[tuple[int, int]]:
-    size = max(1, math.ceil(total / (workers * 16)))
+    size = max(1, -(-total // (workers * 16)))      # exact: a float quotient overflows past 10**308
     return [(a, min(a + size, total)) for a in range(0, total, size)]
 
 
@@ -491,7 +497,7 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
         options = options if options is not None else (dict(ref.ruleset.option_values) or None)
         ref = str(ref.ruleset.files[0])
     rules = compile_ruleset(ref, options, root=root, disk=True).module
-    n = seats or rules.DEFAULT_SEATS
+    n = seats if seats is not None else rules.DEFAULT_SEATS
     if n not in rules.SEATS_ALLOWED:
         raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
                             f"players, not {n}")
@@ -500,6 +506,7 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     total = games if games is not None else hands
     if total < 1:
         raise RulespecError("the number of hands or games must be at least 1")
+    check_workers(workers)
     job = {"ref": str(ref), "options": options, "seats": n, "bots": parse_bots(bots, n, rules.SIDES[n]), "seed": seed,
            "games": games is not None, "playout": playout, "root": None if root is None else str(root)}
     chunks = _chunks(total, workers or default_workers())

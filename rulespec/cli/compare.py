@@ -15,7 +15,7 @@ def run_compare(args, options, out, err) -> int:
         raise RulespecError("--compare plays paired hands: give --hands, not --games")
     if args.backend != "local":
         raise RulespecError("--compare runs on local processes only (no --backend ray)")
-    if args.html:
+    if args.html is not None:
         raise RulespecError("--html draws one ruleset's distributions: leave out --compare")
     hands = args.hands if args.hands is not None else 1000
     paired = compare(args.ruleset, args.compare, hands=hands, seed=args.seed, seats=args.seats, bots=args.bots,

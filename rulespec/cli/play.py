@@ -28,7 +28,7 @@ class TerminalGame:
                  bots: str = "greedy", hands: int | None = None, inp=None, out=None):
         self.compiled = compiled
         self.rules = rules = compiled.module
-        self.n = seats or rules.DEFAULT_SEATS
+        self.n = seats if seats is not None else rules.DEFAULT_SEATS
         if self.n not in rules.SEATS_ALLOWED:
             raise RulespecError(f"{rules.RULESET_ID} is played by "
                                 f"{', '.join(map(str, rules.SEATS_ALLOWED))} players, not {self.n}")

@@ -42,6 +42,6 @@ def run(args, out, err) -> int:
         print(f"wrote {args.output}", file=out)
     else:
         out.write(text)
-    if args.html:
+    if args.html is not None:
         record_page(text, c, args.html, err if not args.output else out, args.output)
     return 0

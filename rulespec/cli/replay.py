@@ -20,6 +20,6 @@ def run(args, out, err) -> int:
     from rulespec.cli.test import replay_found
     from rulespec.transcripts.testrun import find
     paths = [Path(f) for f in args.files]
-    if args.html:
+    if args.html is not None:
         replay_page(find(paths).transcripts, args.html, out)
     return replay_found(paths, out, err, command="replay", root=args.root)

@@ -59,14 +59,16 @@ def run(args, out, err) -> int:
     import time
 
     from rulespec.bots.simulate import (
+        check_workers,
         default_workers,
         parse_bots,
         render,
         simulate,
         to_dict,
     )
+    check_workers(args.workers)
     options = named_options(args.ruleset, args.option, args.root)
-    if args.compare:
+    if args.compare is not None:
         if args.engine != "python":
             from rulespec.errors import RulespecError
             raise RulespecError("--compare plays paired hands on the Python engine: leave out --engine")
@@ -87,7 +89,7 @@ def run(args, out, err) -> int:
         from rulespec.compiler.build import compile_ruleset
         compiled = compile_ruleset(args.ruleset, options, root=args.root, disk=True)
         rules = compiled.module
-        n = args.seats or rules.DEFAULT_SEATS
+        n = args.seats if args.seats is not None else rules.DEFAULT_SEATS
         bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
         if args.engine != "python":
             from rulespec.bots.native_sim import choose_engine
@@ -116,7 +118,7 @@ def run(args, out, err) -> int:
             stats = simulate(args.ruleset, progress=advance, **run)
     dt = time.perf_counter() - t0
     unit = "games" if games is not None else "hands"
-    if args.html:
+    if args.html is not None:
         from rulespec.cli.pages import simulate_page
         simulate_page(stats, compiled or nat.compiled, bots,
                       f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html, err if args.json else out)

@@ -264,6 +264,10 @@ def _cache_file() -> str | bool:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.join(base, "rulespec")
     try:
+        folder.encode("utf-8")      # Lark hashes the file's name as UTF-8: a name of other bytes cannot be one
+    except UnicodeEncodeError:
+        return False
+    try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         st = os.stat(folder)
         if st.st_uid != os.getuid() or st.st_mode & 0o022:

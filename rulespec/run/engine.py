@@ -1044,7 +1044,10 @@ class Game:
 
     def __init__(self, rules: CompiledRules, seats: int | None = None, seed: int | None = None, dealer: int = 0):
         self.rules = rules
-        self.n = seats or rules.DEFAULT_SEATS
+        self.n = seats if seats is not None else rules.DEFAULT_SEATS
+        if not _is_int(self.n) or self.n not in rules.SEATS_ALLOWED:     # as Hand says it
+            raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
+                                f"players, not {_shown(self.n)}")
         self.k = rules.SIDES[self.n]
         self.rng = random.Random(seed)
         self.dealer = dealer

@@ -34,7 +34,7 @@ def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bo
     `ruleset` is what the transcript names (see ruleset_reference); the compiled id by default.
     """
     rules = compiled.module
-    n = seats or rules.DEFAULT_SEATS
+    n = seats if seats is not None else rules.DEFAULT_SEATS
     rng = random.Random(f"rulespec-record:{seed}")
     hand = Hand(rules, n, dealer, shuffled_source(rules.N_CARDS, rng))
     names = rules.CARD_NAMES
