@@ -54,6 +54,8 @@ class Rules:
             raise RulespecError("new_hand takes a seed or a source, not both")
         if source is None:
             source = shuffled_source(self.module.N_CARDS, random.Random(seed))
+        else:
+            _check_source(source, self.module.N_CARDS)
         return Hand(self.module, self.module.DEFAULT_SEATS if seats is None else seats, dealer, source)
 
     def new_game(self, seats: int | None = None, seed: int | None = None, dealer: int = 0) -> Game:
@@ -68,6 +70,26 @@ class Rules:
     def __reduce__(self):
         ref, options = self.module.__rulespec_ref__
         return (_compile_ref, (ref, dict(options)))
+
+
+def _check_source(source, n_cards: int) -> None:
+    """A caller's deal source, checked before any card is dealt from it: a DealSource whose order (if any)
+    is the whole deck, every card index once, whose rounds are ExplicitRounds and whose rng is a Random."""
+    from rulespec.run.engine import ExplicitRound
+    if not isinstance(source, DealSource):
+        raise RulespecError(f"source is a DealSource, found {type(source).__name__}")
+    order = source.order
+    if order is not None:
+        if not isinstance(order, (list, tuple)) or sorted(
+                c if c.__class__ is int else -1 for c in order) != list(range(n_cards)):
+            raise RulespecError(f"a deck order lists every card index from 0 to {n_cards - 1} once "
+                                f"(ints, top card first)")
+    rounds = source.rounds
+    if rounds is not None and (not isinstance(rounds, (list, tuple)) or not rounds or
+                               not all(isinstance(r, ExplicitRound) for r in rounds)):
+        raise RulespecError("explicit rounds are a non-empty list of ExplicitRound")
+    if source.rng is not None and not isinstance(source.rng, random.Random):
+        raise RulespecError(f"a deal source's rng is a random.Random, found {type(source.rng).__name__}")
 
 
 def _compile_ref(ref: str, options: dict) -> Rules:

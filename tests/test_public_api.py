@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import rulespec
+from rulespec import DealSource, RulespecError
 from rulespec.run.protocol import CompiledRules
 
 
@@ -130,3 +131,30 @@ def test_a_module_not_made_by_the_compiler_refuses_to_pickle():
     hand.rules = stray
     with pytest.raises(rulespec.RulespecError, match="not made by rulespec's compiler"):
         pickle.dumps(hand)
+
+
+@pytest.mark.parametrize("source, message", [
+    ("x", "source is a DealSource, found str"),
+    (DealSource(order=[0] * 40), "a deck order lists every card index from 0 to 39 once"),
+    (DealSource(order=[True] * 40), "a deck order lists every card index from 0 to 39 once"),
+    (DealSource(order=[float(i) for i in range(40)]), "a deck order lists every card index from 0 to 39 once"),
+    (DealSource(order=list(range(39))), "a deck order lists every card index from 0 to 39 once"),
+    (DealSource(order="x" * 40), "a deck order lists every card index from 0 to 39 once"),
+    (DealSource(rounds="x"), "explicit rounds are a non-empty list of ExplicitRound"),
+    (DealSource(rounds=[1, 2]), "explicit rounds are a non-empty list of ExplicitRound"),
+    (DealSource(order=list(range(40)), rounds=[]), "explicit rounds are a non-empty list of ExplicitRound"),
+    (DealSource(order=list(range(40)), rng="x"), "a deal source's rng is a random.Random, found str"),
+])
+def test_a_bad_deal_source_is_one_error_before_any_card_is_dealt(source, message):
+    """new_hand(source=...) from a caller: found by the hostile review as silent nonsense hands or tracebacks."""
+    rules = rulespec.compile("cirulla")
+    with pytest.raises(RulespecError) as got:
+        rules.new_hand(seats=2, source=source)
+    assert message in str(got.value)
+
+
+def test_a_whole_deck_order_deals_as_given():
+    rules = rulespec.compile("cirulla")
+    order = list(range(40))[::-1]
+    hand = rules.new_hand(seats=2, source=DealSource(order=tuple(order)))
+    assert hand.table | hand.hands[0] | hand.hands[1]

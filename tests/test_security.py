@@ -532,3 +532,13 @@ def test_reading_a_system_file_as_a_transcript_quotes_nothing(tmp_path):
     assert code in (1, 2)
     _no_leak(out + err)
     assert not (tmp_path / "page.html").exists() or ENV_LINE not in (tmp_path / "page.html").read_text()
+
+
+def test_an_empty_root_is_named_as_the_current_folder(tmp_path, monkeypatch):
+    """`--root ''` is the current folder; the refusal names it (found by the hostile review as "root folder :")."""
+    from rulespec.errors import RulespecError
+    from rulespec.source.rulesets import locate, rulesets_dir
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RulespecError) as info:
+        locate(str(rulesets_dir() / "cirulla.yaml"), root="")
+    assert f"under the root folder . ({tmp_path.resolve()}): only files" in info.value.message

@@ -81,9 +81,11 @@ def locate(ref: str | Path, *, relative_to: Path | None = None, span: Span | Non
         if real == tree or tree in real.parents:
             raise RulespecError(f"no ruleset file '{text}': {tree} holds no rulesets", span)
     if root is not None:
-        top = Path(os.path.realpath(root))
+        top = Path(os.path.realpath(root))     # '' is the current folder
         if real != top and top not in real.parents:
-            raise RulespecError(f"no ruleset file '{text}' under the root folder {root}: only files under it "
+            named = str(root) or "."
+            named += f" ({top})" if named != str(top) else ""
+            raise RulespecError(f"no ruleset file '{text}' under the root folder {named}: only files under it "
                                 f"may be read", span)
     try:
         mode = os.stat(real).st_mode
