@@ -900,6 +900,21 @@ static uint8_t MV_CARD[MAX_MOVES];
 static uint64_t MV_CAP[MAX_MOVES];
 static uint64_t OPT[MAX_MOVES];
 
+/* card c's moves into OPT, ascending: its capture sets (real cards), and 0 where it may be laid; how many */
+static int card_moves(Hand *h, int seat, int c, uint64_t table) {
+    (void)seat;                                   /* read by CARD_OPTIONS_MOMENT where a capture reads the moment */
+    int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
+    int k = card_options(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT OPT);
+    if (h->wild_as >= 0) for (int i = 0; i < k; i++) OPT[i] = real(h, OPT[i]);
+    if (k == 0 || !FORCED) OPT[k++] = 0;
+    for (int i = 1; i < k; i++) {             /* insertion sort: a few masks, mostly in order */
+        uint64_t x = OPT[i]; int j = i - 1;
+        while (j >= 0 && OPT[j] > x) { OPT[j + 1] = OPT[j]; j--; }
+        OPT[j + 1] = x;
+    }
+    return k;
+}
+
 static int gen_moves(Hand *h, int seat) {
     uint64_t hand = h->hands[seat];
     uint64_t pending = h->declared[seat] & hand;
@@ -910,16 +925,8 @@ static int gen_moves(Hand *h, int seat) {
     for (uint64_t m = hand; m; m &= m - 1) {
         int c = rs_low(m);
         if (!h->table) { MV_CARD[n] = (uint8_t)c; MV_CAP[n++] = 0; continue; }
-        int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
-        int k = card_options(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT OPT);
+        int k = card_moves(h, seat, c, table);
         if (rs_err_code) return 0;
-        if (h->wild_as >= 0) for (int i = 0; i < k; i++) OPT[i] = real(h, OPT[i]);
-        if (k == 0 || !FORCED) OPT[k++] = 0;
-        for (int i = 1; i < k; i++) {             /* insertion sort: a few masks, mostly in order */
-            uint64_t x = OPT[i]; int j = i - 1;
-            while (j >= 0 && OPT[j] > x) { OPT[j + 1] = OPT[j]; j--; }
-            OPT[j + 1] = x;
-        }
         if (n + k > MAX_MOVES) { rs_err_code = 5; return 0; }
         for (int i = 0; i < k; i++) {
             if (OVERLAP && i && OPT[i] == OPT[i - 1]) continue;     /* as the Python engine: only there */
@@ -975,17 +982,9 @@ static void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture) {
     int c = rs_low(m);
     /* laid on the table: the card captures nothing, or (capture not forced) the first move, sorted */
     if (CAPS[j] == 0 || (!FORCED && r == 0)) { *card = c; *capture = 0; return; }
-    int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
     uint64_t table = eff(h, h->table);
     sub_sync(table);                              /* as count_moves left it: a comparison */
-    int k = card_options(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT OPT);
-    if (h->wild_as >= 0) for (int i = 0; i < k; i++) OPT[i] = real(h, OPT[i]);
-    if (k == 0 || !FORCED) OPT[k++] = 0;
-    for (int i = 1; i < k; i++) {                 /* insertion sort: a few masks, mostly in order */
-        uint64_t x = OPT[i]; int j = i - 1;
-        while (j >= 0 && OPT[j] > x) { OPT[j + 1] = OPT[j]; j--; }
-        OPT[j + 1] = x;
-    }
+    card_moves(h, seat, c, table);
     *card = c; *capture = OPT[r];
 }
 

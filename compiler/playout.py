@@ -1030,10 +1030,12 @@ if decls:
                 hands = [sum(map(_BIT, take(order))) for take in sgets]
                 left = sum(map(len, spos))
                 round_dealt = list(hands)
-                nplayed = [0] * n
                 knocked = [False] * n
                 tab |= sum(map(_BIT, tget(order)))
 ''')
+        w('''
+                nplayed = [0] * n
+''', keep_nplayed)
         w('''
                 tp, tc = _k_table(tab)
                 hq = _k_hands(hands)
