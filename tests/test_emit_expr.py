@@ -470,3 +470,12 @@ def test_locals_as_puts_the_compilers_own_text_for_a_runtime_name():
         got = eval(renamed, {"_rt": runtime, "__builtins__": SAFE_BUILTINS},           # noqa: S307 - our own source
                    {"capture": 1, "tab": 0, "previous": 0, "left": left, "rnd": rnd, "nrounds": 3})
         assert got is want
+
+
+@given(st.integers(min_value=0, max_value=(1 << 170) - 1))
+@settings(max_examples=300, deadline=None)
+def test_bits_lists_a_masks_indices_memoised_or_not(mask):
+    """runtime.bits (memoised) and bits_of (byte lookups, then a bit at a time past 40) list the set indices."""
+    want = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+    assert runtime.bits_of(mask) == want
+    assert runtime.bits(mask) == want

@@ -53,16 +53,7 @@ def bits(mask: int) -> tuple[int, ...]:
     """The indices set in a bitmask, lowest first (memoised: hands and tables recur)."""
     got = _BITS.get(mask)
     if got is None:
-        got = (_B0[mask & 255] + _B1[mask >> 8 & 255] + _B2[mask >> 16 & 255] + _B3[mask >> 24 & 255] +
-               _B4[mask >> 32 & 255])
-        m = mask >> 40
-        if m:                   # a bigger deck's cards, or its virtual wild cards, a bit at a time
-            out = []
-            while m:
-                low = m & -m
-                out.append(low.bit_length() + 39)
-                m ^= low
-            got += tuple(out)
+        got = bits_of(mask)
         if len(_BITS) > 100_000:
             _BITS.clear()       # bounded memory
         _BITS[mask] = got
@@ -71,9 +62,17 @@ def bits(mask: int) -> tuple[int, ...]:
 
 def bits_of(mask: int) -> tuple[int, ...]:
     """`bits(mask)`, not memoised: for sets seldom asked about twice (they would crowd the memo)."""
-    if mask >> 40:
-        return bits(mask)
-    return _B0[mask & 255] + _B1[mask >> 8 & 255] + _B2[mask >> 16 & 255] + _B3[mask >> 24 & 255] + _B4[mask >> 32]
+    got = _B0[mask & 255] + _B1[mask >> 8 & 255] + _B2[mask >> 16 & 255] + _B3[mask >> 24 & 255] + \
+        _B4[mask >> 32 & 255]
+    m = mask >> 40
+    if m:                       # a bigger deck's cards, or its virtual wild cards, a bit at a time
+        out = []
+        while m:
+            low = m & -m
+            out.append(low.bit_length() + 39)
+            m ^= low
+        got += tuple(out)
+    return got
 
 
 def idx(card: int) -> int:
