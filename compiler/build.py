@@ -285,6 +285,8 @@ def _load_playout(compiled: Compiled, entry: dict) -> None:
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(entry["playout_code"], namespace)  # noqa: S102 - generated from a checked ruleset
     namespace["_ROWS_BY_CLASS"].update(entry.get("playout_rows") or {})     # filled ahead when stored
+    if entry.get("playout_best"):
+        namespace["_declarer"](compiled.module).load_best(entry["playout_best"])
     compiled._playout = namespace["playout"]
     compiled._playout_resume = namespace["resume"]
     compiled._playout_file = filename
@@ -297,13 +299,20 @@ def _to_disk(compiled: Compiled, rs, *, path: str | Path, options_json: str, rel
     from . import cache
     from .playout import playout_for
     module = compiled.module
-    rows = None
+    rows = best = None
     try:
         playout_for(compiled)            # generated now, so that a hit need not generate it
         # the memo rows of small tables, filled once here rather than by every process's first hands
         rows = compiled._playout.__globals__["_prefill"]()
     except Exception:                    # noqa: BLE001 - stored without it; whoever needs it meets the error
         pass
+    if module.HAND_BONUSES:
+        from rulespec.run.declarations import declarer
+        try:                             # and so the bots' best declarations for every dealt hand
+            best = declarer(module).prefill_best({cards for n in module.SEATS_ALLOWED
+                                                  for cards, _table, _steps in module.SCHEDULES[n]})
+        except Exception:                # noqa: BLE001 - as above
+            pass
     playout_source = getattr(compiled, "playout_source", None)
     entry = {
         "id": rs.id,
@@ -320,6 +329,7 @@ def _to_disk(compiled: Compiled, rs, *, path: str | Path, options_json: str, rel
         "playout_code": None if playout_source is None else compile(playout_source, compiled._playout_file, "exec"),
         "playout_spans": {line: _plain_span(s) for line, s in getattr(compiled, "_playout_spans", {}).items()},
         "playout_rows": rows,
+        "playout_best": best,
     }
     files = list(_named(rs.files, rs.stamps))
     cache.store(str(path), options_json, None if root is None else _real_root(root),

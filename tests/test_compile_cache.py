@@ -101,6 +101,22 @@ def test_a_hit_brings_the_rows_of_small_tables_filled(cache_home, monkeypatch):
     assert len(rows) == 1000 and all(row[0] is not None for key, row in rows.items() if key.count(0) < 4)
 
 
+def test_a_hit_brings_the_bots_best_declarations_worked_out(cache_home, monkeypatch):
+    """The bots' best declarations of every dealt hand (Declarer.prefill_best) come with a hit, as a fresh
+    search finds them, and a new process's first hands search none."""
+    from rulespec.run.declarations import Declarer, declarer
+    compile_ruleset("cirulla", disk=True)
+    forget(monkeypatch)
+    hit = compile_ruleset("cirulla", disk=True)
+    assert isinstance(hit, StoredCompiled)
+    memo = declarer(hit.module).best_memo
+    assert len(memo) == 9880
+    fresh = Declarer(hit.module)
+    assert all(got == fresh.best_new(h, h, 1, False) for h, got in memo.items())
+    monkeypatch.setattr(declarer(hit.module), "best_new", lambda *a: pytest.fail("searched a dealt hand"))
+    simulate("cirulla", hands=20, seed=5, workers=1)
+
+
 def test_a_hit_builds_its_model_and_warnings_only_when_asked(cache_home, monkeypatch, tmp_path):
     path = write(tmp_path / "v.yaml", VARIANT)
     first = compile_ruleset(path, disk=True)

@@ -198,3 +198,49 @@ def test_a_condition_that_reads_more_than_value_and_rank_gets_a_class_per_card(t
     assert len(set(_bonus_classes(tmp_path, "onecard", one_card))) == 11
     assert len(set(_bonus_classes(tmp_path, "byrank", by_rank))) == 11
     assert _fresh(compile_ruleset("cirulla-grande-in-hand").module)._classes is None
+
+
+@pytest.mark.parametrize("rid", ["cirulla", "cirulla-no-decino", "cirulla-double-bonus", "cirulla-matta-queen"])
+def test_the_best_worked_out_ahead_is_what_each_hand_finds_on_its_own(rid):
+    """Declarer.prefill_best (kept in the compile cache) gives every three-card hand the bots' best that
+    `best_new` finds for it alone; a declarer loaded with them (`load_best`) searches nothing more."""
+    r = compile_ruleset(rid).module
+    stored = _fresh(r).prefill_best({3})
+    empty, declaring = stored
+    assert len(empty) + len(declaring) == 9880                # every hand of three of the 40 cards
+    loaded = _fresh(r)
+    loaded.load_best(stored)
+    alone = _fresh(r)
+    for hand, got in loaded.best_memo.items():
+        assert got == alone.best_new(hand, hand, 1, False), hand
+    loaded._best_quick = loaded._find = lambda *a: pytest.fail("a loaded hand was searched again")
+    h = mask_of(r, "AC", "2C", "3C")
+    assert loaded.best(h, h, 2, True) == alone.best(h, h, 2, True)
+
+
+def test_the_best_worked_out_ahead_follows_the_rules():
+    """cirulla.md, hand bonuses: a barsega sums to 9 or less (3 points), a decino is three of one value
+    (10), a hand that can make a decino is not declared a barsega, the matta (7H) as whatever makes one."""
+    r = compile_ruleset("cirulla").module
+    loaded = _fresh(r)
+    loaded.load_best(_fresh(r).prefill_best({3}))
+    ace = r.RANK_NAMES.index("A")
+
+    def best(*names):
+        return [(d.bonus, d.cards, d.wild_rank) for d in loaded.best_memo[mask_of(r, *names)]]
+
+    assert best("AC", "3D", "5S") == [("barsega", mask_of(r, "AC", "3D", "5S"), None)]       # 9
+    assert best("AC", "3D", "6S") == []                                                        # 10
+    assert best("2C", "2D", "2S") == [("decino", mask_of(r, "2C", "2D", "2S"), None)]         # not a barsega
+    assert best("QS", "QD", "7H") == [("decino", mask_of(r, "QS", "QD", "7H"), r.RANK_NAMES.index("Q"))]
+    assert best("7H", "3C", "4D") == [("barsega", mask_of(r, "7H", "3C", "4D"), ace)]
+    assert best("AC", "AD", "7H") == [("decino", mask_of(r, "AC", "AD", "7H"), ace)]
+
+
+def test_nothing_is_worked_out_ahead_where_the_best_is_not_keyed_on_the_cards_alone_or_too_many():
+    cinque = compile_ruleset("cirulla-a-cinque").module                # its bonuses read more than the cards
+    assert not Declarer(cinque).by_avail and Declarer(cinque).prefill_best({1, 3}) is None
+    r = compile_ruleset("cirulla").module
+    assert _fresh(r).prefill_best({3}, most=9879) is None
+    empty, declaring = _fresh(r).prefill_best({3, 6}, most=20_000)   # the smaller size only: 3,838,380 of six
+    assert len(empty) + len(declaring) == 9880

@@ -41,6 +41,7 @@ else:
 from rulespec.run.runtime import bits as _bits
 
 MEMO_LIMIT = 50_000      # dealt hands remembered per ruleset before the memo starts again
+PREFILL_HANDS = 20_000   # the bots' best worked out ahead for every dealt hand while they number at most this
 
 
 class Declaration(NamedTuple):
@@ -557,6 +558,46 @@ class Declarer:
             self._best.clear()            # in place: playouts hold best_memo
         self._best[avail] = got
         return got
+
+    def prefill_best(self, sizes, most: int = PREFILL_HANDS):
+        """The bots' best for every hand of `sizes` cards, worked out ahead (a disk cache keeps them, so
+        that a process's first hands need not): (hands that declare nothing, ((hand, declarations as
+        plain tuples), ...)), for `load_best`: the smallest sizes first, while the hands number at most
+        `most` in all; None where the best is not keyed on the cards alone (`by_avail`) or none fit."""
+        from itertools import combinations
+        from math import comb
+        n_real = self.rules.N_CARDS
+        if not self.by_avail:
+            return None
+        fit, made = [], 0
+        for size in sorted({s for s in sizes if 0 < s <= n_real}):
+            made += comb(n_real, size)
+            if made > most:
+                break
+            fit.append(size)
+        if not fit:
+            return None
+        bit = [1 << i for i in range(n_real)]
+        empty, declaring = [], []
+        for size in fit:
+            for cards in combinations(bit, size):
+                hand = sum(cards)
+                got = self.best_new(hand, hand, 1, False)        # by_avail: round and last round unread
+                if got:
+                    declaring.append((hand, tuple(tuple(d) for d in got)))
+                else:
+                    empty.append(hand)
+        return empty, tuple(declaring)
+
+    def load_best(self, stored) -> None:
+        """Put `prefill_best`'s answers in the memo of the bots' best (`best_memo`)."""
+        if not stored or not self.by_avail:
+            return
+        empty, declaring = stored
+        self._best.update(dict.fromkeys(empty, ()))
+        make = _declaration
+        self._best.update({hand: (make(decls[0]),) if len(decls) == 1 else tuple(map(make, decls))
+                           for hand, decls in declaring})
 
 
 def choose(rules, options: list[Declaration]) -> tuple:
