@@ -16,8 +16,11 @@ Engines, each playing uniformly random legal moves:
 - `playout`: the ruleset's generated playout (compiler/playout.py), random
   bots declaring their best bonuses (what `rulespec simulate` runs), loaded
   as simulate loads it: from the disk compile cache, with the memo rows of
-  small tables filled when the entry was stored (RULESPEC_CACHE=off: compiled
-  here, nothing filled ahead).
+  small tables and the bots' best declarations worked out when the entry was
+  stored (RULESPEC_CACHE=off: compiled here, nothing worked out ahead); and
+  run as simulate runs it: its deck shuffle (the same order as
+  `random.shuffle`, without two method calls a card) and the garbage
+  collector's first threshold it sets while hands are played.
 - `hand`: `Hand` with `RandomBot`s declaring their best bonuses (the state
   API, what the playouts replaced in `simulate`).
 Every hand ends with the score (`ref`: its own scoring).
@@ -38,6 +41,7 @@ if str(ROOT) not in sys.path:
 
 from rulespec.bots.policy import play_out  # noqa: E402
 from rulespec.bots.random_bot import RandomBot  # noqa: E402
+from rulespec.bots.simulate import _deck_shuffle, _fewer_collections  # noqa: E402
 from rulespec.compiler.build import compile_ruleset  # noqa: E402
 from rulespec.compiler.playout import playout_for  # noqa: E402
 from rulespec.run.engine import Hand, shuffled_source  # noqa: E402
@@ -67,15 +71,18 @@ def playout_engine(compiled):
     fn = playout_for(compiled)
     rules = compiled.module
 
+    shuffle = _deck_shuffle()
+
     def run(seeds: list[str], n: int) -> None:
         policies = [0] * n
-        for i, seed in enumerate(seeds):
-            rng = random.Random(seed)
-            order = list(range(rules.N_CARDS))
-            rng.shuffle(order)
-            plays, _outcome, piles, points, _turns, _moves = fn(n, i % n, order, rng, policies, [rng] * n, True)
-            if plays:
-                rules.score(piles, points)
+        with _fewer_collections():
+            for i, seed in enumerate(seeds):
+                rng = random.Random(seed)
+                order = list(range(rules.N_CARDS))
+                shuffle(order, rng)
+                plays, _outcome, piles, points, _turns, _moves = fn(n, i % n, order, rng, policies, [rng] * n, True)
+                if plays:
+                    rules.score(piles, points)
     return run
 
 
