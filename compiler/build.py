@@ -306,9 +306,9 @@ def _to_disk(compiled: Compiled, rs, *, path: str | Path, options_json: str, rel
         rows = compiled._playout.__globals__["_prefill"]()
     except Exception:                    # noqa: BLE001 - stored without it; whoever needs it meets the error
         pass
-    if module.HAND_BONUSES:
-        from rulespec.run.declarations import declarer
+    if module.HAND_BONUSES and getattr(compiled, "_playout", None) is not None:
         try:                             # and so the bots' best declarations for every dealt hand
+            declarer = compiled._playout.__globals__["_declarer"]      # the playout's (run/declarations.py)
             best = declarer(module).prefill_best({cards for n in module.SEATS_ALLOWED
                                                   for cards, _table, _steps in module.SCHEDULES[n]})
         except Exception:                # noqa: BLE001 - as above
