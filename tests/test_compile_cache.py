@@ -109,11 +109,12 @@ def test_a_hit_brings_the_bots_best_declarations_worked_out(cache_home, monkeypa
     forget(monkeypatch)
     hit = compile_ruleset("cirulla", disk=True)
     assert isinstance(hit, StoredCompiled)
-    memo = declarer(hit.module).best_memo
-    assert len(memo) == 9880
+    loaded = declarer(hit.module)
+    assert loaded._ahead_sizes == {3} and loaded._ahead and set(loaded.best_memo) == set(loaded._ahead)
     fresh = Declarer(hit.module)
-    assert all(got == fresh.best_new(h, h, 1, False) for h, got in memo.items())
-    monkeypatch.setattr(declarer(hit.module), "best_new", lambda *a: pytest.fail("searched a dealt hand"))
+    assert all(got == fresh.best_new(h, h, 1, False) for h, got in loaded.best_memo.items())
+    for search in ("_best_quick", "_find"):
+        monkeypatch.setattr(loaded, search, lambda *a: pytest.fail("searched a dealt hand"))
     simulate("cirulla", hands=20, seed=5, workers=1)
 
 

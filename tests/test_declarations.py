@@ -203,19 +203,22 @@ def test_a_condition_that_reads_more_than_value_and_rank_gets_a_class_per_card(t
 @pytest.mark.parametrize("rid", ["cirulla", "cirulla-no-decino", "cirulla-double-bonus", "cirulla-matta-queen"])
 def test_the_best_worked_out_ahead_is_what_each_hand_finds_on_its_own(rid):
     """Declarer.prefill_best (kept in the compile cache) gives every three-card hand the bots' best that
-    `best_new` finds for it alone; a declarer loaded with them (`load_best`) searches nothing more."""
+    `best_new` finds for it alone; a declarer loaded with them (`load_best`) searches nothing more, even
+    after its memo is cleared."""
+    from itertools import combinations
     r = compile_ruleset(rid).module
-    stored = _fresh(r).prefill_best({3})
-    empty, declaring = stored
-    assert len(empty) + len(declaring) == 9880                # every hand of three of the 40 cards
+    sizes, declaring = stored = _fresh(r).prefill_best({3})
+    assert sizes == (3,) and 0 < len(declaring) < 9880
     loaded = _fresh(r)
     loaded.load_best(stored)
+    assert set(loaded.best_memo) == {hand for hand, _d in declaring}
+    loaded._best_quick = loaded._find = lambda *a: pytest.fail("a hand worked out ahead was searched again")
+    loaded.best_memo.clear()                                  # as when the memo is full
     alone = _fresh(r)
-    for hand, got in loaded.best_memo.items():
-        assert got == alone.best_new(hand, hand, 1, False), hand
-    loaded._best_quick = loaded._find = lambda *a: pytest.fail("a loaded hand was searched again")
-    h = mask_of(r, "AC", "2C", "3C")
-    assert loaded.best(h, h, 2, True) == alone.best(h, h, 2, True)
+    for cards in combinations(range(r.N_CARDS), 3):           # every hand of three of the 40 cards
+        h = sum(1 << c for c in cards)
+        assert loaded.best(h, h, 2, True) == alone.best_new(h, h, 1, False), cards
+    assert len(loaded.best_memo) == 9880
 
 
 def test_the_best_worked_out_ahead_follows_the_rules():
@@ -224,10 +227,12 @@ def test_the_best_worked_out_ahead_follows_the_rules():
     r = compile_ruleset("cirulla").module
     loaded = _fresh(r)
     loaded.load_best(_fresh(r).prefill_best({3}))
+    loaded._best_quick = loaded._find = lambda *a: pytest.fail("searched")
     ace = r.RANK_NAMES.index("A")
 
     def best(*names):
-        return [(d.bonus, d.cards, d.wild_rank) for d in loaded.best_memo[mask_of(r, *names)]]
+        h = mask_of(r, *names)
+        return [(d.bonus, d.cards, d.wild_rank) for d in loaded.best(h, h, 1, False)]
 
     assert best("AC", "3D", "5S") == [("barsega", mask_of(r, "AC", "3D", "5S"), None)]       # 9
     assert best("AC", "3D", "6S") == []                                                        # 10
@@ -242,5 +247,9 @@ def test_nothing_is_worked_out_ahead_where_the_best_is_not_keyed_on_the_cards_al
     assert not Declarer(cinque).by_avail and Declarer(cinque).prefill_best({1, 3}) is None
     r = compile_ruleset("cirulla").module
     assert _fresh(r).prefill_best({3}, most=9879) is None
-    empty, declaring = _fresh(r).prefill_best({3, 6}, most=20_000)   # the smaller size only: 3,838,380 of six
-    assert len(empty) + len(declaring) == 9880
+    sizes, _declaring = _fresh(r).prefill_best({3, 6}, most=20_000)   # the smaller size only: 3,838,380 of six
+    assert sizes == (3,)
+    four = _fresh(r)                                                    # a size not worked out is searched
+    four.load_best(_fresh(r).prefill_best({3}))
+    h = mask_of(r, "AC", "AD", "AS", "AH")
+    assert four.best(h, h, 1, False) == _fresh(r).best(h, h, 1, False) != ()

@@ -75,6 +75,8 @@ class Declarer:
         # The best declarations keyed on the available cards alone (no unique_by, nothing else read).
         self.by_avail = not (self._hand or self._round or self._last or self.unique)
         self.best_memo = self._best
+        self._ahead: dict = {}             # hands worked out ahead that declare (load_best), by available cards
+        self._ahead_sizes = frozenset()    # the sizes of hand worked out ahead, every one of them
         # The search by classes, where some cards share one (a class per card would gain nothing).
         classes = getattr(rules, "BONUS_CLASSES", None)
         self._classes = classes if classes and len(set(classes)) < len(classes) else None
@@ -550,7 +552,9 @@ class Declarer:
     def best_new(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
         """`best` where it is keyed on the available cards alone (`by_avail`) and the memo (`best_memo`,
         keyed on them) does not hold them: found and remembered."""
-        if self._classes is None:
+        if self._ahead_sizes and avail.bit_count() in self._ahead_sizes:
+            got = self._ahead.get(avail, ())        # worked out ahead (load_best): declaring, or nothing
+        elif self._classes is None:
             got = choose(self.rules, self.options(hand, avail, round, last_round))
         else:
             got = self._best_quick(hand, avail, round, last_round)
@@ -560,10 +564,11 @@ class Declarer:
         return got
 
     def prefill_best(self, sizes, most: int = PREFILL_HANDS):
-        """The bots' best for every hand of `sizes` cards, worked out ahead (a disk cache keeps them, so
-        that a process's first hands need not): (hands that declare nothing, ((hand, declarations as
-        plain tuples), ...)), for `load_best`: the smallest sizes first, while the hands number at most
-        `most` in all; None where the best is not keyed on the cards alone (`by_avail`) or none fit."""
+        """The bots' best worked out ahead for every hand of `sizes` cards (a disk cache keeps them, so that
+        a process's first hands need not search): (the sizes done, ((hand, its declarations as plain
+        tuples), ...) for the hands that declare something), for `load_best`. The smallest sizes first,
+        while the hands number at most `most` in all; None where the best is not keyed on the cards
+        alone (`by_avail`) or no size fits."""
         from itertools import combinations
         from math import comb
         n_real = self.rules.N_CARDS
@@ -578,26 +583,27 @@ class Declarer:
         if not fit:
             return None
         bit = [1 << i for i in range(n_real)]
-        empty, declaring = [], []
+        declaring = []
         for size in fit:
             for cards in combinations(bit, size):
                 hand = sum(cards)
                 got = self.best_new(hand, hand, 1, False)        # by_avail: round and last round unread
                 if got:
                     declaring.append((hand, tuple(tuple(d) for d in got)))
-                else:
-                    empty.append(hand)
-        return empty, tuple(declaring)
+        return tuple(fit), tuple(declaring)
 
     def load_best(self, stored) -> None:
-        """Put `prefill_best`'s answers in the memo of the bots' best (`best_memo`)."""
+        """Take `prefill_best`'s answers: the declaring hands into the memo of the bots' best (`best_memo`)
+        and kept apart (the memo is cleared when full), every other hand of those sizes known to declare
+        nothing (`best_new` answers it without a search)."""
         if not stored or not self.by_avail:
             return
-        empty, declaring = stored
-        self._best.update(dict.fromkeys(empty, ()))
+        sizes, declaring = stored
         make = _declaration
-        self._best.update({hand: (make(decls[0]),) if len(decls) == 1 else tuple(map(make, decls))
-                           for hand, decls in declaring})
+        ahead = {hand: (make(decls[0]),) if len(decls) == 1 else tuple(map(make, decls))
+                 for hand, decls in declaring}
+        self._best.update(ahead)
+        self._ahead, self._ahead_sizes = ahead, frozenset(sizes)
 
 
 def choose(rules, options: list[Declaration]) -> tuple:
