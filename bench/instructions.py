@@ -7,14 +7,15 @@ hands, so the difference is the cost of `hands` hands alone (start-up, imports
 and compiling cancel out). "cold" is the first `hands` hands of a process (the
 playout's memos empty), "warm" the `hands` after `--warm` hands.
 
-Every engine plays hand `i` from `random.Random(f"h{i}")`: the deck shuffled,
-then every choice drawn from the same stream (as `rulespec simulate` does), the
+Every engine plays hand `i` from `random.Random(f"h{i}")`: the deck shuffled
+(the playouts: by simulate's shuffle, the same order as random.shuffle), then
+every choice drawn from the same stream (as `rulespec simulate` does), the
 hand scored. The reference is always its own 4-player Cirulla.
 
 The playouts are compiled without the disk cache, unless `--cache`: then they
 are loaded as `rulespec simulate` loads them, from a cache entry (with the memo
-rows of small tables filled when it was stored) written beforehand in a folder
-of the run's own.
+rows of small tables and the bots' best declarations worked out when it was
+stored) written beforehand in a folder of the run's own.
 
     python bench/instructions.py --hands 300 --warm 3000 [--rulesets cirulla:2,cirulla:4,cicera:4] [--cache]
 """
@@ -45,12 +46,14 @@ if which == "ref":
 sys.path.insert(0, {root!r})
 from rulespec.compiler.build import compile_ruleset
 from rulespec.compiler.playout import playout_for
+from rulespec.bots.simulate import _deck_shuffle
 compiled = compile_ruleset(which, disk=True)     # the disk cache only where the run turns it on
 fn, rules = playout_for(compiled), compiled.module
+shuffle = _deck_shuffle()                        # simulate's: random.shuffle's order, fewer calls
 for i in range(total):
     rng = random.Random(f"h{{i}}")
     order = list(range(rules.N_CARDS))
-    rng.shuffle(order)
+    shuffle(order, rng)
     result = fn(n, i % n, order, rng, [0] * n, [rng] * n, True)
     if result[0]:
         rules.score(result[2], result[3])
