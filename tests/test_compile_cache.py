@@ -13,6 +13,7 @@ from rulespec.cli.main import run
 from rulespec.compiler import build, cache
 from rulespec.compiler.build import StoredCompiled, compile_ruleset
 from rulespec import errors
+from tests.conftest import mask_of
 from tests.test_rule_failure import HALVES   # a rule that fails at run time, located
 
 VARIANT = """\
@@ -116,6 +117,40 @@ def test_a_hit_brings_the_bots_best_declarations_worked_out(cache_home, monkeypa
     for search in ("_best_quick", "_find"):
         monkeypatch.setattr(loaded, search, lambda *a: pytest.fail("searched a dealt hand"))
     simulate("cirulla", hands=20, seed=5, workers=1)
+
+
+def _two_card_hands(rules):
+    return [(1 << a) | (1 << b) for a in range(rules.N_CARDS) for b in range(a)]
+
+
+@pytest.mark.parametrize("shape", ["first-version", "sizes-not-cards", "hand-of-another-size", "list"])
+def test_declarations_worked_out_in_another_shape_are_not_misread(cache_home, monkeypatch, shape):
+    """An entry whose `playout_best` is whole (its CRC right) but not in the shape this rulespec writes is
+    compiled again, never answered from: "first-version" is what the first version of prefill_best wrote
+    for a ruleset dealing two cards (the hands declaring nothing, then those declaring), which read as
+    (sizes, hands) makes 3 a size worked out (the mask of the first two cards) and so a decino hand
+    declare nothing."""
+    from rulespec.run.declarations import Declarer, declarer
+    good = compile_ruleset("cirulla", disk=True)
+    r = good.module
+    [path] = entries(cache_home)
+    entry = cache._unsealed(path.read_bytes(), cache.HEADER)
+    decino = mask_of(r, "2C", "2D", "2S")
+    entry["playout_best"] = {
+        "first-version": (_two_card_hands(r), ()),                 # a list of hands, where sizes stand now
+        "sizes-not-cards": ((3, 41), ()),                           # no hand has 41 of the 40 cards
+        "hand-of-another-size": ((2,), ((decino, (("decino", decino, None),)),)),
+        "list": ([3], ()),                                          # prefill_best writes a tuple
+    }[shape]
+    path.write_bytes(cache._sealed(cache.HEADER, marshal.dumps(entry)))
+    forget(monkeypatch)
+    again = compile_ruleset("cirulla", disk=True)
+    assert not isinstance(again, StoredCompiled)                    # compiled again, and the entry replaced
+    found = declarer(again.module)
+    assert found.best(decino, decino, 1, False) == Declarer(again.module).best(decino, decino, 1, False) != ()
+    forget(monkeypatch)
+    hit = compile_ruleset("cirulla", disk=True)
+    assert isinstance(hit, StoredCompiled) and declarer(hit.module)._ahead_sizes == {3}
 
 
 def test_a_hit_builds_its_model_and_warnings_only_when_asked(cache_home, monkeypatch, tmp_path):

@@ -599,11 +599,28 @@ class Declarer:
         if not stored or not self.by_avail:
             return
         sizes, declaring = stored
+        if not self._ahead_shape(sizes, declaring):
+            # not what prefill_best writes (an entry of an earlier rulespec's): misread, it would answer
+            # every hand of a "size" it does not hold with nothing (the caller compiles again)
+            raise ValueError("the declarations worked out ahead are not in the shape prefill_best writes")
         make = _declaration
         ahead = {hand: (make(decls[0]),) if len(decls) == 1 else tuple(map(make, decls))
                  for hand, decls in declaring}
         self._best.update(ahead)
         self._ahead, self._ahead_sizes = ahead, frozenset(sizes)
+
+    def _ahead_shape(self, sizes, declaring) -> bool:
+        """Whether `load_best`'s input has `prefill_best`'s shape, as far as reading it rightly needs: a tuple
+        of sizes of hand (1 to the deck's cards), and each declaring hand (an int) of one of those sizes."""
+        n_real = self.rules.N_CARDS
+        if sizes.__class__ is not tuple or not sizes or not all(s.__class__ is int and 0 < s <= n_real
+                                                                for s in sizes):
+            return False
+        try:
+            held = {hand.bit_count() for hand, _decls in declaring}
+        except (AttributeError, TypeError, ValueError):
+            return False
+        return held <= set(sizes)
 
 
 def choose(rules, options: list[Declaration]) -> tuple:
