@@ -5,7 +5,7 @@ A compile that succeeded leaves, in the user's cache directory
 0700, files 0600), what running it needs: the generated module and playout
 (their source and their code objects, as a .pyc holds them), the playout's
 memo rows of small tables and the bots' best declarations of every dealt hand,
-worked out ahead (plain ints, strings, lists and tuples), the
+worked out ahead (plain ints, strings, None, tuples, lists and dicts), the
 spans that locate a rule failing at run time, and the names and SHA-256
 digests of the files it was read from. A later process that asks for the same ruleset with
 the same options, root and rulespec code loads that instead of parsing the
