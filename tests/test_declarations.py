@@ -253,3 +253,17 @@ def test_nothing_is_worked_out_ahead_where_the_best_is_not_keyed_on_the_cards_al
     four.load_best(_fresh(r).prefill_best({3}))
     h = mask_of(r, "AC", "AD", "AS", "AH")
     assert four.best(h, h, 1, False) == _fresh(r).best(h, h, 1, False) != ()
+
+
+@pytest.mark.xfail(strict=True, reason="pre-existing: a bonus is offered with the first wild rank that makes it "
+                                       "only (Declarer._ranks), so two bonuses on the same cards cannot agree on "
+                                       "another; found in review, not fixed here")
+@pytest.mark.parametrize("rid, points", [("cirulla-double-bonus", 13), ("cirulla-dossena", 3)])
+def test_three_equal_with_the_matta_totalling_9_or_less_make_both_bonuses(rid, points):
+    """cirulla.md variants 7 and 11: three equal cards totalling 9 or less are declared as decino and
+    barsega on the same three cards, the matta with the same rank in both; 2C 2D 7H is 2-2-2 (6)."""
+    r = compile_ruleset(rid).module
+    h = mask_of(r, "2C", "2D", "7H")
+    best = _fresh(r).best(h, h, 1, False)
+    assert {d.bonus for d in best} == {"decino", "barsega"} and {d.wild_rank for d in best} == {r.RANK_NAMES.index("2")}
+    assert sum(r.HAND_BONUSES[d.bonus].points for d in best) == points
