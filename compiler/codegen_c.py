@@ -1134,7 +1134,14 @@ static int best_declarations(const Hand *h, int seat, Decl *chosen) {
         for (int j = 0; j < nc; j++)
             if ((chosen[j].cards & d.cards) && !(B_SHARES[d.bonus] >> chosen[j].bonus & 1)) { shares = 0; break; }
         if ((d.cards & used) && !shares) continue;
-        if (d.wild_rank >= 0 && wild_rank >= 0 && wild_rank != d.wild_rank) continue;
+        if (wild_rank >= 0 && (d.cards & WILD_BIT) && d.wild_rank != wild_rank) {
+            /* one rank for the wild card in all of a turn's declarations: declarations.same_rank */
+            if (B_WILD[d.bonus] && DECLARE_WILD && !B_UNIQUE[d.bonus]) {
+                if (!bonus_check(d.bonus, virt(d.cards, wild_rank), h->hands[seat], h->round,
+                                 h->round == h->n_rounds)) continue;
+                d.wild_rank = wild_rank;
+            } else if (d.wild_rank >= 0) continue;
+        }
         if (PER_TURN_ONE && nc) break;
         chosen[nc++] = d;
         used |= d.cards;

@@ -255,15 +255,38 @@ def test_nothing_is_worked_out_ahead_where_the_best_is_not_keyed_on_the_cards_al
     assert four.best(h, h, 1, False) == _fresh(r).best(h, h, 1, False) != ()
 
 
-@pytest.mark.xfail(strict=True, reason="pre-existing: a bonus is offered with the first wild rank that makes it "
-                                       "only (Declarer._ranks), so two bonuses on the same cards cannot agree on "
-                                       "another; found in review, not fixed here")
+@pytest.mark.parametrize("by_class", [True, False])
 @pytest.mark.parametrize("rid, points", [("cirulla-double-bonus", 13), ("cirulla-dossena", 3)])
-def test_three_equal_with_the_matta_totalling_9_or_less_make_both_bonuses(rid, points):
+@pytest.mark.parametrize("names, rank", [(("2C", "2D", "7H"), "2"), (("3S", "3D", "7H"), "3"),
+                                         (("AC", "AD", "7H"), "A"), (("2C", "7H", "2S"), "2")])
+def test_three_equal_with_the_matta_totalling_9_or_less_make_both_bonuses(rid, points, names, rank, by_class):
     """cirulla.md variants 7 and 11: three equal cards totalling 9 or less are declared as decino and
-    barsega on the same three cards, the matta with the same rank in both; 2C 2D 7H is 2-2-2 (6)."""
+    barsega on the same three cards, "with the same rank for the matta": 2C 2D 7H is 2-2-2 (6), so both,
+    though the barsega alone would be offered with the matta as an ace (2-2-A) and A-A-7H would make a
+    barsega with the matta as itself (9)."""
     r = compile_ruleset(rid).module
-    h = mask_of(r, "2C", "2D", "7H")
-    best = _fresh(r).best(h, h, 1, False)
-    assert {d.bonus for d in best} == {"decino", "barsega"} and {d.wild_rank for d in best} == {r.RANK_NAMES.index("2")}
+    h = mask_of(r, *names)
+    best = _fresh(r, by_class).best(h, h, 1, False)
+    assert sorted((d.bonus, d.cards, d.wild_rank) for d in best) == [
+        ("barsega", h, r.RANK_NAMES.index(rank)), ("decino", h, r.RANK_NAMES.index(rank))]
     assert sum(r.HAND_BONUSES[d.bonus].points for d in best) == points
+    # and Hand: its bots' best, then the play declaring both (the events and points the rules give)
+    hand = explicit_hand(r, 0, ["5S", "6C", "JC", "KS"], {1: list(names), 2: ["JD", "4S", "5D"],
+                                                         3: ["QD", "4H", "5H"], 0: ["6S", "6H", "QH"]})
+    decls = hand.best_declarations(1)
+    assert sorted(decls) == sorted(best)
+    card, capture = hand.legal_moves_after(decls)[0]
+    events = hand.play(1, card, capture, decls)
+    assert sorted(e.name for e in events if e.name in ("barsega", "decino")) == ["barsega", "decino"]
+    assert sum(e.points for e in events if e.name in ("barsega", "decino")) == points
+
+
+@pytest.mark.parametrize("rid", ["cirulla-double-bonus", "cirulla-dossena"])
+def test_a_bonus_that_cannot_take_the_matta_s_rank_is_not_declared_beside_it(rid):
+    """4C 4D 7H: the decino with the matta as a 4 (10 or 2 points); as a 4 the three total 12, no barsega,
+    though the barsega alone would be offered with the matta as an ace (4-4-A, 9): one rank for the matta."""
+    r = compile_ruleset(rid).module
+    h = mask_of(r, "4C", "4D", "7H")
+    for by_class in (True, False):
+        assert [(d.bonus, d.wild_rank) for d in _fresh(r, by_class).best(h, h, 1, False)] == [
+            ("decino", r.RANK_NAMES.index("4"))]

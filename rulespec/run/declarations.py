@@ -190,7 +190,7 @@ class Declarer:
                 tables[name] = passing
         if not out:
             return ()
-        template = self._template(cards, out)
+        template = self._template(cards, out, (hand, round, last_round))
         walk = None
         if template is None:
             # `choose` sorts the options on points, stably: the bonuses in that order, their options in theirs
@@ -234,7 +234,7 @@ class Declarer:
                 mask |= 1 << c
         return mask
 
-    def _template(self, cards: tuple, groups: list):
+    def _template(self, cards: tuple, groups: list, context: tuple):
         """`best`'s answer in classes, where each bonus has one group that takes every card of its classes.
 
         Then each bonus has one option, whatever cards of those classes the hand holds, and two
@@ -246,7 +246,7 @@ class Declarer:
             return None
         options = [Declaration(name, self._mask_of(cards, g[0][0]), g[0][1][0]) for name, g in groups]
         return tuple((d.bonus, tuple(k for k, _m in g[0][0]), d.wild_rank)
-                     for d in choose(self.rules, options)
+                     for d in choose(self.rules, options, context)
                      for name, g in groups if name == d.bonus)
 
     def _mask_of(self, cards: tuple, counts: tuple) -> int:
@@ -299,7 +299,7 @@ class Declarer:
             found.sort(key=itemgetter(0), reverse=True)
         return found
 
-    def _choose_in_order(self, cards: tuple, by_points: tuple) -> tuple:
+    def _choose_in_order(self, cards: tuple, by_points: tuple, context: tuple) -> tuple:
         """`choose` on `options` of the plan's combinations, a Declaration made for the chosen only.
 
         The options `choose` sorts are those of each bonus in plan order, each bonus's in
@@ -312,7 +312,9 @@ class Declarer:
         would be skipped; and once fewer than its size are left unused, the walk of that bonus
         ends. With one declaration a turn (`PER_TURN`), the first chosen is the answer.
         """
-        one = self.rules.PER_TURN == "one"
+        rules = self.rules
+        one = rules.PER_TURN == "one"
+        wild_bit = rules.WILD_BIT
         cbit, packed = self._cbit, self._packed
         shift, low = self._shift, self._low
         chosen: list = []
@@ -333,8 +335,10 @@ class Declarer:
                 if mask & used and (not shares_with or
                                     not all(o_name in shares_with for o_name, o_mask, _r in chosen if o_mask & mask)):
                     continue
-                if r is not None and wild_rank not in (None, r):
-                    continue
+                if wild_rank is not None and mask & wild_bit and r != wild_rank:
+                    r = same_rank(rules, name, mask, r, wild_rank, context)     # as `choose`
+                    if r is _CLASH:
+                        continue
                 if one:
                     return (_declaration((name, mask, r)),)      # nothing was chosen before it
                 chosen.append((name, mask, r))
@@ -361,7 +365,7 @@ class Declarer:
                 self._quick.clear()
             plan = self._quick[key] = self._quick_plan(cards, key, hand, round, last_round)
         if plan.__class__ is not tuple:
-            return self._choose_in_order(cards, plan)
+            return self._choose_in_order(cards, plan, (hand, round, last_round))
         if not plan:
             return ()
         if len(plan) == 1:
@@ -421,7 +425,8 @@ class Declarer:
             d, cards_of = options[0]
             return ((d.bonus, cards_of, d.wild_rank),)
         cards_of = {d.bonus: of for d, of in options}
-        return tuple([(d.bonus, cards_of[d.bonus], d.wild_rank) for d in choose(self.rules, [d for d, _o in options])])
+        return tuple([(d.bonus, cards_of[d.bonus], d.wild_rank)
+                      for d in choose(self.rules, [d for d, _o in options], (hand, round, last_round))])
 
     def _test(self, cards: tuple, new: set, names: tuple, tested: dict, hits: dict, hand: int, round: int,
               last_round: bool) -> None:
@@ -457,7 +462,7 @@ class Declarer:
         template = plan[1]
         classes = self._classes
         if template is None:
-            return self._choose_in_order(cards, plan[2])
+            return self._choose_in_order(cards, plan[2], (hand, round, last_round))
         out = []
         for name, wanted, rank in template:
             mask = 0
@@ -535,7 +540,7 @@ class Declarer:
     def best(self, hand: int, avail: int, round: int, last_round: bool, unique_ok=None) -> tuple:
         """The set of declarations worth the most points (disjoint cards, one wild-card rank)."""
         if self.unique:
-            return choose(self.rules, self.options(hand, avail, round, last_round, unique_ok))
+            return choose(self.rules, self.options(hand, avail, round, last_round, unique_ok), (hand, round, last_round))
         key = self._key(hand, avail, round, last_round)
         got = self._best.get(key)
         if got is None:
@@ -544,7 +549,8 @@ class Declarer:
             if len(self._best) > MEMO_LIMIT:
                 self._best.clear()        # in place: playouts hold best_memo
             if self._classes is None:
-                got = self._best[key] = choose(self.rules, self.options(hand, avail, round, last_round))
+                got = self._best[key] = choose(self.rules, self.options(hand, avail, round, last_round),
+                                               (hand, round, last_round))
             else:
                 got = self._best[key] = self._best_by_class(hand, avail, round, last_round)
         return got
@@ -555,7 +561,7 @@ class Declarer:
         if self._ahead_sizes and avail.bit_count() in self._ahead_sizes:
             got = self._ahead.get(avail, ())        # worked out ahead (load_best): declaring, or nothing
         elif self._classes is None:
-            got = choose(self.rules, self.options(hand, avail, round, last_round))
+            got = choose(self.rules, self.options(hand, avail, round, last_round), (hand, round, last_round))
         else:
             got = self._best_quick(hand, avail, round, last_round)
         if len(self._best) > MEMO_LIMIT:
@@ -623,8 +629,9 @@ class Declarer:
         return held <= set(sizes)
 
 
-def choose(rules, options: list[Declaration]) -> tuple:
-    """The bots' choice among single declarations: most points first, no clashing cards or wild ranks."""
+def choose(rules, options: list[Declaration], context: tuple = (0, 0, False)) -> tuple:
+    """The bots' choice among single declarations: most points first, no clashing cards, one rank for the
+    wild card (`same_rank`); `context`: (hand, round, last_round), as the bonus conditions read them."""
     if not options:
         return ()
     if len(options) == 1:
@@ -638,14 +645,34 @@ def choose(rules, options: list[Declaration]) -> tuple:
         shares = all(o.bonus in spec.shares_cards_with for o in chosen if o.cards & d.cards)
         if d.cards & used and not shares:
             continue
-        if d.wild_rank is not None and wild_rank not in (None, d.wild_rank):
-            continue
+        if wild_rank is not None and d.cards & rules.WILD_BIT and d.wild_rank != wild_rank:
+            rank = same_rank(rules, d.bonus, d.cards, d.wild_rank, wild_rank, context)
+            if rank is _CLASH:
+                continue
+            d = _declaration((d.bonus, d.cards, rank))
         if rules.PER_TURN == "one" and chosen:
             break
         chosen.append(d)
         used |= d.cards
         wild_rank = d.wild_rank if d.wild_rank is not None else wild_rank
     return tuple(chosen)
+
+
+_CLASH = object()       # same_rank's answer where the declaration cannot join the others
+
+
+def same_rank(rules, bonus: str, real_cards: int, offered, wild_rank: int, context: tuple):
+    """The rank a declaration of `bonus` made of `real_cards` (which hold the wild card, offered with the
+    rank `offered`: None for as itself) takes beside declarations that gave the wild card `wild_rank`:
+    the wild card has one rank in all of them (two bonuses declared on the same cards give it the same
+    rank: docs/language.md, the wild card). `wild_rank` where the cards make the bonus with it, else
+    _CLASH. A bonus that cannot declare the wild card, or that is `unique_by` (its options were checked
+    per rank), keeps its offer: as itself it joins, with another rank it clashes."""
+    spec = rules.HAND_BONUSES[bonus]
+    if not (spec.wild and rules.DECLARE_WILD) or spec.unique_by:
+        return offered if offered is None else _CLASH
+    probe = (real_cards ^ rules.WILD_BIT) | (1 << (rules.N_CARDS + wild_rank))
+    return wild_rank if spec.check(probe, *context) else _CLASH
 
 
 def can_make(rules, bonus: str, real_cards: int, hand: int, round: int, last_round: bool) -> bool:
