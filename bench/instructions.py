@@ -32,6 +32,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# ../shared/bench beside the checkout (or beside a folder holding it, as for a git worktree), as bench.playouts
+DEFAULT_REF = next((p / "shared" / "bench" for p in ROOT.parents if (p / "shared" / "bench" / "ref_cirulla.py").exists()),
+                   ROOT.parent / "shared" / "bench")
 
 _SCRIPT = """
 import random, sys
@@ -86,7 +89,7 @@ def main(argv=None) -> int:
     parser.add_argument("--warm", type=int, default=3000)
     parser.add_argument("--rulesets", default="cirulla:2,cirulla:4,cicera:4,cirullone:4",
                         help="RULESET:SEATS, comma-separated")
-    parser.add_argument("--ref", default=str(ROOT.parent / "shared" / "bench"), help="the folder of ref_cirulla.py")
+    parser.add_argument("--ref", default=str(DEFAULT_REF), help="the folder of ref_cirulla.py")
     parser.add_argument("--jobs", type=int, default=2, help="callgrind runs at a time")
     parser.add_argument("--cache", action="store_true", help="load the playouts from a disk cache entry, as simulate")
     args = parser.parse_args(argv)
