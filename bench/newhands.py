@@ -1,0 +1,75 @@
+"""Benchmark: what a hand costs the playout when its tables are new, and when they were met before.
+
+    python bench/newhands.py [--ruleset cirulla] [--seats 4] [--hands 4000]
+
+One process, the playout loaded as `rulespec simulate` loads it (disk cache,
+its shuffle, its collector threshold), each hand seeded, shuffled, played
+and scored as simulate does. Rounds of `--hands` hands each:
+
+- `new A`, `new B`, `new C`: hands never played before (the memos fill);
+- `replay A`: A's hands again: every table and row met before;
+- `replay A, table memo cleared`: A's hands again after emptying the
+  table-mask memo (`_ROWS`, `_TBS`; the rows by class stay): each table is
+  looked up and its row found again, what a new table costs;
+- `replay A again`: back to the known-table cost.
+
+CPU µs per hand, and the number of tables in the memo after each round.
+Issue 12 asks for 1.5x ref_cirulla.py; the replay shows the floor of the
+memoised design (bench/README.md, "fifth pass").
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from rulespec.bots.simulate import GC_GENERATION0, _deck_shuffle  # noqa: E402
+from rulespec.compiler.build import compile_ruleset  # noqa: E402
+from rulespec.compiler.playout import playout_for  # noqa: E402
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--ruleset", default="cirulla")
+    p.add_argument("--seats", type=int, default=4)
+    p.add_argument("--hands", type=int, default=4000)
+    args = p.parse_args(argv)
+    compiled = compile_ruleset(args.ruleset, disk=True)
+    fn, rules = playout_for(compiled), compiled.module
+    memo = fn.__globals__
+    shuffle = _deck_shuffle()
+    n = args.seats
+    gc.set_threshold(GC_GENERATION0)
+
+    def run(tag: str) -> float:
+        t0 = time.process_time()
+        for i in range(args.hands):
+            rng = random.Random(f"newhands:{tag}:{i}")
+            order = list(range(rules.N_CARDS))
+            shuffle(order, rng)
+            result = fn(n, i % n, order, rng, [0] * n, [rng] * n, True)
+            if result[0]:
+                rules.score(result[2], result[3])
+        return (time.process_time() - t0) / args.hands * 1e6
+
+    print(f"{args.ruleset}, {n} seats, {args.hands} hands a round: CPU µs per hand (tables in the memo after)")
+    for label, tag, clear in (("new A", "A", False), ("new B", "B", False), ("new C", "C", False),
+                              ("replay A", "A", False), ("replay A, table memo cleared", "A", True),
+                              ("replay A again", "A", False)):
+        if clear:
+            memo["_ROWS"].clear()
+            memo["_TBS"].clear()
+        us = run(tag)
+        print(f"  {label:30} {us:7.1f}   ({len(memo['_ROWS'])})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
