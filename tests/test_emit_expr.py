@@ -479,3 +479,15 @@ def test_bits_lists_a_masks_indices_memoised_or_not(mask):
     want = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
     assert runtime.bits_of(mask) == want
     assert runtime.bits(mask) == want
+    assert runtime.bits(mask) == want          # asked again: from the memo where it was kept
+
+
+def test_bits_keeps_small_sets_only():
+    """runtime.bits memoises sets of at most MEMO_BITS cards (hands, tables, captures that recur); a bigger
+    set is listed each time, never kept: a 52-card deck's six-card hands would crowd the memo out."""
+    small, big = (1 << 3) | (1 << 17) | (1 << 39), sum(1 << i for i in (0, 5, 11, 23, 40, 51))
+    runtime._BITS.pop(small, None)
+    runtime._BITS.pop(big, None)
+    assert runtime.bits(small) == (3, 17, 39) and runtime._BITS[small] == (3, 17, 39)
+    assert runtime.bits(big) == (0, 5, 11, 23, 40, 51) and big not in runtime._BITS
+    assert runtime.MEMO_BITS == 3

@@ -49,14 +49,19 @@ _BYTES = _byte_tables()
 _B0, _B1, _B2, _B3, _B4 = _BYTES
 
 
+MEMO_BITS = 3       # sets of at most this many are memoised by `bits`
+
+
 def bits(mask: int) -> tuple[int, ...]:
-    """The indices set in a bitmask, lowest first (memoised: hands and tables recur)."""
+    """The indices set in a bitmask, lowest first (memoised where at most MEMO_BITS: small hands, tables
+    and captures recur; bigger sets seldom do, and kept they would crowd out those that do)."""
     got = _BITS.get(mask)
     if got is None:
         got = bits_of(mask)
-        if len(_BITS) > 100_000:
-            _BITS.clear()       # bounded memory
-        _BITS[mask] = got
+        if len(got) <= MEMO_BITS:
+            if len(_BITS) > 100_000:
+                _BITS.clear()       # bounded memory
+            _BITS[mask] = got
     return got
 
 
