@@ -290,3 +290,17 @@ def test_a_bonus_that_cannot_take_the_matta_s_rank_is_not_declared_beside_it(rid
     for by_class in (True, False):
         assert [(d.bonus, d.wild_rank) for d in _fresh(r, by_class).best(h, h, 1, False)] == [
             ("decino", r.RANK_NAMES.index("4"))]
+
+
+def test_the_best_of_big_hands_is_found_each_time_and_not_kept():
+    """best_new keeps the sets of available cards of up to 3 of 40 cards (all 9,880 fit in the memo); six of
+    them (3.8 million, seldom met twice) are searched each time and never kept: kept they would fill the
+    memo and have it cleared of the small ones. The answer is the same either way."""
+    r = compile_ruleset("cirullone").module
+    found = _fresh(r)
+    assert found._memo_size == 3
+    small, big = mask_of(r, "2C", "2D", "2S"), mask_of(r, "2C", "2D", "2S", "AC", "3D", "5S")
+    assert found.best_new(small, small, 1, False) == _fresh(r, by_class=False).best(small, small, 1, False)
+    assert found.best_new(big, big, 1, False) == _fresh(r, by_class=False).best(big, big, 1, False)
+    assert small in found.best_memo and big not in found.best_memo
+    assert [d.bonus for d in found.best(big, big, 1, False)] == ["decino", "barsega"]      # 2-2-2, A-3-5 (9)

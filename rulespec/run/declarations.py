@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import partial
 from itertools import combinations, product
+from math import comb
 from operator import itemgetter
 TYPE_CHECKING = False            # typing's flag without importing typing (rulespec/run/records.py)
 if TYPE_CHECKING:
@@ -77,6 +78,12 @@ class Declarer:
         self.best_memo = self._best
         self._ahead: dict = {}             # hands worked out ahead that declare (load_best), by available cards
         self._ahead_sizes = frozenset()    # the sizes of hand worked out ahead, every one of them
+        # best_new remembers sets of available cards up to the largest size whose sets all fit in the memo:
+        # bigger ones (six of 40 cards: 3.8 million) seldom come back, and kept they would fill it and
+        # have it cleared of those that do
+        self._memo_size = 0
+        while self._memo_size < rules.N_CARDS and comb(rules.N_CARDS, self._memo_size + 1) <= MEMO_LIMIT:
+            self._memo_size += 1
         # The search by classes, where some cards share one (a class per card would gain nothing).
         classes = getattr(rules, "BONUS_CLASSES", None)
         self._classes = classes if classes and len(set(classes)) < len(classes) else None
@@ -558,15 +565,17 @@ class Declarer:
     def best_new(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
         """`best` where it is keyed on the available cards alone (`by_avail`) and the memo (`best_memo`,
         keyed on them) does not hold them: found and remembered."""
-        if self._ahead_sizes and avail.bit_count() in self._ahead_sizes:
+        size = avail.bit_count()
+        if size in self._ahead_sizes:
             got = self._ahead.get(avail, ())        # worked out ahead (load_best): declaring, or nothing
         elif self._classes is None:
             got = choose(self.rules, self.options(hand, avail, round, last_round), (hand, round, last_round))
         else:
             got = self._best_quick(hand, avail, round, last_round)
-        if len(self._best) > MEMO_LIMIT:
-            self._best.clear()            # in place: playouts hold best_memo
-        self._best[avail] = got
+        if size <= self._memo_size:
+            if len(self._best) > MEMO_LIMIT:
+                self._best.clear()        # in place: playouts hold best_memo
+            self._best[avail] = got
         return got
 
     def prefill_best(self, sizes, most: int = PREFILL_HANDS):
@@ -575,8 +584,6 @@ class Declarer:
         tuples), ...) for the hands that declare something), for `load_best`. The smallest sizes first,
         while the hands number at most `most` in all; None where the best is not keyed on the cards
         alone (`by_avail`) or no size fits."""
-        from itertools import combinations
-        from math import comb
         n_real = self.rules.N_CARDS
         if not self.by_avail:
             return None
