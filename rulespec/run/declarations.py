@@ -636,7 +636,7 @@ class Declarer:
         return held <= set(sizes)
 
 
-def choose(rules, options: list[Declaration], context: tuple = (0, 0, False)) -> tuple:
+def choose(rules, options: list[Declaration], context: tuple) -> tuple:
     """The bots' choice among single declarations: most points first, no clashing cards, one rank for the
     wild card (`same_rank`); `context`: (hand, round, last_round), as the bonus conditions read them."""
     if not options:
