@@ -304,3 +304,31 @@ def test_the_best_of_big_hands_is_found_each_time_and_not_kept():
     assert found.best_new(big, big, 1, False) == _fresh(r, by_class=False).best(big, big, 1, False)
     assert small in found.best_memo and big not in found.best_memo
     assert [d.bonus for d in found.best(big, big, 1, False)] == ["decino", "barsega"]      # 2-2-2, A-3-5 (9)
+
+
+@pytest.mark.parametrize("names, want", [
+    (("AC", "AD", "7H"), [("barsega", "A"), ("decino", "A")]),     # the barsega as itself (9) takes the decino's ace
+    (("2C", "2D", "7H"), [("barsega", "2"), ("decino", "2")]),
+    (("AC", "7D", "7H"), [("barsega", "A")]),                      # A-7-7: no decino as A or as 7 beside it
+])
+def test_the_matta_takes_one_rank_whichever_bonus_is_chosen_first(tmp_path, names, want):
+    """One rank for the matta in all of a turn's declarations (cirulla.md variant 7: "the same rank for the
+    matta"), also where the bonus chosen first (here the barsega, made worth more than the decino) takes the
+    matta as itself: a decino declaring it as an ace beside it gives the barsega that ace, not a barsega
+    counting it as a 7 beside a decino counting it as an ace. By classes, in full, and the Hand's bots."""
+    path = tmp_path / "barsega-first.yaml"
+    path.write_text("id: barsega-first\nextends: cirulla-double-bonus\nhand_bonuses:\n  barsega: {points: 20}\n",
+                    encoding="utf-8")
+    r = compile_ruleset(path).module
+    h = mask_of(r, *names)
+    for by_class in (True, False):
+        for found in (_fresh(r, by_class), _not_by_avail(_fresh(r, by_class))):
+            best = found.best(h, h, 1, False)
+            assert sorted((d.bonus, r.RANK_NAMES[d.wild_rank]) for d in best) == want, (by_class, found.by_avail)
+            assert all(d.cards == h for d in best)
+
+
+def _not_by_avail(found: Declarer) -> Declarer:
+    """The declarer answering `best` from the plans of the candidates (`_best_by_class`), not `best_new`."""
+    found.by_avail = False
+    return found

@@ -185,6 +185,31 @@ def test_lockstep_where_the_matta_takes_one_rank_in_two_bonuses(rid):
 
 
 @needs_cc
+def test_lockstep_where_the_bonus_chosen_first_takes_the_rank_of_the_matta_from_the_next(tmp_path):
+    """A barsega worth more than a decino is chosen first, with the matta as itself (A-A-7H) or as an ace
+    (2-2-7H); the decino beside it gives it the decino's rank (declarations.rerank): the C bots declare as
+    the Python bots do, move for move, and reach such hands."""
+    path = tmp_path / "barsega-first.yaml"
+    path.write_text("id: barsega-first\nextends: cirulla-double-bonus\nhand_bonuses:\n  barsega: {points: 20}\n",
+                    encoding="utf-8")
+    compiled = compile_ruleset(path)
+    rules = compiled.module
+    nat = native.load(compiled)
+    seed, hands, seen = 29, 300, 0
+    batch = nat.run(seed, 0, hands, 4, per_hand=True, trace_cap=hands * 60)
+    expected = []
+    for i in range(hands):
+        hand, moves = python_hand(rules, 4, seed, i)
+        expected += moves
+        if hand.plays:
+            assert batch.per_hand[i]["scores"] == hand.score(), i
+        names = [e.name for e in hand.events]
+        seen += any(m[5] >= 0 and bin(m[4]).count("1") == 3 for m in moves) and "barsega" in names and "decino" in names
+    assert [tuple(t) for t in batch.trace] == expected
+    assert seen
+
+
+@needs_cc
 def test_batches_add_up_and_repeat():
     """Two half batches give the figures of one whole batch; the same seed gives the same figures."""
     nat = native.load(compile_ruleset("cirulla"))
