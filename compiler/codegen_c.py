@@ -1118,6 +1118,15 @@ static int bonus_options(const Hand *h, int seat) {
     return n;
 }
 
+#define CLASH (-2)
+/* declarations.same_rank: the rank a declaration of bonus b on cards holding the wild card (offered with
+ * rank `offered`, -1 as itself) takes beside others that gave it `wild_rank` (-1: none, or as itself) */
+static int same_rank(const Hand *h, int seat, int b, uint64_t cards, int offered, int wild_rank) {
+    if (!(B_WILD[b] && DECLARE_WILD) || B_UNIQUE[b]) return offered < 0 ? offered : CLASH;
+    if (wild_rank < 0) return CLASH;
+    return bonus_check(b, virt(cards, wild_rank), h->hands[seat], h->round, h->round == h->n_rounds) ? wild_rank : CLASH;
+}
+
 static int best_declarations(const Hand *h, int seat, Decl *chosen) {
     int n = bonus_options(h, seat);
     if (!n) return 0;
@@ -1134,13 +1143,24 @@ static int best_declarations(const Hand *h, int seat, Decl *chosen) {
         for (int j = 0; j < nc; j++)
             if ((chosen[j].cards & d.cards) && !(B_SHARES[d.bonus] >> chosen[j].bonus & 1)) { shares = 0; break; }
         if ((d.cards & used) && !shares) continue;
-        if (wild_rank >= 0 && (d.cards & WILD_BIT) && d.wild_rank != wild_rank) {
-            /* one rank for the wild card in all of a turn's declarations: declarations.same_rank */
-            if (B_WILD[d.bonus] && DECLARE_WILD && !B_UNIQUE[d.bonus]) {
-                if (!bonus_check(d.bonus, virt(d.cards, wild_rank), h->hands[seat], h->round,
-                                 h->round == h->n_rounds)) continue;
-                d.wild_rank = wild_rank;
-            } else if (d.wild_rank >= 0) continue;
+        if ((d.cards & used & WILD_BIT) && d.wild_rank != wild_rank) {
+            /* one rank for the wild card in all of a turn's declarations: this one takes the others'
+             * (declarations.same_rank), else they take its (declarations.rerank) */
+            int rank = same_rank(h, seat, d.bonus, d.cards, d.wild_rank, wild_rank);
+            if (rank != CLASH) d.wild_rank = rank;
+            else {
+                if (d.wild_rank < 0) continue;
+                int ranks[MAX_OPTS], ok = 1;
+                for (int j = 0; j < nc && ok; j++) {
+                    ranks[j] = chosen[j].wild_rank;
+                    if ((chosen[j].cards & WILD_BIT) && chosen[j].wild_rank != d.wild_rank) {
+                        ranks[j] = same_rank(h, seat, chosen[j].bonus, chosen[j].cards, chosen[j].wild_rank, d.wild_rank);
+                        ok = ranks[j] != CLASH;
+                    }
+                }
+                if (!ok) continue;
+                for (int j = 0; j < nc; j++) chosen[j].wild_rank = ranks[j];
+            }
         }
         if (PER_TURN_ONE && nc) break;
         chosen[nc++] = d;

@@ -342,10 +342,15 @@ class Declarer:
                 if mask & used and (not shares_with or
                                     not all(o_name in shares_with for o_name, o_mask, _r in chosen if o_mask & mask)):
                     continue
-                if wild_rank is not None and mask & wild_bit and r != wild_rank:
-                    r = same_rank(rules, name, mask, r, wild_rank, context)     # as `choose`
-                    if r is _CLASH:
-                        continue
+                if mask & used & wild_bit and r != wild_rank:                  # as `choose`
+                    rank = _CLASH if wild_rank is None else same_rank(rules, name, mask, r, wild_rank, context)
+                    if rank is not _CLASH:
+                        r = rank
+                    else:
+                        again = rerank(rules, chosen, r, context)
+                        if again is None:
+                            continue
+                        chosen = again
                 if one:
                     return (_declaration((name, mask, r)),)      # nothing was chosen before it
                 chosen.append((name, mask, r))
@@ -652,11 +657,16 @@ def choose(rules, options: list[Declaration], context: tuple) -> tuple:
         shares = all(o.bonus in spec.shares_cards_with for o in chosen if o.cards & d.cards)
         if d.cards & used and not shares:
             continue
-        if wild_rank is not None and d.cards & rules.WILD_BIT and d.wild_rank != wild_rank:
-            rank = same_rank(rules, d.bonus, d.cards, d.wild_rank, wild_rank, context)
-            if rank is _CLASH:
-                continue
-            d = _declaration((d.bonus, d.cards, rank))
+        if d.cards & used & rules.WILD_BIT and d.wild_rank != wild_rank:
+            # one rank for the wild card: this one takes the others' (same_rank), else they take its (rerank)
+            rank = _CLASH if wild_rank is None else same_rank(rules, d.bonus, d.cards, d.wild_rank, wild_rank, context)
+            if rank is not _CLASH:
+                d = _declaration((d.bonus, d.cards, rank))
+            else:
+                again = rerank(rules, chosen, d.wild_rank, context)
+                if again is None:
+                    continue
+                chosen = [_declaration(o) for o in again]
         if rules.PER_TURN == "one" and chosen:
             break
         chosen.append(d)
@@ -680,6 +690,26 @@ def same_rank(rules, bonus: str, real_cards: int, offered, wild_rank: int, conte
         return offered if offered is None else _CLASH
     probe = (real_cards ^ rules.WILD_BIT) | (1 << (rules.N_CARDS + wild_rank))
     return wild_rank if spec.check(probe, *context) else _CLASH
+
+
+def rerank(rules, chosen: list, rank, context: tuple) -> list | None:
+    """The chosen declarations (as (bonus, cards, rank)) with the wild card given `rank` where they hold it,
+    for a declaration of the wild card with that rank to join them (one rank in all of a turn's
+    declarations, whichever was chosen first: a barsega chosen with the matta as itself, or as an ace on
+    2-2-7H, takes the 2 of a decino beside it); None where one of them cannot make its bonus with it, or
+    `rank` is None (as itself: the others were offered it first and took another). A bonus that cannot
+    declare the wild card, or `unique_by`, keeps its rank as `same_rank` says."""
+    if rank is None:
+        return None
+    out = []
+    for o in chosen:
+        if o[1] & rules.WILD_BIT and o[2] != rank:
+            got = same_rank(rules, o[0], o[1], o[2], rank, context)
+            if got is _CLASH:
+                return None
+            o = (o[0], o[1], got)
+        out.append(o)
+    return out
 
 
 def can_make(rules, bonus: str, real_cards: int, hand: int, round: int, last_round: bool) -> bool:
