@@ -210,6 +210,28 @@ def test_lockstep_where_the_bonus_chosen_first_takes_the_rank_of_the_matta_from_
 
 
 @needs_cc
+def test_lockstep_where_a_bonus_of_three_cards_is_unique_by_value(tmp_path):
+    """`unique_by` on a bonus of three cards, declared in rounds of three: an earlier seat's cards count
+    only when it has played them or shows them declared (declarations.unique_holder), never its hidden
+    ones: the C bots declare as the Python bots do, move for move."""
+    path = tmp_path / "unique-three.yaml"
+    path.write_text("id: unique-three\nextends: cirulla-double-bonus\nhand_bonuses:\n  barsega: {unique_by: value}\n",
+                    encoding="utf-8")
+    compiled = compile_ruleset(path)
+    rules = compiled.module
+    nat = native.load(compiled)
+    seed, hands = 29, 300
+    batch = nat.run(seed, 0, hands, 4, per_hand=True, trace_cap=hands * 60)
+    expected = []
+    for i in range(hands):
+        hand, moves = python_hand(rules, 4, seed, i)
+        expected += moves
+        if hand.plays:
+            assert batch.per_hand[i]["scores"] == hand.score(), i
+    assert [tuple(t) for t in batch.trace] == expected
+
+
+@needs_cc
 def test_batches_add_up_and_repeat():
     """Two half batches give the figures of one whole batch; the same seed gives the same figures."""
     nat = native.load(compile_ruleset("cirulla"))
