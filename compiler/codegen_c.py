@@ -1015,7 +1015,9 @@ static int unique_ok(const Hand *h, int seat, int b, uint64_t cards, int wild_ra
     int64_t key = unique_key(by, cards, wild_rank);
     for (int o = 0; o < h->n; o++) {
         if (order_of(h, o) >= order_of(h, seat)) continue;
-        uint64_t held = h->round_dealt[o];
+        /* what the declaring seat can know: cards played this round and declared cards still held
+         * (declarations.unique_holder), never hidden ones */
+        uint64_t held = (h->round_dealt[o] & ~h->hands[o]) | (h->shown[o] & h->hands[o]);
         for (uint64_t m = held; m; m &= m - 1) {
             int c = rs_low(m);
             int rank = (c == WILD_INDEX && h->declared_wild[o]) ? h->declared_wild[o] - 1 : -1;
