@@ -695,10 +695,11 @@ def same_rank(rules, bonus: str, real_cards: int, offered, wild_rank: int, conte
 def rerank(rules, chosen: list, rank, context: tuple) -> list | None:
     """The chosen declarations (as (bonus, cards, rank)) with the wild card given `rank` where they hold it,
     for a declaration of the wild card with that rank to join them (one rank in all of a turn's
-    declarations, whichever was chosen first: a barsega chosen with the matta as itself, or as an ace on
-    2-2-7H, takes the 2 of a decino beside it); None where one of them cannot make its bonus with it, or
-    `rank` is None (as itself: the others were offered it first and took another). A bonus that cannot
-    declare the wild card, or `unique_by`, keeps its rank as `same_rank` says."""
+    declarations, whichever was chosen first: one chosen with the wild card as itself, or with the first
+    rank that made its bonus, takes the rank of another beside it that needs that rank); None where one of
+    them cannot make its bonus with it, or `rank` is None (as itself: the others were offered it first and
+    took another). A bonus that cannot declare the wild card, or `unique_by`, keeps its rank as
+    `same_rank` says."""
     if rank is None:
         return None
     out = []
