@@ -1121,10 +1121,11 @@ static int bonus_options(const Hand *h, int seat) {
 }
 
 #define CLASH (-2)
-/* declarations.same_rank: the rank a declaration of bonus b on cards holding the wild card (offered with
- * rank `offered`, -1 as itself) takes beside others that gave it `wild_rank` (-1: none, or as itself) */
-static int same_rank(const Hand *h, int seat, int b, uint64_t cards, int offered, int wild_rank) {
-    if (!(B_WILD[b] && DECLARE_WILD) || B_UNIQUE[b]) return offered < 0 ? offered : CLASH;
+/* declarations.same_rank: the rank a declaration of bonus b on cards holding the wild card takes beside
+ * others that gave it `wild_rank` (-1: none, or as itself); CLASH where it cannot (a bonus that cannot
+ * declare the wild card, or unique_by, never can) */
+static int same_rank(const Hand *h, int seat, int b, uint64_t cards, int wild_rank) {
+    if (!(B_WILD[b] && DECLARE_WILD) || B_UNIQUE[b]) return CLASH;
     if (wild_rank < 0) return CLASH;
     return bonus_check(b, virt(cards, wild_rank), h->hands[seat], h->round, h->round == h->n_rounds) ? wild_rank : CLASH;
 }
@@ -1148,7 +1149,7 @@ static int best_declarations(const Hand *h, int seat, Decl *chosen) {
         if ((d.cards & used & WILD_BIT) && d.wild_rank != wild_rank) {
             /* one rank for the wild card in all of a turn's declarations: this one takes the others'
              * (declarations.same_rank), else they take its (declarations.rerank) */
-            int rank = same_rank(h, seat, d.bonus, d.cards, d.wild_rank, wild_rank);
+            int rank = same_rank(h, seat, d.bonus, d.cards, wild_rank);
             if (rank != CLASH) d.wild_rank = rank;
             else {
                 if (d.wild_rank < 0) continue;
@@ -1156,7 +1157,7 @@ static int best_declarations(const Hand *h, int seat, Decl *chosen) {
                 for (int j = 0; j < nc && ok; j++) {
                     ranks[j] = chosen[j].wild_rank;
                     if ((chosen[j].cards & WILD_BIT) && chosen[j].wild_rank != d.wild_rank) {
-                        ranks[j] = same_rank(h, seat, chosen[j].bonus, chosen[j].cards, chosen[j].wild_rank, d.wild_rank);
+                        ranks[j] = same_rank(h, seat, chosen[j].bonus, chosen[j].cards, d.wild_rank);
                         ok = ranks[j] != CLASH;
                     }
                 }

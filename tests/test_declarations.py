@@ -332,3 +332,43 @@ def _not_by_avail(found: Declarer) -> Declarer:
     """The declarer answering `best` from the plans of the candidates (`_best_by_class`), not `best_new`."""
     found.by_avail = False
     return found
+
+
+def test_a_turn_that_counts_the_matta_as_itself_and_as_a_rank_is_refused():
+    """cirulla.md variant 7: two declarations on the same three cards "with the same rank for the matta". On
+    A-A-7H the barsega holds as itself (A+A+7 = 9) and as an ace; beside a decino declaring the 7H an ace,
+    only the ace is one rank (13 points); itself in one and an ace in the other is refused, located."""
+    r = compile_ruleset("cirulla-double-bonus").module
+    ace = r.RANK_NAMES.index("A")
+    h = mask_of(r, "AC", "AD", "7H")
+
+    def hand():
+        return explicit_hand(r, 0, ["5S", "6C", "JC", "KS"], {1: ["AC", "AD", "7H"], 2: ["JD", "4S", "5D"],
+                                                             3: ["QD", "4H", "5H"], 0: ["6S", "6H", "QH"]})
+
+    one = [Declaration("decino", h, ace), Declaration("barsega", h, ace)]
+    card, capture = hand().legal_moves_after(one)[0]
+    mixed = [Declaration("decino", h, ace), Declaration("barsega", h, None)]
+    refused = hand()
+    with pytest.raises(IllegalMove, match="the wild card is declared as A and counted as itself in barsega"):
+        refused.play(1, card, capture, mixed)
+    assert refused.plays == 0 and not refused.events       # nothing of the refused play was kept
+    events = hand().play(1, card, capture, one)
+    assert sum(e.points for e in events if e.name in ("barsega", "decino")) == 13
+
+
+NO_WILD_BARSEGA = "id: barsega-no-wild\nextends: cirulla-double-bonus\nhand_bonuses:\n  barsega: {wild: false}\n"
+
+
+def test_a_bonus_that_cannot_declare_the_matta_is_not_declared_beside_a_rank_for_it(tmp_path):
+    """With the barsega unable to declare the matta, A-A-7H is a barsega only with the 7H as itself (9) and
+    a decino only with it as an ace: one rank for the matta, so the bots declare the decino alone (10, more
+    than 3), by classes, in full, and from the plans."""
+    path = tmp_path / "barsega-no-wild.yaml"
+    path.write_text(NO_WILD_BARSEGA, encoding="utf-8")
+    r = compile_ruleset(path).module
+    h = mask_of(r, "AC", "AD", "7H")
+    for by_class in (True, False):
+        for found in (_fresh(r, by_class), _not_by_avail(_fresh(r, by_class))):
+            assert [(d.bonus, d.wild_rank) for d in found.best(h, h, 1, False)] == [
+                ("decino", r.RANK_NAMES.index("A"))], (by_class, found.by_avail)

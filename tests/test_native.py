@@ -160,28 +160,43 @@ def test_lockstep_with_the_python_engine(rid, tmp_path):
         assert [tuple(t) for t in batch.trace] == expected_moves, (rid, seats)
 
 
-@needs_cc
-@pytest.mark.parametrize("rid", ["cirulla-double-bonus", "cirulla-dossena"])
-def test_lockstep_where_the_matta_takes_one_rank_in_two_bonuses(rid):
-    """Hands where a barsega joins a decino on the same three cards only with the decino's rank for the matta
-    (2-2-7H: alone the barsega is offered with the matta as an ace; declarations.same_rank): the C bots
-    declare as the Python bots do, move for move."""
-    compiled = compile_ruleset(rid)
+def lockstep(compiled, seed: int = 29, hands: int = 300) -> list:
+    """Hands 0..hands-1 of a 4-seat native run against the Python engine's (python_hand): the same scores
+    and the same moves; the Python hands with their moves, for a test to check what they reached."""
     rules = compiled.module
-    nat = native.load(compiled)
-    seed, hands, seen = 29, 300, 0
-    batch = nat.run(seed, 0, hands, 4, per_hand=True, trace_cap=hands * 60)
-    expected = []
+    batch = native.load(compiled).run(seed, 0, hands, 4, per_hand=True, trace_cap=hands * 60)
+    played, expected = [], []
     for i in range(hands):
         hand, moves = python_hand(rules, 4, seed, i)
         expected += moves
         if hand.plays:
             assert batch.per_hand[i]["scores"] == hand.score(), i
-        names = [e.name for e in hand.events]
-        two = [m for m in moves if bin(m[4]).count("1") == 3 and m[5] >= 0]      # three cards, the matta declared
-        seen += bool(two and "barsega" in names and "decino" in names)
+        played.append((hand, moves))
     assert [tuple(t) for t in batch.trace] == expected
-    assert seen      # the seed reaches such hands (without the same rank in C the trace differs: checked)
+    return played
+
+
+def matta_in_two_bonuses(played) -> int:
+    """How many of the hands had a turn declaring the matta as a rank on three cards, with a barsega and a
+    decino among the hand's events."""
+    return sum(any(m[5] >= 0 and bin(m[4]).count("1") == 3 for m in moves)
+               and {"barsega", "decino"} <= {e.name for e in hand.events} for hand, moves in played)
+
+
+def written_variant(tmp_path, text: str):
+    path = tmp_path / "variant.yaml"
+    path.write_text(text, encoding="utf-8")
+    return compile_ruleset(path)
+
+
+@needs_cc
+@pytest.mark.parametrize("rid", ["cirulla-double-bonus", "cirulla-dossena"])
+def test_lockstep_where_the_matta_takes_one_rank_in_two_bonuses(rid):
+    """Hands where a barsega joins a decino on the same three cards only with the decino's rank for the matta
+    (2-2-7H: alone the barsega is offered with the matta as an ace; declarations.same_rank): the C bots
+    declare as the Python bots do, move for move, and the seed reaches such hands (without the same rank
+    in C the trace differs: checked)."""
+    assert matta_in_two_bonuses(lockstep(compile_ruleset(rid)))
 
 
 @needs_cc
@@ -189,24 +204,9 @@ def test_lockstep_where_the_bonus_chosen_first_takes_the_rank_of_the_matta_from_
     """A barsega worth more than a decino is chosen first, with the matta as itself (A-A-7H) or as an ace
     (2-2-7H); the decino beside it gives it the decino's rank (declarations.rerank): the C bots declare as
     the Python bots do, move for move, and reach such hands."""
-    path = tmp_path / "barsega-first.yaml"
-    path.write_text("id: barsega-first\nextends: cirulla-double-bonus\nhand_bonuses:\n  barsega: {points: 20}\n",
-                    encoding="utf-8")
-    compiled = compile_ruleset(path)
-    rules = compiled.module
-    nat = native.load(compiled)
-    seed, hands, seen = 29, 300, 0
-    batch = nat.run(seed, 0, hands, 4, per_hand=True, trace_cap=hands * 60)
-    expected = []
-    for i in range(hands):
-        hand, moves = python_hand(rules, 4, seed, i)
-        expected += moves
-        if hand.plays:
-            assert batch.per_hand[i]["scores"] == hand.score(), i
-        names = [e.name for e in hand.events]
-        seen += any(m[5] >= 0 and bin(m[4]).count("1") == 3 for m in moves) and "barsega" in names and "decino" in names
-    assert [tuple(t) for t in batch.trace] == expected
-    assert seen
+    compiled = written_variant(tmp_path, "id: barsega-first\nextends: cirulla-double-bonus\n"
+                                         "hand_bonuses:\n  barsega: {points: 20}\n")
+    assert matta_in_two_bonuses(lockstep(compiled))
 
 
 @needs_cc
@@ -214,21 +214,20 @@ def test_lockstep_where_a_bonus_of_three_cards_is_unique_by_value(tmp_path):
     """`unique_by` on a bonus of three cards, declared in rounds of three: an earlier seat's cards count
     only when it has played them or shows them declared (declarations.unique_holder), never its hidden
     ones: the C bots declare as the Python bots do, move for move."""
-    path = tmp_path / "unique-three.yaml"
-    path.write_text("id: unique-three\nextends: cirulla-double-bonus\nhand_bonuses:\n  barsega: {unique_by: value}\n",
-                    encoding="utf-8")
-    compiled = compile_ruleset(path)
-    rules = compiled.module
-    nat = native.load(compiled)
-    seed, hands = 29, 300
-    batch = nat.run(seed, 0, hands, 4, per_hand=True, trace_cap=hands * 60)
-    expected = []
-    for i in range(hands):
-        hand, moves = python_hand(rules, 4, seed, i)
-        expected += moves
-        if hand.plays:
-            assert batch.per_hand[i]["scores"] == hand.score(), i
-    assert [tuple(t) for t in batch.trace] == expected
+    lockstep(written_variant(tmp_path, "id: unique-three\nextends: cirulla-double-bonus\n"
+                                       "hand_bonuses:\n  barsega: {unique_by: value}\n"))
+
+
+@needs_cc
+def test_lockstep_where_a_bonus_cannot_declare_the_matta(tmp_path):
+    """A barsega that cannot declare the matta (`wild: false`) is never declared beside a decino declaring it
+    a rank (one rank for the matta; Hand refuses the mix): the C bots declare as the Python bots do, move
+    for move (with C's bots letting it join as itself, as before, the trace differs: checked)."""
+    compiled = written_variant(tmp_path, "id: barsega-no-wild\nextends: cirulla-double-bonus\n"
+                                         "hand_bonuses:\n  barsega: {wild: false}\n")
+    played = lockstep(compiled, hands=400)
+    wild = compiled.module.WILD_BIT
+    assert any(m[5] >= 0 and m[4] & wild for _hand, moves in played for m in moves)   # the matta declared a rank
 
 
 @needs_cc

@@ -343,7 +343,7 @@ class Declarer:
                                     not all(o_name in shares_with for o_name, o_mask, _r in chosen if o_mask & mask)):
                     continue
                 if mask & used & wild_bit and r != wild_rank:                  # as `choose`
-                    rank = _CLASH if wild_rank is None else same_rank(rules, name, mask, r, wild_rank, context)
+                    rank = _CLASH if wild_rank is None else same_rank(rules, name, mask, wild_rank, context)
                     if rank is not _CLASH:
                         r = rank
                     else:
@@ -659,7 +659,7 @@ def choose(rules, options: list[Declaration], context: tuple) -> tuple:
             continue
         if d.cards & used & rules.WILD_BIT and d.wild_rank != wild_rank:
             # one rank for the wild card: this one takes the others' (same_rank), else they take its (rerank)
-            rank = _CLASH if wild_rank is None else same_rank(rules, d.bonus, d.cards, d.wild_rank, wild_rank, context)
+            rank = _CLASH if wild_rank is None else same_rank(rules, d.bonus, d.cards, wild_rank, context)
             if rank is not _CLASH:
                 d = _declaration((d.bonus, d.cards, rank))
             else:
@@ -678,16 +678,17 @@ def choose(rules, options: list[Declaration], context: tuple) -> tuple:
 _CLASH = object()       # same_rank's answer where the declaration cannot join the others
 
 
-def same_rank(rules, bonus: str, real_cards: int, offered, wild_rank: int, context: tuple):
-    """The rank a declaration of `bonus` made of `real_cards` (which hold the wild card, offered with the
-    rank `offered`: None for as itself) takes beside declarations that gave the wild card `wild_rank`:
+def same_rank(rules, bonus: str, real_cards: int, wild_rank: int, context: tuple):
+    """The rank a declaration of `bonus` made of `real_cards` (which hold the wild card, offered with another
+    rank or as itself) takes beside declarations that gave the wild card `wild_rank`:
     the wild card has one rank in all of them (two bonuses declared on the same cards give it the same
     rank: docs/language.md, the wild card). `wild_rank` where the cards make the bonus with it, else
     _CLASH. A bonus that cannot declare the wild card, or that is `unique_by` (its options were checked
-    per rank), keeps its offer: as itself it joins, with another rank it clashes."""
+    per rank), cannot take another rank: it clashes (as itself beside a declared rank too: `Hand`
+    refuses a turn that counts the wild card as itself in one declaration and as a rank in another)."""
     spec = rules.HAND_BONUSES[bonus]
     if not (spec.wild and rules.DECLARE_WILD) or spec.unique_by:
-        return offered if offered is None else _CLASH
+        return _CLASH
     probe = (real_cards ^ rules.WILD_BIT) | (1 << (rules.N_CARDS + wild_rank))
     return wild_rank if spec.check(probe, *context) else _CLASH
 
@@ -697,15 +698,14 @@ def rerank(rules, chosen: list, rank, context: tuple) -> list | None:
     for a declaration of the wild card with that rank to join them (one rank in all of a turn's
     declarations, whichever was chosen first: one chosen with the wild card as itself, or with the first
     rank that made its bonus, takes the rank of another beside it that needs that rank); None where one of
-    them cannot make its bonus with it, or `rank` is None (as itself: the others were offered it first and
-    took another). A bonus that cannot declare the wild card, or `unique_by`, keeps its rank as
-    `same_rank` says."""
+    them cannot make its bonus with it (or cannot declare the wild card: `same_rank`), or `rank` is None
+    (as itself: the others were offered it first and took another)."""
     if rank is None:
         return None
     out = []
     for o in chosen:
         if o[1] & rules.WILD_BIT and o[2] != rank:
-            got = same_rank(rules, o[0], o[1], o[2], rank, context)
+            got = same_rank(rules, o[0], o[1], rank, context)
             if got is _CLASH:
                 return None
             o = (o[0], o[1], got)

@@ -688,6 +688,7 @@ class Hand:
         scored = []
         used: list[tuple[str, int]] = []
         wild_rank = None
+        itself = None            # a declaration counting the wild card as its printed card
         for d in decls:
             points, category = self.check_declaration(seat, d)
             spec = rules.HAND_BONUSES[d.bonus]
@@ -701,8 +702,14 @@ class Hand:
                 if wild_rank is not None and wild_rank != d.wild_rank:
                     raise IllegalMove("the wild card is declared as two different ranks")
                 wild_rank = d.wild_rank
+            elif d.cards & rules.WILD_BIT:
+                itself = d
             used.append((d.bonus, d.cards))
             scored.append((d, points, category))
+        if itself is not None and wild_rank is not None:
+            # one rank for the wild card in all of a turn's declarations, its printed one included
+            raise IllegalMove(f"the wild card is declared as {rules.RANK_NAMES[wild_rank]} and counted as itself in "
+                              f"{itself.bonus}: one rank in all of a turn's declarations")
         side = seat % self.k
         events = []
         for d, points, category in scored:
