@@ -1,5 +1,6 @@
 """Replay reports: a wrong expectation or an invalid transcript names the play and the difference."""
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -202,3 +203,19 @@ def test_a_dealer_wins_check_takes_no_event(tmp_path):
         compile_ruleset(path)
     assert exc.value.headline() == (f"{path}:6:77: deal check capotun: result dealer_wins ends the game with the "
                                     "outcome 'capotun' and reports no dealer event; remove `event:`")
+
+
+def test_a_turn_counting_the_matta_as_itself_and_as_a_rank_is_refused_at_its_play(tmp_path):
+    """cirulla.md variant 7, "with the same rank for the matta": the hand-verified A-A-7H transcript with its
+    barsega declared without the matta's rank (the 7H as itself, A+A+7 = 9) beside the decino's ace is
+    refused, named and located at the play."""
+    golden = (Path(__file__).parent / "golden" / "cirulla-variants" /
+              "cirulla-double-bonus--aa-matta-both-as-ace.yaml").read_text(encoding="utf-8")
+    old = '{bonus: barsega, matta: "A"}'
+    assert old in golden
+    result = replay(write(tmp_path, golden.replace(old, "{bonus: barsega}")))
+    line = next(i for i, text in enumerate(golden.splitlines(), 1) if text.lstrip().startswith("- {seat: 1, declare"))
+    assert not result.ok and len(result.failures) == 1
+    assert result.failures[0].startswith(f"{tmp_path / 't.yaml'}:{line}:")
+    assert result.failures[0].endswith("play 1 (seat 1, AC): refused: the wild card is declared as A and counted as "
+                                       "itself in barsega: one rank in all of a turn's declarations")
