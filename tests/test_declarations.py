@@ -249,6 +249,7 @@ def test_nothing_is_worked_out_ahead_where_the_best_is_not_keyed_on_the_cards_al
     assert _fresh(r).prefill_best({3}, most=9879) is None
     sizes, _declaring = _fresh(r).prefill_best({3, 6}, most=20_000)   # the smaller size only: 3,838,380 of six
     assert sizes == (3,)
+    assert _fresh(r).prefill_best({3}, most_kept=1035) is None          # more declarations to keep than that
     four = _fresh(r)                                                    # a size not worked out is searched
     four.load_best(_fresh(r).prefill_best({3}))
     h = mask_of(r, "AC", "AD", "AS", "AH")

@@ -43,6 +43,7 @@ from rulespec.run.runtime import bits as _bits
 
 MEMO_LIMIT = 50_000      # dealt hands remembered per ruleset before the memo starts again
 PREFILL_HANDS = 20_000   # the bots' best worked out ahead for every dealt hand while they number at most this
+PREFILL_DECLARATIONS = 20_000    # and while the declarations to keep number at most this (Cirulla's: 1,036)
 
 
 class Declaration(NamedTuple):
@@ -583,12 +584,14 @@ class Declarer:
             self._best[avail] = got
         return got
 
-    def prefill_best(self, sizes, most: int = PREFILL_HANDS):
+    def prefill_best(self, sizes, most: int = PREFILL_HANDS, most_kept: int = PREFILL_DECLARATIONS):
         """The bots' best worked out ahead for every hand of `sizes` cards (a disk cache keeps them, so that
         a process's first hands need not search): (the sizes done, ((hand, its declarations as plain
         tuples), ...) for the hands that declare something), for `load_best`. The smallest sizes first,
         while the hands number at most `most` in all; None where the best is not keyed on the cards
-        alone (`by_avail`) or no size fits."""
+        alone (`by_avail`), no size fits, or the declarations to keep number more than `most_kept` (a
+        ruleset whose every hand declares many bonuses: loading them would cost a hit more than the
+        searches they save)."""
         n_real = self.rules.N_CARDS
         if not self.by_avail:
             return None
@@ -602,11 +605,15 @@ class Declarer:
             return None
         bit = [1 << i for i in range(n_real)]
         declaring = []
+        kept = 0
         for size in fit:
             for cards in combinations(bit, size):
                 hand = sum(cards)
                 got = self.best_new(hand, hand, 1, False)        # by_avail: round and last round unread
                 if got:
+                    kept += len(got)
+                    if kept > most_kept:
+                        return None
                     declaring.append((hand, tuple(tuple(d) for d in got)))
         return tuple(fit), tuple(declaring)
 
