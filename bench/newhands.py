@@ -1,6 +1,6 @@
 """Benchmark: what a hand costs the playout when its tables are new, and when they were met before.
 
-    python bench/newhands.py [--ruleset cirulla] [--seats 4] [--hands 4000]
+    python -m bench.newhands [--ruleset cirulla] [--seats 4] [--hands 4000]
 
 One process, the playout loaded as `rulespec simulate` loads it (disk cache,
 its shuffle, its collector threshold), each hand seeded, shuffled, played
@@ -20,8 +20,6 @@ memoised design (bench/README.md, "fifth pass").
 from __future__ import annotations
 
 import argparse
-import gc
-import random
 import sys
 import time
 from pathlib import Path
@@ -30,9 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rulespec.bots.simulate import GC_GENERATION0, _deck_shuffle  # noqa: E402
+from bench.playouts import playout_engine  # noqa: E402
 from rulespec.compiler.build import compile_ruleset  # noqa: E402
-from rulespec.compiler.playout import playout_for  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -42,21 +39,13 @@ def main(argv=None) -> int:
     p.add_argument("--hands", type=int, default=4000)
     args = p.parse_args(argv)
     compiled = compile_ruleset(args.ruleset, disk=True)
-    fn, rules = playout_for(compiled), compiled.module
-    memo = fn.__globals__
-    shuffle = _deck_shuffle()
+    play = playout_engine(compiled)                 # as bench.playouts plays (and simulate): its shuffle, its GC
+    memo = compiled._playout.__globals__
     n = args.seats
-    gc.set_threshold(GC_GENERATION0)
 
     def run(tag: str) -> float:
         t0 = time.process_time()
-        for i in range(args.hands):
-            rng = random.Random(f"newhands:{tag}:{i}")
-            order = list(range(rules.N_CARDS))
-            shuffle(order, rng)
-            result = fn(n, i % n, order, rng, [0] * n, [rng] * n, True)
-            if result[0]:
-                rules.score(result[2], result[3])
+        play([f"newhands:{tag}:{i}" for i in range(args.hands)], n)
         return (time.process_time() - t0) / args.hands * 1e6
 
     print(f"{args.ruleset}, {n} seats, {args.hands} hands a round: CPU µs per hand (tables in the memo after)")
