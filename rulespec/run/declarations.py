@@ -344,14 +344,10 @@ class Declarer:
                                     not all(o_name in shares_with for o_name, o_mask, _r in chosen if o_mask & mask)):
                     continue
                 if mask & used & wild_bit and r != wild_rank:                  # as `choose`
-                    rank = _CLASH if wild_rank is None else same_rank(rules, name, mask, wild_rank, context)
-                    if rank is not _CLASH:
-                        r = rank
-                    else:
-                        again = rerank(rules, chosen, r, context)
-                        if again is None:
-                            continue
-                        chosen = again
+                    joined = join_rank(rules, chosen, name, mask, r, wild_rank, context)
+                    if joined is None:
+                        continue
+                    r, chosen = joined
                 if one:
                     return (_declaration((name, mask, r)),)      # nothing was chosen before it
                 chosen.append((name, mask, r))
@@ -665,15 +661,11 @@ def choose(rules, options: list[Declaration], context: tuple) -> tuple:
         if d.cards & used and not shares:
             continue
         if d.cards & used & rules.WILD_BIT and d.wild_rank != wild_rank:
-            # one rank for the wild card: this one takes the others' (same_rank), else they take its (rerank)
-            rank = _CLASH if wild_rank is None else same_rank(rules, d.bonus, d.cards, wild_rank, context)
-            if rank is not _CLASH:
-                d = _declaration((d.bonus, d.cards, rank))
-            else:
-                again = rerank(rules, chosen, d.wild_rank, context)
-                if again is None:
-                    continue
-                chosen = [_declaration(o) for o in again]
+            joined = join_rank(rules, chosen, d.bonus, d.cards, d.wild_rank, wild_rank, context)
+            if joined is None:
+                continue
+            rank, chosen = joined
+            d = _declaration((d.bonus, d.cards, rank))
         if rules.PER_TURN == "one" and chosen:
             break
         chosen.append(d)
@@ -683,6 +675,19 @@ def choose(rules, options: list[Declaration], context: tuple) -> tuple:
 
 
 _CLASH = object()       # same_rank's answer where the declaration cannot join the others
+
+
+def join_rank(rules, chosen: list, bonus: str, cards: int, rank, wild_rank, context: tuple):
+    """For a declaration of `bonus` on `cards` (offered with the wild card as `rank`) to join the chosen
+    declarations, one of which holds the wild card (as `wild_rank`; None as itself): one rank for the wild
+    card in all of them. This one takes theirs (`same_rank`), else they take its (`rerank`): (its rank,
+    the chosen, re-ranked where need be), or None where neither can."""
+    if wild_rank is not None:
+        got = same_rank(rules, bonus, cards, wild_rank, context)
+        if got is not _CLASH:
+            return got, chosen
+    again = rerank(rules, chosen, rank, context)
+    return None if again is None else (rank, again)
 
 
 def same_rank(rules, bonus: str, real_cards: int, wild_rank: int, context: tuple):
@@ -715,7 +720,7 @@ def rerank(rules, chosen: list, rank, context: tuple) -> list | None:
             got = same_rank(rules, o[0], o[1], rank, context)
             if got is _CLASH:
                 return None
-            o = (o[0], o[1], got)
+            o = _declaration((o[0], o[1], got))
         out.append(o)
     return out
 
