@@ -43,7 +43,7 @@ from rulespec.run.runtime import bits as _bits
 
 MEMO_LIMIT = 50_000      # dealt hands remembered per ruleset before the memo starts again
 PREFILL_HANDS = 20_000   # the bots' best worked out ahead for every dealt hand while they number at most this
-PREFILL_DECLARATIONS = 20_000    # and while the declarations to keep number at most this (Cirulla's: 1,036)
+PREFILL_DECLARATIONS = 20_000    # and while the declarations to keep number at most this
 
 
 class Declaration(NamedTuple):
