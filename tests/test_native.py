@@ -210,12 +210,32 @@ def test_lockstep_where_the_bonus_chosen_first_takes_the_rank_of_the_matta_from_
 
 
 @needs_cc
-def test_lockstep_where_a_bonus_of_three_cards_is_unique_by_value(tmp_path):
-    """`unique_by` on a bonus of three cards, declared in rounds of three: an earlier seat's cards count
-    only when it has played them or shows them declared (declarations.unique_holder), never its hidden
-    ones: the C bots declare as the Python bots do, move for move."""
-    lockstep(written_variant(tmp_path, "id: unique-three\nextends: cirulla-double-bonus\n"
-                                       "hand_bonuses:\n  barsega: {unique_by: value}\n"))
+def test_lockstep_where_a_one_card_bonus_is_unique_by_value_in_rounds_of_three(tmp_path):
+    """`unique_by` on a one-card bonus declared in rounds of three cards, one declaration a turn: an earlier
+    seat (dealing order) holding two qualifying cards shows one and hides the other. The declaring seat
+    counts an earlier seat's cards only when it has played them or shows them declared
+    (declarations.unique_holder), never its hidden ones: the C bots declare as the Python bots do, move for
+    move, and the seed reaches declarations made while an earlier seat hides a card of the same value (with
+    C reading hidden cards, as it once did, the trace differs: checked)."""
+    compiled = written_variant(tmp_path, "id: unique-one\nextends: cirulla-double-bonus\n"
+                                         "declarations: {per_turn: one}\nhand_bonuses:\n"
+                                         "  basso: {size: 1, when: 'value(cards) <= 2', points: 1, category: scope,"
+                                         " unique_by: value}\n")
+    value = compiled.module._VALUE
+    reached = 0
+    for _hand, moves in lockstep(compiled):
+        for j, (i, seat, _card, _capture, declared, _wild) in enumerate(moves):
+            if declared.bit_count() != 1:               # one declaration a turn: one card is a basso
+                continue
+            start = j // 12 * 12                        # rounds of 12 plays
+            dealer, later = i % 4, moves[j + 1:start + 12]
+            earlier = {o for o in range(4) if (o - dealer - 1) % 4 < (seat - dealer - 1) % 4}
+            shown = 0
+            for m in moves[start:j]:
+                shown |= m[4]
+            mine = value[declared.bit_length() - 1]
+            reached += any(m[1] in earlier and value[m[2]] == mine and not shown >> m[2] & 1 for m in later)
+    assert reached
 
 
 @needs_cc

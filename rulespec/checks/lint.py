@@ -170,6 +170,21 @@ def check_bonus_names(rs: Ruleset, report: _Report) -> None:
                                  f"{known}){did_you_mean(other, rs.hand_bonuses)}", span)
 
 
+def check_unique_by(rs: Ruleset, report: _Report) -> None:
+    """`unique_by` compares the value or rank of the one card a bonus is made with: a bonus of more cards has no
+    single value or rank to compare (the engine would silently compare its highest card's)."""
+    section = _section(rs, "hand_bonuses")
+    for name, b in rs.hand_bonuses.items():
+        if b.unique_by and b.size != 1:
+            node = section.get(name) if hasattr(section, "get") else None
+            spans = [_value_span(node, key) for key in ("unique_by", "size") if node is not None and key in node]
+            own = getattr(getattr(rs.doc, "span", None), "file", None)     # the file given, not a base it extends
+            span = next((s for s in spans if s is not None and s.file == own), spans[0] if spans else b.span)
+            report.error(f"hand bonus '{name}' has unique_by {b.unique_by} but is made by {b.size} cards: unique_by "
+                         f"compares the {b.unique_by} of a one-card bonus (size: 1), and {b.size} cards have no "
+                         f"single {b.unique_by}", span)
+
+
 def check_event_names(rs: Ruleset, report: _Report) -> None:
     """Event names are told apart in the event log: no name is made by two kinds of rule."""
     seen: dict[str, str] = {}
@@ -478,6 +493,7 @@ CHECKS = [
     check_extends,
     check_categories,
     check_bonus_names,
+    check_unique_by,
     check_event_names,
     check_options,
     check_deal_settings,
