@@ -373,3 +373,72 @@ def test_a_bonus_that_cannot_declare_the_matta_is_not_declared_beside_a_rank_for
         for found in (_fresh(r, by_class), _not_by_avail(_fresh(r, by_class))):
             assert [(d.bonus, d.wild_rank) for d in found.best(h, h, 1, False)] == [
                 ("decino", r.RANK_NAMES.index("A"))], (by_class, found.by_avail)
+
+
+# -------------------------------------------------------------- the rank the player names for the matta
+
+
+def test_the_player_may_name_every_rank_of_the_matta_that_makes_the_bonus(cirulla):
+    """cirulla.md, hand bonuses: "The matta in hand may be declared as any rank A..K if, and only if, that
+    makes the declared bonus. The player names the rank. Examples: 7H 3C 4D -> barsega with 7H as A or 2"
+    (A+3+4 = 8, 2+3+4 = 9; as a 3 it is 10, as itself 14). Hand.bonus_options offers both; the bots still
+    take the first (the ace), and a barsega declared with the matta as a 2 plays it as a 2."""
+    r = cirulla.module
+    h = _barsega_hand(r)
+    barsega = mask_of(r, "7H", "3C", "4D")
+    assert [(d.bonus, d.cards, d.wild_rank) for d in h.bonus_options(1)] == [
+        ("barsega", barsega, r.RANK_NAMES.index("A")), ("barsega", barsega, r.RANK_NAMES.index("2"))]
+    as_two = Declaration("barsega", barsega, r.RANK_NAMES.index("2"))
+    moves = h.legal_moves_after([as_two])
+    assert (card_of(r, "7H"), mask_of(r, "2S")) in moves                           # takes the 2 as a 2
+    assert (card_of(r, "7H"), mask_of(r, "2S", "5C", "6C", "QC")) not in moves     # no ace's sweep
+    events = h.play(1, card_of(r, "7H"), mask_of(r, "2S"), [as_two])
+    assert [(e.name, e.points) for e in events] == [("barsega", 3)]
+
+
+def test_a_decino_with_the_matta_is_offered_with_the_one_rank_that_makes_it(cirulla):
+    """cirulla.md: "QS QD 7H -> decino with 7H as Q": the one rank making three equal values."""
+    r = cirulla.module
+    h = explicit_hand(r, 0, ["2S", "5C", "6C", "JC"],
+                      {1: ["QS", "QD", "7H"], 2: ["3D", "2C", "JH"], 3: ["KD", "4C", "5D"], 0: ["6S", "6H", "QH"]})
+    assert [(d.bonus, d.wild_rank) for d in h.bonus_options(1)] == [("decino", r.RANK_NAMES.index("Q"))]
+
+
+@pytest.mark.parametrize("rid", ["cirulla", "cirulla-double-bonus", "cirullone"])
+def test_the_options_are_every_single_declaration_the_engine_accepts(rid):
+    """Hand.bonus_options lists exactly the single declarations check_declaration accepts (every combination
+    of the hand's cards of a bonus's size, as itself and with every rank for the wild card), at each seat's
+    first turn of every round of seeded hands: nothing a transcript may declare is missing from what a
+    player or a search is offered, and nothing offered is refused."""
+    rules = compile_ruleset(rid).module
+    from itertools import combinations
+    from rulespec.bots.policy import declared_moves
+    from rulespec.run.engine import shuffled_source
+    checked = with_wild = 0
+    for seed in range(40):
+        rng = random.Random(f"options:{seed}")
+        h = Hand(rules, 4, seed % 4, shuffled_source(rules.N_CARDS, rng))
+        seen = set()
+        while not h.is_over:
+            seat = h.current_seat
+            if (h.round, seat) not in seen and h.declares_with_play:
+                seen.add((h.round, seat))
+                cards = [c for c in range(rules.N_CARDS) if (h.hands[seat] & ~h.shown[seat]) >> c & 1]
+                accepted = set()
+                for name, spec in rules.HAND_BONUSES.items():
+                    for combo in combinations(cards, spec.size):
+                        mask = sum(1 << c for c in combo)
+                        for rank in (None, *range(len(rules.RANK_NAMES))):
+                            try:
+                                h.check_declaration(seat, Declaration(name, mask, rank))
+                            except IllegalMove:
+                                continue
+                            accepted.add((name, mask, rank))
+                offered = [(d.bonus, d.cards, d.wild_rank) for d in h.bonus_options(seat)]
+                assert len(offered) == len(set(offered)) and set(offered) == accepted, (seed, seat, h.round)
+                checked += 1
+                with_wild += any(rank is not None for _n, _m, rank in offered)
+            decls, moves = declared_moves(h, seat)
+            card, capture = moves[rng.randrange(len(moves))]
+            h.play(seat, card, capture, decls)
+    assert checked >= 40 * 4 * 2 and with_wild          # two rounds of four seats at least

@@ -427,3 +427,34 @@ def test_the_observation_array_and_mask_are_byte_identical_to_the_reference_enco
                 seen_phases.add(d.phase)
                 d.apply(rng.choice(d.legal_actions()))
     assert compared > 100 and CARD in seen_phases
+
+
+def test_a_declare_phase_gives_the_matta_the_rank_the_declarations_chosen_before_need():
+    """cirulla.md variant 7 (double bonus): 2C 2D 7H makes a decino with the matta as a 2 and a barsega with
+    it as A..5, "with the same rank for the matta". The agent names cards, the engine the rank: having
+    chosen the decino (matta as 2), the barsega is still offered, with the matta as a 2 (the first rank that
+    goes beside it), and the two score 13; chosen alone, the barsega takes the first rank, the ace."""
+    from tests.conftest import explicit_hand, mask_of
+    module = rulespec.compile("cirulla-double-bonus").module
+    hands = {1: ["2C", "2D", "7H"], 2: ["JD", "4S", "5D"], 3: ["QD", "4H", "5H"], 0: ["6S", "6H", "QH"]}
+
+    def phase():
+        d = Decisions(explicit_hand(module, 0, ["5S", "6C", "JC", "KS"], hands))
+        assert d.phase == DECLARE and d.seat == 1
+        by_bonus = {d._decl_by_action[a].bonus: a for a in d.legal_actions() if a > d.layout.done}
+        assert set(by_bonus) == {"decino", "barsega"}
+        return d, by_bonus
+
+    d, by_bonus = phase()
+    d.apply(by_bonus["decino"])
+    barsega = [d._decl_by_action[a] for a in d.legal_actions() if a > d.layout.done]
+    assert [(x.bonus, x.cards, module.RANK_NAMES[x.wild_rank]) for x in barsega] == \
+        [("barsega", mask_of(module, "2C", "2D", "7H"), "2")]
+    d.apply(d.legal_actions()[-1])
+    if d.phase == DECLARE:                  # nothing more to declare ends the phase by itself
+        d.apply(d.layout.done)
+    while d.hand.plays == 0:
+        d.apply(d.legal_actions()[0])
+    assert sum(e.points for e in d.hand.events if e.name in ("decino", "barsega")) == 13
+    d, by_bonus = phase()
+    assert module.RANK_NAMES[d._decl_by_action[by_bonus["barsega"]].wild_rank] == "A"

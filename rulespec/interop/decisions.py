@@ -27,7 +27,8 @@ it holds a bonus it may declare now; knocks (card-less declarations) are
 offered after each deal in seat order (timing `after_deal`) or at the start of
 the seat's own first turn of the round (`before_first_turn`). Two choices stay
 with the engine: the rank of a declared wild card (the first rank that makes
-the bonus, as `Hand.bonus_options` gives it), and a declaration that the rules
+the bonus beside the declarations chosen before it in the phase, in
+`Hand.bonus_options`' order), and a declaration that the rules
 void because an earlier seat holds the same value (`unique_by`): the mask
 cannot know it (the earlier seat's cards are hidden), so it is offered, and
 when played it is dropped, as at a real table.
@@ -317,6 +318,8 @@ class Decisions:
                 except IllegalMove:
                     continue
             a = self.layout.declaration_action(d, available, self.rules.HAND_BONUSES[d.bonus].size)
+            if a in self._decl_by_action:
+                continue            # the same cards with a later rank for the wild card: the first one stands
             self._decl_by_action[a] = d
             actions.append(a)
         return actions

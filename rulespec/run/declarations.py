@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import partial
-from itertools import combinations, product
+from itertools import combinations, islice, product
 from math import comb
 from operator import itemgetter
 TYPE_CHECKING = False            # typing's flag without importing typing (rulespec/run/records.py)
@@ -486,11 +486,16 @@ class Declarer:
 
         The first that passes only, unless the bonus is `unique_by` (then every one that passes).
         """
+        passing = self._passing_ranks(spec, mask, hand, round, last_round)
+        return tuple(passing) if spec.unique_by else tuple(islice(passing, 1))
+
+    def _passing_ranks(self, spec, mask: int, hand: int, round: int, last_round: bool):
+        """Each wild-card rank (None: as it is) with which the real cards `mask` make the bonus, in order
+        (the ranks only where `mask` holds the wild card and the bonus may declare it)."""
         rules = self.rules
         ranks = [None]
         if mask & rules.WILD_BIT and spec.wild and rules.DECLARE_WILD:
             ranks += list(rules.WILD_DECLARE_AS)
-        passing = []
         for r in ranks:
             probe = mask if r is None else (mask ^ rules.WILD_BIT) | (1 << (rules.N_CARDS + r))
             if not spec.check(probe, hand, round, last_round):
@@ -498,10 +503,7 @@ class Declarer:
             if any(other in rules.HAND_BONUSES and can_make(rules, other, mask, hand, round, last_round)
                    for other in spec.excluded_by):
                 continue
-            passing.append(r)
-            if not spec.unique_by:
-                break          # the first rank that passes is the one offered
-        return tuple(passing)
+            yield r
 
     def _search(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
         """The full search: every combination of the cards, every rank of a wild card among them."""
@@ -544,6 +546,25 @@ class Declarer:
                 if unique_ok is None or not self.rules.HAND_BONUSES[d.bonus].unique_by or unique_ok(d):
                     out.append(d)
                     break
+        return out
+
+    def every_option(self, hand: int, avail: int, round: int, last_round: bool, unique_ok=None) -> list[Declaration]:
+        """Every single declaration the seat could make (Hand.bonus_options): `options`, each combination
+        holding the wild card with every rank that makes its bonus ("the player names the rank"), in order:
+        as itself first, then the ranks in WILD_DECLARE_AS's order. The bots need only the first
+        (`options`): a rank never changes a bonus's points, and `choose` gives the wild card the rank
+        another declaration needs (`same_rank`)."""
+        rules = self.rules
+        out = []
+        for first in self.options(hand, avail, round, last_round, unique_ok):
+            spec = rules.HAND_BONUSES[first.bonus]
+            if not (first.cards & rules.WILD_BIT and spec.wild and rules.DECLARE_WILD):
+                out.append(first)
+                continue
+            for rank in self._passing_ranks(spec, first.cards, hand, round, last_round):
+                d = Declaration(first.bonus, first.cards, rank)
+                if unique_ok is None or not spec.unique_by or unique_ok(d):
+                    out.append(d)
         return out
 
     def best(self, hand: int, avail: int, round: int, last_round: bool, unique_ok=None) -> tuple:

@@ -734,14 +734,16 @@ class Hand:
         return self._apply_declarations(seat, list(decls), with_card=False)     # checks all before any change
 
     def bonus_options(self, seat: int) -> list[Declaration]:
-        """Single declarations `seat` could make now (for bots and players).
+        """Single declarations `seat` could make now (for players and searches): each combination of cards
+        that makes a bonus, and where it holds the wild card, once per rank that makes it (the player names
+        the rank), as itself first.
 
         Only what the seat can see decides them (its own hand, what the others
         have played or shown): two states with the same observation(seat) give
         the same options.
         """
         self._check_seat(seat)
-        return self._declarer_call(seat, "options")
+        return self._declarer_call(seat, "every_option")
 
     def best_declarations(self, seat: int) -> list[Declaration]:
         """The declarations worth the most points `seat` can make now (disjoint cards, one wild-card rank).
