@@ -166,6 +166,60 @@ def test_a_score_before_the_hand_ends_says_rounds_are_to_come(tmp_path):
         "expect.score: the hand is not complete (0 cards in hand still to play, and deal rounds to come)"]
 
 
+# Rounds a transcript lists beyond where its plays stop are read all the same (notation.md: anything that
+# reads cards rejects a card used twice); each refusal is located at the round.
+LATER_ROUND = "  - hands: {0: [4C, 2H, QS], 1: [7H, 4D, 3H]}\n"
+
+
+@pytest.mark.parametrize("round_2,message", [
+    (LATER_ROUND.replace("4C", "7D"), "card 7D is dealt twice in this deal"),
+    (LATER_ROUND.replace("4C, ", ""), "round 2 gives 3 cards to seat 0, the transcript gives 2"),
+    (LATER_ROUND.replace("- hands", "- table: [2S]\n    hands"), "round 2 lays 0 table cards, the transcript gives 1"),
+    (LATER_ROUND + "    redeal: true\n", "round 2 is marked redeal: true, but only a deal's first round"),
+])
+def test_a_listed_round_that_play_never_reaches_is_still_checked(tmp_path, round_2, message):
+    text = ROUND_ONE.replace("plays:", round_2 + "plays:")
+    path = write(tmp_path, text)
+    with pytest.raises(RulespecError) as info:
+        replay(path)
+    assert message in info.value.message
+    assert info.value.span is not None and info.value.span.line == 7 and info.value.span.file == str(path)
+    assert replay(write(tmp_path, ROUND_ONE.replace("plays:", LATER_ROUND + "plays:"))).ok
+
+
+def test_a_round_after_the_last_one_the_rules_deal_is_refused(tmp_path):
+    cards = [r + s for s in "HDCS" for r in "A234567JQK"]
+    table, rest = cards[:4], cards[4:]
+    rounds = [f"  - table: [{', '.join(table)}]\n    hands: "]
+    for n in range(6):
+        rounds[-1] += f"{{0: [{', '.join(rest[:3])}], 1: [{', '.join(rest[3:6])}]}}\n"
+        rest = rest[6:]
+        rounds.append("  - hands: ")
+    rounds[-1] += "{0: [AH, 2H, 3H], 1: [4H, 5H, 6H]}\n"
+    text = "ruleset: cirulla\nseats: 2\ndealer: 0\ndeal:\n" + "".join(rounds) + "plays: []\n"
+    with pytest.raises(RulespecError, match="lists round 7, but cirulla with 2 players deals 6 rounds"):
+        replay(write(tmp_path, text))
+
+
+def test_a_transcript_may_be_json(tmp_path, capsys):
+    # shared/spec/transcripts.md: "Transcripts are YAML (JSON is valid YAML)"; seats as JSON's string keys.
+    import io
+    import json
+    import yaml
+    doc = yaml.safe_load(BASE)
+    doc["deal"][0]["hands"] = {str(k): v for k, v in doc["deal"][0]["hands"].items()}
+    doc["expect"]["events"] = {str(k): v for k, v in doc["expect"]["events"].items()}
+    path = write(tmp_path, json.dumps(doc), "hand.json")
+    assert replay(path).ok
+    for command in (["replay", str(path)], ["test", str(path)], ["validate", str(path)]):
+        out, err = io.StringIO(), io.StringIO()
+        assert run(command, out, err) == 0, err.getvalue() + out.getvalue()
+    bad = write(tmp_path, json.dumps(doc).replace('"JD"]', '"9D"]', 1), "bad.json")
+    with pytest.raises(RulespecError, match="unknown card '9D'") as info:
+        replay(bad)
+    assert info.value.span.file == str(bad) and info.value.span.line == 1
+
+
 CAPOTUN = """\
 ruleset: cirulla-capotun
 seats: 4

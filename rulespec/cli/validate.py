@@ -15,15 +15,16 @@ def register(sub) -> None:
 
 
 def run(args, out, err) -> int:
-    from rulespec.source.rulesets import is_path_ref, locate
+    from rulespec.source.rulesets import TRANSCRIPT_SUFFIXES, is_path_ref, locate
     from rulespec.transcripts.testrun import file_kind
     from rulespec.transcripts.transcript import read_transcript
     failed = 0
     for f in args.files:
         try:
-            if is_path_ref(f):
-                # A regular .yaml/.yml file (under --root) before anything opens it: never a FIFO or /proc.
-                path = locate(f, root=args.root)
+            if is_path_ref(f, TRANSCRIPT_SUFFIXES):
+                # A regular .yaml/.yml/.json file (under --root) before anything opens it: never a FIFO or /proc.
+                # (.json is a transcript's suffix only: a ruleset named so is refused by compile_named.)
+                path = locate(f, root=args.root, transcript=True)
                 if file_kind(path) == "transcript":
                     read_transcript(path)
                     print(f"ok   {f} (transcript)", file=out)

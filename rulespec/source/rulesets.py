@@ -40,28 +40,32 @@ def shipped_ids() -> list[str]:
 # Never a ruleset, whatever their names: the kernel's views of processes, devices and itself.
 SYSTEM_TREES = (Path("/proc"), Path("/sys"), Path("/dev"))
 SUFFIXES = (".yaml", ".yml")
+# A transcript may also be written as JSON, which is valid YAML (shared/spec/transcripts.md).
+TRANSCRIPT_SUFFIXES = SUFFIXES + (".json",)
 
 
-def is_path_ref(ref: str | Path) -> bool:
+def is_path_ref(ref: str | Path, suffixes: tuple[str, ...] = SUFFIXES) -> bool:
     """Whether a reference names a file (a path) rather than a shipped id."""
     text = str(ref)
-    return isinstance(ref, Path) or "/" in text or "\\" in text or text.lower().endswith(SUFFIXES)
+    return isinstance(ref, Path) or "/" in text or "\\" in text or text.lower().endswith(suffixes)
 
 
 def locate(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None,
-           root: str | Path | None = None) -> Path:
+           root: str | Path | None = None, transcript: bool = False) -> Path:
     """The file of a ruleset (or transcript) given as a shipped id or a path; the one place references resolve.
 
     A path is relative to `relative_to` (the folder of the file that names
     it; the working folder when None), and must name a regular file whose
-    real path (links resolved) ends in .yaml or .yml, outside /proc, /sys and
-    /dev, and under `root` when one is given. Anything else is one error at
-    `span`. The path is returned as written (joined to `relative_to`), so
-    messages name the file as the author knows it.
+    real path (links resolved) ends in .yaml or .yml (or .json for a
+    `transcript`), outside /proc, /sys and /dev, and under `root` when one
+    is given. Anything else is one error at `span`. The path is returned as
+    written (joined to `relative_to`), so messages name the file as the
+    author knows it.
     """
+    suffixes = TRANSCRIPT_SUFFIXES if transcript else SUFFIXES
     text = str(ref)
     check_name_length(text, span)
-    if not is_path_ref(ref):
+    if not is_path_ref(ref, suffixes):
         path = rulesets_dir() / f"{text}.yaml"
         if not path.is_file():
             raise RulespecError(
@@ -73,10 +77,11 @@ def locate(ref: str | Path, *, relative_to: Path | None = None, span: Span | Non
         path = Path(relative_to) / path
     check_name_length(str(path), span)
     real = Path(os.path.realpath(path))
-    if not real.name.lower().endswith(SUFFIXES):
+    if not real.name.lower().endswith(suffixes):
         shown = "its name" if str(real) == text else f"its real path {real}"
-        raise RulespecError(f"no ruleset file '{text}': {shown} does not end in .yaml or .yml (expected a "
-                            f"shipped id or a path to a .yaml or .yml file)", span)
+        ends = ", ".join(suffixes[:-1]) + " or " + suffixes[-1]
+        raise RulespecError(f"no ruleset file '{text}': {shown} does not end in {ends} (expected a "
+                            f"shipped id or a path to a {ends} file)", span)
     for tree in SYSTEM_TREES:
         if real == tree or tree in real.parents:
             raise RulespecError(f"no ruleset file '{text}': {tree} holds no rulesets", span)

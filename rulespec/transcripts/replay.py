@@ -48,7 +48,7 @@ def _ms(names) -> str:
 class _Replayer:
     def __init__(self, path: Path, root: str | Path | None = None):
         self.path = path
-        locate(path, root=root)            # a transcript is a regular .yaml/.yml file (under root)
+        locate(path, root=root, transcript=True)     # a regular .yaml/.yml/.json file (under root)
         self.t = read_transcript(path)
         t = self.t
         ref = resolve_ruleset_ref(t)
@@ -146,6 +146,7 @@ class _Replayer:
                 raise
             # The engine ran out of the deal the transcript gives before any play: that deal is the place.
             raise RulespecError(err.message, t.deal_span or t.deck_span or t.ruleset_span) from None
+        self.check_rounds_to_come(hand)
         result = ReplayResult(self.path, True)
         if hand.is_over and t.plays:
             self.fail(t.plays[0].span, f"the deal ended the game ({hand.outcome[0]}), so there can be no plays")
@@ -162,6 +163,32 @@ class _Replayer:
         result.failures = self.failures
         result.ok = not self.failures
         return result
+
+    def check_rounds_to_come(self, hand: Hand) -> None:
+        """Every listed round the first deal has not laid, laid now on a copy: well formed before any play.
+
+        The engine lays a written round when play reaches it, so a round that play never reaches would
+        otherwise go unread: a card dealt twice or a wrong count there must be refused all the same
+        (notation.md: anything that reads cards rejects a card used twice).
+        """
+        src = hand.source
+        if src.rounds is None or src.round_no >= len(src.rounds):
+            return
+        extra = src.rounds[src.round_no]
+        if hand.outcome is not None:
+            raise RulespecError(f"the deal ended the game ({hand.outcome[0]}), so the transcript's deal stops "
+                                f"there; round {hand.round + 1} is one too many", extra.span)
+        probe = hand.clone()
+        while probe.source.round_no < len(src.rounds):
+            given = src.rounds[probe.source.round_no]
+            if probe.round >= len(probe.schedule):
+                raise RulespecError(f"the transcript's deal lists round {probe.round + 1}, but "
+                                    f"{self.rules.RULESET_ID} with {hand.n} players deals {len(probe.schedule)} "
+                                    f"round{'s' * (len(probe.schedule) != 1)}", given.span)
+            if given.redeal:
+                raise RulespecError(f"round {probe.round + 1} is marked redeal: true, but only a deal's first "
+                                    f"round can be thrown in", given.span)
+            probe._lay_round()
 
     def where(self, play) -> str:
         card = play.card.name if play.card is not None else "knock"

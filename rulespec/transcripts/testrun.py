@@ -130,7 +130,7 @@ def run_one(path: Path, update: bool = False, root: str | Path | None = None) ->
     from rulespec.transcripts.transcript import read_transcript
     try:
         from rulespec.source.rulesets import locate
-        locate(path, root=root)    # a regular .yaml/.yml file (under root) before anything reads it
+        locate(path, root=root, transcript=True)   # a regular .yaml/.yml/.json file (under root) before anything reads it
     except RulespecError as err:
         return Outcome(path, False, [f"FAIL {path}", *("  " + line for line in err.render().splitlines())])
     if file_kind(path) == "ruleset":

@@ -126,7 +126,7 @@ def read_transcript(path: str | Path) -> Transcript:
     name = str(path)
     from rulespec.source.rulesets import locate
     if os.path.lexists(path):
-        locate(path)        # a regular .yaml/.yml file outside /proc, /sys and /dev, before a byte is read
+        locate(path, transcript=True)   # a regular .yaml/.yml/.json file outside /proc, /sys and /dev, before a byte is read
     data = read_regular(path, what="transcript")     # never a FIFO's wait, never past the size limit
     doc = load(data, name)
     validate(doc, "transcript", what="transcript")
