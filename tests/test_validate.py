@@ -257,6 +257,8 @@ TRANSCRIPT_VALID = [
     ("knock", "ruleset: x\ndealer: 0\ndeck: [AH]\nplays:\n  - {seat: 3, declare: [{bonus: decino}], events: [decino]}\n"),
     ("refused knock", "ruleset: x\ndealer: 0\ndeck: [AH]\nplays:\n  - {seat: 3, declare: [{bonus: decino}], error: too late}\n"),
     ("declare with cards", "ruleset: x\ndealer: 0\ndeck: [AH]\nplays:\n  - seat: 1\n    declare: [{bonus: decino, cards: [QS, QD, QC]}, {bonus: barsega, matta: 2}]\n    card: AH\n"),
+    # transcripts.md: `declare` is optional, a list of claims: [] with a card claims nothing (as `capture: []`)
+    ("declare empty with a card", "ruleset: x\ndealer: 0\ndeck: [AH]\nplays:\n  - {seat: 1, declare: [], card: AH}\n"),
     ("capture absent or empty", "ruleset: x\ndealer: 0\ndeck: [AH, 2H]\nplays:\n  - {seat: 1, card: AH}\n  - {seat: 2, card: 2H, capture: []}\n"),
     ("legal with empty set", "ruleset: x\ndealer: 0\ndeck: [AH]\nplays:\n  - {seat: 1, card: AH, legal: [[], [KD, 2S]]}\n"),
     ("empty plays and expect", "ruleset: x\ndealer: 0\ndeck: [AH]\nplays: []\nexpect: {}\n"),
@@ -286,7 +288,7 @@ TRANSCRIPT_INVALID = [
     ("score category not int", "ruleset: x\ndealer: 0\ndeck: [AH]\nexpect:\n  score: {0: {total: 1.5}}\n", "v.yaml:5:22: expected an integer, found 1.5"),
     ("winner empty list", "ruleset: x\ndealer: 0\ndeck: [AH]\nexpect: {winner: []}\n", "v.yaml:4:18: expected a non-empty list"),
     ("outcome not string", "ruleset: x\ndealer: 0\ndeck: [AH]\nexpect: {outcome: [cappotto]}\n", "v.yaml:4:19: expected a string, found a list"),
-    ("declare empty", "ruleset: x\ndealer: 0\ndeck: [AH]\nplays:\n  - {seat: 1, declare: [], card: AH}\n", "v.yaml:5:24: expected a non-empty list"),
+    ("knock declaring nothing", "ruleset: x\ndealer: 0\ndeck: [AH]\nplays:\n  - {seat: 1, declare: []}\n", "v.yaml:5:24: expected a non-empty list"),
     ("declaration without bonus", "ruleset: x\ndealer: 0\ndeck: [AH]\nplays:\n  - {seat: 1, declare: [{matta: '2'}], card: AH}\n",
      "v.yaml:5:25: missing key 'bonus' in plays[0].declare[0]"),
     ("legal without card", "ruleset: x\ndealer: 0\ndeck: [AH]\nplays:\n  - {seat: 1, declare: [{bonus: x}], legal: [[]]}\n",
