@@ -243,6 +243,14 @@ def test_a_winning_deal_is_an_outcome_not_a_dealer_event(tmp_path, ruleset):
     assert failures(tmp_path, listed) == ["expect.dealer_events: expected [capotun], got []"]
 
 
+def test_a_round_after_a_deal_that_ended_the_game_is_refused(tmp_path):
+    # transcripts.md: "Where a deal ends the game ..., deal: stops there"
+    text = CAPOTUN.replace("expect:", "  - hands: {1: [6S, 7S, JS], 2: [6C, 7C, JC], 3: [6D, 7D, JD], 0: [6H, 7H, JH]}\nexpect:")
+    with pytest.raises(RulespecError, match=r"the deal ended the game \(capotun\).*round 2 is one too many") as info:
+        replay(write(tmp_path, text))
+    assert info.value.span.line == 7
+
+
 def test_a_dealer_wins_check_takes_no_event(tmp_path):
     from rulespec.compiler.build import compile_ruleset
     path = write(tmp_path, """\
