@@ -260,6 +260,22 @@ def test_root_confines_every_file_read(tmp_path):
         assert code == 1 and "under the root folder" in out, out
 
 
+def test_root_allows_a_transcript_naming_a_shipped_id(tmp_path):
+    # A shipped id is always fine (as for extends:): a stranger's transcript of `ruleset: cirulla`, read under
+    # --root, was refused because the id had been turned into the shipped file's path before the root check.
+    root = tmp_path / "uploads"
+    root.mkdir()
+    transcript = root / "t.yaml"
+    transcript.write_text(_transcript_with("cirulla"), encoding="utf-8")
+    for command in ("replay", "test"):
+        code, out, err = cli(command, "--root", str(root), str(transcript))
+        assert code == 0 and "1 passed" in out, out + err
+    transcript.write_text(_transcript_with("../cirulla.yaml"), encoding="utf-8")
+    (tmp_path / "cirulla.yaml").write_text("id: outside\nextends: cirulla\n", encoding="utf-8")
+    code, out, err = cli("replay", "--root", str(root), str(transcript))
+    assert code == 1 and "under the root folder" in out, out
+
+
 def test_control_characters_in_a_quoted_line_are_escaped(tmp_path):
     path = tmp_path / "ansi.yaml"
     path.write_bytes(b"id: ansi\nextends: cirulla\nname: \"x\"  # \x1b[2J\x1b[31m\n")

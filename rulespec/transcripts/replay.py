@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rulespec.compiler.build import compile_ruleset
 from rulespec.errors import RulespecError, Span
-from rulespec.source.rulesets import locate
+from rulespec.source.rulesets import is_path_ref, locate
 from rulespec.run.engine import (
     DealSource,
     Declaration,
@@ -52,6 +52,10 @@ class _Replayer:
         self.t = read_transcript(path)
         t = self.t
         ref = resolve_ruleset_ref(t)
+        if not is_path_ref(t.ruleset):
+            # A shipped id stays an id: --root confines the files a stranger names, never the shipped
+            # rulesets (as for extends:); the shipped file's path would be refused as outside the root.
+            ref = t.ruleset
         self.compiled = compile_ruleset(ref, t.options, span=t.ruleset_span,
                                         options_span=getattr(t, "options_span", None) or t.ruleset_span,
                                         root=root)
