@@ -160,6 +160,22 @@ def test_file_kind(tmp_path):
         assert testrun.file_kind(path) == kind, text
 
 
+@pytest.mark.parametrize("text, message", [
+    ("", "empty file; expected a mapping"),
+    ("- {seat: 1, card: 7H}\n", "expected a mapping at the top level, found a list"),
+    ("hello\n", "expected a mapping at the top level, found the value 'hello'"),
+])
+def test_a_named_file_of_neither_kind_is_read_as_a_transcript(tmp_path, text, message):
+    # It was reported as "a ruleset (it has `id:`)", which it is not; its own error says what is wrong.
+    path = tmp_path / "t.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out, _ = rulespec_test([path])
+    assert code == 1 and f"{path}:1:1: {message}" in out and "id:" not in out, out
+    path.write_text("id: x\nextends: cirulla\n", encoding="utf-8")
+    code, out, _ = rulespec_test([path])
+    assert code == 1 and "a ruleset (it has `id:`), not a transcript" in out, out
+
+
 def test_settings_without_a_toml_reader_say_what_to_install(monkeypatch, tmp_path):
     # Python 3.10 has no tomllib: with tomli missing too, a settings file is an error that says what to do,
     # and a pyproject.toml without [tool.rulespec] is passed over without being parsed at all.

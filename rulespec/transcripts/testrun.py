@@ -47,18 +47,23 @@ def _shorter(path: Path, here: Path) -> Path:
         return path
 
 
-def file_kind(path: Path) -> str:
-    """`transcript` or `ruleset`, from the file's top-level keys (a file that cannot be read: by its text)."""
+def _top_keys(path: Path) -> set:
+    """The file's top-level keys (a file that cannot be read as YAML: the keys its lines start with)."""
     try:
         data = read_regular(path)   # at most the size limit, never a FIFO: refused later, with the reason
     except RulespecError:
         data = b""
     try:
         doc = yamlsafe.load(data, str(path))
-        keys = set(doc)
+        return set(doc) if isinstance(doc, dict) else set()
     except RulespecError:
-        keys = {line.split(":", 1)[0] for line in data.decode("utf-8", errors="replace").splitlines()
+        return {line.split(":", 1)[0] for line in data.decode("utf-8", errors="replace").splitlines()
                 if ":" in line and line[:1].isalpha()}
+
+
+def file_kind(path: Path) -> str:
+    """`transcript` or `ruleset`, from the file's top-level keys (a file that cannot be read: by its text)."""
+    keys = _top_keys(path)
     if "ruleset" in keys or "plays" in keys:
         return "transcript"
     if "id" in keys or "extends" in keys:
@@ -133,7 +138,8 @@ def run_one(path: Path, update: bool = False, root: str | Path | None = None) ->
         locate(path, root=root, transcript=True)   # a regular .yaml/.yml/.json file (under root) before anything reads it
     except RulespecError as err:
         return Outcome(path, False, [f"FAIL {path}", *("  " + line for line in err.render().splitlines())])
-    if file_kind(path) == "ruleset":
+    if file_kind(path) == "ruleset" and _top_keys(path) & {"id", "extends"}:
+        # (a file named on its own with neither kind's keys is read as a transcript: its own error says why)
         return Outcome(path, False, [f"FAIL {path}", f"  {path}: a ruleset (it has `id:`), not a transcript; "
                                      f"replay and test take transcripts (`rulespec validate` checks a ruleset)"])
     try:
