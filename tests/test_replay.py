@@ -201,6 +201,25 @@ def test_a_round_after_the_last_one_the_rules_deal_is_refused(tmp_path):
         replay(write(tmp_path, text))
 
 
+@pytest.mark.parametrize("old,new,message", [
+    ("[5D, KC, 3H]", "[5D, KC, 9H]", "t.yaml:6:25: unknown card '9H' in deck french40"),
+    ("[5D, KC, 3H]", "[5D, KC, 2C]", "t.yaml:5:5: card 2C is dealt twice in this deal"),
+    ("capture: [2C, 6H]", "capture: [2C, 6X]", "t.yaml:9:39: unknown card '6X' in deck french40"),
+    ("legal: [[5S], [2C, JD]]", "legal: [[5S], [JD, JD]]", "t.yaml:8:59: card JD is listed twice in a legal capture set"),
+    ("table: []", "table: [QQ]", "t.yaml:12:11: unknown card 'QQ' in deck french40"),
+])
+def test_validate_reads_a_transcripts_cards_against_its_ruleset(tmp_path, old, new, message):
+    # notation.md: anything that reads cards rejects an unknown one or one used twice; validate said "ok".
+    import io
+    assert old in BASE
+    path = write(tmp_path, BASE.replace(old, new))
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["validate", str(path)], out, err) == 2
+    assert err.getvalue().startswith(str(tmp_path / message)), err.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["validate", str(write(tmp_path, BASE))], out, err) == 0, err.getvalue()
+
+
 def test_a_transcript_may_be_json(tmp_path, capsys):
     # shared/spec/transcripts.md: "Transcripts are YAML (JSON is valid YAML)"; seats as JSON's string keys.
     import io

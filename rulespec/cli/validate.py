@@ -17,6 +17,7 @@ def register(sub) -> None:
 def run(args, out, err) -> int:
     from rulespec.source.rulesets import TRANSCRIPT_SUFFIXES, is_path_ref, locate
     from rulespec.transcripts.testrun import file_kind
+    from rulespec.transcripts.replay import check_transcript_cards
     from rulespec.transcripts.transcript import read_transcript
     failed = 0
     for f in args.files:
@@ -27,6 +28,7 @@ def run(args, out, err) -> int:
                 path = locate(f, root=args.root, transcript=True)
                 if file_kind(path) == "transcript":
                     read_transcript(path)
+                    check_transcript_cards(path, root=args.root)    # its cards and deal, against its ruleset
                     print(f"ok   {f} (transcript)", file=out)
                     continue
             c = compile_named(f, args.option, root=args.root)

@@ -139,7 +139,8 @@ class _Replayer:
     def fail(self, span: Span | None, text: str) -> None:
         self.failures.append(f"{span}: {text}" if span else f"{self.path}: {text}")
 
-    def run(self) -> ReplayResult:
+    def dealt_hand(self) -> Hand:
+        """The hand as the transcript deals it, every listed round checked; a located RulespecError if not."""
         t = self.t
         try:
             hand = self.new_hand()
@@ -151,6 +152,26 @@ class _Replayer:
             # The engine ran out of the deal the transcript gives before any play: that deal is the place.
             raise RulespecError(err.message, t.deal_span or t.deck_span or t.ruleset_span) from None
         self.check_rounds_to_come(hand)
+        return hand
+
+    def check_cards(self) -> None:
+        """Every card the transcript names read against the ruleset's deck, without playing (notation.md:
+        an unknown symbol, a card not in the deck, a card used twice are refused wherever they are read)."""
+        self.dealt_hand()
+        for play in self.t.plays:
+            if play.card is not None:
+                self.card(play.card)
+            self.mask(play.capture or [], "the capture")
+            for option in play.legal or []:
+                self.mask(option, "a legal capture set")
+            for d in play.declare:
+                self.mask(d.cards or [], "the declared cards")
+        if self.t.expect is not None and self.t.expect.table is not None:
+            self.mask(self.t.expect.table, "expect.table")
+
+    def run(self) -> ReplayResult:
+        t = self.t
+        hand = self.dealt_hand()
         result = ReplayResult(self.path, True)
         if hand.is_over and t.plays:
             self.fail(t.plays[0].span, f"the deal ended the game ({hand.outcome[0]}), so there can be no plays")
@@ -303,6 +324,12 @@ class _Replayer:
                 self.fail(at(e.winner_span), "expect.winner: the hand is not complete and no outcome ended the game")
             elif sorted(e.winner) != got:
                 self.fail(at(e.winner_span), f"expect.winner: expected {sorted(e.winner)}, got {got}")
+
+
+def check_transcript_cards(path: str | Path, root: str | Path | None = None) -> None:
+    """Check a transcript's cards and deal against its ruleset without replaying its plays (validate);
+    raises a located RulespecError at the first problem."""
+    _Replayer(Path(path), root).check_cards()
 
 
 def replay(path: str | Path, root: str | Path | None = None) -> ReplayResult:
