@@ -176,6 +176,21 @@ def test_a_named_file_of_neither_kind_is_read_as_a_transcript(tmp_path, text, me
     assert code == 1 and "a ruleset (it has `id:`), not a transcript" in out, out
 
 
+def test_a_folder_s_json_transcripts_are_replayed_and_other_json_passed_over(tmp_path):
+    # transcripts.md: "Transcripts are YAML (JSON is valid YAML)": a generator's folder of .json hands.
+    import json
+    hand = {"ruleset": "cirulla", "seats": 2, "dealer": 1,
+            "deal": [{"table": ["KH", "AD", "5S", "7S"], "hands": {"0": ["6H", "6D", "3S"], "1": ["7D", "AC", "JS"]}}],
+            "plays": [{"seat": 0, "card": "6D", "capture": ["AD", "5S"]}]}
+    (tmp_path / "hand.json").write_text(json.dumps(hand), encoding="utf-8")
+    (tmp_path / "package.json").write_text('{"name": "x"}', encoding="utf-8")
+    (tmp_path / "v.yaml").write_text("id: v\nextends: cirulla\n", encoding="utf-8")
+    found = testrun.find([tmp_path])
+    assert found.transcripts == [tmp_path / "hand.json"] and found.rulesets == [tmp_path / "v.yaml"]
+    code, out, _ = rulespec_test([tmp_path])
+    assert code == 0 and "1 passed, 0 failed" in out, out
+
+
 def test_settings_without_a_toml_reader_say_what_to_install(monkeypatch, tmp_path):
     # Python 3.10 has no tomllib: with tomli missing too, a settings file is an error that says what to do,
     # and a pyproject.toml without [tool.rulespec] is passed over without being parsed at all.

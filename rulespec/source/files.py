@@ -86,10 +86,11 @@ def _check_size_at(size: int, span: Span, name: str) -> None:
         raise RulespecError(f"{name}: file too large: {size} bytes; the limit is 2 MiB", span)
 
 
-def yaml_files(folder: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
-    """The regular `*.yaml`/`*.yml` files under a folder, sorted, and the others found there with what they are."""
+def yaml_files(folder: Path, patterns: tuple[str, ...] = ("*.yaml", "*.yml")) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The regular `*.yaml`/`*.yml` files (or other `patterns`) under a folder, sorted, and the others found
+    there with what they are."""
     found, odd = [], []
-    for pattern in ("*.yaml", "*.yml"):
+    for pattern in patterns:
         for p in sorted(folder.rglob(pattern)):
             try:
                 mode = os.stat(p).st_mode       # follows a link: what would be opened

@@ -95,16 +95,20 @@ def find(paths: list[Path]) -> Found:
     """The transcripts named or under the folders named, sorted; a folder's rulesets are skipped (by content).
 
     One rule for `replay` and `test`: a YAML file is a transcript or a ruleset by what it holds
-    (file_kind), and a folder may hold both. A file named on its own is always taken (a ruleset
-    named as a transcript is then reported by run_one).
+    (file_kind), and a folder may hold both. A `.json` file in a folder is taken when it is a
+    transcript (JSON is YAML; rulesets are .yaml files), passed over otherwise. A file named on its
+    own is always taken (a ruleset named as a transcript is then reported by run_one).
     """
     found = Found([], [])
     for p in paths:
         if _is_dir(p):
             regular, odd = yaml_files(p)     # FIFOs, sockets, devices: set aside, never opened
-            found.odd += odd
-            for f in sorted(set(regular)):
-                (found.transcripts if file_kind(f) == "transcript" else found.rulesets).append(f)
+            json_files, json_odd = yaml_files(p, ("*.json",))
+            found.odd += odd + json_odd
+            json_transcripts = [f for f in json_files if file_kind(f) == "transcript"]
+            for f in sorted(set(regular) | set(json_transcripts)):
+                (found.transcripts if f in json_transcripts or file_kind(f) == "transcript"
+                 else found.rulesets).append(f)
         elif os.path.lexists(p):
             found.transcripts.append(p)
         else:
