@@ -36,3 +36,17 @@ def test_the_readme_counts_the_shipped_rulesets():
                    "scopone", "scopone-scientifico", "escoba"]
     assert set(named_games) <= set(shipped_ids())
     assert (total, variants) == (len(shipped_ids()), len(shipped_ids()) - len(named_games))
+
+
+TOML_BLOCKS = re.findall(r"^```toml\n(.*?)^```", README.read_text(encoding="utf-8"), re.S | re.M)
+
+
+@pytest.mark.parametrize("n", range(len(TOML_BLOCKS)))
+def test_readme_settings_work_in_the_file_they_are_shown_for(n, tmp_path):
+    """A [tool.rulespec] block pasted into pyproject.toml, any other into rulespec.toml, names golden/."""
+    pytest.importorskip("tomllib")
+    from rulespec.transcripts import config
+    text = TOML_BLOCKS[n]
+    name = "pyproject.toml" if text.startswith("[tool.rulespec]") else "rulespec.toml"
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    assert config.load(tmp_path).golden == [tmp_path / "golden"]
