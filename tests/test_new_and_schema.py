@@ -69,6 +69,9 @@ def schema_line_target(path: Path) -> Path:
 
 
 def test_new_outside_the_checkout_writes_a_schema_editors_resolve(tmp_path, monkeypatch):
+    shared = next((p for p in tmp_path.parents if (p / ".rulespec").is_dir()), None)
+    if shared is not None:      # `new` shares the nearest .rulespec/ above (scaffold.schema_ref): none is written
+        pytest.skip(f"{shared / '.rulespec'} lies above pytest's temporary folder; remove it to run this test")
     monkeypatch.chdir(tmp_path)
     code, out, _ = cli("new", "mine", "--extends", "cirulla")
     assert code == 0 and out.splitlines()[1] == ("wrote .rulespec/ruleset.schema.json: the ruleset schema, for "
