@@ -68,7 +68,7 @@ def test_the_readme_author_loop_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 200))
     commands = _author_commands()
-    assert [c[1] for c in commands] == ["new", "validate", "explain", "diff", "play", "simulate", "record", "test"]
+    assert [c[1] for c in commands] == ["show", "new", "validate", "explain", "diff", "play", "simulate", "record", "test"]
     for argv in commands:
         assert argv[0] == "rulespec"
         out, err = io.StringIO(), io.StringIO()
