@@ -56,6 +56,23 @@ def test_extends_merges_and_null_deletes(tmp_path):
     assert c.module.CATEGORIES == compile_ruleset("cirulla").module.CATEGORIES
 
 
+def test_null_deletes_an_inherited_key_of_any_type(tmp_path):
+    """docs/language.md: "`null` deletes an inherited key" -- a key whose own type has no null (an enum, a
+    list) too: the file alone is checked without its deletions, the merged ruleset with them applied."""
+    path = write(tmp_path, "v.yaml", """\
+        id: battuta-for-all
+        extends: cirulla-a-cinque
+        hand_bonuses:
+          battuta: {unique_by: null}
+          barsega: {excluded_by: null}
+        """)
+    c = compile_ruleset(path)
+    assert c.module.HAND_BONUSES["battuta"].unique_by is None
+    assert c.module.HAND_BONUSES["barsega"].excluded_by == ()
+    base = compile_ruleset("cirulla-a-cinque").module.HAND_BONUSES
+    assert base["battuta"].unique_by == "value" and base["barsega"].excluded_by
+
+
 def test_options_are_compile_time_constants(tmp_path):
     path = write(tmp_path, "o.yaml", """\
         id: with-options

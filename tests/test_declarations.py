@@ -442,3 +442,39 @@ def test_the_options_are_every_single_declaration_the_engine_accepts(rid):
             card, capture = moves[rng.randrange(len(moves))]
             h.play(seat, card, capture, decls)
     assert checked >= 40 * 4 * 2 and with_wild          # two rounds of four seats at least
+
+
+# Worked by hand from cirulla.md ("Hand bonuses", variant 7): per bonus, the matta's ranks offered in order
+# (None: as itself, a plain 7), and the most points a seat can declare. Base: a hand that can make a decino
+# (with the matta if need be) is no barsega; double bonus: both on the same cards, one rank for the matta.
+OFFERED_BY_HAND = [
+    ("cirulla", "7H 3C 4D", {"barsega": ["A", "2"]}, 3),                     # A+3+4 = 8, 2+3+4 = 9; 3 is 10
+    ("cirulla", "QS QD 7H", {"decino": ["Q"]}, 10),
+    ("cirulla", "2C 2D 7H", {"decino": ["2"]}, 10),                           # barsega A..5 excluded by it
+    ("cirulla", "AC AD 7H", {"decino": ["A"]}, 10),                           # barsega as itself (9) excluded too
+    ("cirulla", "7H 5C 4D", {}, 0),                                           # 5+4 = 9 leaves nothing for the matta
+    ("cirulla", "7H KC KD", {"decino": ["K"]}, 10),
+    ("cirulla", "7H 7C 7D", {"decino": [None, "7"]}, 10),                    # a plain 7, or named 7
+    ("cirulla-double-bonus", "7H 3C 4D", {"barsega": ["A", "2"]}, 3),
+    ("cirulla-double-bonus", "2C 2D 7H", {"barsega": ["A", "2", "3", "4", "5"], "decino": ["2"]}, 13),
+    ("cirulla-double-bonus", "AC AD 7H", {"barsega": [None, "A", "2", "3", "4", "5", "6", "7"], "decino": ["A"]}, 13),
+    ("cirulla-double-bonus", "4C 4D 7H", {"barsega": ["A"], "decino": ["4"]}, 10),   # no rank makes both
+    ("cirulla-double-bonus", "7H KC KD", {"decino": ["K"]}, 10),
+]
+
+
+@pytest.mark.parametrize("rid, cards, offered, best_points", OFFERED_BY_HAND)
+def test_the_options_and_the_bots_choice_on_hands_worked_from_the_rules(rid, cards, offered, best_points):
+    r = compile_ruleset(rid).module
+    held = cards.split()
+    table = ["JC", "KS", "5S", "6S"]                          # 29: no dealer bonus, no ace
+    rest = [c for c in r.CARD_NAMES[:r.N_CARDS] if c not in held + table and c != "7H" and c[0] != "A"]
+    h = explicit_hand(r, 0, table, {1: held, 2: rest[0:3], 3: rest[3:6], 0: rest[6:9]})
+    got: dict[str, list] = {}
+    for d in h.bonus_options(1):
+        assert d.cards == mask_of(r, *held)
+        got.setdefault(d.bonus, []).append(None if d.wild_rank is None else r.RANK_NAMES[d.wild_rank])
+    assert got == offered
+    best = h.best_declarations(1)
+    assert sum(r.HAND_BONUSES[d.bonus].points for d in best) == best_points
+    assert len({d.wild_rank for d in best}) <= 1

@@ -97,9 +97,9 @@ def test_a_variant_file_against_its_base(tmp_path):
         """), encoding="utf-8")
     assert diff("cirulla", str(path)).splitlines() == [
         "cirulla (Cirulla) → v (Mine): 4 differences",
-        "  removed: dealer bonus dealer_15: if the values on the table can make 15 (the wild card counting as any "
+        "  removed: dealer bonus dealer_15: if the cards on the table together total 15 (the wild card counting as any "
         "value from 1 to 10): 1 point in scope, taking the table",
-        "  removed: dealer bonus dealer_30: if the values on the table can make 30 (the wild card counting as any "
+        "  removed: dealer bonus dealer_30: if the cards on the table together total 30 (the wild card counting as any "
         "value from 1 to 10): 2 points in scope, taking the table",
         "  changed: event scopa: points: 1 point in scope → 2 points in scope",
         "  added: option short: bool, default false",

@@ -433,7 +433,8 @@ def test_a_declare_phase_gives_the_matta_the_rank_the_declarations_chosen_before
     """cirulla.md variant 7 (double bonus): 2C 2D 7H makes a decino with the matta as a 2 and a barsega with
     it as A..5, "with the same rank for the matta". The agent names cards, the engine the rank: having
     chosen the decino (matta as 2), the barsega is still offered, with the matta as a 2 (the first rank that
-    goes beside it), and the two score 13; chosen alone, the barsega takes the first rank, the ace."""
+    goes beside it), and the two score 13; chosen first, the barsega takes the first rank, the ace, and the
+    decino chosen after it gives it its rank, the 2 (declarations.rerank): 13 again."""
     from tests.conftest import explicit_hand, mask_of
     module = rulespec.compile("cirulla-double-bonus").module
     hands = {1: ["2C", "2D", "7H"], 2: ["JD", "4S", "5D"], 3: ["QD", "4H", "5H"], 0: ["6S", "6H", "QH"]}
@@ -458,3 +459,14 @@ def test_a_declare_phase_gives_the_matta_the_rank_the_declarations_chosen_before
     assert sum(e.points for e in d.hand.events if e.name in ("decino", "barsega")) == 13
     d, by_bonus = phase()
     assert module.RANK_NAMES[d._decl_by_action[by_bonus["barsega"]].wild_rank] == "A"
+    d.apply(by_bonus["barsega"])            # the barsega first, the matta an ace: the decino gives it its rank
+    assert [(x.bonus, module.RANK_NAMES[x.wild_rank]) for x in d.pending] == [("barsega", "A")]
+    decino = [a for a in d.legal_actions() if a > d.layout.done]
+    assert [d._decl_by_action[a].bonus for a in decino] == ["decino"]
+    d.apply(decino[0])
+    if d.phase == DECLARE:
+        d.apply(d.layout.done)
+    while d.hand.plays == 0:
+        d.apply(d.legal_actions()[0])
+    assert sum(e.points for e in d.hand.events if e.name in ("decino", "barsega")) == 13
+    assert module.RANK_NAMES[d.hand.declared_wild[1]] == "2" and not d.voided

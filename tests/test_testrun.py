@@ -67,6 +67,10 @@ def test_default_from_the_authors_settings(monkeypatch, tmp_path, recorded, name
 @pytest.mark.parametrize("text, message", [
     ("golden = 3\n", "golden must be a folder or file, or a list of them (relative to rulespec.toml), found 3"),
     ("goldne = 'x'\n", "unknown key 'goldne' in the file; expected one of: golden"),
+    ("[tool.rulespec]\ngolden = 'x'\n", "unknown key 'tool' in the file; expected one of: golden; a rulespec.toml "
+                                        "gives them at its top level (golden = ...), the [tool.rulespec] table "
+                                        "is for pyproject.toml"),
+    ("tool = 3\n", "unknown key 'tool' in the file; expected one of: golden\n"),
     ("golden = [\n", "not valid TOML"),
     ("golden = 'nowhere'\n", "no golden transcripts to replay: "),
 ])

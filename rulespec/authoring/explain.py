@@ -111,7 +111,8 @@ class _Book:
             ranks = " ".join(deck.ranks[r] for r in rs.wild_declare_as)
             items.append(f"The wild card is {self.words.card_name(name)}. In a hand bonus it may be declared as "
                          f"any of {ranks} that makes the bonus; declared, it keeps that rank and value in play "
-                         f"until it is captured. In a total (can make ...) it counts as any value from 1 to 10.")
+                         f"until it is captured. In a total marked \"the wild card counting as any value\" it "
+                         f"counts as any value from 1 to 10; elsewhere, undeclared, it is a plain {name}.")
         self.add("ul", items)
 
     # -- the deal

@@ -90,6 +90,7 @@ def _examples(rs: Ruleset) -> list[tuple[str, list[str]]]:
     if rs.hand_bonuses:
         gone = list(rs.hand_bonuses)[-1]
         lines = ["hand_bonuses:", f"  {gone}: null"]
+        named_by = []
         for name, b in rs.hand_bonuses.items():
             if name == gone:
                 continue
@@ -97,7 +98,11 @@ def _examples(rs: Ruleset) -> list[tuple[str, list[str]]]:
                      if gone in getattr(b, key)}
             if fixes:
                 lines.append(f"  {name}: {_flow(fixes)}")
-        out.append((f"Remove a hand bonus ({rs.id} has: {', '.join(rs.hand_bonuses)}):", lines))
+                named_by.append(name)
+        # Why the lines after the null are there: a reference to a removed bonus is an error.
+        also = (f"; {', '.join(named_by)} refer{'s' * (len(named_by) == 1)} to {gone}, so that reference goes too"
+                if named_by else "")
+        out.append((f"Remove a hand bonus ({rs.id} has: {', '.join(rs.hand_bonuses)}){also}:", lines))
     deck = rs.deck
     card = deck.ranks[-1] + deck.suits[min(1, len(deck.suits) - 1)]
     category = f"holds_{card.lower()}"
@@ -142,7 +147,7 @@ def starter(name: str, base: str, path: Path) -> str:
         f"description: {_flow(f'A variant of {rs.name}: say here in one line what it changes.')}",
         "",
         "# Uncomment one of these and edit it. A mapping merges key by key into the base's; a list or a",
-        "# value replaces the inherited one; null removes an inherited entry. docs/language.md has the rest.",
+        "# value replaces the inherited one; null removes an inherited entry. `rulespec docs language` has the rest.",
     ]
     for what, example in _examples(rs):
         lines.append("#")

@@ -170,6 +170,13 @@ def check_bonus_names(rs: Ruleset, report: _Report) -> None:
                                  f"{known}){did_you_mean(other, rs.hand_bonuses)}", span)
 
 
+def _nearest(spans, files) -> Span | None:
+    """Of `spans`, the one written nearest the ruleset given along its `extends` chain `files` (its own file
+    first; on a tie the first listed): where a variant made an inherited setting wrong, not the base it came from."""
+    order = {str(f): i for i, f in enumerate(files)}
+    return min((s for s in spans if s is not None), key=lambda s: order.get(str(s.file), len(order)), default=None)
+
+
 def check_unique_by(rs: Ruleset, report: _Report) -> None:
     """`unique_by` compares the value or rank of the one card a bonus is made with: a bonus of more cards has no
     single value or rank to compare (the engine would silently compare its highest card's)."""
@@ -178,8 +185,7 @@ def check_unique_by(rs: Ruleset, report: _Report) -> None:
         if b.unique_by and b.size != 1:
             node = section.get(name) if hasattr(section, "get") else None
             spans = [_value_span(node, key) for key in ("unique_by", "size") if node is not None and key in node]
-            own = getattr(getattr(rs.doc, "span", None), "file", None)     # the file given, not a base it extends
-            span = next((s for s in spans if s is not None and s.file == own), spans[0] if spans else b.span)
+            span = _nearest(spans, rs.files) or b.span
             report.error(f"hand bonus '{name}' has unique_by {b.unique_by} but is made by {b.size} cards: unique_by "
                          f"compares the {b.unique_by} of a one-card bonus (size: 1), and {b.size} cards have no "
                          f"single {b.unique_by}", span)

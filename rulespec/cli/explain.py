@@ -7,7 +7,8 @@ from rulespec.cli.options import add_option_argument, add_root_argument, compile
 def register(sub) -> None:
     e = sub.add_parser("explain", help="the ruleset as a readable rulebook (Markdown, or --format html)")
     e.add_argument("ruleset")
-    e.add_argument("--format", choices=["markdown", "html"], default="markdown")
+    e.add_argument("--format", choices=["markdown", "html"], default="markdown",
+                   help="markdown (default) or one HTML page")
     add_option_argument(e)
     add_root_argument(e)
     e.set_defaults(func=run)

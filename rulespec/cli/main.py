@@ -12,7 +12,7 @@ from rulespec import __version__
 from rulespec.errors import RulespecError
 
 # In the order `rulespec --help` lists them; each is the module rulespec/cli/NAME.py.
-COMMAND_NAMES = ("validate", "compile", "replay", "record", "simulate", "list", "play", "explain", "diff", "test",
+COMMAND_NAMES = ("validate", "compile", "replay", "record", "simulate", "list", "show", "play", "explain", "diff", "test",
                  "new", "schema", "docs")
 
 

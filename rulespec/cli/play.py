@@ -264,7 +264,7 @@ def register(sub) -> None:
     pl.add_argument("ruleset")
     pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     pl.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
-    pl.add_argument("--seats", type=int)
+    pl.add_argument("--seats", type=int, help="the number of players (default: the ruleset's)")
     pl.add_argument("--bots", default="greedy", metavar="BOT[,BOT...]",
                     help="the bots of the other seats (random, greedy, ismcts[:BUDGET]): one for all, one per "
                          "side, one per other seat in seat order, or one per seat (yours then ignored); "

@@ -12,8 +12,8 @@ def register(sub) -> None:
     rec = sub.add_parser("record", help="record a bot-played hand as a transcript")
     rec.add_argument("ruleset")
     rec.add_argument("--seed", type=int, default=0, help="the hand's seed (default 0)")
-    rec.add_argument("--seats", type=int)
-    rec.add_argument("--dealer", type=int, default=0)
+    rec.add_argument("--seats", type=int, help="the number of players (default: the ruleset's)")
+    rec.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
     rec.add_argument("--bots", "--bot", dest="bots", default="random", metavar="BOT[,BOT...]",
                      help="random, greedy or ismcts[:BUDGET]: one for all, one per side or one per seat "
                           "(default random)")

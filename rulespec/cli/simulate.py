@@ -30,13 +30,14 @@ def register(sub) -> None:
     many.add_argument("--hands", type=int, help="independent hands to play (default 1000)")
     many.add_argument("--games", type=int, help="whole games to play to the target")
     s.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed plays the same hands (default 0)")
-    s.add_argument("--seats", type=int)
+    s.add_argument("--seats", type=int, help="the number of players (default: the ruleset's)")
     s.add_argument("--bots", "--bot", dest="bots", default="random", metavar="BOT[,BOT...]",
                    help="random, greedy or ismcts[:BUDGET]: one for all, one per side or one per seat "
                         "(default random)")
     s.add_argument("--workers", type=int, help="processes (default: one, or every core for a run of more than a "
                                                "few seconds)")
-    s.add_argument("--backend", choices=["local", "ray"], default="local")
+    s.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local processes (default) or a Ray cluster (pip install 'rulespec[ray]')")
     s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
     s.add_argument("--engine", choices=["python", "native", "auto"], default="python",
                    help="python (default); native: the ruleset compiled to C with the system C compiler "
@@ -44,7 +45,7 @@ def register(sub) -> None:
                         "auto: native where it can, else python, saying why on stderr")
     add_option_argument(s)
     add_root_argument(s)
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="the figures as one JSON document")
     s.add_argument("--no-timings", action="store_true",
                    help="leave out what depends on the machine (seconds, hands per second, workers), so the same "
                         "command prints the same bytes")

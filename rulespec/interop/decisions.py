@@ -27,8 +27,10 @@ it holds a bonus it may declare now; knocks (card-less declarations) are
 offered after each deal in seat order (timing `after_deal`) or at the start of
 the seat's own first turn of the round (`before_first_turn`). Two choices stay
 with the engine: the rank of a declared wild card (the first rank that makes
-the bonus beside the declarations chosen before it in the phase, in
-`Hand.bonus_options`' order), and a declaration that the rules
+the bonus, in `Hand.bonus_options`' order; a declaration that needs another
+rank beside those chosen before it in the phase gives them its rank where
+they make their bonuses with it: one rank in all of a turn's declarations,
+whichever is chosen first), and a declaration that the rules
 void because an earlier seat holds the same value (`unique_by`): the mask
 cannot know it (the earlier seat's cards are hidden), so it is offered, and
 when played it is dropped, as at a real table.
@@ -40,6 +42,7 @@ from math import comb
 
 from rulespec.bots.ismcts import result_for
 from rulespec.bots.policy import best_declarations
+from rulespec.run.declarations import rerank
 from rulespec.run.engine import Declaration, Hand, IllegalMove
 from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.protocol import CompiledRules
@@ -224,7 +227,7 @@ class Decisions:
             if action == self.layout.done:
                 self._end_declarations()
             else:
-                self.pending.append(self._decl_by_action[action])
+                self.pending = self._pending_by_action[action] + [self._decl_by_action[action]]
                 if not self._declaration_actions():
                     self._end_declarations()
             return
@@ -309,20 +312,43 @@ class Decisions:
         available = _bits(self.hand.hands[seat] & ~self.hand.shown[seat])
         actions = []
         self._decl_by_action = {}
+        self._pending_by_action = {}
+        chosen = {(d.bonus, d.cards) for d in self.pending}
         for d in self._options:
-            if d in self.pending:
+            if (d.bonus, d.cards) in chosen:
                 continue
-            if self.pending:
-                try:
-                    belief.with_declarations(seat, self.pending + [d])
-                except IllegalMove:
-                    continue
             a = self.layout.declaration_action(d, available, self.rules.HAND_BONUSES[d.bonus].size)
             if a in self._decl_by_action:
                 continue            # the same cards with a later rank for the wild card: the first one stands
+            before = self._joined(belief, seat, d) if self.pending else []
+            if before is None:
+                continue
             self._decl_by_action[a] = d
+            self._pending_by_action[a] = before
             actions.append(a)
         return actions
+
+    def _joined(self, belief: Hand, seat: int, d: Declaration) -> list[Declaration] | None:
+        """The declarations chosen so far, for `d` to join them: as they are, or with the wild card given
+        d's rank in them (one rank in all of a turn's declarations, whichever was chosen first:
+        declarations.rerank); None where the rules refuse `d` beside them either way."""
+        for before in (self.pending, self._reranked(belief, seat, d.wild_rank)):
+            if before is None:
+                continue
+            try:
+                belief.with_declarations(seat, before + [d])
+            except IllegalMove:
+                continue
+            return before
+        return None
+
+    def _reranked(self, belief: Hand, seat: int, rank) -> list[Declaration] | None:
+        """The pending declarations with the wild card as `rank` where they hold it, or None."""
+        if rank is None or not any(p.cards & self.rules.WILD_BIT for p in self.pending):
+            return None
+        context = (belief.hands[seat], belief.round, belief.round == len(belief.schedule))
+        got = rerank(self.rules, self.pending, rank, context)
+        return None if got is None else [Declaration(*p) for p in got]
 
     def _offer_declarations(self, seat: int) -> bool:
         """Open a declare phase for `seat` if it may declare something now."""

@@ -513,10 +513,12 @@ def _c_same(what: str):
 
 def _c_can_total(w: Words, e: Call, negate: bool):
     wild = " (the wild card counting as any value from 1 to 10)" if w.rs.wild is not None else ""
-    verb = "cannot" if negate else "can"
-    subject = "the values on the table" if isinstance(e.args[0], Name) and e.args[0].id == "table" else \
-        f"the values of {w.cards(e.args[0])}"
-    return f"{subject} {verb} make {w.number(e.args[1])}{wild}"
+    # The whole set ("can make 15" was read as some of its cards: that is subset_total).
+    subject = "the cards on the table" if isinstance(e.args[0], Name) and e.args[0].id == "table" else \
+        w.cards(e.args[0])
+    if negate:
+        return f"{subject} do not total {w.number(e.args[1])} together{wild}"
+    return f"{subject} together total {w.number(e.args[1])}{wild}"
 
 
 def _c_subset_total(w: Words, e: Call, negate: bool):

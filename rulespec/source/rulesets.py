@@ -140,8 +140,24 @@ def load_file(path: Path, span: Span | None = None) -> dict:
     doc = yamlsafe.load(data, str(path))
     if isinstance(doc, yamlsafe.LocDict):
         doc.digest = hashlib.sha256(data).digest()   # the bytes read: the compile cache keys on them
-    validate(doc, _partial_schema(), what="ruleset")
+    validate(_without_deletions(doc), _partial_schema(), what="ruleset")
     return doc
+
+
+def _without_deletions(doc):
+    """A file's document without its `key: null` entries, for the check of the file alone: in a mapping,
+    null deletes what the file inherits (`merge`), whatever the key's type, so it is no value to check here
+    (a null with nothing to delete is dropped by `merge` and reported by lint's check of the chain). Inside
+    a list a null is a value (lists replace whole), so lists are kept as written."""
+    from rulespec.source import yamlsafe
+    if not isinstance(doc, yamlsafe.LocDict):
+        return doc
+    out = yamlsafe.LocDict(span=doc.span)
+    out.key_spans, out.value_spans = doc.key_spans, doc.value_spans
+    for key, value in doc.items():
+        if value is not None:
+            out[key] = _without_deletions(value)
+    return out
 
 
 def load_merged(ref: str | Path, *, relative_to: Path | None = None, span: Span | None = None,
@@ -206,8 +222,11 @@ def merge(base, over):
     for key, value in base.items():
         out[key] = value
     for key, value in over.items():
-        if value is None and key in base:
-            del out[key]
+        if value is None:
+            # null deletes the inherited key; with nothing to delete it is dropped here and reported,
+            # located, by lint's check of the chain (checks/lint.py, _overrides)
+            if key in base:
+                del out[key]
             continue
         out[key] = merge(base[key], value) if key in base else value
         out.key_spans[key] = over.key_spans.get(key)

@@ -299,6 +299,8 @@ def _plain_message(error: ValidationError, where: str) -> str:
             return _plain_message((typed or ranked)[0], where)
     if kind == "enum":
         options = [str(v) for v in expected]
+        if found is None:
+            return f"expected one of: {', '.join(options)}, found an empty value"
         return f"unknown value {_show(found)}; expected one of: {', '.join(options)}{did_you_mean(found, options) if isinstance(found, str) else ''}"
     if kind == "const":
         return f"expected {_show(expected)}, found {_show(found)}"

@@ -58,7 +58,12 @@ def _golden(path: Path, table: dict) -> list[Path]:
     where = "[tool.rulespec]" if path.name == "pyproject.toml" else "the file"
     unknown = sorted(set(table) - set(KEYS))
     if unknown:
-        raise RulespecError(f"{path}: unknown key '{unknown[0]}' in {where}; expected one of: {', '.join(KEYS)}")
+        # The pyproject form pasted into rulespec.toml: say where each form goes.
+        pasted = where == "the file" and isinstance(table.get("tool"), dict) and "rulespec" in table["tool"]
+        hint = ("; a rulespec.toml gives them at its top level (golden = ...), the [tool.rulespec] table "
+                "is for pyproject.toml") if pasted else ""
+        raise RulespecError(f"{path}: unknown key '{unknown[0]}' in {where}; expected one of: {', '.join(KEYS)}"
+                            f"{hint}")
     golden = table.get("golden", DEFAULT_GOLDEN)
     items = [golden] if isinstance(golden, str) else golden
     if not isinstance(items, list) or not items or not all(isinstance(g, str) and g for g in items):

@@ -1,0 +1,45 @@
+"""`rulespec show RULESET [--merged]`: a ruleset's YAML, to read or to start a variant from.
+
+A shipped ruleset's file lies inside the installed package, where a user who
+installed with pip does not go looking: this prints it as written (comments
+included). `--merged` prints the ruleset after inheritance instead (every key
+its `extends:` chain gives it, the nearest file's value winning; comments are
+not kept), checked as `rulespec validate` checks it: a file that stands
+alone, without `extends:`, and makes the same game."""
+from __future__ import annotations
+
+from rulespec.cli.options import add_root_argument
+
+
+def register(sub) -> None:
+    s = sub.add_parser("show", help="print a ruleset's YAML (a shipped id or a path); --merged: after extends")
+    s.add_argument("ruleset", help="a shipped id (see rulespec list) or a path to a .yaml file")
+    s.add_argument("--merged", action="store_true",
+                   help="the ruleset after inheritance: what its extends: chain gives it, checked (no comments)")
+    add_root_argument(s)
+    s.set_defaults(func=run)
+
+
+def run(args, out, err) -> int:
+    from rulespec.source.files import read_regular
+    from rulespec.source.rulesets import load_merged, locate
+    if not args.merged:
+        path = locate(args.ruleset, root=args.root)
+        out.write(read_regular(path, None, what="ruleset").decode("utf-8", errors="replace"))
+        return 0
+    from rulespec.compiler.build import compile_ruleset
+    compile_ruleset(args.ruleset, root=args.root)        # the merged ruleset checked whole, errors located
+    merged, _files, _docs = load_merged(args.ruleset, root=args.root)
+    whole = {key: value for key, value in _plain(merged).items() if key != "extends"}     # stands alone
+    import yaml
+    out.write(yaml.safe_dump(whole, sort_keys=False, allow_unicode=True, width=100))
+    return 0
+
+
+def _plain(value):
+    """The loaded document as plain dicts and lists (the loader's located kinds are subclasses)."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
