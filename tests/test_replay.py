@@ -270,6 +270,14 @@ def test_a_round_after_a_deal_that_ended_the_game_is_refused(tmp_path):
     assert info.value.span.line == 7
 
 
+def test_a_score_for_a_deal_that_ended_the_game_is_refused(tmp_path):
+    # transcripts.md: "Where a deal ends the game ..., `expect` gives `outcome` and `winner` but no `score`"
+    zeros = "{scope: 0, carte: 0, denari: 0, settebello: 0, primiera: 0, grande: 0, piccola: 0, total: 0}"
+    text = CAPOTUN.replace("expect:", f"expect:\n  score: {{0: {zeros}, 1: {zeros}}}")
+    assert failures(tmp_path, text) == ["expect.score: the deal ended the game (capotun), so the hand has no score; "
+                                        "expect its outcome and winner instead"]
+
+
 def test_a_dealer_wins_check_takes_no_event(tmp_path):
     from rulespec.compiler.build import compile_ruleset
     path = write(tmp_path, """\

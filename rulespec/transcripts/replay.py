@@ -291,7 +291,11 @@ class _Replayer:
                                     f"{_ms(sorted(with_dealer[side]))}")
         ended_at_deal = hand.is_over and hand.plays == 0 and hand.outcome is not None
         if e.score is not None:
-            if not hand.is_over:
+            if ended_at_deal:
+                # transcripts.md: where a deal ends the game, `expect` gives outcome and winner but no score
+                self.fail(at(e.score_span), f"expect.score: the deal ended the game ({hand.outcome[0]}), so the hand "
+                                            f"has no score; expect its outcome and winner instead")
+            elif not hand.is_over:
                 left = sum(h.bit_count() for h in hand.hands)
                 self.fail(at(e.score_span), f"expect.score: the hand is not complete ({left} cards in hand still to play"
                                 f"{', and deal rounds to come' if not hand._stock_empty() else ''})")
