@@ -30,16 +30,9 @@ def run(args, out, err) -> int:
     from rulespec.compiler.build import compile_ruleset
     compile_ruleset(args.ruleset, root=args.root)        # the merged ruleset checked whole, errors located
     merged, _files, _docs = load_merged(args.ruleset, root=args.root)
-    whole = {key: value for key, value in _plain(merged).items() if key != "extends"}     # stands alone
+    from rulespec.source.yamlsafe import plain
+    whole = {key: value for key, value in plain(merged).items() if key != "extends"}     # stands alone
     import yaml
     out.write(yaml.safe_dump(whole, sort_keys=False, allow_unicode=True, width=100))
     return 0
 
-
-def _plain(value):
-    """The loaded document as plain dicts and lists (the loader's located kinds are subclasses)."""
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value
