@@ -333,8 +333,9 @@ def test_the_observation_blocks_say_what_the_hand_holds(ruleset, seats):
             assert np.flatnonzero(a[b["seat"]]).tolist() == [seat]
             assert np.flatnonzero(a[b["stock"]]).tolist() == [hand.stock_size()]
             assert np.flatnonzero(a[b["round"]]).tolist() == [hand.round]
-            assert np.flatnonzero(a[b["to_move"]]).tolist() == [(d.current_seat - seat) % seats]
-            assert np.flatnonzero(a[b["phase"]]).tolist() == [d.phase]
+            mine = d.current_seat == seat
+            assert np.flatnonzero(a[b["to_move"]]).tolist() == [0 if mine else (hand.turn - seat) % seats]
+            assert np.flatnonzero(a[b["phase"]]).tolist() == ([d.phase] if mine else [])
             scored = a[b["event_points"]].reshape(k, -1).sum(axis=1)
             expected = [0.0] * k
             for e in hand.events:
@@ -381,8 +382,10 @@ def _reference_array(observer, d, seat):
         big |= 1 << at["wild_as"] + hand.wild_as - N
     big |= (1 << at["seat"] + seat | 1 << at["dealer"] + (hand.dealer - seat) % n
             | 1 << at["stock"] + stock[hand.round] | 1 << at["round"] + hand.round)
-    if acting is not None:
-        big |= 1 << at["to_move"] + (acting - seat) % n | 1 << at["phase"] + d.phase
+    if acting == seat:
+        big |= 1 << at["to_move"] | 1 << at["phase"] + d.phase
+    elif acting is not None:                # another seat decides: the observer sees only whose play is next
+        big |= 1 << at["to_move"] + (hand.turn - seat) % n
     out = _REF_BITS.take(np.frombuffer(big.to_bytes((observer.size + 7) // 8, "little"), np.uint8),
                          axis=0).reshape(-1)[:observer.size].copy()
     bonus_index = {b: i for i, b in enumerate(observer.bonuses)}
@@ -470,3 +473,97 @@ def test_a_declare_phase_gives_the_matta_the_rank_the_declarations_chosen_before
         d.apply(d.legal_actions()[0])
     assert sum(e.points for e in d.hand.events if e.name in ("decino", "barsega")) == 13
     assert module.RANK_NAMES[d.hand.declared_wild[1]] == "2" and not d.voided
+
+
+# Rulesets whose seats may declare (a declare phase opens only for a seat holding a bonus), at seat counts where
+# the seat in a declare phase need not be the one whose play comes next (knocks after the deal).
+_DECLARING = [("cirulla", 2), ("cirullone", 4), ("cirulla-knock-early", 3), ("cirulla-knock-after-deal", 4),
+              ("cirulla-a-cinque", 5), ("cirulla-double-bonus", 3), ("cirullone-sequential", 4)]
+
+
+def _fresh_twins(rules, seats, seed_count=300):
+    """Pairs (d, twin, observer) at the start of a hand: the twin is dealt from the same deck order with every
+    card `observer` cannot see shuffled among their places, so that its decision structure (who declares)
+    follows from the redrawn cards."""
+    from rulespec.run.engine import DealSource
+    rng = random.Random(seats)
+    n_cards = rules.module.N_CARDS
+
+    def dealt(order):
+        hand = rules.new_hand(seats=seats, source=DealSource(order=list(order), rng=random.Random(0)))
+        one_deal = len(hand.deal_log) == 1 and hand.deal_log[0] is not None and not hand.is_over
+        return Decisions(hand) if one_deal else None
+
+    for seed in range(seed_count):
+        order = list(range(n_cards))
+        random.Random(seed).shuffle(order)
+        d = dealt(order)
+        if d is None:
+            continue
+        for observer in range(seats):
+            if observer == d.current_seat:
+                continue
+            seen = d.hand.hands[observer] | d.hand.table
+            for pile in d.hand.piles:
+                seen |= pile
+            places = [i for i, c in enumerate(order) if not seen >> c & 1]
+            for _ in range(4):
+                cards = [order[i] for i in places]
+                rng.shuffle(cards)
+                twin_order = list(order)
+                for i, c in zip(places, cards):
+                    twin_order[i] = c
+                twin = dealt(twin_order)
+                if twin is not None and twin.current_seat != observer:
+                    assert twin.hand.observation(observer)["hand"] == d.hand.observation(observer)["hand"]
+                    yield d, twin, observer
+
+
+def _openspiel_states(ruleset, seats):
+    """A function making an OpenSpiel state of the game over a given Decisions, or None without pyspiel."""
+    try:
+        import pyspiel
+        import rulespec.interop.openspiel  # noqa: F401  (registers the game)
+    except ImportError:
+        return None
+    game = pyspiel.load_game("rulespec", {"ruleset": ruleset, "seats": seats})
+
+    def state(d):
+        s = game.new_initial_state()
+        s.decisions = d
+        return s
+    return state
+
+
+@pytest.mark.parametrize("ruleset,seats", _DECLARING)
+def test_another_seats_declare_phase_is_not_seen(ruleset, seats):
+    """Declaring is optional (cirulla.md, "Hand bonuses"): a seat that passes shows nothing. Whether another
+    seat is in a declare phase depends on its hidden cards (it opens only when it holds a bonus), so neither
+    the phase nor who decides may show in an observer's array, dict or OpenSpiel observation; its own seat
+    sees its phase."""
+    rules = rulespec.compile(ruleset)
+    observer = Observer(rules.module, seats)
+    spiel = _openspiel_states(ruleset, seats)
+    compared = differing_structure = 0
+    for d, twin, seat in _fresh_twins(rules, seats):
+        structure = (d.seat, d.phase) != (twin.seat, twin.phase)
+        differing_structure += structure
+        assert observer.array(d, seat).tobytes() == observer.array(twin, seat).tobytes(), (d.seat, twin.seat)
+        view, twin_view = observer.dict(d, seat), observer.dict(twin, seat)
+        for key in ("phase", "to_move", "turn", "pending_declarations", "card", "partial"):
+            assert view[key] == twin_view[key], key
+        if spiel is not None:
+            state, twin_state = spiel(d), spiel(twin)
+            assert state.observation_tensor(seat) == twin_state.observation_tensor(seat)
+            assert state.observation_string(seat) == twin_state.observation_string(seat)
+            assert state.information_state_string(seat) == twin_state.information_state_string(seat)
+        compared += 1
+        if differing_structure >= 5 and compared >= 20:
+            break
+    assert differing_structure >= 5
+    # The seat that decides sees its own phase.
+    d = next(d for d, _, _ in _fresh_twins(rules, seats) if d.phase == DECLARE)
+    mine = observer.array(d, d.seat)
+    assert np.flatnonzero(mine[observer.blocks["phase"]]).tolist() == [DECLARE]
+    assert np.flatnonzero(mine[observer.blocks["to_move"]]).tolist() == [0]
+    assert observer.dict(d, d.seat)["phase"] == "declare"

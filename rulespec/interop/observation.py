@@ -17,8 +17,8 @@ names each block's slice); every block but the last two is 0/1:
 | wild_as | R | the rank the wild card is declared as (none: all zero) |
 | seat | n | the observer's seat (absolute, one-hot) |
 | dealer | n | the dealer (relative, one-hot) |
-| to_move | n | the seat to act (relative, one-hot; all zero once over) |
-| phase | 3 | declare, card, capture (one-hot; all zero once over) |
+| to_move | n | the seat to act as the observer can know it (relative, one-hot; all zero once over): itself when it decides, else the seat whose play comes next |
+| phase | 3 | the observer's own decision: declare, card, capture (one-hot; all zero when another seat decides, or once over) |
 | hand_sizes | n×(H+1) | cards in each seat's hand, one-hot per seat (0..H) |
 | stock | N+1 | cards still to be dealt, one-hot (0..N) |
 | round | S+1 | deal rounds dealt so far, one-hot (0..S) |
@@ -28,7 +28,11 @@ names each block's slice); every block but the last two is 0/1:
 N cards, n seats, k sides, B hand bonuses, C scoring categories, R ranks, H
 the largest hand and S the rounds of the deal schedule. Nothing in it
 depends on another seat's hidden cards: their hands appear only as sizes and
-shown cards.
+shown cards. Nor does it show another seat's decision in progress: a declare
+phase opens only for a seat holding a bonus it may declare (and declaring is
+optional), a capture phase only for a card with several captures, so another
+seat's phase, and which seat knocks after a deal, would tell its cards; an
+observer sees only the seat whose play comes next (`Hand.current_seat`).
 """
 from __future__ import annotations
 
@@ -98,14 +102,15 @@ class Observer:
                                                                              at["phase"])
         # Per observer seat, precomputed so that array() does no modular arithmetic and no loop it can avoid:
         # (side, shift) of each pile; (seat, shift) of each seat's shown cards; (seat, offset) of its hand size;
-        # the seat and dealer bits by dealer; the to_move and phase bits by acting seat and phase.
+        # the seat and dealer bits by dealer; the to_move bits by the turn (another seat decides), and the to_move and
+        # phase bits by phase (the observer decides).
         self._pile_shifts = [[((seat % k + j) % k, (3 + j) * N) for j in range(k)] for seat in range(n)]
         self._shown_shifts = [[((me + j) % n, (3 + k + j) * N) for j in range(n)] for me in range(n)]
         self._size_shifts = [[((me + j) % n, self._sizes_at + j * self._width) for j in range(n)] for me in range(n)]
         self._seat_bits = [[1 << self._seat_at + me | 1 << self._dealer_at + (dealer - me) % n for dealer in range(n)]
                            for me in range(n)]
-        self._turn_bits = [[[1 << self._to_move_at + (acting - me) % n | 1 << self._phase_at + phase
-                             for phase in range(len(PHASES))] for acting in range(n)] for me in range(n)]
+        self._own_turn_bits = [1 << self._to_move_at | 1 << self._phase_at + phase for phase in range(len(PHASES))]
+        self._other_turn_bits = [[1 << self._to_move_at + (turn - me) % n for turn in range(n)] for me in range(n)]
         self._pending_at = (3 + k + n) * N
         # Cards the rounds still to come will deal, by the number of rounds dealt (Hand.stock_size()).
         self._stock = [sum(c * seats + t for c, t, _ in schedule[r:]) for r in range(len(schedule) + 1)]
@@ -131,10 +136,12 @@ class Observer:
         for s, size_at in self._size_shifts[seat]:
             big |= 1 << size_at + hands[s].bit_count()
         if not hand.over:
-            acting = d.seat
             phase = d.phase
-            big |= self._turn_bits[seat][acting][phase]
-            if acting == seat:
+            if d.seat != seat:
+                # Another seat decides: only the public turn shows (see the module docstring).
+                big |= self._other_turn_bits[seat][hand.turn]
+            else:
+                big |= self._own_turn_bits[phase]
                 if d.pending:
                     pending = 0
                     for decl in d.pending:
@@ -182,8 +189,9 @@ class Observer:
         obs = d.hand.observation(seat)
         mine = d.seat == seat and d.current_seat is not None
         obs.update({
-            "phase": PHASES[d.phase] if d.current_seat is not None else None,
-            "to_move": d.current_seat,
+            # Another seat's decision in progress is not shown (see the module docstring).
+            "phase": PHASES[d.phase] if mine else None,
+            "to_move": seat if mine else d.hand.current_seat,
             "stock": d.hand.stock_size(),
             "pending_declarations": [tuple(x) for x in d.pending] if mine and d.phase == DECLARE else [],
             "card": d.card if mine and d.phase == CAPTURE else None,
