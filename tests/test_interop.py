@@ -567,3 +567,103 @@ def test_another_seats_declare_phase_is_not_seen(ruleset, seats):
     assert np.flatnonzero(mine[observer.blocks["phase"]]).tolist() == [DECLARE]
     assert np.flatnonzero(mine[observer.blocks["to_move"]]).tolist() == [0]
     assert observer.dict(d, d.seat)["phase"] == "declare"
+
+
+_NOT_ACTIONS = [1.0, 2.7, np.float32(1.0), "1", None, True, np.True_, np.array([1]), [1]]
+
+
+def _first_legal_and_an_illegal(d):
+    legal = d.legal_actions()
+    return legal[0], next(a for a in range(d.layout.size) if a not in legal)
+
+
+@pytest.mark.parametrize("wrong", _NOT_ACTIONS, ids=repr)
+def test_decisions_refuse_anything_but_an_integer_action_and_take_numpy_integers(wrong):
+    """A float, a bool, a string or None is not an action (TypeError naming it), even where its value is a
+    legal action's; a numpy integer is one. Refused, the state is unchanged."""
+    d = _random_decisions("cirulla", 1, seats=2)
+    before = (d.seat, d.phase, d.legal_actions(), d.hand.hands[d.seat])
+    with pytest.raises(TypeError, match=r"an action is an integer from 0 to \d+, found"):
+        d.apply(wrong)
+    assert (d.seat, d.phase, d.legal_actions(), d.hand.hands[d.seat]) == before
+    legal, _ = _first_legal_and_an_illegal(d)
+    for kind in (np.int64, np.int8, np.uint16, np.array):
+        twin = d.clone()
+        twin.apply(kind(legal))
+        plain = d.clone()
+        plain.apply(legal)
+        assert twin.log == plain.log and twin.legal_actions() == plain.legal_actions()
+
+
+def test_decisions_name_an_out_of_range_action_as_such_and_refuse_any_after_the_end():
+    d = _random_decisions("cirulla", 1, seats=2)
+    for wrong in (-1, -40, d.layout.size, 10 ** 6):
+        with pytest.raises(IllegalMove, match=rf"action {wrong} \(outside 0\.\.{d.layout.size - 1}\) is not legal"):
+            d.apply(wrong)
+    rng = random.Random(1)
+    while not d.is_over:
+        d.apply(rng.choice(d.legal_actions()))
+    with pytest.raises(IllegalMove, match="the hand is over: no action is legal"):
+        d.apply(0)
+
+
+@pytest.mark.parametrize("wrong", _NOT_ACTIONS, ids=repr)
+def test_gymnasium_refuses_a_non_integer_action_instead_of_truncating_it(wrong):
+    from rulespec.interop.gymnasium import RulespecEnv
+    g = RulespecEnv("cirulla", seats=2)
+    obs, _ = g.reset(seed=1)
+    with pytest.raises(TypeError, match="an action is an integer"):
+        g.step(wrong)
+    assert np.array_equal(g.reset(seed=1)[0]["observation"], obs["observation"])
+
+
+def test_gymnasium_step_before_reset_and_after_the_end_says_reset_is_needed():
+    from gymnasium.error import ResetNeeded
+    from rulespec.interop.gymnasium import RulespecEnv
+    g = RulespecEnv("cirulla", seats=2)
+    with pytest.raises(ResetNeeded, match=r"call reset\(\) before step\(\)"):
+        g.step(0)
+    g.reset(seed=3)
+    done = False
+    while not done:
+        _, reward, terminated, truncated, info = g.step(int(np.flatnonzero(g.action_masks())[0]))
+        done = terminated or truncated
+    assert "illegal_action" not in info
+    with pytest.raises(ResetNeeded, match=r"the episode is over: call reset\(\)"):
+        g.step(0)
+    # An integer outside the mask stays an illegal action, as documented: the episode ends, the state unchanged.
+    obs, _ = g.reset(seed=3)
+    _, reward, terminated, _, info = g.step(-1)
+    assert terminated and info == {"illegal_action": True} and reward == g.illegal_reward
+
+
+@pytest.mark.parametrize("wrong", _NOT_ACTIONS, ids=repr)
+def test_pettingzoo_refuses_a_non_integer_action_instead_of_truncating_it(wrong):
+    from rulespec.interop.pettingzoo import env
+    e = env("cirulla", seats=2)
+    e.reset(seed=1)
+    agent, before = e.agent_selection, e.decisions.log[:]
+    with pytest.raises(TypeError, match="an action is an integer"):
+        e.step(wrong)
+    assert e.agent_selection == agent and e.decisions.log == before
+
+
+def test_pettingzoo_before_reset_says_so():
+    from rulespec.interop.pettingzoo import env
+    e = env("cirulla", seats=2)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+        e.step(0)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+        e.observe("player_0")
+
+
+def test_openspiel_chance_refuses_a_card_already_drawn_or_outside_the_deck():
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    import rulespec.interop.openspiel  # noqa: F401
+    game = pyspiel.load_game("rulespec", {"ruleset": "cirulla", "seats": 2})
+    state = game.new_initial_state()
+    state.apply_action(5)
+    for wrong in (5, 40, 10 ** 6):
+        with pytest.raises(Exception, match=rf"a chance outcome is a card not drawn yet \(0\.\.39\), found {wrong}"):
+            state.apply_action(wrong)
+    assert state.history() == [5] and len(state.chance_outcomes()) == 39

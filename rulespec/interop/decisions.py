@@ -37,6 +37,7 @@ when played it is dropped, as at a real table.
 """
 from __future__ import annotations
 
+import operator
 from itertools import combinations
 from math import comb
 
@@ -81,8 +82,24 @@ class ActionLayout:
             self._ranks[(len(available), size)] = ranks
         return self.offsets[decl.bonus] + ranks[positions]
 
+    def checked(self, action) -> int:
+        """`action` as a plain int: any integer, numpy's too; TypeError for anything else.
+
+        A float, a bool, a string or None is refused even where its value equals
+        an action's: int() would truncate 2.7 to 2 and play an action not chosen.
+        """
+        if not isinstance(action, bool):       # numpy's bool is no integer to operator.index already
+            try:
+                return operator.index(action)
+            except TypeError:
+                pass
+        raise TypeError(f"an action is an integer from 0 to {self.size - 1}, found {action!r} "
+                        f"({type(action).__name__})")
+
     def describe(self, action: int, rules: CompiledRules) -> str:
         """An action in words (for logs and OpenSpiel's action strings)."""
+        if not 0 <= action < self.size:
+            raise ValueError(f"outside 0..{self.size - 1}")
         if action < self.n_cards:
             return rules.CARD_NAMES[action]
         if action == self.done:
@@ -90,7 +107,7 @@ class ActionLayout:
         for name in reversed(self.bonuses):
             if action >= self.offsets[name]:
                 return f"declare {name} #{action - self.offsets[name]}"
-        raise ValueError(f"action {action} is outside 0..{self.size - 1}")
+        raise AssertionError(f"action {action} has no meaning")    # unreachable: every slot has a bonus
 
 
 class Decisions:
@@ -218,7 +235,11 @@ class Decisions:
 
     # -- stepping ------------------------------------------------------------
     def apply(self, action: int) -> None:
-        """Take one action for the current seat; IllegalMove for one not in legal_actions()."""
+        """Take one action (an integer, numpy's too) for the current seat; IllegalMove for one not in
+        legal_actions(), TypeError for a value that is no integer."""
+        action = self.layout.checked(action)
+        if self.hand.is_over:
+            raise IllegalMove(f"the hand is over: no action is legal (action {action})")
         if action not in self.legal_actions():
             raise IllegalMove(f"action {action} ({self._name(action)}) is not legal now "
                               f"(legal: {self.legal_actions()})")

@@ -10,7 +10,10 @@ policies). One episode is one hand; the reward, at the end, is the agent's
 side's total minus the best other side's (± the target for a game-ending
 outcome). An action outside the mask ends the episode with
 `illegal_reward` (default: minus the game's target) and
-`info["illegal_action"] = True`, the state unchanged.
+`info["illegal_action"] = True`, the state unchanged. An action that is no
+integer (a float, a bool, None: numpy integers are integers) raises
+TypeError; a step before reset() or after the episode's end raises
+gymnasium.error.ResetNeeded.
 
 Needs the `rl` extra: `pip install 'rulespec[rl]'`.
 """
@@ -21,6 +24,7 @@ import random
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 from rulespec.api import Rules, compile as compile_rules
 from rulespec.bots.registry import make_bot, parse_bots
@@ -96,7 +100,11 @@ class RulespecEnv(gym.Env):
 
     def step(self, action):
         d = self.decisions
-        action = int(action)
+        if d is None:
+            raise ResetNeeded("call reset() before step()")
+        if d.is_over:
+            raise ResetNeeded("the episode is over: call reset() before step()")
+        action = self.layout.checked(action)
         if action not in d.legal_actions():
             return self._observation(), self.illegal_reward, True, False, {"illegal_action": True}
         d.apply(action)

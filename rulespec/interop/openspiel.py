@@ -132,8 +132,12 @@ class RulespecState(pyspiel.State):
 
     def _apply_action(self, action):
         if self.decisions is None:
-            self.order.append(action)
             module = self._game.rules.module
+            if not 0 <= action < module.N_CARDS or action in self.order:
+                # OpenSpiel does not check a chance outcome: a card drawn twice would make no deck.
+                raise ValueError(f"a chance outcome is a card not drawn yet (0..{module.N_CARDS - 1}), "
+                                 f"found {action}")
+            self.order.append(action)
             if len(self.order) == module.N_CARDS:
                 rng = random.Random(",".join(map(str, self.order)))
                 hand = Hand(module, self._game.seats, 0, DealSource(order=list(self.order), rng=rng))

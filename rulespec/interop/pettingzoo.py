@@ -9,7 +9,9 @@ in `infos[agent]["action_mask"]`, for agents that skip the observation
 (`env.last(observe=False)`). `observe_dict(agent)` gives the same
 view in readable form. The reward, given when the hand ends, is the agent's
 side's total minus the best other side's (± the target for an outcome that
-ends the game). An illegal action raises IllegalMove.
+ends the game). An illegal action raises IllegalMove, one that is no integer
+(a float, a bool; None but for an agent whose episode is over) TypeError,
+a step or an observation before reset() RuntimeError.
 
 A deal that ends the game by itself (a dealer's win, the misdeal limit)
 leaves no decision to any agent: reset() deals again from the same stream.
@@ -104,9 +106,15 @@ class RulespecAEC(AECEnv):
         """The engine's hand being played (full state: for tools, not for agents)."""
         return self.decisions.hand
 
+    def _started(self) -> Decisions:
+        """The hand being played; RuntimeError before the first reset()."""
+        if self.decisions is None:
+            raise RuntimeError("no hand is dealt yet: call reset() first")
+        return self.decisions
+
     def observe(self, agent):
         seat = self._seat[agent]
-        d = self.decisions
+        d = self._started()
         if d.current_seat == seat:
             mask = self.infos[agent]["action_mask"]
         else:
@@ -122,15 +130,18 @@ class RulespecAEC(AECEnv):
 
     def observe_dict(self, agent) -> dict:
         """The agent's view as a readable dict (cards as indices; rules.card_names names them)."""
-        return self.observer.dict(self.decisions, self._seat[agent])
+        return self.observer.dict(self._started(), self._seat[agent])
 
     def step(self, action) -> None:
+        d = self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        d = self.decisions
-        d.apply(int(action))
+        if action is None:
+            raise TypeError(f"an action is an integer from 0 to {self.layout.size - 1}, found None "
+                            f"(None only for an agent whose episode is over, to leave)")
+        d.apply(action)
         self._cumulative_rewards[agent] = 0.0
         if d.is_over:
             returns = d.returns()
