@@ -44,6 +44,11 @@ def _bad_calls(hand):
     seat = hand.current_seat
     card = hand.legal_moves()[0][0]
     wild = hand.rules.WILD_INDEX if hand.rules.WILD_INDEX is not None else card
+    other = (seat + 1) % hand.n
+    placed = hand.table
+    for held in list(hand.hands) + list(hand.piles):
+        placed |= held
+    stock = [c for c in range(hand.rules.N_CARDS) if not placed >> c & 1]
     return {
         "capture -1": lambda: hand.play(seat, card, -1),
         "capture beyond the deck": lambda: hand.play(seat, card, 1 << 200),
@@ -67,6 +72,16 @@ def _bad_calls(hand):
         "with_declarations seat 99": lambda: hand.with_declarations(99, []),
         "with_hidden stock -1": lambda: hand.with_hidden({}, [-1] * hand.stock_size()),
         "with_hidden too short": lambda: hand.with_hidden({}, []),
+        # A redrawn world must be a deal: every card once, each hand of the size all can see.
+        "with_hidden a hand given to two seats": lambda: hand.with_hidden({other: hand.hands[seat]}, stock),
+        "with_hidden a hand of another size": lambda: hand.with_hidden({other: hand.hands[other] & -hand.hands[other]},
+                                                                        stock),
+        "with_hidden a table card in a hand": lambda: hand.with_hidden(
+            {other: hand.hands[other] ^ (hand.hands[other] & -hand.hands[other]) | (hand.table & -hand.table)},
+            stock),
+        "with_hidden a stock card twice": lambda: hand.with_hidden({}, [stock[0]] * len(stock)),
+        "with_hidden a hand's card in the stock": lambda: hand.with_hidden(
+            {}, [(hand.hands[seat] & -hand.hands[seat]).bit_length() - 1] + stock[1:]),
         "options_for 999": lambda: hand.options_for(999),
     }
 
@@ -82,6 +97,31 @@ def test_a_bad_call_is_an_illegal_move_and_changes_nothing(call):
     # The hand goes on as if nothing had happened.
     card, capture = hand.legal_moves()[0]
     hand.play(hand.current_seat, card, capture)
+
+
+def test_with_hidden_keeps_the_cards_a_seat_has_shown():
+    """A declared hand is shown face up (cirulla.md): a redrawn world that takes a shown card away is refused."""
+    from rulespec.run.engine import IllegalMove
+    for seed in range(200):
+        hand = _fresh_hand(seed=seed)
+        seat = hand.current_seat
+        options = hand.bonus_options(seat)
+        if options:
+            break
+    decl = options[0]
+    card, capture = hand.legal_moves_after([decl])[0]
+    hand.play(seat, card, capture, [decl])
+    shown = hand.shown[seat] & hand.hands[seat]
+    assert shown
+    placed = hand.table
+    for held in list(hand.hands) + list(hand.piles):
+        placed |= held
+    stock = [c for c in range(hand.rules.N_CARDS) if not placed >> c & 1]
+    lowest = shown & -shown
+    swapped = hand.hands[seat] ^ lowest | 1 << stock[0]
+    with pytest.raises(IllegalMove, match=r"seat \d's shown cards \(.*\) stay in its hand"):
+        hand.with_hidden({seat: swapped}, [lowest.bit_length() - 1] + stock[1:])
+    assert hand.with_hidden({seat: hand.hands[seat]}, stock).hands == hand.hands
 
 
 # ---------------------------------------------------------------- item 10: hidden information

@@ -988,6 +988,8 @@ class Hand:
 
         For determinised search: what was dealt to those seats this round is
         taken to be their hands as given, and the record of the deal is dropped.
+        IllegalMove unless the result is a deal consistent with what every seat
+        sees (each hand of its size, shown cards kept, every card once).
         """
         for seat, mask in hands.items():
             self._check_seat(seat)
@@ -996,6 +998,7 @@ class Hand:
             self._check_card(card)
         if len(stock) != self.stock_size():
             raise IllegalMove(f"the stock holds {self.stock_size()} cards, not {len(stock)}")
+        self._check_world(hands, stock)
         new = self.clone()
         for seat, mask in hands.items():
             new.hands[seat] = mask
@@ -1003,6 +1006,28 @@ class Hand:
         new.deal_log = []
         new.source = DealSource(order=list(stock), rng=rng)
         return new
+
+    def _check_world(self, hands: dict[int, int], stock: list[int]) -> None:
+        """IllegalMove unless the redrawn hands and stock make a deal with what all can see: each hand
+        of its size and holding its shown cards, every card of the deck in exactly one place."""
+        placed = self.table
+        for pile in self.piles:
+            placed |= pile
+        for seat in range(self.n):
+            held = hands.get(seat, self.hands[seat])
+            if held.bit_count() != self.hands[seat].bit_count():
+                raise IllegalMove(f"seat {seat} holds {self.hands[seat].bit_count()} cards, not {held.bit_count()}")
+            if self.shown[seat] & self.hands[seat] & ~held:
+                raise IllegalMove(f"seat {seat}'s shown cards "
+                                  f"({self.rules.card_names(self.shown[seat] & self.hands[seat])}) stay in its hand")
+            if placed & held:
+                raise IllegalMove(f"{self.rules.card_names(placed & held)} would be in two places "
+                                  f"(seat {seat}'s hand and elsewhere)")
+            placed |= held
+        for card in stock:
+            if placed >> card & 1:
+                raise IllegalMove(f"{self.rules.CARD_NAMES[card]} would be in two places (the stock and elsewhere)")
+            placed |= 1 << card
 
     def clone(self) -> "Hand":
         """An independent copy of this state (each declared attribute copied as its type says)."""
