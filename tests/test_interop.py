@@ -667,3 +667,37 @@ def test_openspiel_chance_refuses_a_card_already_drawn_or_outside_the_deck():
         with pytest.raises(Exception, match=rf"a chance outcome is a card not drawn yet \(0\.\.39\), found {wrong}"):
             state.apply_action(wrong)
     assert state.history() == [5] and len(state.chance_outcomes()) == 39
+
+
+def test_seats_seat_dealer_and_seed_take_numpy_integers_and_refuse_floats():
+    """A seat count, a seat, a dealer or a seed from numpy works as the int it is; a float is refused by name
+    (int() used to turn dealer 1.5 into 1, and seats 2.0 failed deep inside the spaces' code)."""
+    from rulespec.interop.gymnasium import RulespecEnv
+    from rulespec.interop.pettingzoo import env
+    g = RulespecEnv("cirulla", seats=np.int64(2), seat=np.int8(1))
+    g.reset(seed=1, options={"dealer": np.int64(1)})
+    assert (g.seats, g.seat, g.decisions.hand.dealer) == (2, 1, 1) and type(g.seats) is int
+    e = env("cirulla", seats=np.int64(3))
+    e.reset(seed=np.int64(4), options={"dealer": np.int16(2)})
+    first = e.observe(e.agent_selection)["observation"]
+    e.reset(seed=4, options={"dealer": 2})
+    assert e.seats == 3 and e.hand.dealer == 2 and np.array_equal(first, e.observe(e.agent_selection)["observation"])
+    for make, what in ((lambda: RulespecEnv("cirulla", seats=2.0), "seats"),
+                       (lambda: RulespecEnv("cirulla", seats=2, seat=1.0), "seat"),
+                       (lambda: RulespecEnv("cirulla", seats=2).reset(seed=1, options={"dealer": 1.5}), "dealer"),
+                       (lambda: env("cirulla", seats=2.0), "seats"),
+                       (lambda: env("cirulla", seats=2).reset(seed=1.5), "seed"),
+                       (lambda: env("cirulla", seats=2).reset(seed=1, options={"dealer": 1.5}), "dealer")):
+        with pytest.raises(TypeError, match=rf"{what}\W* is an integer, found 1?\.?[0-9.]+ \(float\)"):
+            make()
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be",
+                            "ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize("ruleset,seats", [("cirulla-knock-after-deal", 3), ("cirulla-a-cinque", 5)])
+def test_pettingzoo_seed_test(ruleset, seats):
+    """PettingZoo's own check that reset(seed) makes the same episode (declare phases and knocks included)."""
+    from pettingzoo.test import seed_test
+    from rulespec.interop.pettingzoo import env
+    with contextlib.redirect_stdout(io.StringIO()):
+        seed_test(lambda: env(ruleset, seats=seats), num_cycles=300)

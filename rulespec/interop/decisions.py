@@ -53,6 +53,20 @@ DECLARE, CARD, CAPTURE = 0, 1, 2
 PHASES = ("declare", "card", "capture")
 
 
+def as_int(value, what: str, bounds: str = "") -> int:
+    """`value` as a plain int (numpy's integers too); TypeError naming `what` for anything else.
+
+    A float, a bool, a string or None is refused even where its value is a
+    whole number: int() would truncate 2.7 to 2 without a word.
+    """
+    if not isinstance(value, bool):       # numpy's bool is no integer to operator.index already
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"{what} is an integer{bounds}, found {value!r} ({type(value).__name__})")
+
+
 class ActionLayout:
     """The fixed action space of a ruleset at a number of seats."""
 
@@ -83,18 +97,8 @@ class ActionLayout:
         return self.offsets[decl.bonus] + ranks[positions]
 
     def checked(self, action) -> int:
-        """`action` as a plain int: any integer, numpy's too; TypeError for anything else.
-
-        A float, a bool, a string or None is refused even where its value equals
-        an action's: int() would truncate 2.7 to 2 and play an action not chosen.
-        """
-        if not isinstance(action, bool):       # numpy's bool is no integer to operator.index already
-            try:
-                return operator.index(action)
-            except TypeError:
-                pass
-        raise TypeError(f"an action is an integer from 0 to {self.size - 1}, found {action!r} "
-                        f"({type(action).__name__})")
+        """`action` as a plain int: any integer, numpy's too; TypeError for anything else (as_int)."""
+        return as_int(action, "an action", f" from 0 to {self.size - 1}")
 
     def describe(self, action: int, rules: CompiledRules) -> str:
         """An action in words (for logs and OpenSpiel's action strings)."""

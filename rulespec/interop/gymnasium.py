@@ -28,7 +28,7 @@ from gymnasium.error import ResetNeeded
 
 from rulespec.api import Rules, compile as compile_rules
 from rulespec.bots.registry import make_bot, parse_bots
-from rulespec.interop.decisions import ActionLayout, Decisions
+from rulespec.interop.decisions import ActionLayout, Decisions, as_int
 from rulespec.interop.observation import Observer, action_mask
 from rulespec.interop.pettingzoo import MAX_EMPTY_DEALS
 from rulespec.run.engine import Hand, shuffled_source
@@ -45,7 +45,8 @@ class RulespecEnv(gym.Env):
         rules = ruleset if isinstance(ruleset, Rules) else compile_rules(ruleset, **options)
         self.rules = rules
         module = rules.module
-        self.seats = module.DEFAULT_SEATS if seats is None else seats
+        self.seats = module.DEFAULT_SEATS if seats is None else as_int(seats, "seats")
+        seat = as_int(seat, "seat")
         if self.seats not in module.SEATS_ALLOWED:
             Hand(module, self.seats, 0, shuffled_source(module.N_CARDS, random.Random(0)))  # raises the message
         if not 0 <= seat < self.seats:
@@ -71,7 +72,7 @@ class RulespecEnv(gym.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
-        dealer = int((options or {}).get("dealer", 0))
+        dealer = as_int((options or {}).get("dealer", 0), "options['dealer']")
         module = self.rules.module
         self.bots = [make_bot(spec, random.Random(self._rng.getrandbits(64))) for spec in self.bot_specs]
         for _ in range(MAX_EMPTY_DEALS):

@@ -27,7 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from rulespec.api import Rules, compile as compile_rules
-from rulespec.interop.decisions import ActionLayout, Decisions
+from rulespec.interop.decisions import ActionLayout, Decisions, as_int
 from rulespec.interop.observation import Observer, action_mask
 from rulespec.run.engine import Hand, shuffled_source
 
@@ -52,7 +52,7 @@ class RulespecAEC(AECEnv):
         rules = ruleset if isinstance(ruleset, Rules) else compile_rules(ruleset, **options)
         self.rules = rules
         module = rules.module
-        self.seats = module.DEFAULT_SEATS if seats is None else seats
+        self.seats = module.DEFAULT_SEATS if seats is None else as_int(seats, "seats")
         if self.seats not in module.SEATS_ALLOWED:
             Hand(module, self.seats, 0, shuffled_source(module.N_CARDS, random.Random(0)))  # raises the message
         self.layout = ActionLayout(module, self.seats)
@@ -82,8 +82,8 @@ class RulespecAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new hand (the dealer is options["dealer"], default 0)."""
         if seed is not None:
-            self._rng = random.Random(seed)
-        self.dealer = int((options or {}).get("dealer", 0))
+            self._rng = random.Random(as_int(seed, "seed"))
+        self.dealer = as_int((options or {}).get("dealer", 0), "options['dealer']")
         module = self.rules.module
         for _ in range(MAX_EMPTY_DEALS):
             hand = Hand(module, self.seats, self.dealer, shuffled_source(module.N_CARDS, self._rng))
