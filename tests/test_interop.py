@@ -701,3 +701,41 @@ def test_pettingzoo_seed_test(ruleset, seats):
     from rulespec.interop.pettingzoo import env
     with contextlib.redirect_stdout(io.StringIO()):
         seed_test(lambda: env(ruleset, seats=seats), num_cycles=300)
+
+
+@pytest.mark.parametrize("ruleset,seats", [("cirullone", 4), ("cicera", 4), ("cirulla-knock-after-deal", 4),
+                                           ("cirulla-double-bonus", 3)])
+def test_openspiel_resampler_for_a_seat_that_does_not_act_makes_a_playable_world(ruleset, seats):
+    """Another seat's decision in progress (its card, its capture so far, its chosen declarations) is hidden
+    from `player`: the world restarts that decision from the redrawn cards, with `player`'s view unchanged.
+    (The world used to keep a card the acting seat no longer held: KeyError on the next action.)"""
+    pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install '.[rl]')")
+    import rulespec.interop.openspiel as rs_openspiel
+    game = pyspiel.load_game("rulespec", {"ruleset": ruleset, "seats": seats})
+    np.random.seed(0)
+    rng = random.Random(ruleset)
+    mid_decisions = 0
+    for _ in range(30):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        while not state.is_terminal():
+            d = state.decisions
+            if d.phase == CAPTURE or d.pending:
+                mid_decisions += 1
+                player = (d.current_seat + 1) % seats
+                for _ in range(3):
+                    world = rs_openspiel.resampler(state, player)
+                    assert world.information_state_string(player) == state.information_state_string(player)
+                    assert world.observation_tensor(player) == state.observation_tensor(player)
+                    assert world.decisions.hand.hands[player] == d.hand.hands[player]
+                    while not world.is_terminal():
+                        world.apply_action(rng.choice(world.legal_actions()))
+                # The seat that acts keeps its decision in progress.
+                world = rs_openspiel.resampler(state, d.current_seat)
+                assert (world.decisions.phase, world.decisions.card, world.decisions.partial,
+                        world.decisions.pending) == (d.phase, d.card, d.partial, d.pending)
+            state.apply_action(rng.choice(state.legal_actions()))
+        if mid_decisions >= 10:
+            break
+    assert mid_decisions >= 10

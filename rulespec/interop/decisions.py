@@ -142,13 +142,18 @@ class Decisions:
         self._legal: list[int] | None = None
         self._advance()
 
-    def with_hand(self, hand: Hand) -> "Decisions":
+    def with_hand(self, hand: Hand, viewer: int | None = None) -> "Decisions":
         """The same decision in progress (seat, phase, choices so far) over another hand state.
 
         For determinised search and for tests: `hand` is this state with its
         hidden cards redrawn (Hand.with_hidden); what is legal is worked out
-        again from it.
+        again from it. With a `viewer` other than the seat deciding, that
+        decision in progress (its card, capture so far and declarations chosen:
+        hidden from the viewer, and perhaps not made of the redrawn cards) is
+        started again from the new hand.
         """
+        if viewer is not None and viewer != self.current_seat and self._deciding():
+            return self._restarted(hand)
         new = Decisions.__new__(Decisions)
         new.__dict__.update(self.__dict__)
         new.hand, new._legal = hand, None
@@ -163,6 +168,21 @@ class Decisions:
         else:
             new._start_card_phase(self.seat)
             new.phase, new.card, new.partial = self.phase, self.card, self.partial
+        return new
+
+    def _deciding(self) -> bool:
+        """Whether the seat to act has begun a decision: a declare phase, declarations or a card chosen."""
+        return not self.hand.is_over and (self.phase != CARD or bool(self.decls) or bool(self.pending))
+
+    def _restarted(self, hand: Hand) -> "Decisions":
+        """with_hand, the decision in progress started again: the next decision found afresh in `hand`."""
+        new = self.with_hand(hand)
+        seat = self.seat
+        new.pending, new.decls, new.card, new.partial, new._options = [], [], None, 0, []
+        new._voided_now = []
+        if new._knocks and self.phase == DECLARE and self.rules.TIMING == "after_deal":
+            new._queue.insert(0, seat)          # offered again, in the new hand, in seat order
+        new._advance()
         return new
 
     def _rewrite_last_deal(self) -> None:

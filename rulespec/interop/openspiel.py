@@ -222,13 +222,17 @@ class _Observer:
 
 
 def resampler(state: RulespecState, player: int) -> RulespecState:
-    """A state whose hidden cards are redrawn from what `player` cannot see (for ISMCTS)."""
+    """A state whose hidden cards are redrawn from what `player` cannot see (for ISMCTS).
+
+    Another seat's decision in progress is hidden from `player` too: in the
+    new state it starts again from that seat's redrawn cards (Decisions.with_hand).
+    """
     new = state.clone()
     if state.decisions is None or state.decisions.is_over:
         return new
     rng = random.Random(np.random.randint(1 << 62))
     world = determinise(state.decisions.hand, player, rng)
-    new.decisions = state.decisions.with_hand(world)
+    new.decisions = state.decisions.with_hand(world, viewer=player)
     return new
 
 
