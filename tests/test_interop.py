@@ -739,3 +739,19 @@ def test_openspiel_resampler_for_a_seat_that_does_not_act_makes_a_playable_world
         if mid_decisions >= 10:
             break
     assert mid_decisions >= 10
+
+
+def test_pettingzoo_an_agent_editing_its_mask_does_not_change_the_environments():
+    """observe() hands out its own mask: an agent that zeroes entries of it in place (to mask further) must
+    not find them zeroed in the next observe() or in its info."""
+    from rulespec.interop.pettingzoo import env
+    e = env("cirulla", seats=2)
+    e.reset(seed=1)
+    agent = e.agent_selection
+    mask = e.observe(agent)["action_mask"]
+    legal = mask.copy()
+    mask[:] = 0
+    assert np.array_equal(e.observe(agent)["action_mask"], legal)
+    assert np.array_equal(e.last()[0]["action_mask"], legal)
+    assert np.array_equal(e.infos[agent]["action_mask"], legal)
+    e.step(int(np.flatnonzero(legal)[0]))

@@ -116,7 +116,7 @@ class RulespecAEC(AECEnv):
         seat = self._seat[agent]
         d = self._started()
         if d.current_seat == seat:
-            mask = self.infos[agent]["action_mask"]
+            mask = self.infos[agent]["action_mask"].copy()      # the agent's own: editing it changes nothing here
         else:
             mask = np.zeros(self.layout.size, np.int8)
         return {"observation": self.observer.array(d, seat), "action_mask": mask}
