@@ -755,3 +755,26 @@ def test_pettingzoo_an_agent_editing_its_mask_does_not_change_the_environments()
     assert np.array_equal(e.last()[0]["action_mask"], legal)
     assert np.array_equal(e.infos[agent]["action_mask"], legal)
     e.step(int(np.flatnonzero(legal)[0]))
+
+
+def test_the_declare_mask_leaves_out_a_battuta_an_earlier_seat_has_visibly_played():
+    """cirulla-a-cinque's battuta (unique_by value): a later seat cannot score a value an earlier seat holds,
+    judged on what it can know (Hand.bonus_options: cards played this round, shown cards). In the one-card
+    round the earlier seats' cards lie played face up, so the mask must not offer a battuta the rules refuse:
+    it used to, blind to the played cards, and the declaration was then dropped (about one hand in four)."""
+    rules = rulespec.compile("cirulla-a-cinque")
+    phases = 0
+    for seed in range(60):
+        d = Decisions(rules.new_hand(seats=5, seed=seed))
+        rng = random.Random(seed)
+        while not d.is_over:
+            legal = d.legal_actions()
+            if d.phase == DECLARE and not d.pending:
+                phases += 1
+                engine = set(d.hand.bonus_options(d.seat))
+                offered = {d._decl_by_action[a] for a in legal if a > d.layout.done}
+                assert offered <= engine, (seed, d.seat, offered - engine)
+            slots = [a for a in legal if a > d.layout.done]
+            d.apply(slots[0] if slots else rng.choice(legal))
+        assert not d.voided, seed
+    assert phases > 20

@@ -30,10 +30,11 @@ with the engine: the rank of a declared wild card (the first rank that makes
 the bonus, in `Hand.bonus_options`' order; a declaration that needs another
 rank beside those chosen before it in the phase gives them its rank where
 they make their bonuses with it: one rank in all of a turn's declarations,
-whichever is chosen first), and a declaration that the rules
-void because an earlier seat holds the same value (`unique_by`): the mask
-cannot know it (the earlier seat's cards are hidden), so it is offered, and
-when played it is dropped, as at a real table.
+whichever is chosen first). A declaration that the rules refuse because
+an earlier seat holds the same value (`unique_by`) is judged as the engine
+judges it, on what the declaring seat can know (the cards played this round
+and the shown cards: Hand.bonus_options), so the mask leaves it out; should
+one still be refused when the phase ends, it is dropped and logged as void.
 """
 from __future__ import annotations
 
@@ -121,7 +122,6 @@ class Decisions:
         self.hand = hand
         self.rules = hand.rules
         self.layout = layout or ActionLayout(hand.rules, hand.n)
-        self._unique = any(spec.unique_by for spec in self.rules.HAND_BONUSES.values())
         self._knocks = not hand.declares_with_play
         self.seat: int | None = None
         self.phase = CARD
@@ -164,7 +164,7 @@ class Decisions:
         if hand.is_over:
             return new
         if self.phase == DECLARE:
-            new._options = new._belief(self.seat).bonus_options(self.seat)
+            new._options = hand.bonus_options(self.seat)
         else:
             new._start_card_phase(self.seat)
             new.phase, new.card, new.partial = self.phase, self.card, self.partial
@@ -342,18 +342,9 @@ class Decisions:
             return str(err)
 
     # -- declarations ---------------------------------------------------------
-    def _belief(self, seat: int) -> Hand:
-        """The hand as `seat` may judge a declaration: earlier seats' holdings unknown (`unique_by`)."""
-        if not self._unique:
-            return self.hand
-        probe = self.hand.clone()
-        probe.round_dealt = [m if s == seat else 0 for s, m in enumerate(probe.round_dealt)]
-        return probe
-
     def _declaration_actions(self) -> list[int]:
         """Declaration slots the seat may add to what it chose so far in this phase."""
         seat = self.seat
-        belief = self._belief(seat)
         available = _bits(self.hand.hands[seat] & ~self.hand.shown[seat])
         actions = []
         self._decl_by_action = {}
@@ -365,7 +356,7 @@ class Decisions:
             a = self.layout.declaration_action(d, available, self.rules.HAND_BONUSES[d.bonus].size)
             if a in self._decl_by_action:
                 continue            # the same cards with a later rank for the wild card: the first one stands
-            before = self._joined(belief, seat, d) if self.pending else []
+            before = self._joined(self.hand, seat, d) if self.pending else []
             if before is None:
                 continue
             self._decl_by_action[a] = d
@@ -373,31 +364,31 @@ class Decisions:
             actions.append(a)
         return actions
 
-    def _joined(self, belief: Hand, seat: int, d: Declaration) -> list[Declaration] | None:
+    def _joined(self, hand: Hand, seat: int, d: Declaration) -> list[Declaration] | None:
         """The declarations chosen so far, for `d` to join them: as they are, or with the wild card given
         d's rank in them (one rank in all of a turn's declarations, whichever was chosen first:
         declarations.rerank); None where the rules refuse `d` beside them either way."""
-        for before in (self.pending, self._reranked(belief, seat, d.wild_rank)):
+        for before in (self.pending, self._reranked(hand, seat, d.wild_rank)):
             if before is None:
                 continue
             try:
-                belief.with_declarations(seat, before + [d])
+                hand.with_declarations(seat, before + [d])
             except IllegalMove:
                 continue
             return before
         return None
 
-    def _reranked(self, belief: Hand, seat: int, rank) -> list[Declaration] | None:
+    def _reranked(self, hand: Hand, seat: int, rank) -> list[Declaration] | None:
         """The pending declarations with the wild card as `rank` where they hold it, or None."""
         if rank is None or not any(p.cards & self.rules.WILD_BIT for p in self.pending):
             return None
-        context = (belief.hands[seat], belief.round, belief.round == len(belief.schedule))
+        context = (hand.hands[seat], hand.round, hand.round == len(hand.schedule))
         got = rerank(self.rules, self.pending, rank, context)
         return None if got is None else [Declaration(*p) for p in got]
 
     def _offer_declarations(self, seat: int) -> bool:
         """Open a declare phase for `seat` if it may declare something now."""
-        options = self._belief(seat).bonus_options(seat)
+        options = self.hand.bonus_options(seat)
         if not options:
             return False
         self.seat, self.phase, self.pending, self._options = seat, DECLARE, [], options
