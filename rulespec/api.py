@@ -25,6 +25,18 @@ class Rules:
         self.module = module
         self.ruleset = ruleset            # the checked model (lang/model.py), None if unknown
 
+    # A compiled ruleset does not change: a copy is the same object. Pickled as its reference and option values,
+    # compiled again on loading (from the compile cache when it can: run/pickling.py).
+    def __copy__(self) -> "Rules":
+        return self
+
+    def __deepcopy__(self, memo) -> "Rules":
+        return self
+
+    def __reduce__(self):
+        from rulespec.run.pickling import rules_ref
+        return _rules_again, tuple(rules_ref(self.module))
+
     @property
     def id(self) -> str:
         return self.module.RULESET_ID
@@ -94,6 +106,13 @@ def _check_source(source, n_cards: int) -> None:
 
 def _compile_ref(ref: str, options: dict) -> Rules:
     return compile(ref, **options)
+
+
+def _rules_again(ref: str, options: dict) -> Rules:
+    """A pickled Rules loaded: its ruleset compiled again with the same option values."""
+    from rulespec.compiler.build import compile_ruleset
+    compiled = compile_ruleset(ref, options or None)
+    return Rules(compiled.module, compiled.ruleset)
 
 
 def compile(ruleset: str | Path, **options) -> Rules:  # noqa: A001 - the library's verb

@@ -778,3 +778,49 @@ def test_the_declare_mask_leaves_out_a_battuta_an_earlier_seat_has_visibly_playe
             d.apply(slots[0] if slots else rng.choice(legal))
         assert not d.voided, seed
     assert phases > 20
+
+
+@pytest.mark.parametrize("copier", ["deepcopy", "pickle"])
+def test_environments_copied_mid_episode_play_on_alike_and_apart(copier):
+    """copy.deepcopy or pickle of a Gymnasium or PettingZoo environment mid-episode (for lookahead, or to hand
+    it to another process) gives an independent copy that, given the same actions, plays the same episode;
+    both used to fail with "cannot pickle 'module' object"."""
+    import pickle
+    from rulespec.interop.gymnasium import RulespecEnv
+    from rulespec.interop.pettingzoo import env
+    copy_of = copy.deepcopy if copier == "deepcopy" else (lambda x: pickle.loads(pickle.dumps(x)))
+
+    def gym_episode(g):
+        rng, out, done = random.Random(1), [], False
+        while not done:
+            obs, reward, terminated, truncated, _ = g.step(rng.choice(np.flatnonzero(g.action_masks()).tolist()))
+            out.append((obs["observation"].tobytes(), reward))
+            done = terminated or truncated
+        return out
+
+    g = RulespecEnv("cirullone", seats=4, bots="ismcts:4")
+    g.reset(seed=2)
+    for _ in range(3):
+        g.step(int(np.flatnonzero(g.action_masks())[0]))
+    before = g._observation()["observation"].tobytes()
+    twin = copy_of(g)
+    copied = gym_episode(twin)
+    assert g._observation()["observation"].tobytes() == before and not g.decisions.is_over
+    assert gym_episode(g) == copied
+
+    def pz_episode(e):
+        rng, out = random.Random(3), []
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, _ = e.last()
+            out.append((agent, obs["observation"].tobytes(), reward))
+            e.step(None if terminated or truncated else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        return out
+
+    e = env("cirulla-knock-after-deal", seats=3)
+    e.reset(seed=4)
+    for _ in range(4):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    twin = copy_of(e)
+    copied = pz_episode(twin)
+    assert not e.hand.is_over
+    assert pz_episode(e) == copied

@@ -158,3 +158,12 @@ def test_a_whole_deck_order_deals_as_given():
     order = list(range(40))[::-1]
     hand = rules.new_hand(seats=2, source=DealSource(order=tuple(order)))
     assert hand.table | hand.hands[0] | hand.hands[1]
+
+
+def test_rules_pickle_by_reference_and_copy_as_themselves():
+    """A Rules (held by the game-AI environments) pickles as its ruleset reference and option values, and a
+    copy is the same object: it used to fail with "cannot pickle 'module' object"."""
+    rules = rulespec.compile("scopa", target=21)
+    again = pickle.loads(pickle.dumps(rules))
+    assert again.module is rules.module and again.options == {"target": 21} and again.module.TARGET == 21
+    assert copy.copy(rules) is rules and copy.deepcopy(rules) is rules

@@ -41,6 +41,7 @@ from math import comb
 import numpy as np
 
 from rulespec.interop.decisions import CAPTURE, DECLARE, PHASES, Decisions
+from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.protocol import CompiledRules
 
 # Byte -> its 8 bits, lowest first, as float32: turns the packed 0/1 blocks into the array in one step.
@@ -118,6 +119,16 @@ class Observer:
         self._round_bits = [1 << self._stock_at + self._stock[r] | 1 << self._round_at + r
                             for r in range(len(schedule) + 1)]
         self._shift2 = 2 * N
+
+    # Pickled (and deep-copied) with the ruleset's reference in place of its module, as a Hand is
+    # (run/pickling.py); the event counts' cache starts empty.
+    def __getstate__(self) -> dict:
+        state = state_without_rules(self.__dict__)
+        state["_events_seen"] = {}
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state_with_rules(state))
 
     def array(self, d: Decisions, seat: int) -> np.ndarray:
         """The observation of `seat` as a float32 array of `self.size`."""
