@@ -631,10 +631,16 @@ def test_gymnasium_step_before_reset_and_after_the_end_says_reset_is_needed():
     assert "illegal_action" not in info
     with pytest.raises(ResetNeeded, match=r"the episode is over: call reset\(\)"):
         g.step(0)
-    # An integer outside the mask stays an illegal action, as documented: the episode ends, the state unchanged.
+    # An integer outside the mask stays an illegal action, as documented: the episode ends, the state unchanged;
+    # ended, it takes no more steps (it used to play on from the unchanged state).
     obs, _ = g.reset(seed=3)
     _, reward, terminated, _, info = g.step(-1)
     assert terminated and info == {"illegal_action": True} and reward == g.illegal_reward
+    with pytest.raises(ResetNeeded, match=r"the episode is over: call reset\(\)"):
+        g.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(ResetNeeded, match=r"call reset\(\) before action_masks\(\)"):
+        RulespecEnv("cirulla", seats=2).action_masks()
+    assert np.array_equal(g.reset(seed=3)[0]["observation"], obs["observation"])
 
 
 @pytest.mark.parametrize("wrong", _NOT_ACTIONS, ids=repr)

@@ -10,7 +10,8 @@ policies). One episode is one hand; the reward, at the end, is the agent's
 side's total minus the best other side's (± the target for a game-ending
 outcome). An action outside the mask ends the episode with
 `illegal_reward` (default: minus the game's target) and
-`info["illegal_action"] = True`, the state unchanged. An action that is no
+`info["illegal_action"] = True`, the state unchanged (and the episode
+over: the next step needs a reset()). An action that is no
 integer (a float, a bool, None: numpy integers are integers) raises
 TypeError; a step before reset() or after the episode's end raises
 gymnasium.error.ResetNeeded.
@@ -67,6 +68,7 @@ class RulespecEnv(gym.Env):
         self._rng = random.Random()
         self.decisions: Decisions | None = None
         self.bots: list = []
+        self._ended = False                 # the last step ended the episode (the hand's end or an illegal action)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -83,6 +85,7 @@ class RulespecEnv(gym.Env):
                 break
         else:
             raise RuntimeError(f"{MAX_EMPTY_DEALS} deals in a row ended the hand before the agent's turn")
+        self._ended = False
         return self._observation(), {}
 
     def _bots_play(self) -> None:
@@ -95,6 +98,8 @@ class RulespecEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the agent now, as 0/1 over the action space."""
+        if self.decisions is None:
+            raise ResetNeeded("call reset() before action_masks()")
         if self.decisions.current_seat == self.seat:
             return action_mask(self.decisions, self.layout.size)
         return np.zeros(self.layout.size, np.int8)
@@ -103,14 +108,16 @@ class RulespecEnv(gym.Env):
         d = self.decisions
         if d is None:
             raise ResetNeeded("call reset() before step()")
-        if d.is_over:
+        if self._ended or d.is_over:
             raise ResetNeeded("the episode is over: call reset() before step()")
         action = self.layout.checked(action)
         if action not in d.legal_actions():
+            self._ended = True
             return self._observation(), self.illegal_reward, True, False, {"illegal_action": True}
         d.apply(action)
         self._bots_play()
         reward = d.returns()[self.seat] if d.is_over else 0.0
+        self._ended = d.is_over
         return self._observation(), reward, d.is_over, False, {}
 
     def render(self):
