@@ -217,3 +217,29 @@ def test_hostile_page_runs_none_of_its_text(browser, tmp_path):
     assert browser.js("document.querySelectorAll('script').length") == 2
     assert browser.js("document.querySelector('h1').textContent").startswith(HOSTILE_NAME)
     assert browser.errors == []
+
+
+REFUSED = GOLDEN / "cirulla" / "25-forced-capture-refused.yaml"
+
+
+def test_trace_marks_a_refused_play():
+    t = trace_transcript(REFUSED)
+    assert t.steps[-1].refused and not any(s.refused for s in t.steps[:-1])
+
+
+@needs_browser
+def test_a_refused_play_is_not_shown_as_made(browser, tmp_path):
+    # 25: seat 1's 2D could capture, so playing it without a capture is refused: the page must
+    # not say it was played and took nothing; the card stays in the hand and off the table.
+    trace = trace_transcript(REFUSED)
+    page = tmp_path / "refused.html"
+    page.write_text(render_hand(trace), encoding="utf-8")
+    browser.errors.clear()
+    browser.open(page)
+    browser.key("End")
+    caption = browser.js("document.getElementById('caption').textContent")
+    assert "tries to play 2\u2666" in caption and "refused" in caption, caption
+    assert "takes nothing" not in caption and " plays " not in caption, caption
+    state = _state(browser)
+    assert "2D" in state["hands"][1] and "2D" not in state["table"]
+    assert browser.errors == []

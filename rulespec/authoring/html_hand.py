@@ -170,7 +170,14 @@ function caption(step) {
     box.appendChild(el("strong", "", "Play " + step.number + ": "));
     box.appendChild(document.createTextNode(seatLabel(step.seat) + " "));
     step.declared.forEach(function (d) { box.appendChild(document.createTextNode("declares " + d + "; ")); });
-    if (step.card === null) {
+    if (step.refused) {
+      // The engine refused the play: nothing moved, so say what was tried, not what happened.
+      box.appendChild(document.createTextNode(step.card === null ? "tries to knock. " : "tries to play "));
+      if (step.card !== null) {
+        box.appendChild(cards([step.card]));
+        box.appendChild(document.createTextNode(". "));
+      }
+    } else if (step.card === null) {
       box.appendChild(document.createTextNode("knocks. "));
     } else {
       box.appendChild(document.createTextNode("plays "));
