@@ -100,3 +100,43 @@ def test_page_in_a_browser_at_400px(tmp_path):
         b.screenshot(tmp_path / "sim.png")
     finally:
         b.close()
+
+
+def _many_categories() -> str:
+    """A cirulla with 40 more categories (one per card) and one that never scores."""
+    cards = [r + s for s in "HDCS" for r in "A234567JQK"]
+    lines = [f"  holds_{c.lower()}: {{points: '1 if holds(pile, {c}) else 0'}}" for c in cards]
+    return "id: many\nextends: cirulla\nname: Many categories\nscoring:\n" + "\n".join(lines) + \
+        "\n  never_scores: {points: '0'}\n"
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+@pytest.mark.parametrize("width", [400, 1000])
+def test_every_category_is_labelled_and_no_labels_overlap(tmp_path, width):
+    (tmp_path / "many.yaml").write_text(_many_categories(), encoding="utf-8")
+    page = tmp_path / "sim.html"
+    out = io.StringIO()
+    assert run(["simulate", str(tmp_path / "many.yaml"), "--hands", "2", "--seed", "1", "--workers", "1", "--json",
+                "--html", str(page)], out, io.StringIO()) == 0
+    cats = [c for c in json.loads(out.getvalue())["mean"]["0"] if c not in ("total", "margin")]
+    assert len(cats) == 48 and "never_scores" in cats
+    b = Browser()
+    try:
+        b.open(page, width=width)
+        boxes = b.js("""Array.prototype.map.call(document.querySelectorAll('#categories text'), function (t) {
+            var r = t.getBoundingClientRect(); return [t.textContent, r.left, r.right, r.top, r.bottom]; })""")
+        labels = [box for box in boxes if box[0] in cats]
+        assert sorted(box[0] for box in labels) == sorted(cats)          # every category named once
+        labels.sort(key=lambda box: box[1])
+        for a, c in zip(labels, labels[1:]):
+            overlap = a[2] > c[1] + 0.5 and a[4] > c[3] and c[4] > a[3]
+            assert not overlap, (a, c)
+        # The labels stay inside the figure.
+        fig = b.js("(function(){var r=document.getElementById('categories').getBoundingClientRect();"
+                   "return [r.left, r.right, r.top, r.bottom];})()")
+        assert all(fig[0] - 1 <= box[1] and box[2] <= fig[1] + 1 and box[4] <= fig[3] + 1 for box in labels)
+        widths = b.js("[document.documentElement.scrollWidth, innerWidth]")
+        assert widths[0] <= widths[1]
+        assert b.errors == []
+    finally:
+        b.close()

@@ -45,16 +45,40 @@ def _nice(top: float) -> float:
     return 10 * step
 
 
+CHAR_W = 0.62                         # a label character's width, as a share of the font size (a wide guess)
+
+
+def _label_layout(groups: list[str], gw: float, name_all: bool) -> tuple[int, float, float]:
+    """How the x labels go: (every how many groups one, font size, extra height for turned labels; 0: level).
+
+    Level labels wider than their room would run into one another: numbers (name_all false) are
+    then shown one in `every`; names (name_all true) are each shown, turned upright, in a font
+    that fits the group's width, the chart growing downward to hold the longest.
+    """
+    widest = max((len(g) for g in groups), default=0) * 11 * CHAR_W
+    if widest <= gw * 0.95:
+        return 1, 11.0, 0.0
+    if not name_all:
+        return max(len(groups) // 16, math.ceil((widest + 4) / gw)), 11.0, 0.0
+    size = max(5.0, min(11.0, gw * 0.75))
+    return 1, size, max(len(g) for g in groups) * size * CHAR_W + 4
+
+
 def bar_chart(groups: list[str], series: list[tuple[str, list[float]]], *, y_label: str, x_label: str,
-              percent: bool = False, chart_id: str = "") -> str:
-    """Grouped bars: one group per x value, one bar per series in it (series = (name, values per group))."""
+              percent: bool = False, chart_id: str = "", name_all: bool = False) -> str:
+    """Grouped bars: one group per x value, one bar per series in it (series = (name, values per group)).
+
+    `name_all`: every group gets its label (category names); otherwise labels may be thinned (numbers).
+    """
     top = _nice(max((v for _, vals in series for v in vals), default=0))
     plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
     k = max(1, len(series))
     gw = plot_w / max(1, len(groups))
     bw = min(48.0, max(1.0, gw * 0.8 / k))
+    every, size, turned = _label_layout(groups, gw, name_all)
+    height = H + (turned - 14 if turned else 0)      # turned labels take the level label row's place
     ident = f' id="{esc(chart_id)}"' if chart_id else ""
-    out = [f'<svg viewBox="0 0 {W} {H}"{ident} role="img" aria-label="{esc(y_label)} by {esc(x_label)}" '
+    out = [f'<svg viewBox="0 0 {W} {height:.0f}"{ident} role="img" aria-label="{esc(y_label)} by {esc(x_label)}" '
            'xmlns="http://www.w3.org/2000/svg">']
     for i in range(5):                                   # horizontal grid and y labels
         v = top * i / 4
@@ -62,7 +86,6 @@ def bar_chart(groups: list[str], series: list[tuple[str, list[float]]], *, y_lab
         label = f"{v:.0%}" if percent else (f"{v:g}" if v < 10 else f"{v:.0f}")
         out.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>')
         out.append(f'<text x="{LEFT - 4}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{label}</text>')
-    every = max(1, len(groups) // 16)                    # x labels that do not overlap
     for g, name in enumerate(groups):
         x0 = LEFT + g * gw + (gw - bw * k) / 2
         for s, (sname, vals) in enumerate(series):
@@ -72,12 +95,17 @@ def bar_chart(groups: list[str], series: list[tuple[str, list[float]]], *, y_lab
             out.append(f'<rect class="bar" x="{x0 + s * bw:.1f}" y="{TOP + plot_h - h:.1f}" width="{bw:.1f}" '
                        f'height="{h:.1f}" fill="{COLOURS[s % len(COLOURS)]}"><title>{esc(sname)}, {esc(name)}: '
                        f'{value}</title></rect>')
-        if g % every == 0:
-            tx = LEFT + g * gw + gw / 2
-            out.append(f'<text x="{tx:.1f}" y="{TOP + plot_h + 14}" font-size="11" text-anchor="middle">'
-                       f'{esc(name)}</text>')
+        tx = LEFT + g * gw + gw / 2
+        if turned:
+            # Read bottom to top, ending just under the axis, centred on the group.
+            x, y = tx + size * 0.35, TOP + plot_h + 4
+            out.append(f'<text class="x" x="{x:.1f}" y="{y}" font-size="{size:.1f}" text-anchor="end" '
+                       f'transform="rotate(-90 {x:.1f} {y})">{esc(name)}</text>')
+        elif g % every == 0:
+            out.append(f'<text class="x" x="{tx:.1f}" y="{TOP + plot_h + 14}" font-size="11" '
+                       f'text-anchor="middle">{esc(name)}</text>')
     out.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" stroke="#333"/>')
-    out.append(f'<text x="{LEFT + plot_w / 2:.0f}" y="{H - 6}" font-size="12" text-anchor="middle">'
+    out.append(f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6:.0f}" font-size="12" text-anchor="middle">'
                f'{esc(x_label)}</text>')
     out.append(f'<text x="12" y="{TOP + plot_h / 2:.0f}" font-size="12" text-anchor="middle" '
                f'transform="rotate(-90 12 {TOP + plot_h / 2:.0f})">{esc(y_label)}</text>')
@@ -121,7 +149,7 @@ def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots:
     figures.append(("categories", "Category frequencies", "share of the played hands in which a side scored "
                     "in the category",
                     bar_chart(cats, series, y_label="hands", x_label="category", percent=True,
-                              chart_id="categories"), side_names))
+                              chart_id="categories", name_all=True), side_names))
 
     body = [f"<h1>{esc(ruleset_name)} <span class=\"meta\">({esc(ruleset_id)})</span></h1>",
             f'<p class="meta">{esc(title)}</p>']
