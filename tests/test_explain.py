@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from rulespec.lang.expressions import parse
 from rulespec.errors import Span
 from rulespec.source.rulesets import shipped_ids
 from rulespec.lang.words import Words, code, plain, source
+from tests.browser import CHROMIUM, SKIP_REASON, Browser, reads_left_to_right
 
 # (where the expression is written, expression, words)
 PHRASES = [
@@ -182,3 +184,31 @@ def test_italian_suits_read_as_english_plurals():
     out = io.StringIO()
     assert run(["explain", "cirulla"], out, err) == 0
     assert "suits hearts (H), diamonds (D), clubs (C), spades (S)" in out.getvalue()
+
+
+def test_a_right_to_left_override_is_kept_inside_the_strangers_text(tmp_path):
+    # An override in the source (or the name) would draw the rulebook's own words after it backwards,
+    # in the browser and in a Markdown viewer alike: each stranger's text is isolated (FSI ... PDI).
+    path = tmp_path / "b.yaml"
+    path.write_text("id: b\nextends: cirulla\nname: 'Cirulla \u202eabc'\nsource: 'x\u202ey \u2069z'\n", encoding="utf-8")
+    rs = stage.check(model.load(path))
+    md = explain(rs)
+    assert "rules document: \u2068x\u202ey z\u2069. Generated" in md        # its own isolate marks dropped
+    assert md.splitlines()[0] == "# \u2068Cirulla \u202eabc\u2069"
+    plain_md = explain(stage.check(model.load(Path(__file__).parent.parent / "rulesets" / "cirulla.yaml")))
+    assert "\u2068" not in plain_md                                           # text with no override: unchanged
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+def test_a_right_to_left_override_stays_inside_it_in_a_browser(tmp_path):
+    path = tmp_path / "b.yaml"
+    path.write_text("id: b\nextends: cirulla\nname: 'Cirulla \u202eabc'\nsource: 'x\u202ey'\n", encoding="utf-8")
+    page = tmp_path / "b.html"
+    page.write_text(explain(stage.check(model.load(path)), "html"), encoding="utf-8")
+    b = Browser()
+    try:
+        b.open(page)
+        assert reads_left_to_right(b, "p", "Generated from the ruleset")
+        assert b.errors == []
+    finally:
+        b.close()

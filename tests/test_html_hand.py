@@ -15,7 +15,7 @@ import pytest
 from rulespec.authoring.html_hand import render_hand
 from rulespec.cli.main import run
 from rulespec.transcripts.trace import trace_transcript
-from tests.browser import CHROMIUM, SKIP_REASON, Browser
+from tests.browser import CHROMIUM, SKIP_REASON, Browser, reads_left_to_right
 
 GOLDEN = Path(__file__).parent / "golden"
 TWO_PLAYERS = GOLDEN / "cirulla" / "02-complete-2p-deck-six-rounds.yaml"
@@ -242,4 +242,23 @@ def test_a_refused_play_is_not_shown_as_made(browser, tmp_path):
     assert "takes nothing" not in caption and " plays " not in caption, caption
     state = _state(browser)
     assert "2D" in state["hands"][1] and "2D" not in state["table"]
+    assert browser.errors == []
+
+
+RLO = "\u202e"      # RIGHT-TO-LEFT OVERRIDE: draws what follows it backwards, until the paragraph ends
+
+
+@needs_browser
+def test_a_right_to_left_override_stays_inside_the_strangers_text(browser, tmp_path):
+    # The ruleset's name and the transcript's file name may hold an override; the page's own words
+    # after them (the id, the seat count) must still read left to right.
+    (tmp_path / "bidi.yaml").write_text(f"id: bidi\nextends: cirulla\nname: 'Cirulla {RLO}abc'\n", encoding="utf-8")
+    out = tmp_path / "hand.html"
+    assert run(["record", str(tmp_path / "bidi.yaml"), "--seed", "1", "-o", str(tmp_path / f"t{RLO}x.yaml"),
+                "--html", str(out)]) == 0
+    browser.errors.clear()
+    browser.open(out)
+    assert reads_left_to_right(browser, "h1", "(bidi)")
+    assert reads_left_to_right(browser, "header p.meta:last-child", "4 seats, 2 sides")
+    assert RLO + "abc" in browser.js("document.querySelector('h1').textContent")      # the text itself is kept
     assert browser.errors == []

@@ -9,7 +9,7 @@ import pytest
 from rulespec.authoring.html_stats import _nice, render_stats
 from rulespec.bots.simulate import simulate
 from rulespec.cli.main import run
-from tests.browser import CHROMIUM, SKIP_REASON, Browser
+from tests.browser import CHROMIUM, SKIP_REASON, Browser, reads_left_to_right
 
 
 @pytest.fixture(scope="module")
@@ -137,6 +137,22 @@ def test_every_category_is_labelled_and_no_labels_overlap(tmp_path, width):
         assert all(fig[0] - 1 <= box[1] and box[2] <= fig[1] + 1 and box[4] <= fig[3] + 1 for box in labels)
         widths = b.js("[document.documentElement.scrollWidth, innerWidth]")
         assert widths[0] <= widths[1]
+        assert b.errors == []
+    finally:
+        b.close()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+def test_a_right_to_left_override_in_the_name_stays_inside_it(tmp_path):
+    (tmp_path / "bidi.yaml").write_text("id: bidi\nextends: cirulla\nname: 'Cirulla \u202eabc'\n", encoding="utf-8")
+    page = tmp_path / "sim.html"
+    assert run(["simulate", str(tmp_path / "bidi.yaml"), "--hands", "2", "--seed", "1", "--workers", "1",
+                "--html", str(page)], io.StringIO(), io.StringIO()) == 0
+    b = Browser()
+    try:
+        b.open(page)
+        assert reads_left_to_right(b, "h1", "(bidi)")
+        assert "\u202eabc" in b.js("document.querySelector('h1').textContent")
         assert b.errors == []
     finally:
         b.close()

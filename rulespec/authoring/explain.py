@@ -12,6 +12,7 @@ import html
 import re
 from dataclasses import dataclass
 
+from rulespec.authoring.html_page import isolate
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.words import (
     CODE_END,
@@ -36,8 +37,8 @@ class Block:
 
 
 def user(text) -> str:
-    """Text from the ruleset, made safe to embed in words: one line, no code markers."""
-    return " ".join(re.sub(f"[{CODE_START}{CODE_END}\x04\x05]", "", str(text)).split())
+    """Text from the ruleset, made safe to embed in words: one line, no code markers, direction marks isolated."""
+    return isolate(" ".join(re.sub(f"[{CODE_START}{CODE_END}\x04\x05]", "", str(text)).split()))
 
 
 def bold(text: str) -> str:

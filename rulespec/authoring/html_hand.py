@@ -10,7 +10,7 @@ address may name a step (`page.html#step-5`).
 """
 from __future__ import annotations
 
-from rulespec.authoring.html_page import esc, page
+from rulespec.authoring.html_page import esc, isolate, page
 from rulespec.transcripts.trace import HandTrace
 
 FRENCH_NAMES = ("hearts", "diamonds", "clubs", "spades")
@@ -333,9 +333,9 @@ def render_hand(trace: HandTrace) -> str:
         failures = f'<div class="failures"><strong>The replay found differences:</strong><ul>{items}</ul></div>'
     body = f"""
 <header>
-<h1>{esc(t.ruleset_name)} <span class="meta">({esc(t.ruleset_id)})</span></h1>
+<h1>{esc(isolate(t.ruleset_name))} <span class="meta">({esc(t.ruleset_id)})</span></h1>
 <p class="desc">{esc(t.description)}</p>
-<p class="meta">{esc(t.source)} &middot; {t.seats} seats, {t.sides} sides &middot; dealer seat {t.dealer}
+<p class="meta">{esc(isolate(t.source))} &middot; {t.seats} seats, {t.sides} sides &middot; dealer seat {t.dealer}
 &middot; deck {esc(t.deck["id"])}{' &middot; wild card ' + esc(t.wild) if t.wild else ''}</p>
 </header>
 {failures}
@@ -360,4 +360,4 @@ def render_hand(trace: HandTrace) -> str:
 <p class="meta">Keys: <kbd>&larr;</kbd> <kbd>&rarr;</kbd> step, <kbd>Home</kbd> the deal, <kbd>End</kbd> the end.</p>
 """
     data = {"style": suit_style(t.deck), "trace": t.to_dict()}
-    return page(f"{t.ruleset_name}: a hand", body, css=CSS, script=JS, data=data)
+    return page(f"{isolate(t.ruleset_name)}: a hand", body, css=CSS, script=JS, data=data)

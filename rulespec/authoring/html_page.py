@@ -10,8 +10,28 @@ from __future__ import annotations
 
 import html
 import json
+import re
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+
+
+# Marks that change the direction text is drawn in (ALM, LRM, RLM, embeddings, overrides, isolates).
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_ISOLATES = re.compile("[\u2066-\u2069]")
+
+
+def isolate(text) -> str:
+    """A stranger's text that holds direction marks, made one bidi isolate (FSI ... PDI).
+
+    A right-to-left override in a ruleset's name would otherwise draw the words after it
+    (ours: an id, a seat count) backwards, up to the end of the paragraph. Its own isolate
+    marks are dropped, so that none can close ours early; text with no direction mark is
+    returned unchanged.
+    """
+    text = str(text)
+    if not _BIDI.search(text):
+        return text
+    return "\u2068" + _ISOLATES.sub("", text) + "\u2069"
 
 
 def esc(text) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from rulespec.authoring.html_page import esc, page
+from rulespec.authoring.html_page import esc, isolate, page
 
 COLOURS = ("#2f6fa8", "#c0392b", "#2e7d32", "#b07000", "#6a3d9a", "#00838f", "#ad1457", "#5d4037")
 W, H = 640, 260                       # the viewBox; the SVG scales to the page's width
@@ -151,7 +151,7 @@ def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots:
                     bar_chart(cats, series, y_label="hands", x_label="category", percent=True,
                               chart_id="categories", name_all=True), side_names))
 
-    body = [f"<h1>{esc(ruleset_name)} <span class=\"meta\">({esc(ruleset_id)})</span></h1>",
+    body = [f"<h1>{esc(isolate(ruleset_name))} <span class=\"meta\">({esc(ruleset_id)})</span></h1>",
             f'<p class="meta">{esc(title)}</p>']
     for key, heading, caption, svg, legend in figures:
         body.append(f'<h2>{esc(heading)}</h2><figure id="fig-{key}">{svg}<figcaption>'
@@ -162,4 +162,4 @@ def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots:
     head = "".join(f"<th>side {s}</th>" for s in sides)
     body.append(f'<h2>Mean points per hand (95% interval)</h2><div class="wrap"><table id="means"><tr>'
                 f'<th>category</th>{head}</tr>{rows}</table></div>')
-    return page(f"{ruleset_name}: simulation", "\n".join(body), css=CSS)
+    return page(f"{isolate(ruleset_name)}: simulation", "\n".join(body), css=CSS)
