@@ -212,3 +212,20 @@ def test_a_right_to_left_override_stays_inside_it_in_a_browser(tmp_path):
         assert b.errors == []
     finally:
         b.close()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+def test_the_longest_unbroken_name_and_description_wrap_at_400px(tmp_path):
+    from tests.test_html_hand import FITS, LONG
+    path = tmp_path / "long.yaml"
+    path.write_text(LONG, encoding="utf-8")
+    page = tmp_path / "long.html"
+    page.write_text(explain(stage.check(model.load(path)), "html"), encoding="utf-8")
+    b = Browser()
+    try:
+        b.open(page, width=400)
+        page_width, window, wide = b.js(FITS)
+        assert page_width <= window == 400 and wide == [], (page_width, wide)
+        assert b.errors == []
+    finally:
+        b.close()

@@ -262,3 +262,25 @@ def test_a_right_to_left_override_stays_inside_the_strangers_text(browser, tmp_p
     assert reads_left_to_right(browser, "header p.meta:last-child", "4 seats, 2 sides")
     assert RLO + "abc" in browser.js("document.querySelector('h1').textContent")      # the text itself is kept
     assert browser.errors == []
+
+
+LONG = f"id: long\nextends: cirulla\nname: '{'W' * 200}'\ndescription: '{'x' * 2000}'\nsource: '{'s' * 200}'\n"
+FITS = """(function () {
+  var wide = Array.prototype.filter.call(document.querySelectorAll('h1, p, li, td'), function (e) {
+    return e.scrollWidth > e.clientWidth + 1; }).map(function (e) { return e.tagName; });
+  return [document.documentElement.scrollWidth, innerWidth, wide];
+})()"""
+
+
+@needs_browser
+def test_the_longest_unbroken_name_and_description_wrap_at_400px(browser, tmp_path):
+    # The schema allows a 200-character name and a 2000-character description with no space in them.
+    (tmp_path / "long.yaml").write_text(LONG, encoding="utf-8")
+    out = tmp_path / "hand.html"
+    assert run(["record", str(tmp_path / "long.yaml"), "--seed", "1", "-o", str(tmp_path / "t.yaml"),
+                "--html", str(out)]) == 0
+    browser.errors.clear()
+    browser.open(out, width=400)
+    page_width, window, wide = browser.js(FITS)
+    assert page_width <= window == 400 and wide == [], (page_width, wide)
+    assert browser.errors == []

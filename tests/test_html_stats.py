@@ -156,3 +156,20 @@ def test_a_right_to_left_override_in_the_name_stays_inside_it(tmp_path):
         assert b.errors == []
     finally:
         b.close()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+def test_the_longest_unbroken_name_wraps_at_400px(tmp_path):
+    from tests.test_html_hand import FITS, LONG
+    (tmp_path / "long.yaml").write_text(LONG, encoding="utf-8")
+    page = tmp_path / "sim.html"
+    assert run(["simulate", str(tmp_path / "long.yaml"), "--hands", "2", "--seed", "1", "--workers", "1",
+                "--html", str(page)], io.StringIO(), io.StringIO()) == 0
+    b = Browser()
+    try:
+        b.open(page, width=400)
+        page_width, window, wide = b.js(FITS)
+        assert page_width <= window == 400 and wide == [], (page_width, wide)
+        assert b.errors == []
+    finally:
+        b.close()

@@ -373,7 +373,8 @@ def _html_inline(text: str) -> str:
     return "".join(out)
 
 
-_STYLE = ("body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;line-height:1.5}"
+_STYLE = ("body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;line-height:1.5;"
+          "overflow-wrap:anywhere}"
           "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;"
           "vertical-align:top}code{background:#f4f4f4;padding:0 .2em}")
 

@@ -29,7 +29,8 @@ def suit_style(deck: dict) -> str:
 
 CSS = """
 *{box-sizing:border-box}
-body{margin:0;padding:8px;font:15px/1.35 system-ui,sans-serif;background:#f4f1ea;color:#222;overflow-x:hidden}
+body{margin:0;padding:8px;font:15px/1.35 system-ui,sans-serif;background:#f4f1ea;color:#222;overflow-x:hidden;
+  overflow-wrap:anywhere}
 h1{font-size:1.3em;margin:.2em 0}
 p.desc{margin:.2em 0 .6em;color:#555}
 .meta{color:#555;font-size:.9em}

@@ -18,7 +18,8 @@ LEFT, RIGHT, TOP, BOTTOM = 48, 10, 14, 42
 
 CSS = """
 *{box-sizing:border-box}
-body{margin:0;padding:8px;font:15px/1.35 system-ui,sans-serif;background:#fafaf7;color:#222;overflow-x:hidden}
+body{margin:0;padding:8px;font:15px/1.35 system-ui,sans-serif;background:#fafaf7;color:#222;overflow-x:hidden;
+  overflow-wrap:anywhere}
 h1{font-size:1.3em;margin:.2em 0}
 h2{font-size:1.05em;margin:1em 0 .3em}
 .meta{color:#555;font-size:.9em}
