@@ -52,7 +52,7 @@ input[type=range]{flex:1 1 120px;min-width:100px;max-width:100%}
 .badge{font-size:.75em;background:#eee;color:#333;border-radius:8px;padding:0 6px;margin-left:4px}
 .cards{display:flex;flex-wrap:wrap;gap:4px;min-height:62px}
 .card{position:relative;width:42px;height:60px;border-radius:5px;background:#fffdf8;border:1px solid #888;
-  display:inline-flex;align-items:center;justify-content:center;color:#111;flex:0 0 auto}
+  display:inline-flex;align-items:center;justify-content:center;color:#111;flex:0 0 auto;overflow-wrap:normal}
 .card .rank{position:absolute;top:1px;left:3px;font-weight:700;font-size:13px;line-height:1}
 .card .rank2{position:absolute;bottom:1px;right:3px;font-weight:700;font-size:13px;line-height:1;
   transform:rotate(180deg)}
