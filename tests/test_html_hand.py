@@ -284,3 +284,13 @@ def test_the_longest_unbroken_name_and_description_wrap_at_400px(browser, tmp_pa
     page_width, window, wide = browser.js(FITS)
     assert page_width <= window == 400 and wide == [], (page_width, wide)
     assert browser.errors == []
+
+
+@needs_browser
+def test_no_empty_score_table_when_no_event_scores(browser, tmp_path):
+    # 25 ends at a refused first play: nothing has scored, so the page says so instead of an empty table.
+    page = tmp_path / "refused.html"
+    page.write_text(render_hand(trace_transcript(REFUSED)), encoding="utf-8")
+    browser.open(page)
+    assert "no events score in this hand" in browser.js("document.getElementById('score').textContent")
+    assert browser.js("document.querySelectorAll('#score table').length") == 0

@@ -277,7 +277,7 @@ function score(step) {
   var cats = last ? D.trace.categories.concat(["total"]) : D.trace.categories.filter(function (c) {
     return steps.some(function (st) { return st.events.some(function (e) { return e.category === c; }); });
   });
-  if (!cats.length) box.appendChild(el("div", "", "no events score in this hand"));
+  if (!cats.length) { box.appendChild(el("div", "", "no events score in this hand")); return; }
   cats.forEach(function (cat) {
     var row = el("tr");
     row.appendChild(el("td", "", cat));
