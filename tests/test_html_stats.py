@@ -173,3 +173,26 @@ def test_the_longest_unbroken_name_wraps_at_400px(tmp_path):
         assert b.errors == []
     finally:
         b.close()
+
+
+def _spread(top: int):
+    """Two hands of two sides whose totals lie `top` points apart."""
+    from rulespec.bots.simulate import Stats
+    return Stats(2, 2, ("settebello", "total", "margin"), hands=2, plays=72, lengths={36: 2},
+                 totals={(0, 0): 1, (0, top): 1, (1, 3): 1, (1, top - 7): 1},
+                 scored={(0, "settebello"): 1, (1, "settebello"): 1})
+
+
+@pytest.mark.parametrize("top", [5000, 10 ** 9])
+def test_a_wide_spread_of_points_is_drawn_in_bins(top):
+    # A ruleset may give a category 10**9 points: one bar per point from the lowest total to the
+    # highest was a list of a billion values (MemoryError), and 5000 points were 10,000 bars.
+    text = render_stats(_spread(top), ruleset_name="spread", ruleset_id="spread", title="2 hands",
+                        bots=["random"] * 2)
+    points = text.split('id="points"')[1].split("</svg>")[0]
+    bars = re.findall(r'<rect class="bar"[^>]*><title>side (\d) [^<]*: ([\d.]+)%</title>', points)
+    assert 0 < len(bars) <= 2 * 41
+    for side in "01":
+        assert sum(float(p) for s, p in bars if s == side) == pytest.approx(100.0)
+    low = re.search(r'<title>side 0 [^<]*, ([^<:]*): 50.0%</title>', points).group(1)
+    assert low.startswith("0\u2013")                       # the lowest bin, named by its range

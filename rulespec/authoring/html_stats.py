@@ -120,6 +120,40 @@ def _legend(names: list[str]) -> str:
     ) + "</div>"
 
 
+MOST_BINS = 40                        # the points plot's bars per side, at most (one per point while they fit)
+
+
+def _bin_width(span: int) -> int:
+    """The points one bar covers: 1, 2 or 5 times a power of ten, the least that makes `span` points at most
+    MOST_BINS bars (one more when the first bar starts below the lowest total)."""
+    power = 1
+    while True:
+        for m in (1, 2, 5):
+            if -(-span // (m * power)) <= MOST_BINS:
+                return m * power
+        power *= 10
+
+
+def _points_bins(stats, played: int) -> tuple[list[str], list[list[float]]]:
+    """The points plot's x labels and, per side, each bar's share of the played hands.
+
+    One bar per point from the lowest total to the highest; when they are more than MOST_BINS
+    (a ruleset may give a category a billion points), one bar per range of points, named by it.
+    Only the totals seen are visited, never every point in the range.
+    """
+    lo = min((t for _, t in stats.totals), default=0)
+    hi = max((t for _, t in stats.totals), default=0)
+    width = _bin_width(hi - lo + 1)
+    start = lo // width * width
+    count = (hi - start) // width + 1
+    shares = [[0.0] * count for _ in range(stats.sides)]
+    for (side, total), hands in stats.totals.items():
+        shares[side][(total - start) // width] += hands / played if played else 0
+    names = [str(start + i) if width == 1 else f"{start + i * width}\u2013{start + (i + 1) * width - 1}"
+             for i in range(count)]
+    return names, shares
+
+
 def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots: list[str]) -> str:
     """The page for a Stats (rulespec/bots/simulate.py)."""
     sides = list(range(stats.sides))
@@ -128,13 +162,11 @@ def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots:
     played = sum(stats.lengths.get(k, 0) for k in stats.lengths if k > 0)
     figures = []
 
-    lo = min((t for _, t in stats.totals), default=0)
-    hi = max((t for _, t in stats.totals), default=0)
-    xs = list(range(lo, hi + 1))
-    series = [(side_names[s], [stats.totals.get((s, t), 0) / played if played else 0 for t in xs]) for s in sides]
+    names, shares = _points_bins(stats, played)
+    series = [(side_names[s], shares[s]) for s in sides]
     figures.append(("points", "Points per hand, per side", f"share of the {played} played hands by the points a "
                     "side made in it (every category, bonuses included)",
-                    bar_chart([str(x) for x in xs], series, y_label="hands", x_label="points in the hand",
+                    bar_chart(names, series, y_label="hands", x_label="points in the hand",
                               percent=True, chart_id="points"), side_names))
 
     lengths = sorted(stats.lengths)
