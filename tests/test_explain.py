@@ -229,3 +229,22 @@ def test_the_longest_unbroken_name_and_description_wrap_at_400px(tmp_path):
         assert b.errors == []
     finally:
         b.close()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+def test_the_rulebook_page_forbids_script_and_fetching(tmp_path):
+    # Defence in depth, as on the other pages: were an escape ever missed, an injected handler would not run.
+    page = tmp_path / "c.html"
+    page.write_text(explain(stage.check(model.load(Path(__file__).parent.parent / "rulesets" / "cirulla.yaml")),
+                            "html"), encoding="utf-8")
+    assert "default-src 'none'" in page.read_text(encoding="utf-8")
+    b = Browser()
+    try:
+        b.open(page)
+        b.js("document.body.insertAdjacentHTML('beforeend', '<img src=\"x.png\" onerror=\"window.ran = 1\">'); 0")
+        b.call("Runtime.evaluate", {"expression": "new Promise(function (done) { setTimeout(done, 200); })",
+                                    "awaitPromise": True})
+        assert b.js("window.ran === undefined")
+        assert b.js("document.querySelector('meta[name=viewport]') !== null")
+    finally:
+        b.close()

@@ -26,6 +26,8 @@ from rulespec.lang.words import (
 )
 
 FORMATS = ("markdown", "html")
+# The HTML rulebook runs no script and fetches nothing: it is text and its own style.
+CSP = "default-src 'none'; style-src 'unsafe-inline'"
 
 
 @dataclass
@@ -380,7 +382,7 @@ _STYLE = ("body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;
 
 
 def render_html(blocks: list[Block]) -> str:
-    """The blocks as one self-contained HTML page; all ruleset text escaped."""
+    """The blocks as one self-contained HTML page; all ruleset text escaped; no script may run, nothing be fetched."""
     title = next((b.content for b in blocks if b.kind == "h1"), "rulebook")
     body = []
     for b in blocks:
@@ -396,6 +398,8 @@ def render_html(blocks: list[Block]) -> str:
             lines += ["<tr>" + "".join(f"<td>{_html_inline(c)}</td>" for c in row) + "</tr>" for row in rows]
             body.append("\n".join(lines + ["</table>"]))
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{html.escape(plain(title))}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")
 
