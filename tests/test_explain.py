@@ -190,7 +190,8 @@ def test_a_right_to_left_override_is_kept_inside_the_strangers_text(tmp_path):
     # An override in the source (or the name) would draw the rulebook's own words after it backwards,
     # in the browser and in a Markdown viewer alike: each stranger's text is isolated (FSI ... PDI).
     path = tmp_path / "b.yaml"
-    path.write_text("id: b\nextends: cirulla\nname: 'Cirulla \u202eabc'\nsource: 'x\u202ey \u2069z'\n", encoding="utf-8")
+    path.write_text("id: b\nextends: cirulla\nname: 'Cirulla \u202eabc'\nsource: 'x\u202ey \u2069z'\n",
+                    encoding="utf-8")
     rs = stage.check(model.load(path))
     md = explain(rs)
     assert "rules document: \u2068x\u202ey z\u2069. Generated" in md        # its own isolate marks dropped
