@@ -294,3 +294,19 @@ def test_no_empty_score_table_when_no_event_scores(browser, tmp_path):
     browser.open(page)
     assert "no events score in this hand" in browser.js("document.getElementById('score').textContent")
     assert browser.js("document.querySelectorAll('#score table').length") == 0
+
+
+@needs_browser
+def test_only_the_pages_own_script_may_run(browser, tmp_path):
+    # The policy names the page's script by its hash: were an escape ever missed, an injected inline
+    # handler would not run, and the page's own script still does.
+    page = tmp_path / "hand.html"
+    page.write_text(render_hand(trace_transcript(TWO_PLAYERS)), encoding="utf-8")
+    assert "'unsafe-inline'" not in re.search(r"script-src [^;\"]*", page.read_text(encoding="utf-8")).group(0)
+    browser.open(page)
+    assert _state(browser)["step"] == "0"                       # the page's own script ran
+    browser.js("document.body.insertAdjacentHTML('beforeend', '<img src=\"x.png\" onerror=\"window.ran = 1\">'); 0")
+    browser.call("Runtime.evaluate", {"expression": "new Promise(function (done) { setTimeout(done, 200); })",
+                                      "awaitPromise": True})
+    assert browser.js("window.ran === undefined")
+    browser.errors.clear()
