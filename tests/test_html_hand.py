@@ -310,3 +310,70 @@ def test_only_the_pages_own_script_may_run(browser, tmp_path):
                                       "awaitPromise": True})
     assert browser.js("window.ran === undefined")
     browser.errors.clear()
+
+
+# Complete hands of every shape: 2, 3, 4, 5 and 6 seats, knocks, declarations, a wild card, a refusal.
+EVERY_STEP = [GOLDEN / p for p in (
+    "recorded/cirulla-3p-seed3.yaml", "recorded/cirulla-a-cinque-seed7.yaml",
+    "recorded/cirulla-knock-after-deal-seed7.yaml", "recorded/cicera-seed7.yaml",
+    "recorded/cirullone-sequential-seed7.yaml", "escoba/10-complete-6-players.yaml",
+    "cirulla/32-complete-2p-dealer-15-and-decino-points.yaml", "cirulla/25-forced-capture-refused.yaml")]
+SHOWN = """(function () {
+  function names(root) { return Array.prototype.map.call(root.querySelectorAll(".card"),
+                                                         function (c) { return c.dataset.card; }); }
+  function texts(sel) { return Array.prototype.map.call(document.querySelectorAll(sel),
+                                                        function (e) { return e.textContent; }); }
+  return {step: document.body.dataset.step, table: names(document.getElementById("table")),
+          hands: Array.prototype.map.call(document.querySelectorAll("#seats .panel"), names),
+          caption: names(document.getElementById("caption")),
+          captures: Array.prototype.map.call(document.querySelectorAll("#captures li"), names),
+          events: texts("#events li"), piles: texts("#piles .pile"),
+          score: Array.prototype.map.call(document.querySelectorAll("#score tr"), function (tr) {
+            return Array.prototype.map.call(tr.children, function (c) { return c.textContent; }); })};
+})()"""
+
+
+def _shown_as(trace, doc, n) -> dict:
+    """What the page must show at step n: from the trace (the engine's replay) and the transcript's play."""
+    s = trace.steps[n]
+    last = n == len(trace.steps) - 1 and trace.score
+    cats = trace.categories + ["total"] if last else [
+        c for c in trace.categories if any(e["category"] == c for st in trace.steps for e in st.events)]
+    rows = [[c] + [str((trace.score[side] if last else s.points[side]).get(c, 0)) for side in range(trace.sides)]
+            for c in cats]
+    caption = []
+    if n:
+        play = doc["plays"][n - 1]
+        assert (play["seat"], play.get("card")) == (s.seat, s.card)
+        if "error" not in play:
+            assert sorted(play.get("capture") or []) == sorted(s.capture)
+        caption = ([s.card] if s.card else []) + s.capture + \
+            (trace.leftovers["cards"] if n == len(trace.steps) - 1 and trace.leftovers else [])
+    events = [e for st in trace.steps[:n + 1] for e in st.events]
+    return {"step": str(n), "table": s.table, "hands": s.hands, "caption": caption,
+            "captures": [[st.card] + st.capture for st in trace.steps[1:n + 1] if st.capture],
+            "events": len(events) or ["none yet"],
+            "piles": [f"side {side}: {len(p)} cards captured" for side, p in enumerate(s.piles)],
+            "score": [["category"] + [f"side {side}" for side in range(trace.sides)]] + rows if rows else []}
+
+
+@needs_browser
+@pytest.mark.parametrize("path", EVERY_STEP, ids=lambda p: p.stem)
+def test_every_step_shows_what_the_replay_and_the_transcript_say(browser, tmp_path, path):
+    import yaml
+    trace = trace_transcript(path)
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert trace.ok and len(trace.steps) == len(doc["plays"]) + 1
+    page = tmp_path / "hand.html"
+    page.write_text(render_hand(trace), encoding="utf-8")
+    browser.errors.clear()
+    browser.open(page)
+    for n in range(len(trace.steps)):
+        if n:
+            browser.key("ArrowRight")
+        shown = browser.js(SHOWN)
+        shown["events"] = len(shown["events"]) if shown["events"] != ["none yet"] else ["none yet"]
+        assert shown == _shown_as(trace, doc, n), (path.name, n)
+    browser.key("ArrowRight")                                   # past the end: it stays
+    assert browser.js("document.body.dataset.step") == str(len(trace.steps) - 1)
+    assert browser.errors == []
