@@ -196,3 +196,49 @@ def test_a_wide_spread_of_points_is_drawn_in_bins(top):
         assert sum(float(p) for s, p in bars if s == side) == pytest.approx(100.0)
     low = re.search(r'<title>side 0 [^<]*, ([^<:]*): 50.0%</title>', points).group(1)
     assert low.startswith("0\u2013")                       # the lowest bin, named by its range
+
+
+ALWAYS_DEALER = "id: always\nextends: cirulla\ndeal_checks:\n  - {name: always, when: 'count(table) >= 0', result: dealer_wins}\n"
+
+
+@pytest.mark.parametrize("args", [
+    ["cirulla", "--hands", "1"], ["cirulla", "--seats", "2", "--hands", "9"],
+    ["cirulla-a-cinque", "--hands", "7"], ["escoba", "--seats", "6", "--hands", "5"],
+    ["always.yaml", "--hands", "3"]], ids=["1-hand", "2-seats", "5-seats", "6-seats", "no-hand-played"])
+def test_the_page_agrees_with_json_for_the_same_seed(tmp_path, args):
+    (tmp_path / "always.yaml").write_text(ALWAYS_DEALER, encoding="utf-8")
+    if args[0].endswith(".yaml"):
+        args = [str(tmp_path / args[0])] + args[1:]
+    out, page = io.StringIO(), tmp_path / "sim.html"
+    assert run(["simulate", *args, "--seed", "3", "--workers", "1", "--json", "--html", str(page)], out,
+               io.StringIO()) == 0
+    data, text = json.loads(out.getvalue()), page.read_text(encoding="utf-8")
+    sides = len(data["mean"])
+    # The table of means: every category, each side's mean and interval as --json has them.
+    rows = re.findall(r"<tr><td>([^<]*)</td>((?:<td>[^<]*</td>)+)</tr>", text.split('id="means"')[1])
+    assert [r[0] for r in rows] == list(data["mean"]["0"])
+    for cat, cells in rows:
+        for side, cell in enumerate(re.findall(r"<td>([^<]*)</td>", cells)):
+            mean, ci = (float(x) for x in cell.split(" ± "))
+            assert mean == pytest.approx(data["mean"][str(side)][cat], abs=6e-4)
+            assert ci == pytest.approx(data["ci95"][str(side)][cat], abs=6e-4)
+
+    def bars(chart):
+        svg = text.split(f'id="{chart}"')[1].split("</svg>")[0]
+        return re.findall(r"<title>(.*?), ([^,<]*): ([\d.]+)%</title>", svg)
+    # Hand length: shares of all hands, whose mean is the mean plays per hand.
+    lengths = bars("length")
+    assert sum(float(p) for *_, p in lengths) == pytest.approx(100, abs=0.3)
+    assert sum(int(x) * float(p) / 100 for _, x, p in lengths) == pytest.approx(data["mean_plays_per_hand"], abs=0.05)
+    played = data["hands"] * sum(float(p) for _, x, p in lengths if int(x) > 0) / 100
+    # Points per side: shares of the played hands, whose mean (over all hands) is the mean total.
+    for side in range(sides):
+        points = [(int(x), float(p)) for name, x, p in bars("points") if name.startswith(f"side {side} ")]
+        if played:
+            assert sum(p for _, p in points) == pytest.approx(100, abs=0.3)
+        mean = sum(x * p / 100 for x, p in points) * played / data["hands"]
+        assert mean == pytest.approx(data["mean"][str(side)]["total"], abs=0.02 * max(1, abs(mean)))
+    # Category frequencies: one bar per category and side, none above 100%.
+    cats = bars("categories")
+    assert len(cats) == sides * (len(data["mean"]["0"]) - 2)
+    assert all(0 <= float(p) <= 100 for *_, p in cats)
