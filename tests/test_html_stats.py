@@ -198,7 +198,8 @@ def test_a_wide_spread_of_points_is_drawn_in_bins(top):
     assert low.startswith("0\u2013")                       # the lowest bin, named by its range
 
 
-ALWAYS_DEALER = "id: always\nextends: cirulla\ndeal_checks:\n  - {name: always, when: 'count(table) >= 0', result: dealer_wins}\n"
+ALWAYS_DEALER = ("id: always\nextends: cirulla\n"
+                 "deal_checks:\n  - {name: always, when: 'count(table) >= 0', result: dealer_wins}\n")
 
 
 @pytest.mark.parametrize("args", [
