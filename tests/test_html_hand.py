@@ -377,3 +377,14 @@ def test_every_step_shows_what_the_replay_and_the_transcript_say(browser, tmp_pa
     browser.key("ArrowRight")                                   # past the end: it stays
     assert browser.js("document.body.dataset.step") == str(len(trace.steps) - 1)
     assert browser.errors == []
+
+
+def test_a_refusal_note_gives_the_engines_reason(tmp_path):
+    # A transcript's `error:` is not compared with the engine's words (any refusal passes): the note
+    # must say why the engine refused, not only what the transcript wrote.
+    text = REFUSED.read_text(encoding="utf-8").replace('error: "2D can capture, so it must"', 'error: "no, no"')
+    assert 'error: "no, no"' in text
+    (tmp_path / "t.yaml").write_text(text, encoding="utf-8")
+    reason = "refused, as the transcript expects: 2D must capture: it can take KD 3C or JH 5S"
+    assert trace_transcript(tmp_path / "t.yaml").steps[-1].note == reason + " (the transcript says: no, no)"
+    assert trace_transcript(REFUSED).steps[-1].note == reason + " (the transcript says: 2D can capture, so it must)"

@@ -116,8 +116,12 @@ class _Tracer(_Replayer):
         declared = [d.bonus + (f" (wild card as {d.matta})" if d.matta is not None else "")
                     + (": " + " ".join(c.name for c in d.cards) if d.cards else "") for d in play.declare]
         if stop:
-            self.steps.append(_snapshot(hand, play.number, play.seat, card, 0, declared, [],
-                                        note=f"refused, as the transcript expects: {play.error}", refused=True))
+            # The transcript's words are not compared with the engine's: give the engine's reason, and theirs if other.
+            reason = getattr(self, "refusal", None) or play.error
+            note = f"refused, as the transcript expects: {reason}"
+            if str(play.error).strip() != reason:
+                note += f" (the transcript says: {play.error})"
+            self.steps.append(_snapshot(hand, play.number, play.seat, card, 0, declared, [], note=note, refused=True))
         else:
             capture = self.mask(play.capture or [], "the capture") if card is not None else 0
             note = "; ".join(self.failures[failures:])
