@@ -15,7 +15,7 @@ import pytest
 from rulespec.authoring.html_hand import render_hand
 from rulespec.cli.main import run
 from rulespec.transcripts.trace import trace_transcript
-from tests.browser import CHROMIUM, SKIP_REASON, Browser, reads_left_to_right
+from tests.browser import CHROMIUM, KEYS, SKIP_REASON, Browser, reads_left_to_right
 
 GOLDEN = Path(__file__).parent / "golden"
 TWO_PLAYERS = GOLDEN / "cirulla" / "02-complete-2p-deck-six-rounds.yaml"
@@ -388,3 +388,18 @@ def test_a_refusal_note_gives_the_engines_reason(tmp_path):
     reason = "refused, as the transcript expects: 2D must capture: it can take KD 3C or JH 5S"
     assert trace_transcript(tmp_path / "t.yaml").steps[-1].note == reason + " (the transcript says: no, no)"
     assert trace_transcript(REFUSED).steps[-1].note == reason + " (the transcript says: 2D can capture, so it must)"
+
+
+@needs_browser
+def test_keys_with_a_modifier_are_left_to_the_browser(browser, tmp_path):
+    # Alt+← is the browser's Back, Ctrl+End and the like are the browser's too: the page steps on plain keys only.
+    page = tmp_path / "hand.html"
+    page.write_text(render_hand(trace_transcript(TWO_PLAYERS)), encoding="utf-8")
+    browser.open(page)
+    browser.key("ArrowRight")
+    browser.key("ArrowRight")
+    for name, modifiers in (("ArrowLeft", 1), ("ArrowRight", 2), ("Home", 4), ("End", 2)):   # Alt, Ctrl, Meta
+        for kind in ("rawKeyDown", "keyUp"):
+            browser.call("Input.dispatchKeyEvent", {"type": kind, "key": name, "code": name, "modifiers": modifiers,
+                                                    "windowsVirtualKeyCode": KEYS[name]})
+        assert browser.js("document.body.dataset.step") == "2", name

@@ -314,6 +314,7 @@ slider.max = String(steps.length - 1);
 slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
 document.addEventListener("keydown", function (ev) {
   if (ev.target && ev.target.tagName === "INPUT") return;
+  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;        // Alt+Left is Back, and so on: the browser's
   if (ev.key === "ArrowRight" || ev.key === "PageDown") { show(at + 1); ev.preventDefault(); }
   else if (ev.key === "ArrowLeft" || ev.key === "PageUp") { show(at - 1); ev.preventDefault(); }
   else if (ev.key === "Home") { show(0); ev.preventDefault(); }
