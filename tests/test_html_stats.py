@@ -244,3 +244,11 @@ def test_the_page_agrees_with_json_for_the_same_seed(tmp_path, args):
     cats = bars("categories")
     assert len(cats) == sides * (len(data["mean"]["0"]) - 2)
     assert all(0 <= float(p) <= 100 for *_, p in cats)
+
+
+def test_axis_ticks_say_their_exact_share():
+    # A top of 50% puts grid lines at 12.5% and 37.5%: they were labelled 12% and 38%.
+    from rulespec.authoring.html_stats import bar_chart
+    svg = bar_chart(["a", "b"], [("s", [0.5, 0.1])], y_label="hands", x_label="x", percent=True)
+    ticks = re.findall(r'text-anchor="end">([^<]*)</text>', svg)
+    assert ticks == ["0%", "12.5%", "25%", "37.5%", "50%"]

@@ -46,6 +46,11 @@ def _nice(top: float) -> float:
     return 10 * step
 
 
+def _percent(share: float) -> str:
+    """`25%`, `12.5%`: a tick's share, with the decimal it needs (a quarter of 50% is 12.5%, not 12%)."""
+    return f"{share * 100:.4g}%"
+
+
 CHAR_W = 0.62                         # a label character's width, as a share of the font size (a wide guess)
 
 
@@ -84,7 +89,7 @@ def bar_chart(groups: list[str], series: list[tuple[str, list[float]]], *, y_lab
     for i in range(5):                                   # horizontal grid and y labels
         v = top * i / 4
         y = TOP + plot_h - plot_h * i / 4
-        label = f"{v:.0%}" if percent else (f"{v:g}" if v < 10 else f"{v:.0f}")
+        label = _percent(v) if percent else (f"{v:g}" if v < 10 else f"{v:.0f}")
         out.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>')
         out.append(f'<text x="{LEFT - 4}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{label}</text>')
     for g, name in enumerate(groups):
