@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import re
 import textwrap
 from pathlib import Path
 
@@ -247,5 +248,37 @@ def test_the_rulebook_page_forbids_script_and_fetching(tmp_path):
                                     "awaitPromise": True})
         assert b.js("window.ran === undefined")
         assert b.js("document.querySelector('meta[name=viewport]') !== null")
+    finally:
+        b.close()
+
+
+def _markdown_outline(md: str) -> dict:
+    """Headings (unescaped, code marks dropped), list items, tables and table rows of a Markdown rulebook."""
+    def text(line):
+        return re.sub(r"\\(.)", r"\1", line.lstrip("#").strip()).replace("`", "")
+    lines = md.splitlines()
+    return {"headings": [text(x) for x in lines if x.startswith("#")],
+            "items": sum(1 for x in lines if x.startswith("- ")),
+            "tables": sum(1 for x in lines if x.startswith("|---")),
+            "rows": sum(1 for x in lines if x.startswith("| "))}
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+def test_the_html_rulebook_has_every_section_of_the_markdown(tmp_path):
+    b = Browser()
+    try:
+        for rid in shipped_ids():
+            rs = compile_ruleset(rid).ruleset
+            page = tmp_path / f"{rid}.html"
+            page.write_text(explain(rs, "html"), encoding="utf-8")
+            b.open(page)
+            shown = b.js("""(function () {
+              function n(sel) { return document.querySelectorAll(sel).length; }
+              return {headings: Array.prototype.map.call(document.querySelectorAll('h1, h2, h3'),
+                                                         function (h) { return h.textContent; }),
+                      items: n('li'), tables: n('table'), rows: n('tr')};
+            })()""")
+            assert shown == _markdown_outline(explain(rs)), rid
+        assert b.errors == []
     finally:
         b.close()
