@@ -252,3 +252,22 @@ def test_axis_ticks_say_their_exact_share():
     svg = bar_chart(["a", "b"], [("s", [0.5, 0.1])], y_label="hands", x_label="x", percent=True)
     ticks = re.findall(r'text-anchor="end">([^<]*)</text>', svg)
     assert ticks == ["0%", "12.5%", "25%", "37.5%", "50%"]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+@pytest.mark.parametrize("top", [37, 5000, 10 ** 9])
+def test_points_labels_do_not_overlap_at_400px(tmp_path, top):
+    page = tmp_path / "spread.html"
+    page.write_text(render_stats(_spread(top), ruleset_name="spread", ruleset_id="spread", title="2 hands",
+                                 bots=["random"] * 2), encoding="utf-8")
+    b = Browser()
+    try:
+        b.open(page, width=400)
+        boxes = sorted(b.js("""Array.prototype.map.call(document.querySelectorAll('#points text.x'), function (t) {
+            var r = t.getBoundingClientRect(); return [r.left, r.right, t.textContent]; })"""))
+        assert len(boxes) >= 3
+        for a, c in zip(boxes, boxes[1:]):
+            assert a[1] <= c[0], (a, c)
+        assert b.errors == []
+    finally:
+        b.close()

@@ -62,10 +62,10 @@ def _label_layout(groups: list[str], gw: float, name_all: bool) -> tuple[int, fl
     that fits the group's width, the chart growing downward to hold the longest.
     """
     widest = max((len(g) for g in groups), default=0) * 11 * CHAR_W
+    if not name_all:                                    # at most 16 numbers, and room for each
+        return max(1, len(groups) // 16, math.ceil((widest + 4) / gw)), 11.0, 0.0
     if widest <= gw * 0.95:
         return 1, 11.0, 0.0
-    if not name_all:
-        return max(len(groups) // 16, math.ceil((widest + 4) / gw)), 11.0, 0.0
     size = max(5.0, min(11.0, gw * 0.75))
     return 1, size, max(len(g) for g in groups) * size * CHAR_W + 4
 
