@@ -160,3 +160,22 @@ class Browser:
             except OSError:
                 pass
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def reads_left_to_right(browser: Browser, selector: str, needle: str) -> bool:
+    """Whether `needle`, found in a text node under an element matching `selector`, is drawn left to
+    right: its first character left of its last (a stray right-to-left override before it would draw
+    it reversed)."""
+    return browser.js(f"""(function () {{
+      var roots = document.querySelectorAll({json.dumps(selector)}), needle = {json.dumps(needle)};
+      function left(node, k) {{ var r = document.createRange(); r.setStart(node, k); r.setEnd(node, k + 1);
+                               return r.getBoundingClientRect().left; }}
+      for (var n = 0; n < roots.length; n++) {{
+        var walk = document.createTreeWalker(roots[n], NodeFilter.SHOW_TEXT), node;
+        while ((node = walk.nextNode())) {{
+          var i = node.data.indexOf(needle);
+          if (i >= 0) return left(node, i) < left(node, i + needle.length - 1);
+        }}
+      }}
+      throw new Error("not found: " + needle);
+    }})()""")

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import io
+import re
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,7 @@ from rulespec.lang.expressions import parse
 from rulespec.errors import Span
 from rulespec.source.rulesets import shipped_ids
 from rulespec.lang.words import Words, code, plain, source
+from tests.browser import CHROMIUM, SKIP_REASON, Browser, reads_left_to_right
 
 # (where the expression is written, expression, words)
 PHRASES = [
@@ -182,3 +185,100 @@ def test_italian_suits_read_as_english_plurals():
     out = io.StringIO()
     assert run(["explain", "cirulla"], out, err) == 0
     assert "suits hearts (H), diamonds (D), clubs (C), spades (S)" in out.getvalue()
+
+
+def test_a_right_to_left_override_is_kept_inside_the_strangers_text(tmp_path):
+    # An override in the source (or the name) would draw the rulebook's own words after it backwards,
+    # in the browser and in a Markdown viewer alike: each stranger's text is isolated (FSI ... PDI).
+    path = tmp_path / "b.yaml"
+    path.write_text("id: b\nextends: cirulla\nname: 'Cirulla \u202eabc'\nsource: 'x\u202ey \u2069z'\n",
+                    encoding="utf-8")
+    rs = stage.check(model.load(path))
+    md = explain(rs)
+    assert "rules document: \u2068x\u202ey z\u2069. Generated" in md        # its own isolate marks dropped
+    assert md.splitlines()[0] == "# \u2068Cirulla \u202eabc\u2069"
+    plain_md = explain(stage.check(model.load(Path(__file__).parent.parent / "rulesets" / "cirulla.yaml")))
+    assert "\u2068" not in plain_md                                           # text with no override: unchanged
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+def test_a_right_to_left_override_stays_inside_it_in_a_browser(tmp_path):
+    path = tmp_path / "b.yaml"
+    path.write_text("id: b\nextends: cirulla\nname: 'Cirulla \u202eabc'\nsource: 'x\u202ey'\n", encoding="utf-8")
+    page = tmp_path / "b.html"
+    page.write_text(explain(stage.check(model.load(path)), "html"), encoding="utf-8")
+    b = Browser()
+    try:
+        b.open(page)
+        assert reads_left_to_right(b, "p", "Generated from the ruleset")
+        assert b.errors == []
+    finally:
+        b.close()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+def test_the_longest_unbroken_name_and_description_wrap_at_400px(tmp_path):
+    from tests.test_html_hand import FITS, LONG
+    path = tmp_path / "long.yaml"
+    path.write_text(LONG, encoding="utf-8")
+    page = tmp_path / "long.html"
+    page.write_text(explain(stage.check(model.load(path)), "html"), encoding="utf-8")
+    b = Browser()
+    try:
+        b.open(page, width=400)
+        page_width, window, wide = b.js(FITS)
+        assert page_width <= window == 400 and wide == [], (page_width, wide)
+        assert b.errors == []
+    finally:
+        b.close()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+def test_the_rulebook_page_forbids_script_and_fetching(tmp_path):
+    # Defence in depth, as on the other pages: were an escape ever missed, an injected handler would not run.
+    page = tmp_path / "c.html"
+    page.write_text(explain(stage.check(model.load(Path(__file__).parent.parent / "rulesets" / "cirulla.yaml")),
+                            "html"), encoding="utf-8")
+    assert "default-src 'none'" in page.read_text(encoding="utf-8")
+    b = Browser()
+    try:
+        b.open(page)
+        b.js("document.body.insertAdjacentHTML('beforeend', '<img src=\"x.png\" onerror=\"window.ran = 1\">'); 0")
+        b.call("Runtime.evaluate", {"expression": "new Promise(function (done) { setTimeout(done, 200); })",
+                                    "awaitPromise": True})
+        assert b.js("window.ran === undefined")
+        assert b.js("document.querySelector('meta[name=viewport]') !== null")
+    finally:
+        b.close()
+
+
+def _markdown_outline(md: str) -> dict:
+    """Headings (unescaped, code marks dropped), list items, tables and table rows of a Markdown rulebook."""
+    def text(line):
+        return re.sub(r"\\(.)", r"\1", line.lstrip("#").strip()).replace("`", "")
+    lines = md.splitlines()
+    return {"headings": [text(x) for x in lines if x.startswith("#")],
+            "items": sum(1 for x in lines if x.startswith("- ")),
+            "tables": sum(1 for x in lines if x.startswith("|---")),
+            "rows": sum(1 for x in lines if x.startswith("| "))}
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
+def test_the_html_rulebook_has_every_section_of_the_markdown(tmp_path):
+    b = Browser()
+    try:
+        for rid in shipped_ids():
+            rs = compile_ruleset(rid).ruleset
+            page = tmp_path / f"{rid}.html"
+            page.write_text(explain(rs, "html"), encoding="utf-8")
+            b.open(page)
+            shown = b.js("""(function () {
+              function n(sel) { return document.querySelectorAll(sel).length; }
+              return {headings: Array.prototype.map.call(document.querySelectorAll('h1, h2, h3'),
+                                                         function (h) { return h.textContent; }),
+                      items: n('li'), tables: n('table'), rows: n('tr')};
+            })()""")
+            assert shown == _markdown_outline(explain(rs)), rid
+        assert b.errors == []
+    finally:
+        b.close()

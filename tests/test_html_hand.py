@@ -15,7 +15,7 @@ import pytest
 from rulespec.authoring.html_hand import render_hand
 from rulespec.cli.main import run
 from rulespec.transcripts.trace import trace_transcript
-from tests.browser import CHROMIUM, SKIP_REASON, Browser
+from tests.browser import CHROMIUM, KEYS, SKIP_REASON, Browser, reads_left_to_right
 
 GOLDEN = Path(__file__).parent / "golden"
 TWO_PLAYERS = GOLDEN / "cirulla" / "02-complete-2p-deck-six-rounds.yaml"
@@ -217,3 +217,189 @@ def test_hostile_page_runs_none_of_its_text(browser, tmp_path):
     assert browser.js("document.querySelectorAll('script').length") == 2
     assert browser.js("document.querySelector('h1').textContent").startswith(HOSTILE_NAME)
     assert browser.errors == []
+
+
+REFUSED = GOLDEN / "cirulla" / "25-forced-capture-refused.yaml"
+
+
+def test_trace_marks_a_refused_play():
+    t = trace_transcript(REFUSED)
+    assert t.steps[-1].refused and not any(s.refused for s in t.steps[:-1])
+
+
+@needs_browser
+def test_a_refused_play_is_not_shown_as_made(browser, tmp_path):
+    # 25: seat 1's 2D could capture, so playing it without a capture is refused: the page must
+    # not say it was played and took nothing; the card stays in the hand and off the table.
+    trace = trace_transcript(REFUSED)
+    page = tmp_path / "refused.html"
+    page.write_text(render_hand(trace), encoding="utf-8")
+    browser.errors.clear()
+    browser.open(page)
+    browser.key("End")
+    caption = browser.js("document.getElementById('caption').textContent")
+    assert "tries to play 2\u2666" in caption and "refused" in caption, caption
+    assert "takes nothing" not in caption and " plays " not in caption, caption
+    state = _state(browser)
+    assert "2D" in state["hands"][1] and "2D" not in state["table"]
+    assert browser.errors == []
+
+
+RLO = "\u202e"      # RIGHT-TO-LEFT OVERRIDE: draws what follows it backwards, until the paragraph ends
+
+
+@needs_browser
+def test_a_right_to_left_override_stays_inside_the_strangers_text(browser, tmp_path):
+    # The ruleset's name and the transcript's file name may hold an override; the page's own words
+    # after them (the id, the seat count) must still read left to right.
+    (tmp_path / "bidi.yaml").write_text(f"id: bidi\nextends: cirulla\nname: 'Cirulla {RLO}abc'\n", encoding="utf-8")
+    out = tmp_path / "hand.html"
+    assert run(["record", str(tmp_path / "bidi.yaml"), "--seed", "1", "-o", str(tmp_path / f"t{RLO}x.yaml"),
+                "--html", str(out)]) == 0
+    browser.errors.clear()
+    browser.open(out)
+    assert reads_left_to_right(browser, "h1", "(bidi)")
+    assert reads_left_to_right(browser, "header p.meta:last-child", "4 seats, 2 sides")
+    assert RLO + "abc" in browser.js("document.querySelector('h1').textContent")      # the text itself is kept
+    assert browser.errors == []
+
+
+LONG = f"id: long\nextends: cirulla\nname: '{'W' * 200}'\ndescription: '{'x' * 2000}'\nsource: '{'s' * 200}'\n"
+FITS = """(function () {
+  var wide = Array.prototype.filter.call(document.querySelectorAll('h1, p, li, td'), function (e) {
+    return e.scrollWidth > e.clientWidth + 1; }).map(function (e) { return e.tagName; });
+  return [document.documentElement.scrollWidth, innerWidth, wide];
+})()"""
+
+
+@needs_browser
+def test_the_longest_unbroken_name_and_description_wrap_at_400px(browser, tmp_path):
+    # The schema allows a 200-character name and a 2000-character description with no space in them.
+    (tmp_path / "long.yaml").write_text(LONG, encoding="utf-8")
+    out = tmp_path / "hand.html"
+    assert run(["record", str(tmp_path / "long.yaml"), "--seed", "1", "-o", str(tmp_path / "t.yaml"),
+                "--html", str(out)]) == 0
+    browser.errors.clear()
+    browser.open(out, width=400)
+    page_width, window, wide = browser.js(FITS)
+    assert page_width <= window == 400 and wide == [], (page_width, wide)
+    assert browser.errors == []
+
+
+@needs_browser
+def test_no_empty_score_table_when_no_event_scores(browser, tmp_path):
+    # 25 ends at a refused first play: nothing has scored, so the page says so instead of an empty table.
+    page = tmp_path / "refused.html"
+    page.write_text(render_hand(trace_transcript(REFUSED)), encoding="utf-8")
+    browser.open(page)
+    assert "no events score in this hand" in browser.js("document.getElementById('score').textContent")
+    assert browser.js("document.querySelectorAll('#score table').length") == 0
+
+
+@needs_browser
+def test_only_the_pages_own_script_may_run(browser, tmp_path):
+    # The policy names the page's script by its hash: were an escape ever missed, an injected inline
+    # handler would not run, and the page's own script still does.
+    page = tmp_path / "hand.html"
+    page.write_text(render_hand(trace_transcript(TWO_PLAYERS)), encoding="utf-8")
+    assert "'unsafe-inline'" not in re.search(r"script-src [^;\"]*", page.read_text(encoding="utf-8")).group(0)
+    browser.open(page)
+    assert _state(browser)["step"] == "0"                       # the page's own script ran
+    browser.js("document.body.insertAdjacentHTML('beforeend', '<img src=\"x.png\" onerror=\"window.ran = 1\">'); 0")
+    browser.call("Runtime.evaluate", {"expression": "new Promise(function (done) { setTimeout(done, 200); })",
+                                      "awaitPromise": True})
+    assert browser.js("window.ran === undefined")
+    browser.errors.clear()
+
+
+# Complete hands of every shape: 2, 3, 4, 5 and 6 seats, knocks, declarations, a wild card, a refusal.
+EVERY_STEP = [GOLDEN / p for p in (
+    "recorded/cirulla-3p-seed3.yaml", "recorded/cirulla-a-cinque-seed7.yaml",
+    "recorded/cirulla-knock-after-deal-seed7.yaml", "recorded/cicera-seed7.yaml",
+    "recorded/cirullone-sequential-seed7.yaml", "escoba/10-complete-6-players.yaml",
+    "cirulla/32-complete-2p-dealer-15-and-decino-points.yaml", "cirulla/25-forced-capture-refused.yaml")]
+SHOWN = """(function () {
+  function names(root) { return Array.prototype.map.call(root.querySelectorAll(".card"),
+                                                         function (c) { return c.dataset.card; }); }
+  function texts(sel) { return Array.prototype.map.call(document.querySelectorAll(sel),
+                                                        function (e) { return e.textContent; }); }
+  return {step: document.body.dataset.step, table: names(document.getElementById("table")),
+          hands: Array.prototype.map.call(document.querySelectorAll("#seats .panel"), names),
+          caption: names(document.getElementById("caption")),
+          captures: Array.prototype.map.call(document.querySelectorAll("#captures li"), names),
+          events: texts("#events li"), piles: texts("#piles .pile"),
+          score: Array.prototype.map.call(document.querySelectorAll("#score tr"), function (tr) {
+            return Array.prototype.map.call(tr.children, function (c) { return c.textContent; }); })};
+})()"""
+
+
+def _shown_as(trace, doc, n) -> dict:
+    """What the page must show at step n: from the trace (the engine's replay) and the transcript's play."""
+    s = trace.steps[n]
+    last = n == len(trace.steps) - 1 and trace.score
+    cats = trace.categories + ["total"] if last else [
+        c for c in trace.categories if any(e["category"] == c for st in trace.steps for e in st.events)]
+    rows = [[c] + [str((trace.score[side] if last else s.points[side]).get(c, 0)) for side in range(trace.sides)]
+            for c in cats]
+    caption = []
+    if n:
+        play = doc["plays"][n - 1]
+        assert (play["seat"], play.get("card")) == (s.seat, s.card)
+        if "error" not in play:
+            assert sorted(play.get("capture") or []) == sorted(s.capture)
+        caption = ([s.card] if s.card else []) + s.capture + \
+            (trace.leftovers["cards"] if n == len(trace.steps) - 1 and trace.leftovers else [])
+    events = [e for st in trace.steps[:n + 1] for e in st.events]
+    return {"step": str(n), "table": s.table, "hands": s.hands, "caption": caption,
+            "captures": [[st.card] + st.capture for st in trace.steps[1:n + 1] if st.capture],
+            "events": len(events) or ["none yet"],
+            "piles": [f"side {side}: {len(p)} cards captured" for side, p in enumerate(s.piles)],
+            "score": [["category"] + [f"side {side}" for side in range(trace.sides)]] + rows if rows else []}
+
+
+@needs_browser
+@pytest.mark.parametrize("path", EVERY_STEP, ids=lambda p: p.stem)
+def test_every_step_shows_what_the_replay_and_the_transcript_say(browser, tmp_path, path):
+    import yaml
+    trace = trace_transcript(path)
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert trace.ok and len(trace.steps) == len(doc["plays"]) + 1
+    page = tmp_path / "hand.html"
+    page.write_text(render_hand(trace), encoding="utf-8")
+    browser.errors.clear()
+    browser.open(page)
+    for n in range(len(trace.steps)):
+        if n:
+            browser.key("ArrowRight")
+        shown = browser.js(SHOWN)
+        shown["events"] = len(shown["events"]) if shown["events"] != ["none yet"] else ["none yet"]
+        assert shown == _shown_as(trace, doc, n), (path.name, n)
+    browser.key("ArrowRight")                                   # past the end: it stays
+    assert browser.js("document.body.dataset.step") == str(len(trace.steps) - 1)
+    assert browser.errors == []
+
+
+def test_a_refusal_note_gives_the_engines_reason(tmp_path):
+    # A transcript's `error:` is not compared with the engine's words (any refusal passes): the note
+    # must say why the engine refused, not only what the transcript wrote.
+    text = REFUSED.read_text(encoding="utf-8").replace('error: "2D can capture, so it must"', 'error: "no, no"')
+    assert 'error: "no, no"' in text
+    (tmp_path / "t.yaml").write_text(text, encoding="utf-8")
+    reason = "refused, as the transcript expects: 2D must capture: it can take KD 3C or JH 5S"
+    assert trace_transcript(tmp_path / "t.yaml").steps[-1].note == reason + " (the transcript says: no, no)"
+    assert trace_transcript(REFUSED).steps[-1].note == reason + " (the transcript says: 2D can capture, so it must)"
+
+
+@needs_browser
+def test_keys_with_a_modifier_are_left_to_the_browser(browser, tmp_path):
+    # Alt+← is the browser's Back, Ctrl+End and the like are the browser's too: the page steps on plain keys only.
+    page = tmp_path / "hand.html"
+    page.write_text(render_hand(trace_transcript(TWO_PLAYERS)), encoding="utf-8")
+    browser.open(page)
+    browser.key("ArrowRight")
+    browser.key("ArrowRight")
+    for name, modifiers in (("ArrowLeft", 1), ("ArrowRight", 2), ("Home", 4), ("End", 2)):   # Alt, Ctrl, Meta
+        for kind in ("rawKeyDown", "keyUp"):
+            browser.call("Input.dispatchKeyEvent", {"type": kind, "key": name, "code": name, "modifiers": modifiers,
+                                                    "windowsVirtualKeyCode": KEYS[name]})
+        assert browser.js("document.body.dataset.step") == "2", name

@@ -12,6 +12,7 @@ import html
 import re
 from dataclasses import dataclass
 
+from rulespec.authoring.html_page import isolate
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.words import (
     CODE_END,
@@ -25,6 +26,8 @@ from rulespec.lang.words import (
 )
 
 FORMATS = ("markdown", "html")
+# The HTML rulebook runs no script and fetches nothing: it is text and its own style.
+CSP = "default-src 'none'; style-src 'unsafe-inline'"
 
 
 @dataclass
@@ -36,8 +39,8 @@ class Block:
 
 
 def user(text) -> str:
-    """Text from the ruleset, made safe to embed in words: one line, no code markers."""
-    return " ".join(re.sub(f"[{CODE_START}{CODE_END}\x04\x05]", "", str(text)).split())
+    """Text from the ruleset, made safe to embed in words: one line, no code markers, direction marks isolated."""
+    return isolate(" ".join(re.sub(f"[{CODE_START}{CODE_END}\x04\x05]", "", str(text)).split()))
 
 
 def bold(text: str) -> str:
@@ -372,13 +375,14 @@ def _html_inline(text: str) -> str:
     return "".join(out)
 
 
-_STYLE = ("body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;line-height:1.5}"
+_STYLE = ("body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;line-height:1.5;"
+          "overflow-wrap:anywhere}"
           "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;"
           "vertical-align:top}code{background:#f4f4f4;padding:0 .2em}")
 
 
 def render_html(blocks: list[Block]) -> str:
-    """The blocks as one self-contained HTML page; all ruleset text escaped."""
+    """The blocks as one self-contained HTML page; all ruleset text escaped; no script may run, nothing be fetched."""
     title = next((b.content for b in blocks if b.kind == "h1"), "rulebook")
     body = []
     for b in blocks:
@@ -394,6 +398,8 @@ def render_html(blocks: list[Block]) -> str:
             lines += ["<tr>" + "".join(f"<td>{_html_inline(c)}</td>" for c in row) + "</tr>" for row in rows]
             body.append("\n".join(lines + ["</table>"]))
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{html.escape(plain(title))}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")
 

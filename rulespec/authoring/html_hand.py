@@ -10,7 +10,7 @@ address may name a step (`page.html#step-5`).
 """
 from __future__ import annotations
 
-from rulespec.authoring.html_page import esc, page
+from rulespec.authoring.html_page import esc, isolate, page
 from rulespec.transcripts.trace import HandTrace
 
 FRENCH_NAMES = ("hearts", "diamonds", "clubs", "spades")
@@ -29,7 +29,8 @@ def suit_style(deck: dict) -> str:
 
 CSS = """
 *{box-sizing:border-box}
-body{margin:0;padding:8px;font:15px/1.35 system-ui,sans-serif;background:#f4f1ea;color:#222;overflow-x:hidden}
+body{margin:0;padding:8px;font:15px/1.35 system-ui,sans-serif;background:#f4f1ea;color:#222;overflow-x:hidden;
+  overflow-wrap:anywhere}
 h1{font-size:1.3em;margin:.2em 0}
 p.desc{margin:.2em 0 .6em;color:#555}
 .meta{color:#555;font-size:.9em}
@@ -51,7 +52,7 @@ input[type=range]{flex:1 1 120px;min-width:100px;max-width:100%}
 .badge{font-size:.75em;background:#eee;color:#333;border-radius:8px;padding:0 6px;margin-left:4px}
 .cards{display:flex;flex-wrap:wrap;gap:4px;min-height:62px}
 .card{position:relative;width:42px;height:60px;border-radius:5px;background:#fffdf8;border:1px solid #888;
-  display:inline-flex;align-items:center;justify-content:center;color:#111;flex:0 0 auto}
+  display:inline-flex;align-items:center;justify-content:center;color:#111;flex:0 0 auto;overflow-wrap:normal}
 .card .rank{position:absolute;top:1px;left:3px;font-weight:700;font-size:13px;line-height:1}
 .card .rank2{position:absolute;bottom:1px;right:3px;font-weight:700;font-size:13px;line-height:1;
   transform:rotate(180deg)}
@@ -170,7 +171,14 @@ function caption(step) {
     box.appendChild(el("strong", "", "Play " + step.number + ": "));
     box.appendChild(document.createTextNode(seatLabel(step.seat) + " "));
     step.declared.forEach(function (d) { box.appendChild(document.createTextNode("declares " + d + "; ")); });
-    if (step.card === null) {
+    if (step.refused) {
+      // The engine refused the play: nothing moved, so say what was tried, not what happened.
+      box.appendChild(document.createTextNode(step.card === null ? "tries to knock. " : "tries to play "));
+      if (step.card !== null) {
+        box.appendChild(cards([step.card]));
+        box.appendChild(document.createTextNode(". "));
+      }
+    } else if (step.card === null) {
       box.appendChild(document.createTextNode("knocks. "));
     } else {
       box.appendChild(document.createTextNode("plays "));
@@ -269,7 +277,7 @@ function score(step) {
   var cats = last ? D.trace.categories.concat(["total"]) : D.trace.categories.filter(function (c) {
     return steps.some(function (st) { return st.events.some(function (e) { return e.category === c; }); });
   });
-  if (!cats.length) box.appendChild(el("div", "", "no events score in this hand"));
+  if (!cats.length) { box.appendChild(el("div", "", "no events score in this hand")); return; }
   cats.forEach(function (cat) {
     var row = el("tr");
     row.appendChild(el("td", "", cat));
@@ -306,6 +314,7 @@ slider.max = String(steps.length - 1);
 slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
 document.addEventListener("keydown", function (ev) {
   if (ev.target && ev.target.tagName === "INPUT") return;
+  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;        // Alt+Left is Back, and so on: the browser's
   if (ev.key === "ArrowRight" || ev.key === "PageDown") { show(at + 1); ev.preventDefault(); }
   else if (ev.key === "ArrowLeft" || ev.key === "PageUp") { show(at - 1); ev.preventDefault(); }
   else if (ev.key === "Home") { show(0); ev.preventDefault(); }
@@ -326,9 +335,9 @@ def render_hand(trace: HandTrace) -> str:
         failures = f'<div class="failures"><strong>The replay found differences:</strong><ul>{items}</ul></div>'
     body = f"""
 <header>
-<h1>{esc(t.ruleset_name)} <span class="meta">({esc(t.ruleset_id)})</span></h1>
+<h1>{esc(isolate(t.ruleset_name))} <span class="meta">({esc(t.ruleset_id)})</span></h1>
 <p class="desc">{esc(t.description)}</p>
-<p class="meta">{esc(t.source)} &middot; {t.seats} seats, {t.sides} sides &middot; dealer seat {t.dealer}
+<p class="meta">{esc(isolate(t.source))} &middot; {t.seats} seats, {t.sides} sides &middot; dealer seat {t.dealer}
 &middot; deck {esc(t.deck["id"])}{' &middot; wild card ' + esc(t.wild) if t.wild else ''}</p>
 </header>
 {failures}
@@ -353,4 +362,4 @@ def render_hand(trace: HandTrace) -> str:
 <p class="meta">Keys: <kbd>&larr;</kbd> <kbd>&rarr;</kbd> step, <kbd>Home</kbd> the deal, <kbd>End</kbd> the end.</p>
 """
     data = {"style": suit_style(t.deck), "trace": t.to_dict()}
-    return page(f"{t.ruleset_name}: a hand", body, css=CSS, script=JS, data=data)
+    return page(f"{isolate(t.ruleset_name)}: a hand", body, css=CSS, script=JS, data=data)

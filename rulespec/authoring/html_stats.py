@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from rulespec.authoring.html_page import esc, page
+from rulespec.authoring.html_page import esc, isolate, page
 
 COLOURS = ("#2f6fa8", "#c0392b", "#2e7d32", "#b07000", "#6a3d9a", "#00838f", "#ad1457", "#5d4037")
 W, H = 640, 260                       # the viewBox; the SVG scales to the page's width
@@ -18,7 +18,8 @@ LEFT, RIGHT, TOP, BOTTOM = 48, 10, 14, 42
 
 CSS = """
 *{box-sizing:border-box}
-body{margin:0;padding:8px;font:15px/1.35 system-ui,sans-serif;background:#fafaf7;color:#222;overflow-x:hidden}
+body{margin:0;padding:8px;font:15px/1.35 system-ui,sans-serif;background:#fafaf7;color:#222;overflow-x:hidden;
+  overflow-wrap:anywhere}
 h1{font-size:1.3em;margin:.2em 0}
 h2{font-size:1.05em;margin:1em 0 .3em}
 .meta{color:#555;font-size:.9em}
@@ -45,24 +46,52 @@ def _nice(top: float) -> float:
     return 10 * step
 
 
+def _percent(share: float) -> str:
+    """`25%`, `12.5%`: a tick's share, with the decimal it needs (a quarter of 50% is 12.5%, not 12%)."""
+    return f"{share * 100:.4g}%"
+
+
+CHAR_W = 0.62                         # a label character's width, as a share of the font size (a wide guess)
+
+
+def _label_layout(groups: list[str], gw: float, name_all: bool) -> tuple[int, float, float]:
+    """How the x labels go: (every how many groups one, font size, extra height for turned labels; 0: level).
+
+    Level labels wider than their room would run into one another: numbers (name_all false) are
+    then shown one in `every`; names (name_all true) are each shown, turned upright, in a font
+    that fits the group's width, the chart growing downward to hold the longest.
+    """
+    widest = max((len(g) for g in groups), default=0) * 11 * CHAR_W
+    if not name_all:                                    # at most 16 numbers, and room for each
+        return max(1, len(groups) // 16, math.ceil((widest + 4) / gw)), 11.0, 0.0
+    if widest <= gw * 0.95:
+        return 1, 11.0, 0.0
+    size = max(5.0, min(11.0, gw * 0.75))
+    return 1, size, max(len(g) for g in groups) * size * CHAR_W + 4
+
+
 def bar_chart(groups: list[str], series: list[tuple[str, list[float]]], *, y_label: str, x_label: str,
-              percent: bool = False, chart_id: str = "") -> str:
-    """Grouped bars: one group per x value, one bar per series in it (series = (name, values per group))."""
+              percent: bool = False, chart_id: str = "", name_all: bool = False) -> str:
+    """Grouped bars: one group per x value, one bar per series in it (series = (name, values per group)).
+
+    `name_all`: every group gets its label (category names); otherwise labels may be thinned (numbers).
+    """
     top = _nice(max((v for _, vals in series for v in vals), default=0))
     plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
     k = max(1, len(series))
     gw = plot_w / max(1, len(groups))
     bw = min(48.0, max(1.0, gw * 0.8 / k))
+    every, size, turned = _label_layout(groups, gw, name_all)
+    height = H + (turned - 14 if turned else 0)      # turned labels take the level label row's place
     ident = f' id="{esc(chart_id)}"' if chart_id else ""
-    out = [f'<svg viewBox="0 0 {W} {H}"{ident} role="img" aria-label="{esc(y_label)} by {esc(x_label)}" '
+    out = [f'<svg viewBox="0 0 {W} {height:.0f}"{ident} role="img" aria-label="{esc(y_label)} by {esc(x_label)}" '
            'xmlns="http://www.w3.org/2000/svg">']
     for i in range(5):                                   # horizontal grid and y labels
         v = top * i / 4
         y = TOP + plot_h - plot_h * i / 4
-        label = f"{v:.0%}" if percent else (f"{v:g}" if v < 10 else f"{v:.0f}")
+        label = _percent(v) if percent else (f"{v:g}" if v < 10 else f"{v:.0f}")
         out.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>')
         out.append(f'<text x="{LEFT - 4}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{label}</text>')
-    every = max(1, len(groups) // 16)                    # x labels that do not overlap
     for g, name in enumerate(groups):
         x0 = LEFT + g * gw + (gw - bw * k) / 2
         for s, (sname, vals) in enumerate(series):
@@ -72,12 +101,17 @@ def bar_chart(groups: list[str], series: list[tuple[str, list[float]]], *, y_lab
             out.append(f'<rect class="bar" x="{x0 + s * bw:.1f}" y="{TOP + plot_h - h:.1f}" width="{bw:.1f}" '
                        f'height="{h:.1f}" fill="{COLOURS[s % len(COLOURS)]}"><title>{esc(sname)}, {esc(name)}: '
                        f'{value}</title></rect>')
-        if g % every == 0:
-            tx = LEFT + g * gw + gw / 2
-            out.append(f'<text x="{tx:.1f}" y="{TOP + plot_h + 14}" font-size="11" text-anchor="middle">'
-                       f'{esc(name)}</text>')
+        tx = LEFT + g * gw + gw / 2
+        if turned:
+            # Read bottom to top, ending just under the axis, centred on the group.
+            x, y = tx + size * 0.35, TOP + plot_h + 4
+            out.append(f'<text class="x" x="{x:.1f}" y="{y}" font-size="{size:.1f}" text-anchor="end" '
+                       f'transform="rotate(-90 {x:.1f} {y})">{esc(name)}</text>')
+        elif g % every == 0:
+            out.append(f'<text class="x" x="{tx:.1f}" y="{TOP + plot_h + 14}" font-size="11" '
+                       f'text-anchor="middle">{esc(name)}</text>')
     out.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" stroke="#333"/>')
-    out.append(f'<text x="{LEFT + plot_w / 2:.0f}" y="{H - 6}" font-size="12" text-anchor="middle">'
+    out.append(f'<text x="{LEFT + plot_w / 2:.0f}" y="{height - 6:.0f}" font-size="12" text-anchor="middle">'
                f'{esc(x_label)}</text>')
     out.append(f'<text x="12" y="{TOP + plot_h / 2:.0f}" font-size="12" text-anchor="middle" '
                f'transform="rotate(-90 12 {TOP + plot_h / 2:.0f})">{esc(y_label)}</text>')
@@ -91,6 +125,40 @@ def _legend(names: list[str]) -> str:
     ) + "</div>"
 
 
+MOST_BINS = 40                        # the points plot's bars per side, at most (one per point while they fit)
+
+
+def _bin_width(span: int) -> int:
+    """The points one bar covers: 1, 2 or 5 times a power of ten, the least that makes `span` points at most
+    MOST_BINS bars (one more when the first bar starts below the lowest total)."""
+    power = 1
+    while True:
+        for m in (1, 2, 5):
+            if -(-span // (m * power)) <= MOST_BINS:
+                return m * power
+        power *= 10
+
+
+def _points_bins(stats, played: int) -> tuple[list[str], list[list[float]]]:
+    """The points plot's x labels and, per side, each bar's share of the played hands.
+
+    One bar per point from the lowest total to the highest; when they are more than MOST_BINS
+    (a ruleset may give a category a billion points), one bar per range of points, named by it.
+    Only the totals seen are visited, never every point in the range.
+    """
+    lo = min((t for _, t in stats.totals), default=0)
+    hi = max((t for _, t in stats.totals), default=0)
+    width = _bin_width(hi - lo + 1)
+    start = lo // width * width
+    count = (hi - start) // width + 1
+    shares = [[0.0] * count for _ in range(stats.sides)]
+    for (side, total), hands in stats.totals.items():
+        shares[side][(total - start) // width] += hands / played if played else 0
+    names = [str(start + i) if width == 1 else f"{start + i * width}\u2013{start + (i + 1) * width - 1}"
+             for i in range(count)]
+    return names, shares
+
+
 def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots: list[str]) -> str:
     """The page for a Stats (rulespec/bots/simulate.py)."""
     sides = list(range(stats.sides))
@@ -99,13 +167,11 @@ def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots:
     played = sum(stats.lengths.get(k, 0) for k in stats.lengths if k > 0)
     figures = []
 
-    lo = min((t for _, t in stats.totals), default=0)
-    hi = max((t for _, t in stats.totals), default=0)
-    xs = list(range(lo, hi + 1))
-    series = [(side_names[s], [stats.totals.get((s, t), 0) / played if played else 0 for t in xs]) for s in sides]
+    names, shares = _points_bins(stats, played)
+    series = [(side_names[s], shares[s]) for s in sides]
     figures.append(("points", "Points per hand, per side", f"share of the {played} played hands by the points a "
                     "side made in it (every category, bonuses included)",
-                    bar_chart([str(x) for x in xs], series, y_label="hands", x_label="points in the hand",
+                    bar_chart(names, series, y_label="hands", x_label="points in the hand",
                               percent=True, chart_id="points"), side_names))
 
     lengths = sorted(stats.lengths)
@@ -121,9 +187,9 @@ def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots:
     figures.append(("categories", "Category frequencies", "share of the played hands in which a side scored "
                     "in the category",
                     bar_chart(cats, series, y_label="hands", x_label="category", percent=True,
-                              chart_id="categories"), side_names))
+                              chart_id="categories", name_all=True), side_names))
 
-    body = [f"<h1>{esc(ruleset_name)} <span class=\"meta\">({esc(ruleset_id)})</span></h1>",
+    body = [f"<h1>{esc(isolate(ruleset_name))} <span class=\"meta\">({esc(ruleset_id)})</span></h1>",
             f'<p class="meta">{esc(title)}</p>']
     for key, heading, caption, svg, legend in figures:
         body.append(f'<h2>{esc(heading)}</h2><figure id="fig-{key}">{svg}<figcaption>'
@@ -134,4 +200,4 @@ def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots:
     head = "".join(f"<th>side {s}</th>" for s in sides)
     body.append(f'<h2>Mean points per hand (95% interval)</h2><div class="wrap"><table id="means"><tr>'
                 f'<th>category</th>{head}</tr>{rows}</table></div>')
-    return page(f"{ruleset_name}: simulation", "\n".join(body), css=CSS)
+    return page(f"{isolate(ruleset_name)}: simulation", "\n".join(body), css=CSS)

@@ -236,6 +236,7 @@ class _Replayer:
                 events = hand.play(play.seat, card, capture, decls)
         except IllegalMove as err:
             if play.error is not None:
+                self.refusal = err.message          # the engine's reason, for whoever watches (trace.py)
                 return True
             self.fail(play.span, f"{where}: refused: {err.message}")
             return False

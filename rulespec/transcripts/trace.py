@@ -34,6 +34,7 @@ class Step:
     round: int
     wild_as: str | None
     note: str = ""                   # a refusal the transcript expects, or what the replay found wrong
+    refused: bool = False            # the play was refused (as the transcript expects): nothing changed
 
 
 @dataclass
@@ -67,7 +68,7 @@ def _names(rules, mask: int) -> list[str]:
     return [names[i] for i in range(rules.N_CARDS) if mask >> i & 1]
 
 
-def _snapshot(hand: Hand, number: int, seat, card, capture: int, declared, events, note="") -> Step:
+def _snapshot(hand: Hand, number: int, seat, card, capture: int, declared, events, note="", refused=False) -> Step:
     rules = hand.rules
     return Step(
         number=number, seat=seat, card=card,
@@ -83,6 +84,7 @@ def _snapshot(hand: Hand, number: int, seat, card, capture: int, declared, event
         round=hand.round,
         wild_as=rules.RANK_NAMES[hand.wild_as - rules.N_CARDS] if hand.wild_as is not None else None,
         note=note,
+        refused=refused,
     )
 
 
@@ -114,8 +116,12 @@ class _Tracer(_Replayer):
         declared = [d.bonus + (f" (wild card as {d.matta})" if d.matta is not None else "")
                     + (": " + " ".join(c.name for c in d.cards) if d.cards else "") for d in play.declare]
         if stop:
-            self.steps.append(_snapshot(hand, play.number, play.seat, card, 0, declared, [],
-                                        note=f"refused, as the transcript expects: {play.error}"))
+            # The transcript's words are not compared with the engine's: give the engine's reason, and theirs if other.
+            reason = getattr(self, "refusal", None) or play.error
+            note = f"refused, as the transcript expects: {reason}"
+            if str(play.error).strip() != reason:
+                note += f" (the transcript says: {play.error})"
+            self.steps.append(_snapshot(hand, play.number, play.seat, card, 0, declared, [], note=note, refused=True))
         else:
             capture = self.mask(play.capture or [], "the capture") if card is not None else 0
             note = "; ".join(self.failures[failures:])
