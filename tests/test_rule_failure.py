@@ -76,3 +76,26 @@ def test_record_reports_the_rule_without_a_traceback(tmp_path, capsys, bot):
     assert code == 2
     assert "Traceback" not in out.err + out.out
     assert "halves.yaml:5:12" in out.err and "division by zero" in out.err
+
+
+# A scoring category whose points divide by zero once the hand is over: every engine that scores a hand
+# (the Hand, the generated playout of simulate, ISMCTS's rollouts) reports the rule, located, no traceback.
+ZERO_SCORE = """\
+    id: zero-score
+    extends: cirulla
+    scoring:
+      carte: {points: '10 // (count(pile) - count(pile))'}
+    """
+
+
+@pytest.mark.parametrize("argv", [["--hands", "2"], ["--hands", "2", "--bots", "greedy"], ["--games", "1"],
+                                  ["--hands", "1", "--bots", "ismcts:3"], ["--hands", "2", "--engine", "python"]],
+                         ids=["playout", "playout-greedy", "games", "ismcts", "python"])
+def test_a_failing_scoring_rule_is_located_in_every_engine(argv, tmp_path, capsys):
+    path = tmp_path / "zero-score.yaml"
+    path.write_text(textwrap.dedent(ZERO_SCORE), encoding="utf-8")
+    code = run(["simulate", str(path), "--workers", "1", "--seed", "1", *argv])
+    out = capsys.readouterr()
+    assert code == 2
+    assert "Traceback" not in out.err + out.out
+    assert f"{path}:4:20: this rule failed: division by zero" in out.err, out.err[-600:]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from rulespec.bots.policy import declared_moves
-from rulespec.run.engine import Hand
+from rulespec.run.engine import Hand, score_located
 
 
 def _mask(cards) -> int:
@@ -86,7 +86,7 @@ def playout_value(hand: Hand, side: int, rng: random.Random, resume) -> float:
         hand.turn, hand.played_this_round, hand.declared, hand.shown, hand.knocked_round, hand.round_dealt,
         hand.declared_wild, hand.wild_as, hand.previous, hand.plays, hand.event_points(), [0] * n, [rng] * n, False)
     rules = hand.rules
-    totals = [row["total"] for row in rules.score(piles, points)] if plays else [0] * hand.k
+    totals = [row["total"] for row in score_located(rules, piles, points)] if plays else [0] * hand.k
     value = totals[side] - max(t for s, t in enumerate(totals) if s != side)
     if outcome is not None:
         value += rules.TARGET if side in outcome[1] else -rules.TARGET

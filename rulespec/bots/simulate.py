@@ -18,7 +18,7 @@ import re
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.errors import RulespecError
-from rulespec.run.engine import Game, Hand, RuleFailed, rule_failure, shuffled_source
+from rulespec.run.engine import Game, Hand, RuleFailed, rule_failure, score_located, shuffled_source
 
 MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a bug, not a long game
 
@@ -236,7 +236,7 @@ class PlayoutResult:
         self.plays, self.outcome, self.piles, self.event_points, self.turns, self.moves = result
 
     def score(self) -> list[dict[str, int]]:
-        return self.rules.score(self.piles, self.event_points)
+        return score_located(self.rules, self.piles, self.event_points)
 
 
 # Bots the generated playouts play as the bots themselves would (same moves from the same streams).

@@ -74,6 +74,14 @@ def _raise_located(exc: Exception, rules) -> None:
     raise failure from exc
 
 
+def score_located(rules, piles, event_points) -> list[dict[str, int]]:
+    """`rules.score(piles, event_points)`; a scoring rule that fails is the located RuleFailed."""
+    try:
+        return rules.score(piles, event_points)
+    except Exception as exc:
+        _raise_located(exc, rules)
+
+
 class Event(NamedTuple):
     """Something that scored: which play made it (0: the deal), who, what, how many points where."""
 
@@ -937,10 +945,7 @@ class Hand:
 
     def score(self) -> list[dict[str, int]]:
         """Per side: every scoring category and `total` (meaningful once the hand is over)."""
-        try:
-            return self.rules.score(self.piles, self.event_points())
-        except Exception as exc:
-            _raise_located(exc, self.rules)
+        return score_located(self.rules, self.piles, self.event_points())
 
     def events_by_side(self, include_dealer: bool = True) -> dict[int, list[str]]:
         out: dict[int, list[str]] = {s: [] for s in range(self.k)}
