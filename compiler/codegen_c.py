@@ -27,13 +27,17 @@ from rulespec.checks.check import (
     TABLE_NAMES,
     context,
 )
-from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, strings_of
+from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, int_bounds, strings_of
 from rulespec.errors import Span
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.typecheck import BOOL, INT
 
 MAX_INDICES = 64          # card indices, the wild card's declared ranks included
 MAX_SEATS = 8
+# A side's score in a category, its total and its margin over the best other side stay within
+# ±MAX_SCORE in every hand: rs_simulate keeps them as int32 per hand and adds their squares in int64
+# over a batch of at most native.MAX_BATCH hands (MAX_SCORE**2 * MAX_BATCH < 2**63).
+MAX_SCORE = 1 << 20
 # Declarations with a play (0, 1) or apart from it, as knocks before a turn (2, 3).
 TIMINGS = {"first_turn": 0, "own_turn": 1, "before_first_turn": 2, "after_deal": 3}
 UNIQUE_BY = {None: 0, "value": 1, "rank": 2}
@@ -125,7 +129,33 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
             except Unsupported as why:
                 span = why.node.span if why.node is not None and why.node.span is not None else expr.span
                 out.append((why.construct, span))
+        if not out:
+            out += _score_range(rs, strings)
     return out
+
+
+def _score_range(rs: Ruleset, strings: Strings) -> list[tuple[str, Span | None]]:
+    """The scores past ±MAX_SCORE a hand could give a side, as unsupported() reports them (none, or one
+    at the rule that could bring the most)."""
+    # An event, bonus or dealer bonus scores at most once per card index and seat in a hand.
+    times = _n_indices(rs) * MAX_SEATS
+    parts: list[tuple[int, Span | None]] = []      # (how far from 0 it can bring a side's total, where)
+    counted = {name for name, c in rs.categories.items() if c.from_events}
+    for item in [*rs.events.values(), *rs.hand_bonuses.values(), *rs.dealer_bonuses]:
+        if item.category in counted:
+            parts.append((abs(item.points) * times, getattr(item, "span", None) or item.when.span))
+    for c in rs.categories.values():
+        if isinstance(c.points, Expression):
+            lo, hi = int_bounds(c.points.tree, context(rs, SCORE_NAMES, allow_most=True), strings)
+            parts.append((max(-lo, hi), c.points.span))
+        elif not c.from_events:
+            parts.append((abs(int(c.points or 0)), c.span))
+    total = sum(amount for amount, _ in parts)
+    if 2 * total <= MAX_SCORE:      # a margin is a side's total less another's
+        return []
+    _, where = max(parts, key=lambda p: p[0])
+    return [(f"scores that may pass ±{MAX_SCORE} in a hand (the native back end keeps them in 32 and 64 bits; "
+             f"the ruleset's points could add up to {total}; the most from here)", where)]
 
 
 # ------------------------------------------------------------------ generate

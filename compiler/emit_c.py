@@ -95,8 +95,15 @@ def _u64(value: int) -> str:
     return f"UINT64_C({hex(value)})"
 
 
+# Every int the C code computes stays strictly within ±INT_LIMIT, proved before a line is emitted
+# (CEmitter.bounds): an int64_t then never overflows, where Python's ints would just grow.
+INT_LIMIT = 1 << 62
+# The int names of the contexts (round, turn, play, side) count rounds, plays and sides of one hand.
+NAME_BOUND = 1 << 16
+
+
 def _i64(value: int) -> str:
-    if not -(1 << 62) < value < 1 << 62:
+    if not -INT_LIMIT < value < INT_LIMIT:
         raise Unsupported(f"the integer {value} (the native back end computes with 64-bit integers)")
     return f"INT64_C({value})" if value >= 0 else f"(-INT64_C({-value}))"
 
@@ -116,6 +123,10 @@ class CEmitter:
         for name in ctx.names:
             if not NAME_RE.match(name):
                 raise ValueError(f"refusing to emit name {name!r}")
+        self._bounds: dict[int, tuple[int, int]] = {}
+        values = self.py.tables["_VALUE"]
+        self.value_range = (min(0, *values), max(0, *values))
+        self.total_range = (sum(v for v in values if v < 0), sum(v for v in values if v > 0))
 
     # -- constants
     def literal(self, value, typ, node: Expr) -> str:
@@ -151,10 +162,87 @@ class CEmitter:
         const = self.constant(node, as_mask)
         if const is not None:
             return self.literal(const.value, CARDS if as_mask else node.type, node)
+        if node.type == INT:
+            self.bounds(node)
         handler = self.DISPATCH.get(type(node))
         if handler is None:
             raise Unsupported(f"a {type(node).__name__} expression", node)
         return handler(self, node)
+
+    # -- the range of ints
+    def bounds(self, node: Expr) -> tuple[int, int]:
+        """The least and the greatest value an int node can take in play (a safe over-estimate).
+
+        Unsupported when either is INT_LIMIT or more away from 0: C's int64_t would overflow
+        (undefined behaviour; in practice the value wraps) where Python's int is exact.
+        """
+        key = id(node)
+        hit = self._bounds.get(key)
+        if hit is None:
+            hit = self._bounds[key] = self._range(node)
+            if max(-hit[0], hit[1]) >= INT_LIMIT:
+                raise Unsupported("an int that may pass ±2**62 (the native back end computes with 64-bit "
+                                  f"integers; this one may reach {hit[0] if -hit[0] > hit[1] else hit[1]:.3g})",
+                                  node)
+        return hit
+
+    def _range(self, node: Expr) -> tuple[int, int]:
+        const = self.constant(node, False)
+        if const is not None:
+            return const.value, const.value
+        if isinstance(node, Name):
+            if node.ref == "candidate" and node.id == "value":
+                return self.value_range
+            return 0, NAME_BOUND
+        if isinstance(node, Neg):
+            lo, hi = self.bounds(node.operand)
+            return -hi, -lo
+        if isinstance(node, IfElse):
+            (a, b), (c, d) = self.bounds(node.then), self.bounds(node.other)
+            return min(a, c), max(b, d)
+        if isinstance(node, BinOp):
+            return self._binop_range(node)
+        if isinstance(node, Call):
+            return self._call_range(node)
+        raise Unsupported(f"an int {type(node).__name__} of unknown range", node)
+
+    def _binop_range(self, node: BinOp) -> tuple[int, int]:
+        (a, b), (c, d) = self.bounds(node.left), self.bounds(node.right)
+        if node.op == "+":
+            return a + c, b + d
+        if node.op == "-":
+            return a - d, b - c
+        if node.op == "*":
+            corners = (a * c, a * d, b * c, b * d)
+            return min(corners), max(corners)
+        if node.op == "//":     # |x // y| <= |x| for a divisor other than 0
+            m = max(-a, b)
+            return -m, m
+        m = max(-c, d)          # %: |x % y| < |y|
+        return -m, m
+
+    def _call_range(self, node: Call) -> tuple[int, int]:
+        func, n = node.func, self.n_indices
+        if func in ("count", "run", "max_same_rank"):
+            return 0, n
+        if func == "total":
+            return self.total_range
+        if func == "value":
+            return self.value_range
+        if func in ("min", "max"):
+            ranges = [self.bounds(a) for a in node.args]
+            pick = min if func == "min" else max
+            return pick(r[0] for r in ranges), pick(r[1] for r in ranges)
+        if func == "abs":
+            lo, hi = self.bounds(node.args[0])
+            return 0, max(-lo, hi)
+        if func == "best_per_suit":     # one score of the table (or 0) per suit
+            table = self.constant(node.args[1], False)
+            if table is not None:
+                scores = list(table.value.values()) + [0]
+                suits = len(self.py.deck.suits)
+                return suits * min(scores), suits * max(scores)
+        raise Unsupported(f"the int {func}() of unknown range", node)
 
     # -- names and literals (non-constant cases)
     _CANDIDATE = {"rank": "RANK_ID[{}]", "suit": "SUIT_ID[{}]", "value": "VAL[{}]", "numbered": "(VAL[{}] > 0)",
@@ -451,4 +539,11 @@ def emit(expr: Expr, ctx: Context, strings: Strings, aux: Aux, hoisted: list | N
     return text
 
 
-__all__ = ["Aux", "CEmitter", "Strings", "Unsupported", "emit", "strings_of", "MAP"]
+def int_bounds(expr: Expr, ctx: Context, strings: Strings) -> tuple[int, int]:
+    """The least and the greatest value of a type-checked int expression in play (Unsupported past ±INT_LIMIT)."""
+    em = CEmitter(ctx, strings, Aux())
+    em.emit(expr)
+    return em.bounds(expr)
+
+
+__all__ = ["Aux", "CEmitter", "INT_LIMIT", "int_bounds", "Strings", "Unsupported", "emit", "strings_of", "MAP"]

@@ -66,6 +66,8 @@ def _cpu_flags() -> tuple[str, ...]:
     return _CPU_FLAGS
 COMPILERS = ("cc", "gcc", "clang")
 MASK64 = (1 << 64) - 1
+# Hands in one rs_simulate call: their scores' squares (each at most codegen_c.MAX_SCORE**2) add up in int64.
+MAX_BATCH = 1 << 22
 GOLDEN = 0x9E3779B97F4A7C15
 
 
@@ -305,6 +307,8 @@ class Native:
         if seats not in lay.player_counts:
             raise RulespecError(f"{lay.id} is played by {', '.join(map(str, lay.player_counts))} players, "
                                 f"not {seats}")
+        if not 0 <= count <= MAX_BATCH:
+            raise RulespecError(f"a native batch is 0 to {MAX_BATCH} hands, not {count}")
         k = lay.sides[seats]
         nc, ne, no = len(lay.categories), len(lay.events), len(lay.outcomes)
         agg = (ctypes.c_int64 * (4 + k + no + 2 * k * (nc + 2) + ne))()

@@ -20,6 +20,7 @@ from rulespec.cli.main import run
 from rulespec.compiler import codegen_c, native
 from rulespec.compiler.build import compile_ruleset
 from rulespec.compiler.native import SplitMix
+from rulespec.errors import RulespecError
 from rulespec.run.engine import DealSource, Hand
 from rulespec.source.rulesets import rulesets_dir
 
@@ -77,6 +78,32 @@ deal:
             5)
 
 
+# Ints past 64 bits: Python's are exact, C's int64_t would wrap (the scores came out negative). Refused.
+PRODUCT = ("""id: product
+extends: cirulla
+scoring:
+  carte:
+    points: '(count(pile) + 1) * 999999999999999999 * 999999999999999999 // 999999999999999999'
+""", "an int that may pass ±2**62 (the native back end computes with 64-bit integers; this one may reach 5.1e+19)",
+           5)
+# Each suit's best is below 2**62, their sum over four suits is not.
+SUITS = ("""id: suits
+extends: cirulla
+scoring:
+  primiera:
+    points: 'best_per_suit(pile, {"7": 999999999999999999 * 3})'
+""", "an int that may pass ±2**62 (the native back end computes with 64-bit integers; this one may reach 1.2e+19)", 5)
+# Every int fits, but a hand's scores could pass what rs_simulate keeps (int32 per hand, squares in int64).
+BIG_POINTS = ("""id: big-points
+extends: cirulla
+events:
+  scopa:
+    when: not empty(captured) and empty(table) and not last_play
+    points: 1000000
+""", "scores that may pass ±1048576 in a hand (the native back end keeps them in 32 and 64 bits; the ruleset's "
+     "points could add up to 400006459; the most from here)", 5)
+
+
 def written(tmp_path, case) -> Path:
     text, _, _ = case
     path = tmp_path / (text.split()[1] + ".yaml")
@@ -96,7 +123,8 @@ def test_every_shipped_ruleset_is_supported():
         assert codegen_c.unsupported(compile_ruleset(rid).ruleset) == [], rid
 
 
-@pytest.mark.parametrize("case", [BIG_DECK], ids=["deck over 64"])
+@pytest.mark.parametrize("case", [BIG_DECK, PRODUCT, SUITS, BIG_POINTS],
+                         ids=["deck over 64", "product past 64 bits", "suits past 64 bits", "big points"])
 def test_an_unsupported_construct_is_named_with_file_and_line(case, tmp_path):
     path = written(tmp_path, case)
     found = codegen_c.unsupported(compile_ruleset(path).ruleset)
@@ -490,3 +518,45 @@ def test_sha256_is_hashlibs():
     import hashlib
     for text in ("", "cirulla", "é\0x" * 100):
         assert native._sha256(text) == hashlib.sha256(text.encode()).hexdigest()
+
+
+# Negative operands of // and %, min, max, abs and unary minus, within 64 bits: C floors as Python does.
+NEGATIVES = """id: negatives
+extends: cirulla
+events:
+  odd_floor:
+    when: (count(table) - 7) // 3 == -2 or (5 - count(captured)) % -4 == -3
+    category: scope
+scoring:
+  carte: {points: '(count(pile) - 20) // 7 + (7 - count(pile)) % 5'}
+  denari: {points: '-(count(pile, suit == "D") - 5) // -3 + abs(count(pile) - 21) % 4 - min(-1, 3 - count(pile))'}
+  settebello: {points: 'max(-7 // 2, (count(pile) * 999999999999) // -999999999998) % 11'}
+"""
+
+
+@needs_cc
+def test_lockstep_with_negative_division_and_modulo(tmp_path):
+    compiled = written_variant(tmp_path, NEGATIVES)
+    assert codegen_c.unsupported(compiled.ruleset) == []
+    played = lockstep(compiled, hands=60)
+    scores = [row[c] for hand, _ in played if hand.plays for row in hand.score() for c in ("carte", "denari")]
+    assert min(scores) < 0 < max(scores)    # negative operands were reached
+    assert any(e.name == "odd_floor" for hand, _ in played for e in hand.events)
+
+
+@needs_cc
+def test_engine_auto_falls_back_from_an_int_past_64_bits(capsys, tmp_path):
+    path = written(tmp_path, PRODUCT)
+    assert run(["simulate", str(path), "--hands", "3", "--engine", "auto", "--workers", "1", "--json"]) == 0
+    out = capsys.readouterr()
+    assert yaml.safe_load(out.out)["engine"] == "python"
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and re.search(r"product\.yaml:5:14: the native engine does not support an int", lines[0])
+
+
+@needs_cc
+def test_a_batch_is_bounded_so_that_the_squares_of_scores_fit():
+    nat = native.load(compile_ruleset("cirulla"))
+    with pytest.raises(RulespecError, match="a native batch is 0 to 4194304 hands"):
+        nat.run(1, 0, native.MAX_BATCH + 1, 4)
+    assert native.MAX_BATCH * codegen_c.MAX_SCORE ** 2 < 2 ** 63
