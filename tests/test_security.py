@@ -491,6 +491,26 @@ def test_a_search_past_the_budget_is_a_warning_not_a_hang(tmp_path):
     assert budget[0].span.line == text[:text.index("hand_bonuses:")].count("\n") + 1
 
 
+def test_the_search_budget_is_spent_by_work_not_by_evaluations(tmp_path):
+    """A condition of filters that loop over a 160-card deck (each 160 passes) is charged for each pass:
+    the search stops with the warning after a bounded work (counted calls; it was 100 000 evaluations of
+    the whole condition whatever it cost: minutes of a validate with forty such filters)."""
+    from rulespec.compiler.build import compile_ruleset
+    from tests.work import count_calls
+    ranks = ", ".join(f"{{rank: '{r}', value: {v}}}" for v, r in enumerate(
+        ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "B", "E", "F", "G", "N", "P", "R"], 1))
+    loop = "count(deck, count(cards | deck, value == 1) > 0) > 0"
+    bonuses = f"  heavy: {{size: 3, when: '{loop} and {loop} and count(cards) > 5', points: 1, category: scope}}\n"
+    path = tmp_path / "heavy.yaml"
+    path.write_text(BIG_DECK.format(ranks=ranks, bonuses=bonuses), encoding="utf-8")
+    compiled, calls = count_calls(compile_ruleset, path)
+    assert not isinstance(compiled, BaseException), compiled
+    assert [w.message for w in compiled.warnings if "budget" in w.message and "'heavy'" in w.message]
+    assert calls < 8_000_000, calls      # 3 million now; 100 000 evaluations of 320 passes before
+    from rulespec.checks.lint import evaluation_cost
+    assert evaluation_cost(compiled.ruleset.hand_bonuses["heavy"].when.tree, 160) > 10
+
+
 def test_thousands_of_bonuses_are_refused_by_the_size_limit(tmp_path):
     path = tmp_path / "many.yaml"
     path.write_text("id: many\nextends: cirulla\nhand_bonuses:\n" + "".join(

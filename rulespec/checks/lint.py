@@ -23,6 +23,11 @@ MAX_BONUS_SIZE = 3
 # a few tenths of a second. Past it the search stops with a warning; a check never decides how long
 # a compile takes (a 160-card deck with 64 bonuses would be minutes of search).
 CHECK_BUDGET = 100_000
+# An evaluation is charged by its condition's steps (a node; a filter that must run per card costs its
+# condition once per card index): one evaluation per STEPS_PER_EVALUATION steps or part of them. Forty
+# filters over a 160-card deck are a thousand times the work of `same_rank(cards)`, and so they
+# spend the budget a thousand times faster (they took minutes of a validate, charged as one).
+STEPS_PER_EVALUATION = 50
 
 
 class _Budget:
@@ -315,6 +320,8 @@ def never_made(rs: Ruleset, conditions: dict) -> list[LintWarning]:
         return [mask]
 
     budget = _Budget()
+    n_indices = size + (len(rs.deck.ranks) if rs.wild is not None else 0)
+    costs = {name: evaluation_cost(rs.hand_bonuses[name].when.tree, n_indices) for name in functions}
     todo = [name for name, b in rs.hand_bonuses.items()
             if name in functions and b.size <= MAX_BONUS_SIZE and b.size <= size]
     for i, name in enumerate(todo):
@@ -324,7 +331,7 @@ def never_made(rs: Ruleset, conditions: dict) -> list[LintWarning]:
         contexts = _round_contexts(rs, b, bool(names & {"round", "last_round"}))
         excluders = [o for o in b.excluded_by if o in functions]
         try:
-            made, excluded = _search(functions, name, excluders, variants, contexts, size, b.size, budget)
+            made, excluded = _search(functions, name, excluders, variants, contexts, size, b.size, budget, costs)
         except ArithmeticError:  # the condition fails on some cards (the engine would too): no verdict here
             continue
         except _OutOfBudget:
@@ -350,11 +357,30 @@ def _never_message(rs: Ruleset, name: str, b, excluded: bool, excluders: list[st
     return f"hand bonus '{name}' can never be made: no {cards} of deck {rs.deck.id} satisfy its condition{wild}"
 
 
-def _search(functions, name, excluders, variants, contexts, size: int, k: int,
-            budget: _Budget) -> tuple[bool, bool]:
-    """(made, excluded): whether some k cards make the bonus, and whether some did but were excluded."""
+def evaluation_cost(tree, n_indices: int) -> int:
+    """How many evaluations of CHECK_BUDGET one evaluation of a checked condition is charged (1 or more)."""
+    return max(1, -(-_steps(tree, n_indices) // STEPS_PER_EVALUATION))
+
+
+def _steps(node, n_indices: int) -> int:
+    """An over-estimate of the steps of one evaluation of a checked tree (see STEPS_PER_EVALUATION)."""
+    from rulespec.compiler.emit_expr import uses_runtime     # the compiler's own decision of what loops
+    if isinstance(node, Call) and node.func in ("count", "select") and len(node.args) == 2:
+        pred = node.args[1]
+        per_card = _steps(pred, n_indices) if uses_runtime(pred, node.pred_depth or 0) else 0
+        return 1 + _steps(node.args[0], n_indices) + n_indices * per_card
+    return 1 + sum(_steps(child, n_indices) for child in node.children())
+
+
+def _search(functions, name, excluders, variants, contexts, size: int, k: int, budget: _Budget,
+            costs: dict | None = None) -> tuple[bool, bool]:
+    """(made, excluded): whether some k cards make the bonus, and whether some did but were excluded.
+
+    `costs`: what an evaluation of each condition is charged (evaluation_cost; 1 if not given).
+    """
+    costs = costs or {}
     excluded = False
-    per_combo = len(contexts) * (1 + len(excluders))
+    per_combo = len(contexts) * sum(costs.get(f, 1) for f in [name, *excluders])
     for combo in combinations(range(size), k):
         budget.spend(per_combo)
         mask = 0
