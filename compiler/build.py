@@ -294,6 +294,16 @@ def _load_playout(compiled: Compiled, entry: dict) -> None:
     compiled.playout_source = source
 
 
+def _work_per_fill(checked, conditions) -> int:
+    """What one row or hand worked out ahead costs, in evaluations of an ordinary condition (1 or more):
+    the prefills do that many times fewer, so that filters looping over the cards in every condition
+    (2000 characters of them ran a minute or more of prefill) cannot make a compile long."""
+    from rulespec.checks.lint import STEPS_PER_EVALUATION, condition_steps
+    n_indices = checked.deck.size + (len(checked.deck.ranks) if checked.wild is not None else 0)
+    steps = sum(condition_steps(e.tree, n_indices) for e in conditions if e is not None)
+    return max(1, -(-steps // STEPS_PER_EVALUATION))
+
+
 def _to_disk(compiled: Compiled, rs, *, path: str | Path, options_json: str, relative_to, root) -> None:
     """Keep a cleanly compiled ruleset, with its playout, in the disk cache."""
     from . import cache
@@ -303,14 +313,20 @@ def _to_disk(compiled: Compiled, rs, *, path: str | Path, options_json: str, rel
     try:
         playout_for(compiled)            # generated now, so that a hit need not generate it
         # the memo rows of small tables, filled once here rather than by every process's first hands
-        rows = compiled._playout.__globals__["_prefill"]()
+        playout = compiled._playout.__globals__
+        checked = compiled.ruleset       # its trees typed: what loops at run time is known
+        rows = playout["_prefill"](playout["PREFILL_ROWS"] // _work_per_fill(checked, [k.when for k in checked.kinds]))
     except Exception:                    # noqa: BLE001 - stored without it; whoever needs it meets the error
         pass
     if module.HAND_BONUSES and getattr(compiled, "_playout", None) is not None:
         try:                             # and so the bots' best declarations for every dealt hand
             declarer = compiled._playout.__globals__["_declarer"]      # the playout's (run/declarations.py)
-            best = declarer(module).prefill_best({cards for n in module.SEATS_ALLOWED
-                                                  for cards, _table, _steps in module.SCHEDULES[n]})
+            from rulespec.run.declarations import PREFILL_HANDS
+            decider = declarer(module)
+            checked = compiled.ruleset
+            most = PREFILL_HANDS // _work_per_fill(checked, [b.when for b in checked.hand_bonuses.values()])
+            best = decider.prefill_best({cards for n in module.SEATS_ALLOWED
+                                         for cards, _table, _steps in module.SCHEDULES[n]}, most=most)
         except Exception:                # noqa: BLE001 - as above
             pass
     playout_source = getattr(compiled, "playout_source", None)

@@ -429,3 +429,40 @@ def test_a_folder_swapped_for_a_link_after_its_check_is_never_followed(cache_hom
         os.close(where)
     assert victim.stat().st_mode & 0o777 == 0o755
     assert list(victim.iterdir()) == []
+
+
+# Conditions whose filters loop over the cards, nested (each outer pass runs the inner filter): three of
+# them cost thousands of steps an evaluation. What a cache entry works out ahead (the memo rows of small
+# tables, the bots' best for every dealt hand) is cut by that cost (26 such filters took 100 s of prefill).
+LOOPING = "count(table | deck, count(table | deck, value > value(played)) > 3) > 0"
+LOOPING_BONUS = "count(cards | deck, count(cards | deck, card in cards) >= 0) > 0"
+HEAVY = {
+    "capture": f"""\
+        id: heavy-capture
+        extends: cirulla
+        capture:
+          kinds:
+            - {{kind: sweep, exclusive: true, when: '{" and ".join([LOOPING] * 3)} and count(table) > 100'}}
+            - kind: match
+            - kind: sum
+            - {{kind: fifteen, total: 15}}
+        """,
+    "bonus": f"""\
+        id: heavy-bonus
+        extends: cirulla
+        hand_bonuses:
+          heavy: {{size: 3, when: '{" and ".join([LOOPING_BONUS] * 3)} and count(cards) > 5', points: 1,
+                  category: scope}}
+        """,
+}
+
+
+@pytest.mark.parametrize("kind", list(HEAVY))
+def test_what_an_entry_works_out_ahead_is_bounded_by_the_work_of_its_conditions(kind, tmp_path, cache_home):
+    from tests.work import count_calls
+    path = tmp_path / f"{kind}.yaml"
+    path.write_text(textwrap.dedent(HEAVY[kind]), encoding="utf-8")
+    compiled, calls = count_calls(compile_ruleset, path, disk=True)
+    assert not isinstance(compiled, BaseException), compiled
+    assert list(cache_home.iterdir())          # the entry was written
+    assert calls < 8_000_000, calls            # 1 to 4 million now (lint's search included); far more before

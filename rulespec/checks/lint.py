@@ -359,17 +359,17 @@ def _never_message(rs: Ruleset, name: str, b, excluded: bool, excluders: list[st
 
 def evaluation_cost(tree, n_indices: int) -> int:
     """How many evaluations of CHECK_BUDGET one evaluation of a checked condition is charged (1 or more)."""
-    return max(1, -(-_steps(tree, n_indices) // STEPS_PER_EVALUATION))
+    return max(1, -(-condition_steps(tree, n_indices) // STEPS_PER_EVALUATION))
 
 
-def _steps(node, n_indices: int) -> int:
+def condition_steps(node, n_indices: int) -> int:
     """An over-estimate of the steps of one evaluation of a checked tree (see STEPS_PER_EVALUATION)."""
     from rulespec.compiler.emit_expr import uses_runtime     # the compiler's own decision of what loops
     if isinstance(node, Call) and node.func in ("count", "select") and len(node.args) == 2:
         pred = node.args[1]
-        per_card = _steps(pred, n_indices) if uses_runtime(pred, node.pred_depth or 0) else 0
-        return 1 + _steps(node.args[0], n_indices) + n_indices * per_card
-    return 1 + sum(_steps(child, n_indices) for child in node.children())
+        per_card = condition_steps(pred, n_indices) if uses_runtime(pred, node.pred_depth or 0) else 0
+        return 1 + condition_steps(node.args[0], n_indices) + n_indices * per_card
+    return 1 + sum(condition_steps(child, n_indices) for child in node.children())
 
 
 def _search(functions, name, excluders, variants, contexts, size: int, k: int, budget: _Budget,
