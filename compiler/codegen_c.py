@@ -268,6 +268,8 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     # no set can be offered twice and no preference filters the sets, the number is a sum of counts.
     w(f"#define COUNTABLE {int(countable(rs))}")
     w(f"#define MAX_VALUE {tables.max_value}")
+    # No set of cards totals more than every card index's value together, the wild card's 10 more.
+    w(f"#define SUBSET_TOTAL_MAX {sum(tables.val) + 10}")
     tables.write(w)
     w(_HELPERS)
     body = _Writer()
@@ -650,10 +652,8 @@ static int rs_can_total(uint64_t m, int64_t target) {
 }
 /* runtime.subset_total: whether one or more cards of the set total `target` (the real wild card, if
  * held, as any value 1..10; a card with no value counts 0) */
-#define SUBSET_TOTAL_MAX 4096
 static int rs_subset_total(uint64_t m, int64_t target) {
-    if (target < 0) return 0;
-    if (target > SUBSET_TOTAL_MAX) { rs_err_code = 6; return 0; }
+    if (target < 0 || target > SUBSET_TOTAL_MAX) return 0;      /* no set reaches it */
     uint8_t reach[SUBSET_TOTAL_MAX + 1], before[SUBSET_TOTAL_MAX + 1];
     int t = (int)target;
     memset(reach, 0, (size_t)t + 1);

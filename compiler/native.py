@@ -249,7 +249,6 @@ _MESSAGES = {
        "captures too many to list",
     4: "a seat could make more than 4096 bonus declarations at once",
     5: "a turn has more than 200000 legal moves",
-    6: "subset_total() asked for a total over 4096",
 }
 
 

@@ -560,3 +560,24 @@ def test_a_batch_is_bounded_so_that_the_squares_of_scores_fit():
     with pytest.raises(RulespecError, match="a native batch is 0 to 4194304 hands"):
         nat.run(1, 0, native.MAX_BATCH + 1, 4)
     assert native.MAX_BATCH * codegen_c.MAX_SCORE ** 2 < 2 ** 63
+
+
+# subset_total() of a total no set of cards reaches (over every value of the deck together) is false, as
+# in Python: the C refused totals over 4096 with an error in play, and the run failed (auto too).
+BEYOND_ALL = """id: beyond-all
+extends: cirulla
+events:
+  beyond:
+    when: subset_total(table, count(table) + 5000) or subset_total(captured, 4097)
+    category: scope
+  within:
+    when: subset_total(table_before, 12)
+    category: scope
+"""
+
+
+@needs_cc
+def test_lockstep_where_subset_total_asks_for_more_than_the_deck_holds(tmp_path):
+    played = lockstep(written_variant(tmp_path, BEYOND_ALL), hands=40)
+    names = [e.name for hand, _ in played for e in hand.events]
+    assert "within" in names and "beyond" not in names
