@@ -321,12 +321,10 @@ def _to_disk(compiled: Compiled, rs, *, path: str | Path, options_json: str, rel
     if module.HAND_BONUSES and getattr(compiled, "_playout", None) is not None:
         try:                             # and so the bots' best declarations for every dealt hand
             declarer = compiled._playout.__globals__["_declarer"]      # the playout's (run/declarations.py)
-            from rulespec.run.declarations import PREFILL_HANDS
-            decider = declarer(module)
             checked = compiled.ruleset
-            most = PREFILL_HANDS // _work_per_fill(checked, [b.when for b in checked.hand_bonuses.values()])
-            best = decider.prefill_best({cards for n in module.SEATS_ALLOWED
-                                         for cards, _table, _steps in module.SCHEDULES[n]}, most=most)
+            cost = _work_per_fill(checked, [b.when for b in checked.hand_bonuses.values()])
+            best = declarer(module).prefill_best({cards for n in module.SEATS_ALLOWED
+                                                  for cards, _table, _steps in module.SCHEDULES[n]}, cost=cost)
         except Exception:                # noqa: BLE001 - as above
             pass
     playout_source = getattr(compiled, "playout_source", None)

@@ -31,6 +31,7 @@ from rulespec.lang.expressions import (
     Neg,
     Not,
     Str,
+    uses_runtime,
     walk,
 )
 from rulespec.lang.typecheck import (
@@ -96,14 +97,6 @@ def render(value, typ: Type) -> Code:
 
 def _candidate_var(depth: int) -> str:
     return "_c" if depth == 0 else f"_c{depth}"
-
-
-def uses_runtime(pred: Expr, depth: int) -> bool:
-    """Whether a filter at `depth` needs values only known at run time (so cannot fold to a mask)."""
-    for node in walk(pred):
-        if isinstance(node, Name) and (node.ref == "local" or (node.ref == "candidate" and node.depth < depth)):
-            return True
-    return False
 
 
 class _Emitter:

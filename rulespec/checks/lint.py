@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from rulespec.errors import RulespecError, Span, did_you_mean
-from rulespec.lang.expressions import Attr, BinOp, Call, IfElse, Int, Name, Neg, walk
+from rulespec.lang.expressions import Attr, BinOp, Call, IfElse, Int, Name, Neg, uses_runtime, walk
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.words import rounds_words
 from rulespec.source.rulesets import merge
@@ -364,7 +364,6 @@ def evaluation_cost(tree, n_indices: int) -> int:
 
 def condition_steps(node, n_indices: int) -> int:
     """An over-estimate of the steps of one evaluation of a checked tree (see STEPS_PER_EVALUATION)."""
-    from rulespec.compiler.emit_expr import uses_runtime     # the compiler's own decision of what loops
     if isinstance(node, Call) and node.func in ("count", "select") and len(node.args) == 2:
         pred = node.args[1]
         per_card = condition_steps(pred, n_indices) if uses_runtime(pred, node.pred_depth or 0) else 0

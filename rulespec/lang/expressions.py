@@ -206,6 +206,15 @@ def walk(expr: Expr):
         yield from walk(child)
 
 
+def uses_runtime(pred: Expr, depth: int) -> bool:
+    """Whether a filter at `depth` needs values only known at run time (so cannot fold to a mask, and
+    runs its condition card by card)."""
+    for node in walk(pred):
+        if isinstance(node, Name) and (node.ref == "local" or (node.ref == "candidate" and node.depth < depth)):
+            return True
+    return False
+
+
 def copy_tree(expr: Expr) -> Expr:
     """New nodes for a whole tree (the type checker annotates them); spans and literal values are shared."""
     new = copy.copy(expr)

@@ -601,15 +601,17 @@ class Declarer:
             self._best[avail] = got
         return got
 
-    def prefill_best(self, sizes, most: int = PREFILL_HANDS, most_kept: int = PREFILL_DECLARATIONS):
+    def prefill_best(self, sizes, most: int = PREFILL_HANDS, most_kept: int = PREFILL_DECLARATIONS, cost: int = 1):
         """The bots' best worked out ahead for every hand of `sizes` cards (a disk cache keeps them, so that
         a process's first hands need not search): (the sizes done, ((hand, its declarations as plain
         tuples), ...) for the hands that declare something), for `load_best`. The smallest sizes first,
         while the hands number at most `most` in all; None where the best is not keyed on the cards
         alone (`by_avail`), no size fits, or the declarations to keep number more than `most_kept` (a
         ruleset whose every hand declares many bonuses: loading them would cost a hit more than the
-        searches they save)."""
+        searches they save). `cost`: what a hand's search costs, in searches of an ordinary condition
+        (1 or more): `most` hands are as many times fewer."""
         n_real = self.rules.N_CARDS
+        most //= max(1, cost)
         if not self.by_avail:
             return None
         fit, made = [], 0
