@@ -16,6 +16,7 @@ literals (`c_string`) reach the C source.
 from __future__ import annotations
 
 import re
+from math import comb
 from pathlib import Path
 
 from rulespec.checks.check import (
@@ -34,6 +35,7 @@ from rulespec.lang.typecheck import BOOL, INT
 
 MAX_INDICES = 64          # card indices, the wild card's declared ranks included
 MAX_SEATS = 8
+MAX_OPTS = 4096           # bonus declarations one seat could make at once (the C's OPTS array)
 # A side's score in a category, its total and its margin over the best other side stay within
 # ±MAX_SCORE in every hand: rs_simulate keeps them as int32 per hand and adds their squares in int64
 # over a batch of at most native.MAX_BATCH hands (MAX_SCORE**2 * MAX_BATCH < 2**63).
@@ -121,6 +123,7 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
             out.append((f"hand bonus '{b.name}': unique_by {b.unique_by}", b.span))
     if max(rs.player_counts) > MAX_SEATS:
         out.append((f"more than {MAX_SEATS} players", rs.span))
+    out += _declaration_room(rs)
     if n <= MAX_INDICES:
         strings = _strings(rs)
         for expr, names, allow_most in _expressions(rs):
@@ -132,6 +135,18 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
         if not out:
             out += _score_range(rs, strings)
     return out
+
+
+def _declaration_room(rs: Ruleset) -> list[tuple[str, Span | None]]:
+    """Hand bonuses that could offer one seat more declarations at once than the C lists (none, or one)."""
+    hand = max([seat for s in rs.schedules.values() for seat, _table, _steps in s.rounds] + [0])
+    # A seat's options are the bonuses' card sets of its hand (one each, whatever the wild card declares).
+    most = sum(comb(hand, b.size) for b in rs.hand_bonuses.values())
+    if most <= MAX_OPTS:
+        return []
+    span = getattr(rs.doc or {}, "value_spans", {}).get("hand_bonuses", rs.span)
+    return [(f"hand bonuses that could offer a seat {most} declarations at once (hands of {hand} cards); the "
+             f"native back end lists at most {MAX_OPTS}", span)]
 
 
 def _score_range(rs: Ruleset, strings: Strings) -> list[tuple[str, Span | None]]:
@@ -604,7 +619,7 @@ _PRELUDE = r"""
 #define MAX_SIDES 8
 #define MAX_SUBS 200000      /* capture sets listed for one target on one table */
 #define MAX_MOVES 200000
-#define MAX_OPTS 4096        /* bonus declarations one seat could make at once */
+#define MAX_OPTS 4096        /* (MAX_OPTS above) bonus declarations one seat could make at once */
 #define MAX_REDEALS 1000
 
 typedef struct Hand Hand;

@@ -104,6 +104,22 @@ events:
      "points could add up to 400006459; the most from here)", 5)
 
 
+# Forty three-card bonuses over hands of ten: 5040 declarations a seat could choose from, past the C's
+# list (it failed the run in play, --engine auto too; the Python engine plays it).
+MANY_DECLARATIONS = ("""id: many-declarations
+extends: cirulla
+players: {counts: [2], default: 2, sides: {2: 2}}
+deal:
+  rounds:
+    - [{each: 10}, {table: 4}]
+    - [{each: 8}]
+  repeat_last: true
+hand_bonuses:
+""" + "".join(f"  b{i}: {{size: 3, when: 'count(cards) == 3', points: 1, category: scope}}\n" for i in range(40)),
+    "hand bonuses that could offer a seat 5040 declarations at once (hands of 10 cards); the native back end "
+    "lists at most 4096", 10)
+
+
 def written(tmp_path, case) -> Path:
     text, _, _ = case
     path = tmp_path / (text.split()[1] + ".yaml")
@@ -123,8 +139,9 @@ def test_every_shipped_ruleset_is_supported():
         assert codegen_c.unsupported(compile_ruleset(rid).ruleset) == [], rid
 
 
-@pytest.mark.parametrize("case", [BIG_DECK, PRODUCT, SUITS, BIG_POINTS],
-                         ids=["deck over 64", "product past 64 bits", "suits past 64 bits", "big points"])
+@pytest.mark.parametrize("case", [BIG_DECK, PRODUCT, SUITS, BIG_POINTS, MANY_DECLARATIONS],
+                         ids=["deck over 64", "product past 64 bits", "suits past 64 bits", "big points",
+                              "many declarations"])
 def test_an_unsupported_construct_is_named_with_file_and_line(case, tmp_path):
     path = written(tmp_path, case)
     found = codegen_c.unsupported(compile_ruleset(path).ruleset)
@@ -581,3 +598,7 @@ def test_lockstep_where_subset_total_asks_for_more_than_the_deck_holds(tmp_path)
     played = lockstep(written_variant(tmp_path, BEYOND_ALL), hands=40)
     names = [e.name for hand, _ in played for e in hand.events]
     assert "within" in names and "beyond" not in names
+
+
+def test_the_declaration_limit_is_the_c_arrays():
+    assert f"#define MAX_OPTS {codegen_c.MAX_OPTS} " in codegen_c._PRELUDE
