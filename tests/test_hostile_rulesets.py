@@ -259,6 +259,7 @@ def test_option_on_the_command_line_that_is_not_a_plain_number(value, tmp_path):
     code, err, _, _ = run_cli(["compile", str(path), "--option", f"t={value}"])
     assert code == 2
     assert err.startswith("option 't' is int, found ")
+    assert len(err.splitlines()[0]) < 120       # a long value is cut short, not echoed whole
 
 
 # ------------------------------------------------------------------ the expression parser alone

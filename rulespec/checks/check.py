@@ -36,6 +36,12 @@ class Schedule:
     rounds: list[tuple[int, int, tuple]]
 
 
+def _shown(value) -> str:
+    """A value given for an option, for a message: its repr, cut short (a value may be thousands of characters)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def resolve_options(rs: Ruleset, given: dict | None, span: Span | None = None) -> dict:
     """The ruleset's option values: declared defaults overridden by `given` (checked; every problem reported)."""
     values = {name: o.default for name, o in rs.options.items()}
@@ -55,9 +61,9 @@ def resolve_options(rs: Ruleset, given: dict | None, span: Span | None = None) -
         what = f"option '{name}'" if given_here else f"the default of option '{name}'"
         want = {"int": int, "bool": bool, "str": str}[decl.type]
         if type(value) is not want:
-            errors.append(RulespecError(f"{what} is {decl.type}, found {value!r}", where))
+            errors.append(RulespecError(f"{what} is {decl.type}, found {_shown(value)}", where))
         elif decl.choices is not None and value not in decl.choices:
-            errors.append(RulespecError(f"{what} must be one of {decl.choices}, found {value!r}", where))
+            errors.append(RulespecError(f"{what} must be one of {decl.choices}, found {_shown(value)}", where))
         elif decl.min is not None and value < decl.min or decl.max is not None and value > decl.max:
             bound = (f"between {decl.min} and {decl.max}" if decl.min is not None and decl.max is not None
                      else f"at least {decl.min}" if decl.min is not None else f"at most {decl.max}")
