@@ -161,3 +161,22 @@ def test_a_divisor_that_may_be_zero(tmp_path, when, warned):
     assert bool(found) == warned
     if warned:
         assert found[0].span.line == 4
+
+
+def test_the_search_charges_every_variant_of_the_wild_card():
+    """A set holding the wild card is tried once per rank it may be declared as: each try is charged
+    (they were one charge a set, so 20 declared ranks made a search 21 times its budget)."""
+    class Spent:
+        total = 0
+
+        def spend(self, n=1):
+            self.total += n
+
+    wild = 1 << 2
+
+    def variants(name, mask):
+        return [mask] + [mask | 1 << 10 + r for r in range(20)] if mask & wild else [mask]
+    budget = Spent()
+    made, _ = lint._search({"b": lambda *_: False}, "b", [], variants, [(1, False)], 5, 1, budget, {"b": 3})
+    assert not made
+    assert budget.total == 3 * (4 + 21)      # four cards tried once, the wild card 21 times, each costing 3

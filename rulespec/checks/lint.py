@@ -379,12 +379,12 @@ def _search(functions, name, excluders, variants, contexts, size: int, k: int, b
     """
     costs = costs or {}
     excluded = False
-    per_combo = len(contexts) * sum(costs.get(f, 1) for f in [name, *excluders])
     for combo in combinations(range(size), k):
-        budget.spend(per_combo)
         mask = 0
         for c in combo:
             mask |= 1 << c
+        # each condition once per variant (the wild card declared as each rank multiplies them)
+        budget.spend(len(contexts) * sum(costs.get(f, 1) * len(variants(f, mask)) for f in [name, *excluders]))
         for ctx in contexts:
             if not any(functions[name](m, m, *ctx) for m in variants(name, mask)):
                 continue
