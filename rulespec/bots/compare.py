@@ -12,12 +12,12 @@ depend on (seed, hands) only, never on the number of workers.
 """
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
+from rulespec.bots.simulate import half_width95
 from rulespec.errors import RulespecError
 from rulespec.run.engine import Hand, shuffled_source
 
@@ -67,11 +67,8 @@ class Paired:
         n = self.hands
         if n == 0:
             return 0.0, 0.0
-        m = self.diff.get((side, cat), 0) / n
-        if n < 2:
-            return m, math.inf
-        var = max(self.diff_sq.get((side, cat), 0) / n - m * m, 0.0) * n / (n - 1)
-        return m, 1.96 * math.sqrt(var / n)
+        total = self.diff.get((side, cat), 0)
+        return total / n, half_width95(n, total, self.diff_sq.get((side, cat), 0))
 
     def significant(self, side: int, cat: str) -> bool:
         """Whether the 95% interval of the difference excludes 0."""
