@@ -90,3 +90,16 @@ def test_wilson_ends_at_exactly_0_and_1(n):
     assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0
     assert 0.0 < wilson(0, n)[1] < 1.0 and 0.0 < wilson(n, n)[0] < 1.0
 
+
+def test_the_same_deal_is_the_deal_each_hand_was_played_from():
+    # cirulla throws in a deal with two aces on the table; cirulla-aces-keep-bonus only when they make
+    # no 15 or 30 either. Hands where one threw its first deal in and the other did not were played from
+    # different cards, yet their first deals were the same and they were counted as the same deal.
+    base, variant = compile_ruleset("cirulla").module, compile_ruleset("cirulla-aces-keep-bonus").module
+    hands = 120
+    split = sum((None in _play(base, 4, 2, i, ["random"] * 4).deal_log)
+                != (None in _play(variant, 4, 2, i, ["random"] * 4).deal_log) for i in range(hands))
+    assert split > 0
+    p = compare("cirulla-aces-keep-bonus", "cirulla", hands=hands, seed=2, workers=1)
+    assert p.same_deal == hands - split
+

@@ -88,6 +88,16 @@ def _play(rules, n: int, seed: int, i: int, bots: list[str]):
     return hand
 
 
+def _kept_deal(hand: Hand):
+    """The first round of the deal the hand was played from: the one after the last deal thrown in (each
+    thrown-in deal is followed by None in the log; later rounds come after). Where one ruleset throws the
+    first deal in and the other does not, their first deals are alike but the hands are not played from
+    the same cards."""
+    log = hand.deal_log
+    thrown = max((k for k, deal in enumerate(log) if deal is None), default=-1)
+    return log[thrown + 1:thrown + 2]
+
+
 def run_pair_chunk(job: dict, start: int, stop: int) -> Paired:
     """Hands start..stop-1 under both rulesets; the unit of work of the local process pool."""
     from rulespec.compiler.build import compile_ruleset
@@ -98,7 +108,7 @@ def run_pair_chunk(job: dict, start: int, stop: int) -> Paired:
         hb = _play(base, job["seats"], job["seed"], i, job["bots"])
         hv = _play(variant, job["seats"], job["seed"], i, job["bots"])
         out.add(hb.score() if hb.plays else [], hv.score() if hv.plays else [])
-        out.same_deal += hb.deal_log[:1] == hv.deal_log[:1] and base.CARD_NAMES == variant.CARD_NAMES
+        out.same_deal += _kept_deal(hb) == _kept_deal(hv) and base.CARD_NAMES == variant.CARD_NAMES
     return out
 
 
