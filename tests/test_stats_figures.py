@@ -3,6 +3,7 @@ import io
 import json
 import math
 import random
+import re
 import statistics
 
 import pytest
@@ -10,12 +11,15 @@ import pytest
 from rulespec.bots.compare import Paired, _play, compare
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot
+from rulespec.bots.native_sim import simulate_native
 from rulespec.bots.simulate import Stats, simulate, to_dict, wilson
 from rulespec.cli.main import run
+from rulespec.compiler import native
 from rulespec.compiler.build import compile_ruleset
 from rulespec.run.engine import Hand, shuffled_source
 
 Z = 1.96
+needs_cc = pytest.mark.skipif(native.find_compiler() is None, reason="no C compiler (the native engine needs one)")
 
 
 def _half_width(xs: list) -> float:
@@ -103,3 +107,30 @@ def test_the_same_deal_is_the_deal_each_hand_was_played_from():
     p = compare("cirulla-aces-keep-bonus", "cirulla", hands=hands, seed=2, workers=1)
     assert p.same_deal == hands - split
 
+
+@needs_cc
+def test_the_native_engine_counts_the_distributions_the_page_draws():
+    # --engine native --html drew a page from statistics without distributions: every category scored in
+    # 0.0% of the hands, every total 0. Counted from the native hands' own rows when they are asked for.
+    nat = native.load(compile_ruleset("cirulla"))
+    rows = nat.run(3, 0, 300, 4, per_hand=True).per_hand
+    stats = simulate_native(nat, hands=300, seed=3, distributions=True)
+    assert stats.lengths == {36: 300}
+    for side in range(2):
+        totals = [r["scores"][side]["total"] for r in rows]
+        assert sum(k for (s, _), k in stats.totals.items() if s == side) == 300
+        assert sum(t * k for (s, t), k in stats.totals.items() if s == side) == sum(totals)
+        for cat in ("scope", "settebello", "piccola"):
+            assert stats.scored[(side, cat)] == sum(r["scores"][side][cat] != 0 for r in rows) > 0
+    plain = simulate_native(nat, hands=300, seed=3)
+    assert (plain.sums, plain.squares, plain.hand_wins) == (stats.sums, stats.squares, stats.hand_wins)
+
+
+@needs_cc
+def test_the_native_page_shows_the_category_frequencies(tmp_path):
+    page = tmp_path / "native.html"
+    assert run(["simulate", "cirulla", "--hands", "200", "--engine", "native", "--html", str(page)],
+               io.StringIO(), io.StringIO()) == 0
+    svg = page.read_text(encoding="utf-8").split('id="categories"')[1].split("</svg>")[0]
+    shares = [float(p) for p in re.findall(r"<title>side \d [^<]*, settebello: ([\d.]+)%</title>", svg)]
+    assert len(shares) == 2 and sum(shares) == pytest.approx(100, abs=0.01)   # one side takes the 7 of coins
