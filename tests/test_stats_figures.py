@@ -9,6 +9,7 @@ import statistics
 import pytest
 
 from rulespec.bots.compare import Paired, _play, compare
+from rulespec.bots.compare import to_dict as compare_to_dict
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot
 from rulespec.bots.native_sim import simulate_native
@@ -134,3 +135,24 @@ def test_the_native_page_shows_the_category_frequencies(tmp_path):
     svg = page.read_text(encoding="utf-8").split('id="categories"')[1].split("</svg>")[0]
     shares = [float(p) for p in re.findall(r"<title>side \d [^<]*, settebello: ([\d.]+)%</title>", svg)]
     assert len(shares) == 2 and sum(shares) == pytest.approx(100, abs=0.01)   # one side takes the 7 of coins
+
+
+def test_json_keeps_the_figures_of_a_rare_category():
+    # 37 points in a million hands: a mean of 0.000037 ± 0.000012 was written 0.0 ± 0.0 (4 decimals), as if
+    # the category never scored. Small figures keep 4 significant digits; larger ones 4 decimals as before.
+    stats = Stats(1, 1, ("rare", "total", "margin"), hands=10 ** 6, sums={(0, "rare"): 37},
+                  squares={(0, "rare"): 37}, hand_wins=[3])
+    doc = to_dict(stats)
+    assert doc["mean"]["0"]["rare"] == 3.7e-05
+    assert doc["ci95"]["0"]["rare"] == pytest.approx(stats.ci95(0, "rare"), rel=1e-3) and doc["ci95"]["0"]["rare"] > 0
+    assert doc["win_rate"]["side"]["0"] == 3e-06 and doc["win_rate"]["side_interval95"]["0"][0] > 0
+    assert doc["mean"]["0"]["total"] == 0.0
+    big = _stats_of([7, 8, 8])
+    assert to_dict(big)["mean"]["0"]["a"] == 7.6667 and to_dict(big)["ci95"]["0"]["a"] == 0.6533
+
+
+def test_compare_json_keeps_a_small_difference():
+    p = Paired(1, ("rare",), hands=10 ** 6, base={(0, "rare"): 0}, variant={(0, "rare"): 50},
+               diff={(0, "rare"): 50}, diff_sq={(0, "rare"): 50})
+    row = compare_to_dict(p)["categories"]["rare"]["0"]
+    assert row["variant"] == row["difference"] == 5e-05 and row["ci95"] > 0 and row["significant"] is True

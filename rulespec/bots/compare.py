@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
-from rulespec.bots.simulate import half_width95
+from rulespec.bots.simulate import half_width95, json_figure
 from rulespec.errors import RulespecError
 from rulespec.run.engine import Hand, shuffled_source
 
@@ -147,7 +147,7 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
 
 def to_dict(p: Paired, **head) -> dict:
     """The comparison as JSON-ready data."""
-    r4 = lambda x: round(x, 4)  # noqa: E731
+    r4 = json_figure
     doc = dict(head)
     doc.update({"variant": p.variant_id, "base": p.base_id, "hands": p.hands,
                 "same_deal": p.same_deal, "categories": {}})

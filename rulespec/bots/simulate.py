@@ -586,9 +586,17 @@ def _run_ray(job: dict, chunks, address: str | None, progress) -> list[Stats]:
 
 
 # -- output ----------------------------------------------------------------------
+def json_figure(x: float) -> float:
+    """A figure for --json: 4 decimals, or 4 significant digits where that keeps more (a rare category's
+    mean of 0.000037 is not 0.0)."""
+    if x == 0 or not math.isfinite(x):
+        return x
+    return round(x, max(4, 3 - math.floor(math.log10(abs(x)))))
+
+
 def to_dict(stats: Stats, **head) -> dict:
     """The statistics as JSON-ready data (`head` first: ruleset, seed, bots, timing...)."""
-    r4 = lambda x: round(x, 4)  # noqa: E731
+    r4 = json_figure
     # JSON has no infinity: an interval that cannot be estimated (one hand) is null.
     ci = lambda x: None if math.isinf(x) else r4(x)  # noqa: E731
     doc = dict(head)
