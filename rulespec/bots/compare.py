@@ -12,12 +12,12 @@ depend on (seed, hands) only, never on the number of workers.
 """
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
+from rulespec.bots.simulate import half_width95, json_figure
 from rulespec.errors import RulespecError
 from rulespec.run.engine import Hand, shuffled_source
 
@@ -67,11 +67,8 @@ class Paired:
         n = self.hands
         if n == 0:
             return 0.0, 0.0
-        m = self.diff.get((side, cat), 0) / n
-        if n < 2:
-            return m, math.inf
-        var = max(self.diff_sq.get((side, cat), 0) / n - m * m, 0.0) * n / (n - 1)
-        return m, 1.96 * math.sqrt(var / n)
+        total = self.diff.get((side, cat), 0)
+        return total / n, half_width95(n, total, self.diff_sq.get((side, cat), 0))
 
     def significant(self, side: int, cat: str) -> bool:
         """Whether the 95% interval of the difference excludes 0."""
@@ -91,6 +88,16 @@ def _play(rules, n: int, seed: int, i: int, bots: list[str]):
     return hand
 
 
+def _kept_deal(hand: Hand):
+    """The first round of the deal the hand was played from: the one after the last deal thrown in (each
+    thrown-in deal is followed by None in the log; later rounds come after). Where one ruleset throws the
+    first deal in and the other does not, their first deals are alike but the hands are not played from
+    the same cards."""
+    log = hand.deal_log
+    thrown = max((k for k, deal in enumerate(log) if deal is None), default=-1)
+    return log[thrown + 1:thrown + 2]
+
+
 def run_pair_chunk(job: dict, start: int, stop: int) -> Paired:
     """Hands start..stop-1 under both rulesets; the unit of work of the local process pool."""
     from rulespec.compiler.build import compile_ruleset
@@ -101,7 +108,7 @@ def run_pair_chunk(job: dict, start: int, stop: int) -> Paired:
         hb = _play(base, job["seats"], job["seed"], i, job["bots"])
         hv = _play(variant, job["seats"], job["seed"], i, job["bots"])
         out.add(hb.score() if hb.plays else [], hv.score() if hv.plays else [])
-        out.same_deal += hb.deal_log[:1] == hv.deal_log[:1] and base.CARD_NAMES == variant.CARD_NAMES
+        out.same_deal += _kept_deal(hb) == _kept_deal(hv) and base.CARD_NAMES == variant.CARD_NAMES
     return out
 
 
@@ -140,7 +147,7 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
 
 def to_dict(p: Paired, **head) -> dict:
     """The comparison as JSON-ready data."""
-    r4 = lambda x: round(x, 4)  # noqa: E731
+    r4 = json_figure
     doc = dict(head)
     doc.update({"variant": p.variant_id, "base": p.base_id, "hands": p.hands,
                 "same_deal": p.same_deal, "categories": {}})

@@ -79,8 +79,14 @@ def from_manifest(args, options):
     return nat, n, bots
 
 
-def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None, progress=None) -> Stats:
-    """Play `hands` hands on the native engine; the statistics of bots/simulate.py."""
+def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None, progress=None,
+                    distributions: bool = False) -> Stats:
+    """Play `hands` hands on the native engine; the statistics of bots/simulate.py.
+
+    `distributions`: also count the hand lengths, totals and categories scored that the stats page
+    (--html) draws, from every hand's row (slower: a row per hand comes back to Python); without it
+    they stay empty, and only the sums, squares, wins and counts the tables print are filled.
+    """
     meta = nat.meta
     n = seats if seats is not None else meta.default_players
     if n not in meta.player_counts:
@@ -91,7 +97,9 @@ def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None,
     done = 0
     while done < hands:
         count = min(BATCH, hands - done)
-        b = nat.run(seed, done, count, n)
+        b = nat.run(seed, done, count, n, per_hand=distributions)
+        if distributions:
+            _count_distributions(stats, b.per_hand, meta.categories)
         stats.hands += b.hands
         stats.plays += b.plays
         stats.decisions += b.decisions
@@ -107,3 +115,19 @@ def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None,
         if progress:
             progress(count)
     return stats
+
+
+def _count_distributions(stats: Stats, rows: list[dict], categories: list[str]) -> None:
+    """Add native hands' rows to the distributions as Stats.add_hand counts them: every hand's length;
+    for a hand with plays, each side's total and the categories in which it scored (not 0)."""
+    for row in rows:
+        plays = row["plays"]
+        stats.lengths[plays] = stats.lengths.get(plays, 0) + 1
+        if plays == 0:
+            continue
+        for side, scores in enumerate(row["scores"]):
+            key = (side, scores["total"])
+            stats.totals[key] = stats.totals.get(key, 0) + 1
+            for cat in categories:
+                if scores[cat]:
+                    stats.scored[(side, cat)] = stats.scored.get((side, cat), 0) + 1

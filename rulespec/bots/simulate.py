@@ -66,7 +66,7 @@ class Stats:
     game_wins: list     # per side: games won
     totals: dict        # (side, total points of a hand) -> hands
     lengths: dict       # plays in a hand -> hands
-    scored: dict        # (side, category) -> hands in which it scored > 0
+    scored: dict        # (side, category) -> hands in which it scored (points other than 0)
 
     def __init__(self, sides: int, seats: int, categories: tuple[str, ...], hands: int = 0, plays: int = 0,
                  decisions: int = 0, legal_moves: int = 0, games: int = 0, game_hands: int = 0,
@@ -177,13 +177,9 @@ class Stats:
         return self.sums.get((side, cat), 0) / self.hands if self.hands else 0.0
 
     def ci95(self, side: int, cat: str) -> float:
-        """Half-width of the 95% confidence interval of the mean points per hand."""
-        n = self.hands
-        if n < 2:
-            return 0.0
-        m = self.mean(side, cat)
-        var = max(self.squares.get((side, cat), 0) / n - m * m, 0.0) * n / (n - 1)
-        return 1.96 * math.sqrt(var / n)
+        """Half-width of the 95% confidence interval of the mean points per hand (math.inf below 2 hands)."""
+        key = (side, cat)
+        return half_width95(self.hands, self.sums.get(key, 0), self.squares.get(key, 0))
 
     def win_rate(self, side: int) -> tuple[float, float, float]:
         """Games won (a game run) or hands won outright (a hand run) by the side: the rate and its 95% interval.
@@ -205,13 +201,32 @@ class Stats:
         return self.legal_moves / self.decisions if self.decisions else 0.0
 
 
+def half_width95(n: int, total: int, squares: int) -> float:
+    """1.96 standard errors of the mean of `n` integers summing to `total`, their squares to `squares`.
+
+    The standard error is sqrt(s^2 / n) with the sample variance s^2 = sum (x - mean)^2 / (n - 1), here
+    (n * squares - total^2) / (n (n - 1)): its numerator is an exact integer, so no digits cancel however
+    far from 0 the points lie (squares / n - mean^2 in floats was 0 for points around 10**8). Below two
+    values there is no spread to measure: math.inf, an unbounded interval (not 0, which reads as exact).
+    """
+    if n < 2:
+        return math.inf
+    spread = max(n * squares - total * total, 0)
+    return 1.96 * math.sqrt(spread / (n * n * (n - 1)))
+
+
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% for z = 1.96): (low, high)."""
+    """The Wilson score interval of a proportion (95% for z = 1.96): (low, high).
+
+    It starts at exactly 0 for no successes and ends at exactly 1 for n of n (as its formula does; in
+    floats centre - half came out at 3e-17 and centre + half at 1 - 1e-16)."""
     p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
 
 
 def _stats_for(rules, seats: int) -> Stats:
@@ -571,15 +586,25 @@ def _run_ray(job: dict, chunks, address: str | None, progress) -> list[Stats]:
 
 
 # -- output ----------------------------------------------------------------------
+def json_figure(x: float) -> float:
+    """A figure for --json: 4 decimals, or 4 significant digits where that keeps more (a rare category's
+    mean of 0.000037 is not 0.0)."""
+    if x == 0 or not math.isfinite(x):
+        return x
+    return round(x, max(4, 3 - math.floor(math.log10(abs(x)))))
+
+
 def to_dict(stats: Stats, **head) -> dict:
     """The statistics as JSON-ready data (`head` first: ruleset, seed, bots, timing...)."""
-    r4 = lambda x: round(x, 4)  # noqa: E731
+    r4 = json_figure
+    # JSON has no infinity: an interval that cannot be estimated (one hand) is null.
+    ci = lambda x: None if math.isinf(x) else r4(x)  # noqa: E731
     doc = dict(head)
     doc.update({
         "hands": stats.hands,
         "games": stats.games or None,
         "mean": {str(s): {c: r4(stats.mean(s, c)) for c in stats.categories} for s in range(stats.sides)},
-        "ci95": {str(s): {c: r4(stats.ci95(s, c)) for c in stats.categories} for s in range(stats.sides)},
+        "ci95": {str(s): {c: ci(stats.ci95(s, c)) for c in stats.categories} for s in range(stats.sides)},
         "win_rate": {"by": "games" if stats.games else "hands",
                      "side": {str(s): r4(stats.win_rate(s)[0]) for s in range(stats.sides)},
                      "side_interval95": {str(s): [r4(x) for x in stats.win_rate(s)[1:]] for s in range(stats.sides)},

@@ -101,7 +101,8 @@ def run(args, out, err) -> int:
         from rulespec.bots.native_sim import simulate_native
 
         def simulate(_ref, progress=None, **_run):  # noqa: F811 - the native engine stands in
-            return simulate_native(nat, hands=hands, seed=args.seed, seats=args.seats, progress=progress)
+            return simulate_native(nat, hands=hands, seed=args.seed, seats=args.seats, progress=progress,
+                                   distributions=args.html is not None)
     if args.json or not err.isatty():
         stats = simulate(args.ruleset, **run)
     else:
