@@ -144,6 +144,12 @@ class Browser:
         data = self.call("Page.captureScreenshot", params)["data"]
         Path(path).write_bytes(base64.b64decode(data))
 
+    def __enter__(self) -> "Browser":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def close(self) -> None:
         try:
             self.call("Browser.close", session=False)
@@ -179,3 +185,22 @@ def reads_left_to_right(browser: Browser, selector: str, needle: str) -> bool:
       }}
       throw new Error("not found: " + needle);
     }})()""")
+
+
+# A variant whose every free-text field is as long as the schema allows, with no space to break at.
+LONG = f"id: long\nextends: cirulla\nname: '{'W' * 200}'\ndescription: '{'x' * 2000}'\nsource: '{'s' * 200}'\n"
+_FITS = """(function () {
+  var wide = Array.prototype.filter.call(document.querySelectorAll('h1, p, li, td'), function (e) {
+    return e.scrollWidth > e.clientWidth + 1; }).map(function (e) { return e.tagName; });
+  return [document.documentElement.scrollWidth, innerWidth, wide];
+})()"""
+
+
+def assert_fits(browser: Browser, page: Path, width: int = 400) -> None:
+    """The page, opened `width` pixels wide, is no wider than the window, no heading, paragraph, list item
+    or cell overflows its box, and nothing was reported to the console."""
+    browser.errors.clear()
+    browser.open(page, width=width)
+    page_width, window, wide = browser.js(_FITS)
+    assert page_width <= window == width and wide == [], (page_width, wide)
+    assert browser.errors == []

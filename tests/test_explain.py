@@ -17,7 +17,7 @@ from rulespec.lang.expressions import parse
 from rulespec.errors import Span
 from rulespec.source.rulesets import shipped_ids
 from rulespec.lang.words import Words, code, plain, source
-from tests.browser import CHROMIUM, SKIP_REASON, Browser, reads_left_to_right
+from tests.browser import CHROMIUM, LONG, SKIP_REASON, Browser, assert_fits, reads_left_to_right
 
 # (where the expression is written, expression, words)
 PHRASES = [
@@ -218,19 +218,12 @@ def test_a_right_to_left_override_stays_inside_it_in_a_browser(tmp_path):
 
 @pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
 def test_the_longest_unbroken_name_and_description_wrap_at_400px(tmp_path):
-    from tests.test_html_hand import FITS, LONG
     path = tmp_path / "long.yaml"
     path.write_text(LONG, encoding="utf-8")
     page = tmp_path / "long.html"
     page.write_text(explain(stage.check(model.load(path)), "html"), encoding="utf-8")
-    b = Browser()
-    try:
-        b.open(page, width=400)
-        page_width, window, wide = b.js(FITS)
-        assert page_width <= window == 400 and wide == [], (page_width, wide)
-        assert b.errors == []
-    finally:
-        b.close()
+    with Browser() as b:
+        assert_fits(b, page)
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)

@@ -15,7 +15,7 @@ import pytest
 from rulespec.authoring.html_hand import render_hand
 from rulespec.cli.main import run
 from rulespec.transcripts.trace import trace_transcript
-from tests.browser import CHROMIUM, KEYS, SKIP_REASON, Browser, reads_left_to_right
+from tests.browser import CHROMIUM, KEYS, LONG, SKIP_REASON, Browser, assert_fits, reads_left_to_right
 
 GOLDEN = Path(__file__).parent / "golden"
 TWO_PLAYERS = GOLDEN / "cirulla" / "02-complete-2p-deck-six-rounds.yaml"
@@ -131,13 +131,27 @@ def _expected(trace, n):
     return {"step": str(n), "table": s.table, "hands": s.hands}
 
 
+def recorded_page(tmp_path, ruleset_text: str):
+    """The hand page `rulespec record --html` writes for a hand of the ruleset written as `ruleset_text`."""
+    (tmp_path / "v.yaml").write_text(ruleset_text, encoding="utf-8")
+    out = tmp_path / "hand.html"
+    assert run(["record", str(tmp_path / "v.yaml"), "--seed", "1", "-o", str(tmp_path / "t.yaml"),
+                "--html", str(out)]) == 0
+    return out
+
+
+def open_hand(browser, page, trace, width: int = 1000):
+    """The hand page of `trace`, written to `page` and opened `width` pixels wide, console errors cleared."""
+    page.write_text(render_hand(trace), encoding="utf-8")
+    browser.errors.clear()
+    browser.open(page, width=width)
+    return page
+
+
 @needs_browser
 def test_page_steps_forward_and_back_as_the_transcript(browser, tmp_path):
     trace = trace_transcript(TWO_PLAYERS)
-    page = tmp_path / "hand.html"
-    page.write_text(render_hand(trace), encoding="utf-8")
-    browser.errors.clear()
-    browser.open(page, width=1000)
+    open_hand(browser, tmp_path / "hand.html", trace)
     state = _state(browser)
     assert {k: state[k] for k in ("step", "table", "hands")} == _expected(trace, 0)
     assert state["where"] == "deal"
@@ -186,10 +200,7 @@ def test_page_opens_at_a_step_named_in_the_address(browser, tmp_path):
 def test_italian_suits_drawn_and_400px_wide_fits(browser, tmp_path):
     trace = trace_transcript(LATIN)
     assert trace.deck["id"] == "latin40"
-    page = tmp_path / "latin.html"
-    page.write_text(render_hand(trace), encoding="utf-8")
-    browser.errors.clear()
-    browser.open(page, width=400)
+    open_hand(browser, tmp_path / "latin.html", trace, width=400)
     assert browser.js("document.querySelectorAll('#seats .card svg').length") == 12     # 4 seats x 3 cards
     assert browser.js("document.querySelectorAll('#seats .card .pip').length") == 0
     titles = browser.js("Array.prototype.map.call(document.querySelectorAll('.card'), function (c) {"
@@ -206,10 +217,7 @@ def test_italian_suits_drawn_and_400px_wide_fits(browser, tmp_path):
 
 @needs_browser
 def test_hostile_page_runs_none_of_its_text(browser, tmp_path):
-    (tmp_path / "hostile.yaml").write_text(HOSTILE, encoding="utf-8")
-    out = tmp_path / "hand.html"
-    assert run(["record", str(tmp_path / "hostile.yaml"), "--seed", "1", "-o", str(tmp_path / "t.yaml"),
-                "--html", str(out)]) == 0
+    out = recorded_page(tmp_path, HOSTILE)
     browser.errors.clear()
     browser.open(out)
     assert browser.js("document.title") == HOSTILE_NAME + ": a hand"
@@ -232,10 +240,7 @@ def test_a_refused_play_is_not_shown_as_made(browser, tmp_path):
     # 25: seat 1's 2D could capture, so playing it without a capture is refused: the page must
     # not say it was played and took nothing; the card stays in the hand and off the table.
     trace = trace_transcript(REFUSED)
-    page = tmp_path / "refused.html"
-    page.write_text(render_hand(trace), encoding="utf-8")
-    browser.errors.clear()
-    browser.open(page)
+    open_hand(browser, tmp_path / "refused.html", trace)
     browser.key("End")
     caption = browser.js("document.getElementById('caption').textContent")
     assert "tries to play 2\u2666" in caption and "refused" in caption, caption
@@ -264,34 +269,16 @@ def test_a_right_to_left_override_stays_inside_the_strangers_text(browser, tmp_p
     assert browser.errors == []
 
 
-LONG = f"id: long\nextends: cirulla\nname: '{'W' * 200}'\ndescription: '{'x' * 2000}'\nsource: '{'s' * 200}'\n"
-FITS = """(function () {
-  var wide = Array.prototype.filter.call(document.querySelectorAll('h1, p, li, td'), function (e) {
-    return e.scrollWidth > e.clientWidth + 1; }).map(function (e) { return e.tagName; });
-  return [document.documentElement.scrollWidth, innerWidth, wide];
-})()"""
-
-
 @needs_browser
 def test_the_longest_unbroken_name_and_description_wrap_at_400px(browser, tmp_path):
     # The schema allows a 200-character name and a 2000-character description with no space in them.
-    (tmp_path / "long.yaml").write_text(LONG, encoding="utf-8")
-    out = tmp_path / "hand.html"
-    assert run(["record", str(tmp_path / "long.yaml"), "--seed", "1", "-o", str(tmp_path / "t.yaml"),
-                "--html", str(out)]) == 0
-    browser.errors.clear()
-    browser.open(out, width=400)
-    page_width, window, wide = browser.js(FITS)
-    assert page_width <= window == 400 and wide == [], (page_width, wide)
-    assert browser.errors == []
+    assert_fits(browser, recorded_page(tmp_path, LONG))
 
 
 @needs_browser
 def test_no_empty_score_table_when_no_event_scores(browser, tmp_path):
     # 25 ends at a refused first play: nothing has scored, so the page says so instead of an empty table.
-    page = tmp_path / "refused.html"
-    page.write_text(render_hand(trace_transcript(REFUSED)), encoding="utf-8")
-    browser.open(page)
+    open_hand(browser, tmp_path / "refused.html", trace_transcript(REFUSED))
     assert "no events score in this hand" in browser.js("document.getElementById('score').textContent")
     assert browser.js("document.querySelectorAll('#score table').length") == 0
 
@@ -364,10 +351,7 @@ def test_every_step_shows_what_the_replay_and_the_transcript_say(browser, tmp_pa
     trace = trace_transcript(path)
     doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert trace.ok and len(trace.steps) == len(doc["plays"]) + 1
-    page = tmp_path / "hand.html"
-    page.write_text(render_hand(trace), encoding="utf-8")
-    browser.errors.clear()
-    browser.open(page)
+    open_hand(browser, tmp_path / "hand.html", trace)
     for n in range(len(trace.steps)):
         if n:
             browser.key("ArrowRight")
@@ -393,9 +377,7 @@ def test_a_refusal_note_gives_the_engines_reason(tmp_path):
 @needs_browser
 def test_keys_with_a_modifier_are_left_to_the_browser(browser, tmp_path):
     # Alt+← is the browser's Back, Ctrl+End and the like are the browser's too: the page steps on plain keys only.
-    page = tmp_path / "hand.html"
-    page.write_text(render_hand(trace_transcript(TWO_PLAYERS)), encoding="utf-8")
-    browser.open(page)
+    open_hand(browser, tmp_path / "hand.html", trace_transcript(TWO_PLAYERS))
     browser.key("ArrowRight")
     browser.key("ArrowRight")
     for name, modifiers in (("ArrowLeft", 1), ("ArrowRight", 2), ("Home", 4), ("End", 2)):   # Alt, Ctrl, Meta

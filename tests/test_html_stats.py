@@ -9,7 +9,7 @@ import pytest
 from rulespec.authoring.html_stats import _nice, render_stats
 from rulespec.bots.simulate import simulate
 from rulespec.cli.main import run
-from tests.browser import CHROMIUM, SKIP_REASON, Browser, reads_left_to_right
+from tests.browser import CHROMIUM, LONG, SKIP_REASON, Browser, assert_fits, reads_left_to_right
 
 
 @pytest.fixture(scope="module")
@@ -160,19 +160,12 @@ def test_a_right_to_left_override_in_the_name_stays_inside_it(tmp_path):
 
 @pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
 def test_the_longest_unbroken_name_wraps_at_400px(tmp_path):
-    from tests.test_html_hand import FITS, LONG
     (tmp_path / "long.yaml").write_text(LONG, encoding="utf-8")
     page = tmp_path / "sim.html"
     assert run(["simulate", str(tmp_path / "long.yaml"), "--hands", "2", "--seed", "1", "--workers", "1",
                 "--html", str(page)], io.StringIO(), io.StringIO()) == 0
-    b = Browser()
-    try:
-        b.open(page, width=400)
-        page_width, window, wide = b.js(FITS)
-        assert page_width <= window == 400 and wide == [], (page_width, wide)
-        assert b.errors == []
-    finally:
-        b.close()
+    with Browser() as b:
+        assert_fits(b, page)
 
 
 def _spread(top: int):

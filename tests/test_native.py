@@ -320,13 +320,17 @@ def test_simulate_engine_native_prints_the_statistics(capsys):
     assert out.err == ""
 
 
-@needs_cc
-def test_engine_auto_falls_back_and_says_why_once(capsys, tmp_path):
-    path = written(tmp_path, BIG_DECK)
-    assert run(["simulate", str(path), "--hands", "5", "--engine", "auto", "--workers", "1", "--json"]) == 0
+def auto_fallback(capsys, ref, hands: int = 3) -> list[str]:
+    """`simulate REF --engine auto --json`: it ran on the Python engine; the lines it wrote to stderr."""
+    assert run(["simulate", str(ref), "--hands", str(hands), "--engine", "auto", "--workers", "1", "--json"]) == 0
     out = capsys.readouterr()
     assert yaml.safe_load(out.out)["engine"] == "python"
-    lines = out.err.strip().splitlines()
+    return out.err.strip().splitlines()
+
+
+@needs_cc
+def test_engine_auto_falls_back_and_says_why_once(capsys, tmp_path):
+    lines = auto_fallback(capsys, written(tmp_path, BIG_DECK), hands=5)
     assert len(lines) == 1 and "using the Python engine" in lines[0]
     assert re.search(r"big-deck\.yaml:5:3: the native engine does not support a deck of 65 cards", lines[0])
 
@@ -372,10 +376,8 @@ def test_no_c_compiler_is_a_clear_message(how, tmp_path, monkeypatch, capsys):
     assert run(["compile", "cirulla-short", "--target", "c"]) == 2
     assert expected in capsys.readouterr().err
     # auto: the Python engine, said once
-    assert run(["simulate", "cirulla-short", "--hands", "3", "--engine", "auto", "--workers", "1", "--json"]) == 0
-    out = capsys.readouterr()
-    assert yaml.safe_load(out.out)["engine"] == "python"
-    assert out.err.count("using the Python engine") == 1 and expected in out.err
+    err = "\n".join(auto_fallback(capsys, "cirulla-short"))
+    assert err.count("using the Python engine") == 1 and expected in err
     # printing the C source needs no compiler
     assert run(["compile", "cirulla-short", "--target", "c", "--emit"]) == 0
     assert "rs_simulate" in capsys.readouterr().out
@@ -563,11 +565,7 @@ def test_lockstep_with_negative_division_and_modulo(tmp_path):
 
 @needs_cc
 def test_engine_auto_falls_back_from_an_int_past_64_bits(capsys, tmp_path):
-    path = written(tmp_path, PRODUCT)
-    assert run(["simulate", str(path), "--hands", "3", "--engine", "auto", "--workers", "1", "--json"]) == 0
-    out = capsys.readouterr()
-    assert yaml.safe_load(out.out)["engine"] == "python"
-    lines = out.err.strip().splitlines()
+    lines = auto_fallback(capsys, written(tmp_path, PRODUCT))
     assert len(lines) == 1 and re.search(r"product\.yaml:5:14: the native engine does not support an int", lines[0])
 
 
