@@ -86,9 +86,18 @@ def test_the_authors_loop_end_to_end_in_a_folder_outside_the_checkout(tmp_path):
         (home, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "--rulespec-golden", "golden"]),
     ]
     for cwd, argv in steps:
+        if argv[:3] == ["-m", "pytest", "-q"]:
+            # the same hand written as JSON (transcripts.md: JSON is YAML) is collected too; other JSON is not
+            import json
+
+            import yaml
+            hand = yaml.safe_load((home / "golden" / "mv.yaml").read_text(encoding="utf-8"))
+            (home / "golden" / "mv.json").write_text(json.dumps(hand), encoding="utf-8")
+            (home / "golden" / "package.json").write_text('{"name": "house", "version": "1.0.0"}', encoding="utf-8")
         done = _run(cwd, *argv)
         assert done.returncode == 0, (argv, done.stdout, done.stderr)
-    assert done.stdout.splitlines()[-1].startswith("1 passed")
+    assert done.stdout.splitlines()[-1].startswith("2 passed")
+    (home / "golden" / "mv.json").unlink()
     # Pytest's report of a transcript that no longer holds names the play.
     text = (home / "golden" / "mv.yaml").read_text(encoding="utf-8")
     first = text.index("  events: [", text.index("plays:"))
@@ -128,6 +137,14 @@ def test_the_plugin_collects_only_when_asked(tmp_path, flag, ini, collected):
         assert pytest_plugin.pytest_collect_file(transcript, parent) is None
     assert pytest_plugin.pytest_collect_file(ruleset, parent) is None
     assert pytest_plugin.pytest_collect_file(tmp_path / "x.json", parent) is None
+    # a transcript written as JSON (transcripts.md) is one too, as `rulespec test` takes it; other JSON is not
+    as_json = tmp_path / "t.json"
+    as_json.write_text('{"ruleset": "cirulla", "dealer": 0, "deck": ["AH"]}', encoding="utf-8")
+    other = tmp_path / "package.json"
+    other.write_text('{"name": "x", "version": "1.0.0"}', encoding="utf-8")
+    assert pytest_plugin.pytest_collect_file(other, parent) is None
+    if not collected:
+        assert pytest_plugin.pytest_collect_file(as_json, parent) is None
 
 
 def test_the_pre_commit_hook_runs_rulespec_validate(tmp_path, monkeypatch):

@@ -3,8 +3,8 @@
 Registered through the `pytest11` entry point, and off until asked for (so
 a project that replays its transcripts another way does not run them
 twice): `pytest --rulespec-golden`, or `rulespec_golden = true` in the
-pytest settings. Then every YAML file pytest visits that is a transcript
-(by its content, as `rulespec test` decides) is one item, `FILE::replay`;
+pytest settings. Then every YAML (or JSON) file pytest visits that is a
+transcript (by its content, as `rulespec test` decides) is one item, `FILE::replay`;
 a ruleset file beside it is not collected. A failure is replay's report:
 the play number, seat and card, what was expected and what happened.
 """
@@ -31,7 +31,9 @@ def _enabled(config) -> bool:
 
 
 def pytest_collect_file(file_path: Path, parent):
-    if file_path.suffix not in (".yaml", ".yml") or not _enabled(parent.config):
+    # .json too: a transcript may be written as JSON (transcripts.md); taken, as `rulespec test` takes it
+    # in a folder, only when its keys are a transcript's (other JSON files are passed over)
+    if file_path.suffix not in (".yaml", ".yml", ".json") or not _enabled(parent.config):
         return None
     from rulespec.transcripts.testrun import file_kind
     if file_kind(file_path) != "transcript":
