@@ -507,33 +507,16 @@ class Declarer:
 
     def _search(self, hand: int, avail: int, round: int, last_round: bool) -> tuple:
         """The full search: every combination of the cards, every rank of a wild card among them."""
-        rules = self.rules
         cards = _bits(avail)
-        wild_bit = rules.WILD_BIT
-        n_cards = rules.N_CARDS
         out = []
         for name, spec in self.specs:
             if spec.size > len(cards):
                 continue
             if spec.rounds and round not in spec.rounds and not ("last" in spec.rounds and last_round):
                 continue
-            wild_ok = spec.wild and rules.DECLARE_WILD
             for combo in combinations(cards, spec.size):
                 mask = sum(1 << c for c in combo)
-                ranks = [None]
-                if mask & wild_bit and wild_ok:
-                    ranks += list(rules.WILD_DECLARE_AS)
-                passing = []
-                for r in ranks:
-                    probe = mask if r is None else (mask ^ wild_bit) | (1 << (n_cards + r))
-                    if not spec.check(probe, hand, round, last_round):
-                        continue
-                    if any(other in rules.HAND_BONUSES and can_make(rules, other, mask, hand, round, last_round)
-                           for other in spec.excluded_by):
-                        continue
-                    passing.append(Declaration(name, mask, r))
-                    if not spec.unique_by:
-                        break          # the first rank that passes is the one offered
+                passing = [_declaration((name, mask, r)) for r in self._ranks(spec, mask, hand, round, last_round)]
                 if passing:
                     out.append(tuple(passing))
         return tuple(out)
