@@ -141,14 +141,30 @@ class RulespecError(Exception):
             if err.span is not None:
                 line = source_line(err.span)
                 if line is not None:
-                    # The caret sits under the column in the escaped line as printed.
-                    caret = " " * len(printable(line[:max(err.span.column, 1) - 1])) + "^"
-                    text += f"\n    {printable(line)}\n    {caret}"
+                    shown, at = quoted(line, err.span.column)
+                    text += f"\n    {shown}\n    {' ' * at}^"
             parts.append(text)
         return "\n".join(parts)
 
     def __str__(self) -> str:
         return self.headline()
+
+
+QUOTE_WIDTH = 160       # characters of a source line quoted under a message, around the column
+
+
+def quoted(line: str, column: int) -> tuple[str, int]:
+    """A source line as printed under a message (escaped: `printable`) and where its caret goes. A line
+    longer than QUOTE_WIDTH is cut to that many characters around the column, '…' where it was cut (a
+    stranger's 10,000-character line would otherwise be quoted whole)."""
+    shown = printable(line)
+    at = len(printable(line[:max(column, 1) - 1]))      # the caret under the column in the escaped line
+    if len(shown) <= QUOTE_WIDTH:
+        return shown, at
+    start = max(0, min(at - QUOTE_WIDTH // 2, len(shown) - QUOTE_WIDTH))
+    head = "…" if start else ""
+    tail = "…" if start + QUOTE_WIDTH < len(shown) else ""
+    return head + shown[start:start + QUOTE_WIDTH] + tail, at - start + len(head)
 
 
 def fail(message: str, span: Span | None = None) -> NoReturn:

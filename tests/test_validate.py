@@ -210,6 +210,25 @@ def test_error_object_carries_others_and_renders():
     )
 
 
+def test_a_long_line_is_quoted_around_its_column():
+    # A stranger's file may hold a line of thousands of characters: the message quotes QUOTE_WIDTH of them
+    # around the column, marked where cut, with the caret still under the column.
+    from rulespec.errors import QUOTE_WIDTH
+    with pytest.raises(RulespecError) as info:
+        validate(load("seats: 2\nname: 3   # " + "x" * 1000 + "\n", "long.yaml"), SCHEMA, what="thing")
+    headline, quoted, caret = info.value.render().splitlines()[:3]
+    assert headline == "long.yaml:2:7: expected a string, found 3"
+    assert quoted.startswith("    name: 3   # x") and quoted.endswith("x…") and len(quoted) == 4 + QUOTE_WIDTH + 1
+    assert caret == "    " + " " * 6 + "^"
+    line = '{name: "' + "x" * 300 + '", seats: 1}'
+    with pytest.raises(RulespecError) as info:
+        validate(load(line + "\n", "long.yaml"), SCHEMA, what="thing")
+    headline, quoted, caret = info.value.render().splitlines()[:3]
+    column = int(headline.split(":")[2])
+    assert line[column - 1] == "1" and quoted.startswith("    …") and quoted.endswith("seats: 1}")
+    assert quoted[len(caret) - 1] == "1"           # the caret under the column in the cut line
+
+
 def test_plain_data_without_spans():
     with pytest.raises(RulespecError) as info:
         validate({"name": 3, "extra": 1}, SCHEMA, what="thing")
