@@ -307,3 +307,41 @@ def test_a_native_manifest_not_ours_is_a_miss_said_once(home, monkeypatch, tmp_p
     assert run(simulate_native(path)) == 2                 # compiled, not served by the manifest
     [line] = said(capsys)
     assert line.startswith(f"rulespec: not using the cache file {manifest}: ")
+
+
+# ------------------------------------------------------------------ pickled states and the ruleset's content
+
+
+def test_a_pickled_hand_is_tied_to_its_rulesets_content(home, tmp_path, monkeypatch):
+    """A pickled Hand, Game or Rules records the digest of its ruleset's files: loaded after the files were
+    edited (here the base a variant extends: a scopa deal under a cirulla name) it is a clear error, not a
+    state whose moves play() refuses; loaded against the same content it is the same state."""
+    import pickle
+
+    import rulespec
+    from rulespec.errors import RulespecError
+    base = tmp_path / "base.yaml"
+    base.write_text("id: base\nextends: cirulla\n", encoding="utf-8")
+    path = tmp_path / "mine.yaml"
+    path.write_text("id: mine\nextends: ./base.yaml\n", encoding="utf-8")
+    rules = rulespec.compile(str(path))
+    hand = rules.new_hand(seats=4, seed=3)
+    game = rules.new_game(seats=2, seed=3)
+    game.new_hand()
+    blobs = [pickle.dumps(x) for x in (hand, game, rules)]
+    again = pickle.loads(blobs[0])
+    assert again.legal_moves() == hand.legal_moves() and again.hands == hand.hands
+    assert pickle.loads(blobs[2]).module is rules.module
+    base.write_text("id: base\nextends: scopa\n", encoding="utf-8")
+    for blob in blobs:
+        with pytest.raises(RulespecError, match=r"cannot load this pickled state: it was made with ruleset "
+                                                r".*mine\.yaml as its files were then .* they hold other rules now"):
+            pickle.loads(blob)
+    base.write_text("id: base\nextends: cirulla\n", encoding="utf-8")      # as it was: loads again
+    assert pickle.loads(blobs[0]).legal_moves() == hand.legal_moves()
+
+
+def test_a_pickle_made_before_the_digest_was_recorded_still_loads(home):
+    """A RulesRef of two fields (reference and options, as pickles held before) loads unchecked."""
+    from rulespec.run.pickling import RulesRef
+    assert RulesRef("cirulla-short", {}).load().RULESET_ID == "cirulla-short"
