@@ -103,6 +103,15 @@ def _key(stamps: tuple, options: dict | None) -> str:
 _BY_FILE: dict[tuple, tuple[tuple, tuple, "Compiled"]] = {}
 
 
+def content_digest(stamps: tuple) -> str:
+    """The SHA-256 of the digests of every file of a chain, in order: the ruleset's content, wherever its files
+    lie (a pickled state records it, run/pickling.py)."""
+    h = sha256()
+    for _name, digest in stamps:
+        h.update(digest)
+    return h.hexdigest()
+
+
 def _stamps(files: list[str | Path]) -> tuple:
     """Each file's resolved name and the SHA-256 of its bytes, as they are now."""
     return tuple((os.path.realpath(f), sha256(read_regular(f)).digest()) for f in files)
@@ -270,6 +279,7 @@ def _rebuild(entry: dict, ref, options: dict | None, *, relative_to, root) -> Co
     compiled = StoredCompiled(entry["source"], module, line_map, entry["filename"], checked)
     module._COMPILED = compiled
     module.__rulespec_ref__ = (entry["portable_ref"], dict(options or {}))
+    module.__rulespec_content__ = content_digest(stamps)
     if entry.get("playout_code") is not None:
         _load_playout(compiled, entry)
     compiled._disk_stamps = stamps
@@ -401,6 +411,7 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
     compiled = compile_model(rs, options, options_span, label=key[:12])
     # How to compile this module again (a pickled Hand or Game stores this, not the module).
     compiled.module.__rulespec_ref__ = (_portable_ref(ref, relative_to), dict(options or {}))
+    compiled.module.__rulespec_content__ = content_digest(stamps)       # checked when such a state is loaded
     _CACHE[key] = compiled
     if quick is not None:
         _BY_FILE[quick] = (_named(rs.files, stamps), stamps, compiled)

@@ -26,24 +26,23 @@ Two files per compiled ruleset:
   any way gives another H2, so a stale entry is never found, whatever the
   file's size or modification time.
 
-The folders are opened without following a link and judged by their
-descriptors, and every file is opened through them (never following a link,
-never waiting on a FIFO). An entry is trusted no further than we wrote it: it
-must be a regular file owned by the user, unreadable by others, start with the format's header and
-carry the CRC-32 of what follows; anything else (a truncated write, a
-corrupted disk block, an unreadable file, another format) is ignored and the
-ruleset is compiled again, which replaces it. Only inputs that compiled
+The folders and files are opened and judged as rulespec/source/owned.py
+says: folders of this user's, mode 0700, opened without following a link;
+files opened through them (never following a link, never waiting on a FIFO),
+used only if fstat says they are regular files of this user's that no one
+else can read or write (anything else is a miss, said once on stderr). An
+entry is trusted no further than we wrote it: it must also start with the
+format's header and carry the CRC-32 of what follows; anything else (a
+truncated write, a corrupted disk block, an unreadable file, another format)
+is ignored and the ruleset is compiled again, which replaces it. Only inputs that compiled
 cleanly are stored, so every error is reported by the ordinary path,
 located as always. `RULESPEC_CACHE=off` (or 0, no, false) turns it off.
 """
 from __future__ import annotations
 
-import gc
 import marshal
 import os
-import stat
 import sys
-import zlib
 
 # SHA-256 from CPython's own implementation where there is one (the same digests): loading hashlib's OpenSSL
 # costs every process about 2 ms, more than hashing the few small inputs of a hit here takes (the entry, half
@@ -57,6 +56,7 @@ except ImportError:
         from hashlib import sha256
 
 from rulespec.errors import RulespecError, register_source
+from rulespec.source import owned
 
 FORMAT = 2
 HEADER = b"rulespec compiled %d\n" % FORMAT
@@ -72,60 +72,11 @@ def enabled() -> bool:
     return os.environ.get(ENV, "").strip().lower() not in ("off", "0", "no", "false")
 
 
-_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-# Never following a link, never waiting for a FIFO's writer; close-on-exec.
-_FILE_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-
-
-def _private_dir(name: str, dir_fd: int | None) -> int | None:
-    """Create folder `name` (0700) if missing; a descriptor of it if it is a folder of this user's, made
-    private, else None. Opened without following a link and judged by that descriptor: a folder swapped
-    for a link between a check and a use cannot make the cache change or write anything elsewhere."""
-    try:
-        os.mkdir(name, 0o700, dir_fd=dir_fd)
-    except FileExistsError:
-        pass
-    except OSError:
-        return None
-    try:
-        fd = os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid():
-            if st.st_mode & 0o077:
-                os.fchmod(fd, 0o700)
-            return fd
-    except OSError:
-        pass
-    os.close(fd)
-    return None
-
-
-def open_folder() -> int | None:
-    """A descriptor of the cache's folder, created private (the caller closes it); None when there is none
-    this user alone controls (or no way to tell: a system without POSIX ownership has no cache)."""
-    if not hasattr(os, "getuid") or os.open not in os.supports_dir_fd:
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(base):
-        return None
-    try:
-        os.makedirs(base, exist_ok=True)
-        base_fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
-        return None
-    try:
-        top = _private_dir("rulespec", base_fd)
-    finally:
-        os.close(base_fd)
-    if top is None:
-        return None
-    try:
-        return _private_dir("compiled", top)
-    finally:
-        os.close(top)
+def open_folder() -> "owned.Folder | None":
+    """The cache's folder `rulespec/compiled`, created private (the caller closes it); None when there is
+    none this user alone controls (said once on stderr), or no way to tell: a system without POSIX
+    ownership has no cache (rulespec/source/owned.py)."""
+    return owned.open_folder("compiled")
 
 
 _CODE_STAMP: list[str] = []
@@ -190,78 +141,16 @@ def entry_key(first: str, digests) -> str:
     return h.hexdigest()
 
 
-def _read_own(name: str, where: int) -> bytes | None:
-    """The bytes of a file of the folder `where` that this user wrote for the cache (regular, owned,
-    private), else None."""
-    try:
-        fd = os.open(name, _FILE_FLAGS, dir_fd=where)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077 \
-                or st.st_size > MAX_ENTRY_BYTES:
-            return None
-        chunks = []
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        return b"".join(chunks)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+_sealed = owned.sealed
+_unsealed = owned.unsealed
 
 
-def _write_own(name: str, data: bytes, where: int) -> None:
-    """Write a file of the folder `where` atomically (0600: a new temporary file renamed over it)."""
-    tmp = f".tmp-{os.getpid()}-{os.urandom(8).hex()}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-                 | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=where)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, name, src_dir_fd=where, dst_dir_fd=where)
-    except BaseException:
-        try:
-            os.unlink(tmp, dir_fd=where)
-        except OSError:
-            pass
-        raise
+def _read_own(name: str, where) -> bytes | None:
+    """The bytes of a file of the folder `where` that this user wrote for the cache, else None."""
+    return owned.read_own(name, where, MAX_ENTRY_BYTES)
 
 
-def _sealed(header: bytes, payload: bytes) -> bytes:
-    """A file of the cache: its header, the CRC-32 of the payload, the payload. The check detects damage (a
-    truncated write, a bad disk block: every burst of up to 32 bits, all but 2**-32 of the rest), not forgery:
-    whoever can write the user's private folder can run code as the user anyway (docs/security.md)."""
-    return header + zlib.crc32(payload).to_bytes(4, "big") + payload
-
-
-def _unsealed(raw: bytes | None, header: bytes):
-    """The marshalled object of a file `_sealed` wrote with `header` if it is whole, else None."""
-    if raw is None or not raw.startswith(header):
-        return None
-    body = raw[len(header):]
-    check, payload = body[:4], body[4:]
-    if zlib.crc32(payload).to_bytes(4, "big") != check:
-        return None
-    # An entry is tens of thousands of small lists (the playout's memo rows): unmarshalled with the collector
-    # on, each 700 of them start a collection, which walks everything allocated since, and soon everything
-    # (about 6 ms for a shipped ruleset's entry, against 1.5 ms without). They are data, with no cycles to find.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return marshal.loads(payload)
-    except (ValueError, EOFError, TypeError):
-        return None
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _chain(name: str, where: int) -> list[tuple[str, str]] | None:
+def _chain(name: str, where: owned.Folder) -> list[tuple[str, str]] | None:
     """The (span name, real path) of each file of the chain that `ref-H1.files` lists, else None."""
     doc = _unsealed(_read_own(name, where), LIST_HEADER)
     if not (isinstance(doc, dict) and doc.get("format") == FORMAT and isinstance(doc.get("files"), list)):
@@ -295,13 +184,11 @@ def load(located: str, options_json: str, root: str | None, relative_to: str | N
     where = open_folder()
     if where is None:
         return None
-    try:
+    with where:
         return _load_in(where, naming_key(located, options_json, root, relative_to))
-    finally:
-        os.close(where)
 
 
-def _load_in(where: int, first: str) -> dict | None:
+def _load_in(where: owned.Folder, first: str) -> dict | None:
     """load's work, in the cache folder `where`, for the naming key `first`."""
     files = _chain(f"ref-{first}.files", where)
     if files is None:
@@ -326,7 +213,7 @@ def _load_in(where: int, first: str) -> dict | None:
     return entry
 
 
-def _entry(name: str, key: str, where: int) -> dict | None:
+def _entry(name: str, key: str, where: owned.Folder) -> dict | None:
     """The payload of `H2.rsc` if it is whole (header, CRC-32 of the rest) and is the entry for `key`."""
     entry = _unsealed(_read_own(name, where), HEADER)
     if not isinstance(entry, dict) or entry.get("key") != key:
@@ -343,14 +230,14 @@ def store(located: str, options_json: str, root: str | None, relative_to: str | 
     try:
         first = naming_key(located, options_json, root, relative_to)
         key = entry_key(first, digests)
-        _write_own(f"{key}.rsc", _sealed(HEADER, marshal.dumps({**entry, "key": key})), where)
+        owned.write_own(f"{key}.rsc", _sealed(HEADER, marshal.dumps({**entry, "key": key})), where)
         listing = marshal.dumps({"format": FORMAT, "files": [list(f) for f in files]})
-        _write_own(f"ref-{first}.files", _sealed(LIST_HEADER, listing), where)
-        _prune(where)
+        owned.write_own(f"ref-{first}.files", _sealed(LIST_HEADER, listing), where)
+        _prune(where.fd)
     except (OSError, ValueError, TypeError):
         pass                # only a shortcut: the next run compiles the ruleset again
     finally:
-        os.close(where)
+        os.close(where.fd)
 
 
 def _prune(where: int, most: int = MAX_FILES) -> None:

@@ -2,9 +2,17 @@
 
 `load(compiled)` returns a `Native` for a checked, compiled ruleset: its C
 source (codegen_c.py) is built once with `cc -O2 -shared -fPIC` (-O: $RULESPEC_NATIVE_OPT; -mpopcnt
-where the x86-64 processor has it) into the user's cache directory (`$XDG_CACHE_HOME/rulespec` or `~/.cache/rulespec`,
-mode 0700), named by a hash of the source, the compiler and its flags, then
-loaded with ctypes. `Native.run()` plays a batch of hands in one call.
+where the x86-64 processor has it) in a private temporary folder, kept in the user's cache folder
+(`$XDG_CACHE_HOME/rulespec/native` or `~/.cache/rulespec/native`), named by a hash of the source,
+the compiler and its flags, then loaded with ctypes. `Native.run()` plays a batch of hands in one call.
+
+A library or manifest of the cache is used only if rulespec/source/owned.py trusts it (the folder this
+user's and 0700, the file this user's and private, by fstat of the file opened); a library is then
+loaded through that open file (/proc/self/fd/N), so a file swapped in after the check is never the one
+loaded. A manifest lets a later `simulate` run without compiling the ruleset: it holds the SHA-256 of
+every file of the chain as compiled, and is used only while each still has those bytes.
+`RULESPEC_CACHE=off` reads and writes neither: the library is built and loaded from a private
+temporary folder, removed at once.
 
 The compiler is `$RULESPEC_CC` when set (a name on PATH or a path; empty:
 none), else the first of cc, gcc, clang on PATH. Without one, or when the
@@ -19,13 +27,18 @@ from __future__ import annotations
 
 import ctypes
 import json
+import marshal
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from rulespec.errors import RulespecError
+from rulespec.source import owned
 
+FOLDER = "native"            # rulespec/native in the user's cache folder: libraries and manifests
+MANIFEST_HEADER = b"rulespec native manifest 1\n"
+MANIFEST_FORMAT = 1
+MAX_MANIFEST_BYTES = 1 << 20
 FLAGS = ("-shared", "-fPIC", "-std=gnu99", "-w")
 OPTIMISE = ("-O0", "-O1", "-O2", "-O3")
 
@@ -117,7 +130,12 @@ class SplitMix:
 
 
 def _sha256(text: str) -> str:
-    """The SHA-256 hex digest of a text: from CPython's built-in module where there is one (hashlib costs
+    """The SHA-256 hex digest of a text."""
+    return _sha256_bytes(text.encode())
+
+
+def _sha256_bytes(data: bytes) -> str:
+    """The SHA-256 hex digest of bytes: from CPython's built-in module where there is one (hashlib costs
     a run served by the manifest ~4 ms of OpenSSL start-up), else hashlib's."""
     try:
         from _sha2 import sha256              # Python 3.12 and later
@@ -126,7 +144,7 @@ def _sha256(text: str) -> str:
             from _sha256 import sha256        # Python 3.11
         except ImportError:
             from hashlib import sha256
-    return sha256(text.encode()).hexdigest()
+    return sha256(data).hexdigest()
 
 
 def _which(name: str) -> str | None:
@@ -177,50 +195,152 @@ def _identity(cc: str) -> str:
     return f"{real}:{st.st_size}:{st.st_mtime_ns}"
 
 
-def cache_dir() -> Path:
-    """The user's cache directory for built rulesets, created private (0700)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    path = Path(base) / "rulespec"
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    st = path.stat()
-    if st.st_uid == os.getuid() and st.st_mode & 0o077:
-        path.chmod(0o700)
-    elif st.st_uid != os.getuid():
-        raise NativeUnavailable(f"the cache directory {path} belongs to another user; set XDG_CACHE_HOME")
-    return path
+def _cache_folder() -> "owned.Folder | None":
+    """The native cache's folder `rulespec/native` (the caller closes it); None when $RULESPEC_CACHE turns the
+    caches off or there is no folder this user alone controls (rulespec/source/owned.py, said once)."""
+    from rulespec.compiler import cache
+    return owned.open_folder(FOLDER) if cache.enabled() else None
 
 
-def build(source: str, cc: str | None = None) -> Path:
-    """The shared library of a C source, built unless the cache has it (keyed by source, compiler, flags)."""
-    import subprocess
+def _library_name(source: str, cc: str, flags: tuple[str, ...]) -> str:
+    """The cache's name of a library: a hash of its C source, the compiler (path, size, time) and the flags."""
+    key = _sha256("\0".join([source, cc, _identity(cc), *flags]))
+    return f"rs-{key[:32]}.so"
+
+
+def _compiler(cc: str | None) -> str:
     cc = cc or find_compiler()
     if cc is None:
         raise NativeUnavailable(_no_compiler_message())
+    return cc
+
+
+def build(source: str, cc: str | None = None) -> Path:
+    """The path of the shared library of a C source: in the cache, built unless it holds a library of
+    ours for this source, compiler and flags; with no cache (turned off, or no folder of this user's
+    alone) built into a new private temporary folder, left to the caller."""
+    cc = _compiler(cc)
     flags = _flags()
-    key = _sha256("\0".join([source, cc, _identity(cc), *flags]))[:32]
-    folder = cache_dir()
-    lib = folder / f"rs-{key}.so"
-    if lib.exists():
-        return lib
+    name = _library_name(source, cc, flags)
+    where = _cache_folder()
+    if where is not None:
+        with where:
+            opened = owned.open_own(name, where)
+            if opened is not None:
+                os.close(opened[0])
+                return Path(where.path) / name
+            if _store_built(source, cc, flags, name, where):
+                return Path(where.path) / name
     import tempfile
-    fd, tmp_c = tempfile.mkstemp(suffix=".c", prefix="rs-", dir=folder)
-    tmp_so = tmp_c[:-2] + ".so"
+    folder = tempfile.mkdtemp(prefix="rulespec-native-")
+    return Path(_compile_in(folder, source, cc, flags))
+
+
+def _library(source: str) -> tuple[ctypes.CDLL, Path]:
+    """The loaded library of a C source and its path (for messages): from the cache when it holds one of
+    ours (checked on the open file, loaded through that open file), else built, kept and loaded the
+    same way; with no cache, built and loaded from a private temporary folder that is removed."""
+    cc = _compiler(None)
+    flags = _flags()
+    name = _library_name(source, cc, flags)
+    where = _cache_folder()
+    if where is not None:
+        with where:
+            lib = _open_library(name, where)
+            if lib is None and _store_built(source, cc, flags, name, where):
+                lib = _open_library(name, where)
+            if lib is not None:
+                return lib, Path(where.path) / name
+    import shutil
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="rulespec-native-")
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(source)
-        try:
-            done = subprocess.run([cc, *flags, "-o", tmp_so, tmp_c], capture_output=True, text=True, timeout=300)
-        except (OSError, subprocess.SubprocessError) as err:
-            raise NativeUnavailable(f"the C compiler {cc} does not run: {err}") from None
-        if done.returncode != 0:
-            first = "\n".join(done.stderr.strip().splitlines()[:5])
-            raise NativeUnavailable(f"the C compiler {cc} failed on the generated source:\n{first}")
-        os.replace(tmp_so, lib)
+        built = _compile_in(folder, source, cc, flags)
+        # A fresh name in a folder only this user can write: loaded as built (glibc then knows it by this
+        # name, never met again); the mapping outlives the file.
+        return ctypes.CDLL(built), Path(built)
     finally:
-        for leftover in (tmp_c, tmp_so):
-            if os.path.exists(leftover):
-                os.unlink(leftover)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _store_built(source: str, cc: str, flags: tuple[str, ...], name: str, where: "owned.Folder") -> bool:
+    """Build the library into a private temporary folder and keep it in the cache as `name` (0700, written
+    anew and renamed over the name); False if it could not be kept (the caller builds without the cache)."""
+    import shutil
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="rulespec-native-")
+    try:
+        with open(_compile_in(folder, source, cc, flags), "rb") as f:
+            data = f.read()
+        owned.write_own(name, data, where, 0o700)
+        return True
+    except OSError:
+        return False
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _compile_in(folder: str, source: str, cc: str, flags: tuple[str, ...]) -> str:
+    """Compile a C source into a shared library in `folder` (a new private one); its path."""
+    import subprocess
+    tmp_c = os.path.join(folder, "rs.c")
+    tmp_so = os.path.join(folder, "rs.so")
+    with open(tmp_c, "x", encoding="utf-8") as f:
+        f.write(source)
+    try:
+        done = subprocess.run([cc, *flags, "-o", tmp_so, tmp_c], capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as err:
+        raise NativeUnavailable(f"the C compiler {cc} does not run: {err}") from None
+    if done.returncode != 0:
+        first = "\n".join(done.stderr.strip().splitlines()[:5])
+        raise NativeUnavailable(f"the C compiler {cc} failed on the generated source:\n{first}")
+    return tmp_so
+
+
+# (st_dev, st_ino) of each library loaded from the cache -> (the descriptor it was loaded through, kept open
+# for the process's life, and the library). glibc knows a library by the name it was opened by: a
+# descriptor's number closed and reused would name another file by the same /proc/self/fd/N, so none is
+# closed; and an open file's inode is never reused, so its (device, inode) names it alone.
+_BY_FILE: dict[tuple[int, int], tuple[int, ctypes.CDLL]] = {}
+
+
+def _open_library(name: str, where: "owned.Folder") -> ctypes.CDLL | None:
+    """The library `name` of the cache folder, if it is ours (owned.open_own: checked by fstat of the file
+    opened), loaded through that very open file (/proc/self/fd/N), so that a file swapped in after the
+    check is never the one loaded; None if there is none or it is not ours."""
+    opened = owned.open_own(name, where)
+    if opened is None:
+        return None
+    fd, st = opened
+    ident = (st.st_dev, st.st_ino)
+    if ident in _BY_FILE:
+        os.close(fd)
+        return _BY_FILE[ident][1]
+    try:
+        lib = ctypes.CDLL(_loadable(fd))
+    except OSError:
+        os.close(fd)
+        return None
+    _BY_FILE[ident] = (fd, lib)
     return lib
+
+
+def _loadable(fd: int) -> str:
+    """A path that names the open file `fd` itself: /proc/self/fd/N where there is one, else a copy of its
+    bytes in a new private temporary folder (removed when the process ends)."""
+    own = f"/proc/self/fd/{fd}"
+    if os.path.exists(own):
+        return own
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="rulespec-native-")
+    copy = os.path.join(folder, "rs.so")
+    with open(copy, "xb") as out:
+        while chunk := os.pread(fd, 1 << 20, out.tell()):
+            out.write(chunk)
+    import atexit
+    import shutil
+    atexit.register(shutil.rmtree, folder, True)
+    return copy
 
 
 # ------------------------------------------------------------------ the loaded library
@@ -274,11 +394,11 @@ class Meta:
 class Native:
     """A ruleset's native playouts: `run(seed, first, count, seats)` plays a batch of hands."""
 
-    def __init__(self, meta: Meta, lib_path: Path, compiled=None, ref=None, options=None):
+    def __init__(self, meta: Meta, lib: ctypes.CDLL, lib_path: Path, compiled=None, ref=None, options=None):
         self.meta = meta
-        self.path = lib_path
+        self.path = lib_path              # where it was loaded from (for messages)
         self._compiled, self._ref, self._options = compiled, ref, options
-        self.lib = ctypes.CDLL(str(lib_path))
+        self.lib = lib
         fn = self.lib.rs_simulate
         fn.restype = ctypes.c_int
         fn.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int,
@@ -393,7 +513,7 @@ def load(compiled, ref=None, options=None) -> Native:
     key = _sha256(source)
     hit = _LOADED.get(key)
     if hit is None:
-        hit = Native(Meta.of(compiled.ruleset), build(source), compiled)
+        hit = Native(Meta.of(compiled.ruleset), *_library(source), compiled)
         _LOADED[key] = hit
     if ref is not None:
         _write_manifest(ref, options, compiled, hit)
@@ -403,67 +523,76 @@ def load(compiled, ref=None, options=None) -> Native:
 # ------------------------------------------------------------------ the manifest (a run without compiling)
 
 
-def _code_stamp() -> list:
-    """Every source file of rulespec (code, grammar, schemas) with its size and time: they make the C."""
-    package = sys.modules[__name__.split(".")[0]]      # rulespec, imported before any of its modules
-    out = []
-    roots = {Path(package.__file__).parent.resolve(), Path(__file__).parent.resolve()}
-    for root in sorted(roots):
-        for folder, _, names in os.walk(root, followlinks=True):
-            for name in sorted(names):
-                if name.endswith((".py", ".lark", ".json")):
-                    st = os.stat(os.path.join(folder, name))
-                    out.append([os.path.join(folder, name), st.st_size, st.st_mtime_ns])
-    return out
-
-
-def _manifest_path(ref, options) -> Path:
+def _manifest_name(ref, options) -> str:
+    """The manifest's name: a hash of how the command line named the ruleset (and, for a path, where
+    from), the options and the compiler flags."""
     text = str(ref)
     where = os.getcwd() if ("/" in text or text.endswith((".yaml", ".yml"))) else ""
     named = json.dumps([text, where, options or {}, _flags()], sort_keys=True, default=str)
-    return cache_dir() / f"manifest-{_sha256(named)[:32]}.json"
-
-
-def _stamps(files) -> list:
-    out = []
-    for f in files:
-        st = os.stat(f)
-        out.append([str(f), st.st_size, st.st_mtime_ns])
-    return out
+    return f"manifest-{_sha256(named)[:32]}"
 
 
 def _write_manifest(ref, options, compiled, nat: Native) -> None:
+    """Keep what `quick_load` needs: each file of the chain by name, real path and the SHA-256 of the bytes
+    compiled, rulespec's code stamp, the library's name and the Meta; nothing without the cache."""
+    from rulespec.compiler import cache
     try:
-        doc = {"files": _stamps(compiled.ruleset.files), "code": _code_stamp(), "lib": nat.path.name,
-               "meta": {**nat.meta.__dict__, "sides": {str(k): v for k, v in nat.meta.sides.items()}}}
-        path = _manifest_path(ref, options)
-        import tempfile
-        fd, tmp = tempfile.mkstemp(suffix=".json", prefix="manifest-", dir=path.parent)
-        with os.fdopen(fd, "w") as f:
-            json.dump(doc, f)
-        os.replace(tmp, path)
-    except (OSError, TypeError, ValueError):
+        rs = compiled.ruleset
+        files = [[str(name), real, digest.hex()] for name, (real, digest) in zip(rs.files, rs.stamps)]
+        doc = {"format": MANIFEST_FORMAT, "files": files, "code": cache.code_stamp(), "lib": nat.path.name,
+               "meta": {**nat.meta.__dict__, "sides": dict(nat.meta.sides)}}
+        where = _cache_folder()
+        if where is None:
+            return
+        with where:
+            if nat.path.parent == Path(where.path):   # else built privately: no library to point at
+                owned.write_own(_manifest_name(ref, options), owned.sealed(MANIFEST_HEADER, marshal.dumps(doc)),
+                                where)
+    except (OSError, TypeError, ValueError, AttributeError):
         pass                  # only a shortcut: without it the next run compiles the ruleset again
+
+
+def _unchanged(files) -> bool:
+    """Whether each (name, real path, SHA-256) of a manifest still holds: the name leads to that real file,
+    whose bytes, read now, have that digest (size and time tell nothing: a rewrite can keep both)."""
+    from rulespec.source.files import read_regular
+    for name, real, digest in files:
+        if os.path.realpath(name) != real:
+            return False
+        try:
+            if _sha256_bytes(read_regular(real)) != digest:
+                return False
+        except (RulespecError, OSError):
+            return False
+    return True
 
 
 def quick_load(ref, options=None) -> Native | None:
     """The native playouts of a ruleset named as on the command line, from the cache's manifest alone
-    (no YAML read, nothing compiled), when the manifest, the ruleset's files and rulespec's own files
-    all still match; None otherwise (then `load` a compiled ruleset)."""
+    (no YAML compiled), when the manifest and library are ours, the ruleset's files hold the bytes
+    compiled and rulespec's code is the same; None otherwise (then `load` a compiled ruleset)."""
+    from rulespec.compiler import cache
     try:
         if find_compiler() is None:
             return None
-        path = _manifest_path(ref, options)
-        with open(path) as f:
-            doc = json.load(f)
-        if _stamps(p for p, _, _ in doc["files"]) != doc["files"] or _code_stamp() != doc["code"]:
+        where = _cache_folder()
+        if where is None:
             return None
-        lib = path.parent / doc["lib"]
-        if not lib.is_file() or "/" in doc["lib"]:
-            return None
-        m = doc["meta"]
-        meta = Meta(m["id"], m["categories"], m["events"], m["outcomes"], {int(k): v for k, v in m["sides"].items()},
-                    m["player_counts"], m["default_players"])
-        return Native(meta, lib, ref=ref, options=options)
+        with where:
+            doc = owned.unsealed(owned.read_own(_manifest_name(ref, options), where, MAX_MANIFEST_BYTES),
+                                 MANIFEST_HEADER)
+            if not isinstance(doc, dict) or doc.get("format") != MANIFEST_FORMAT or \
+                    doc.get("code") != cache.code_stamp() or not _unchanged(doc["files"]):
+                return None
+            name = doc["lib"]
+            if not (isinstance(name, str) and name.startswith("rs-") and name.endswith(".so") and "/" not in name):
+                return None
+            lib = _open_library(name, where)
+            if lib is None:
+                return None
+            m = doc["meta"]
+            meta = Meta(m["id"], m["categories"], m["events"], m["outcomes"], dict(m["sides"]),
+                        m["player_counts"], m["default_players"])
+            return Native(meta, lib, Path(where.path) / name, ref=ref, options=options)
     except (OSError, ValueError, KeyError, TypeError, NativeUnavailable):
         return None

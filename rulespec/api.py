@@ -33,10 +33,6 @@ class Rules:
     def __deepcopy__(self, memo) -> "Rules":
         return self
 
-    def __reduce__(self):
-        from rulespec.run.pickling import rules_ref
-        return _rules_again, tuple(rules_ref(self.module))
-
     @property
     def id(self) -> str:
         return self.module.RULESET_ID
@@ -78,10 +74,11 @@ class Rules:
         opts = "".join(f", {k}={v!r}" for k, v in sorted(self.options.items()))
         return f"rulespec.compile({self.id!r}{opts})"
 
-    # Pickled as the reference and options; loading compiles again (cached).
+    # Pickled as the reference, options and content digest; loading compiles again (cached) and checks that
+    # the ruleset's files still hold that content (run/pickling.py).
     def __reduce__(self):
-        ref, options = self.module.__rulespec_ref__
-        return (_compile_ref, (ref, dict(options)))
+        from rulespec.run.pickling import rules_ref
+        return (_compile_ref, tuple(rules_ref(self.module)))
 
 
 def _check_source(source, n_cards: int) -> None:
@@ -104,15 +101,13 @@ def _check_source(source, n_cards: int) -> None:
         raise RulespecError(f"a deal source's rng is a random.Random, found {type(source.rng).__name__}")
 
 
-def _compile_ref(ref: str, options: dict) -> Rules:
-    return compile(ref, **options)
-
-
-def _rules_again(ref: str, options: dict) -> Rules:
-    """A pickled Rules loaded: its ruleset compiled again with the same option values."""
-    from rulespec.compiler.build import compile_ruleset
-    compiled = compile_ruleset(ref, options or None)
-    return Rules(compiled.module, compiled.ruleset)
+def _compile_ref(ref: str, options: dict, content: str | None = None) -> Rules:
+    """A pickled Rules loaded: its ruleset compiled again with the same option values, from the same content
+    (RulespecError if its files hold other rules now; a pickle without a digest is not checked)."""
+    from rulespec.run.pickling import check_content
+    rules = compile(ref, **options)
+    check_content(rules.module, content, ref)
+    return rules
 
 
 def compile(ruleset: str | Path, **options) -> Rules:  # noqa: A001 - the library's verb

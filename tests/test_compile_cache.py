@@ -405,15 +405,16 @@ def test_a_fifo_planted_in_the_cache_folder_never_blocks(cache_home):
 
 
 def test_a_folder_swapped_for_a_link_after_its_check_is_never_followed(cache_home, monkeypatch, tmp_path):
-    """The folders are made private through a descriptor opened without following links: a folder swapped
-    for a link between the check and the chmod cannot make the chmod (or any write) land elsewhere."""
+    """The folders are judged through a descriptor opened without following links: a folder swapped for a
+    link between a check and a use cannot make any write land elsewhere (and a loose one is never chmod-ed:
+    tests/test_cache_trust.py)."""
     victim = tmp_path / "victim"
     victim.mkdir()
     victim.chmod(0o755)
     top = cache_home.parent
     top.parent.mkdir(parents=True)
     top.mkdir(0o755)
-    top.chmod(0o755)                  # loose: the cache tightens its own folder
+    top.chmod(0o755)                  # loose: passed over, left as it is
     real_lstat, swapped = os.lstat, []
 
     def swap_after_check(path, *args, **kwargs):

@@ -175,17 +175,18 @@ def test_grammar_is_found_in_the_checkout():
     assert expressions.grammar_dir() == Path(expressions.__file__).resolve().parent.parent / "grammars"
 
 
-def test_a_cache_folder_not_in_utf_8_leaves_lark_without_a_cache(tmp_path, monkeypatch):
-    """XDG_CACHE_HOME of bytes that are not UTF-8 (a str with surrogates): Lark hashes the cache file's
-    name as UTF-8 and would raise UnicodeEncodeError; the parser is built without a disk cache instead."""
+def test_a_cache_folder_not_in_utf_8_still_keeps_the_parser(tmp_path, monkeypatch):
+    """XDG_CACHE_HOME of bytes that are not UTF-8 (a str with surrogates): Lark's own cache hashed the file's
+    name as UTF-8 and raised UnicodeEncodeError; lang/larkcache.py names files by os's own encoding."""
     import os
 
     from rulespec.lang import expressions
     odd = os.fsdecode(os.fsencode(str(tmp_path)) + b"/c\xff")
     monkeypatch.setenv("XDG_CACHE_HOME", odd)
-    assert expressions._cache_file() is False
+    monkeypatch.delenv("RULESPEC_CACHE", raising=False)
     expressions._parser.cache_clear()
     try:
         assert expressions._parser().parse("1 + 2") is not None
+        assert len(os.listdir(os.path.join(odd, "rulespec", "grammar"))) == 1
     finally:
         expressions._parser.cache_clear()

@@ -263,39 +263,13 @@ def grammar_dir() -> Path:
     raise FileNotFoundError(f"expr.lark not found in {here}")
 
 
-def _cache_file() -> str | bool:
-    """Where Lark may keep the built parser: a folder of this user's own, or no cache at all.
-
-    Lark's default cache lives in the shared temporary folder, and it is a
-    pickle; loading one another user could have written would run their code.
-    """
-    import os
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "rulespec")
-    try:
-        folder.encode("utf-8")      # Lark hashes the file's name as UTF-8: a name of other bytes cannot be one
-    except UnicodeEncodeError:
-        return False
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        st = os.stat(folder)
-        if st.st_uid != os.getuid() or st.st_mode & 0o022:
-            return False
-    except OSError:
-        return False
-    return os.path.join(folder, "expr-grammar.lark.cache")
-
-
 @lru_cache(maxsize=None)
 def _parser() -> Lark:
-    # Built once per process (constructing an LALR table is the slow part) and
-    # cached on disk between processes; Lark keys the cache on the grammar text.
+    # Built once per process (constructing an LALR table is the slow part) and kept on disk between
+    # processes as data, not a pickle (lang/larkcache.py).
+    from rulespec.lang import larkcache
     options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=False)
-    cache = _cache_file()
-    try:
-        return Lark.open("expr.lark", rel_to=str(grammar_dir() / "expr.lark"), cache=cache, **options)
-    except OSError:
-        return Lark.open("expr.lark", rel_to=str(grammar_dir() / "expr.lark"), **options)
+    return larkcache.parser(str(grammar_dir() / "expr.lark"), options)
 
 
 class _Locator:

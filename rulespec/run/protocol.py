@@ -23,7 +23,8 @@ class CompiledRules(Protocol):
     # -- identity and deck
     RULESET_ID: str
     LINE_SPANS: Sequence[Span | None]  # per generated line, the YAML span that wrote it (located rule failures)
-    # (and `__rulespec_ref__`: (ruleset reference, option values), how to compile it again; run/pickling.py)
+    # (and `__rulespec_ref__`: (ruleset reference, option values), how to compile it again, and
+    # `__rulespec_content__`: the digest of its files' bytes, checked when a pickled state is loaded; run/pickling.py)
     OPTIONS: Mapping[str, object]
     N_CARDS: int
     CARD_NAMES: Sequence[str]          # real cards, then the wild card's virtual ones
