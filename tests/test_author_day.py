@@ -129,3 +129,88 @@ def test_a_thousand_unknown_names_give_twenty_messages(tmp_path):
     text = FULL.replace("1: [scopa, scopa, scopa]", "1: [" + ", ".join(f"x{i}" for i in range(1000)) + "]")
     code, _, err = cli("validate", write(tmp_path, text))
     assert code == 2 and len(headlines(err)) == 20
+
+
+# ------------------------------------------------------------------ suggestions that fit the context
+
+
+@pytest.mark.parametrize("name, expected", [
+    # The target was told "did you mean 'suit'?": a builtin that needs cards, never a target.
+    ("target-sixty", "target-sixty.yaml:6:16: unknown name 'sixty': the target is a whole number such as 61, or "
+                     "an expression of the options such as '31 if options.short else 51'"),
+    # `rank == J` was told "did you mean 'JS'?": a card, where a rank symbol is meant.
+    ("rank-j", "rank-j.yaml:7:40: 'J' is a rank here: quote it, \"J\" (unquoted, J reads as a card)"),
+    # `= 1` had no hint at all.
+    ("single-equals", "single-equals.yaml:7:35: unexpected character '=' in expression; to compare, write '==' "
+                      "(an expression assigns nothing)"),
+    # Reported at line 8 (`tie`, correctly indented), a line after the one that is off.
+    ("three-space-indent", "three-space-indent.yaml:7:4: indented 3 spaces, but line 8 below it, in the same "
+                           "block, 2: the lines of a block line up (this file indents by 2); check the "
+                           "indentation"),
+])
+def test_a_suggestion_fits_where_the_mistake_is(monkeypatch, name, expected):
+    monkeypatch.chdir(HERE)
+    code, out, err = cli("validate", f"{name}.yaml")
+    assert code == 2
+    assert headlines(err) == [expected]
+
+
+@pytest.mark.parametrize("expression, hint", [
+    ("count(played, suit in [D, H]) >= 1", "'D' is a suit here: quote it, \"D\" (unquoted, D reads as a card)"),
+    ("rank(card) == 7", "'7' is a rank here: quote it, \"7\" (unquoted, 7 is a number)"),
+    ("count(table) == 1 && true", "unexpected '&' in expression; expected a value, name or '('; write 'and'"),
+    ("!true", "unexpected character '!' in expression; write 'not' (or '!=' to compare)"),
+])
+def test_what_another_language_writes_gets_this_ones_spelling(tmp_path, expression, hint):
+    path = write(tmp_path, "id: v\nextends: cirulla\nname: V\ndescription: d\nevents:\n"
+                           f"  e: {{when: '{expression}', points: 1, category: scope}}\n", "v.yaml")
+    code, _, err = cli("validate", path)
+    assert code == 2 and headlines(err)[0].split(": ", 1)[1] == hint
+
+
+def test_a_rank_compared_with_a_quoted_symbol_still_validates(tmp_path):
+    path = write(tmp_path, "id: v\nextends: cirulla\nname: V\ndescription: d\nscoring:\n"
+                           "  fanti: {points: 'count(pile, rank == \"J\")'}\n", "v.yaml")
+    assert cli("validate", path)[0] == 0
+
+
+def test_an_indent_off_on_the_line_yaml_names_is_still_reported_there(tmp_path):
+    path = write(tmp_path, "id: v\nextends: cirulla\nname: V\ndescription: d\ngame:\n  target: 61\n tie: play_on\n",
+                 "v.yaml")
+    code, _, err = cli("validate", path)
+    assert headlines(err) == [f"{path}:7:2: a mapping is not expected here; check the indentation"]
+
+
+@pytest.mark.parametrize("value, message", [
+    ("maybe", "option 'corta' is bool, found 'maybe'; on the command line write yes or no (or true/false, on/off)"),
+    ("", "option 'corta' is bool, found ''; on the command line write yes or no (or true/false, on/off)"),
+])
+def test_an_option_value_not_understood_lists_the_spellings_taken(monkeypatch, value, message):
+    monkeypatch.chdir(HERE)
+    code, out, err = cli("validate", "corta.yaml", "--option", f"corta={value}")
+    assert (code, out, err) == (2, "", message + "\n")
+    assert cli("validate", "corta.yaml", "--option", "corta=on")[0] == 0
+
+
+def test_an_int_option_says_to_write_a_number():
+    code, _, err = cli("validate", "scopa", "--option", "target=eleven")
+    assert (code, err) == (2, "option 'target' is int, found 'eleven'; write a whole number\n")
+
+
+def test_a_yaml_default_of_the_wrong_type_says_how_yaml_writes_it(tmp_path):
+    path = write(tmp_path, "id: v\nextends: cirulla\nname: V\ndescription: d\noptions:\n"
+                           "  corta: {type: bool, default: yes}\n", "v.yaml")
+    code, _, err = cli("validate", path)
+    assert headlines(err) == [f"{path}:6:32: the default of option 'corta' is bool, found 'yes'; write true or false"]
+
+
+@pytest.mark.parametrize("typed, meant", [("valdate", "validate"), ("simualte", "simulate"), ("explian", "explain")])
+def test_a_mistyped_command_gets_a_did_you_mean(typed, meant):
+    code, out, err = cli(typed, "cirulla")
+    assert (code, out, err) == (2, "", f"rulespec: unknown command '{typed}'; did you mean '{meant}'?\n")
+
+
+def test_a_command_nothing_like_any_is_left_to_argparse_which_lists_them(capsys):
+    code, _, _ = cli("zzz")
+    assert code == 2
+    assert "invalid choice: 'zzz' (choose from 'validate'" in capsys.readouterr().err
