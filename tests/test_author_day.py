@@ -214,3 +214,49 @@ def test_a_command_nothing_like_any_is_left_to_argparse_which_lists_them(capsys)
     code, _, _ = cli("zzz")
     assert code == 2
     assert "invalid choice: 'zzz' (choose from 'validate'" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ words
+
+
+def diff_lines(a, b) -> list[str]:
+    code, out, err = cli("diff", HERE / a, HERE / b)
+    assert err == "" and code == (1 if "differences in the rules" not in out.splitlines()[0] else 0)
+    return out.splitlines()[1:]
+
+
+def test_diff_compares_decks_by_what_is_in_them():
+    # A changed card value was "no differences"; a renamed deck id was a change.
+    assert diff_lines("house-deck.yaml", "house-deck-renamed.yaml") == []
+    assert diff_lines("house-deck.yaml", "house-deck-k11.yaml") == ["  changed: the capture value of rank K: 10 → 11"]
+
+
+def test_diff_of_two_shipped_decks_names_the_ranks_and_suits():
+    code, out, _ = cli("diff", "cirulla", "cirulla-latin")
+    lines = out.splitlines()
+    assert "  changed: the deck's ranks: A 2 3 4 5 6 7 J Q K → A 2 3 4 5 6 7 F C R" in lines
+    assert "  changed: the deck's suits: H hearts, D diamonds, C clubs, S spades → C coppe, D denari, B bastoni, " \
+           "S spade" in lines
+    assert not any("capture value of rank" in line for line in lines)      # A to 7 keep their values
+
+
+def test_a_target_that_depends_on_an_option_is_shown_whole():
+    # "51 → 61" hid "31 with corta".
+    assert diff_lines("corta.yaml", "corta-61.yaml") == [
+        "  changed: points to win the game: 31 if option corta is on, otherwise 51 → 31 if option corta is on, "
+        "otherwise 61"]
+    code, out, _ = cli("explain", HERE / "corta.yaml", "--option", "corta=yes")
+    assert "if a side has 31 or more points in all (the target: 31 if option corta is on, otherwise 51), " in out
+    code, out, _ = cli("explain", "scopa")
+    assert "if a side has 11 or more points in all (the target: option target (11 by default))" in out
+    code, out, _ = cli("explain", "cirulla")
+    assert "if a side has 51 or more points in all, the side" in out
+
+
+def test_a_fifteen_kind_to_another_total_is_not_labelled_fifteen():
+    code, out, _ = cli("explain", HERE / "sum-to-17.yaml")
+    assert "- **sum to 17** (kind `fifteen`, total 17): one or more table cards that, with the played card, " \
+           "total 17." in out
+    assert "**fifteen**" not in out
+    code, out, _ = cli("explain", "cirulla")
+    assert "- **fifteen**: one or more table cards that, with the played card, total 15." in out

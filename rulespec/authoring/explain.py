@@ -224,7 +224,10 @@ class _Book:
                 "fifteen": f"{count_words(k.min_cards)} or more table cards that, with the played card, total "
                            f"{k.total}",
             }[k.kind]
-            text = f"{bold(k.kind)}: {text}"
+            # A fifteen kind to another total is not a fifteen: named by its total, the kind said after.
+            label = bold(k.kind) if k.kind != "fifteen" or k.total == 15 else \
+                f"{bold(f'sum to {k.total}')} (kind {code('fifteen')}, total {k.total})"
+            text = f"{label}: {text}"
             if k.when is not None:
                 text += f", when {self.cond(k.when)}"
             if k.unless_match:
@@ -286,8 +289,11 @@ class _Book:
         items = []
         for name, o in rs.outcomes.items():
             items.append(f"{bold(name)}: {self.scoring.side(o.when.tree)} at the end of a hand wins the game at once.")
+        # A target that depends on options is said whole: its value here alone would hide the others.
+        rule = self.words.target()
+        note = f" (the target: {rule})" if rule is not None else ""
         items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end of a "
-                     f"hand, if a side has {rs.target} or more points in all, the side with the highest total "
+                     f"hand, if a side has {rs.target} or more points in all{note}, the side with the highest total "
                      f"wins; a tie at the top plays another hand.")
         self.add("ul", items)
 

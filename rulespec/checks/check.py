@@ -205,6 +205,7 @@ def apply_switches(rs: Ruleset) -> Ruleset:
         events={n: e for n, e in rs.events.items() if constant(rs, e.enabled, tc.BOOL)},
         outcomes={n: o for n, o in rs.outcomes.items() if constant(rs, o.enabled, tc.BOOL)},
         target=constant(rs, rs.target, tc.INT),
+        target_rule=rs.target if isinstance(rs.target, Expression) else None,
     )
 
 
