@@ -63,6 +63,17 @@ def test_validate_names_every_event_bonus_category_and_outcome_the_ruleset_lacks
     assert lines[2].index("^") == lines[1].index("scopaa")
 
 
+def test_replay_reports_the_same_names_as_failures_before_playing(monkeypatch):
+    monkeypatch.chdir(HERE)
+    result = replay("misspelt-names.yaml")
+    assert not result.ok and result.plays == 0
+    assert [f.split(": ", 1)[0] for f in result.failures] == [
+        "misspelt-names.yaml:25:44", "misspelt-names.yaml:40:47", "misspelt-names.yaml:52:19",
+        "misspelt-names.yaml:55:30", "misspelt-names.yaml:58:9", "misspelt-names.yaml:59:12"]
+    assert result.failures[0].endswith("unknown event 'scopaa'; did you mean 'scopa'? "
+                                       "(a play's events in cirulla: scopa, barsega, decino)")
+
+
 def test_the_names_are_read_against_the_ruleset_the_transcript_names(tmp_path):
     # re_bello is a category of cirulla-re-bello, not of cirulla.
     text = FULL.replace("1: {scope: 3,", "1: {re_bello: 0, scope: 3,")

@@ -381,9 +381,13 @@ def _html_inline(text: str) -> str:
     return "".join(out)
 
 
+# break-word, not anywhere: `anywhere` lets a table cell shrink below its longest word, so a browser cut
+# "cate|gory" at any width; break-word breaks only a word longer than its line (a stranger's 2000-letter
+# name). A table wider than a narrow window scrolls inside its own box.
 _STYLE = ("body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;line-height:1.5;"
-          "overflow-wrap:anywhere}"
-          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;"
+          "overflow-wrap:break-word}"
+          "table{border-collapse:collapse;display:block;max-width:100%;overflow-x:auto}"
+          "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;"
           "vertical-align:top}code{background:#f4f4f4;padding:0 .2em}")
 
 

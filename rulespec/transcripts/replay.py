@@ -222,7 +222,10 @@ class _Replayer:
     def run(self) -> ReplayResult:
         t = self.t
         hand = self.dealt_hand()
-        collect(self.unknown_names()[:MAX_ERRORS])      # a misspelt name is the transcript's error, with the nearest name
+        # A name the ruleset lacks is a difference found before playing, said with the nearest name the
+        # ruleset has (played, it would be "expected [scopaa], got [scopa]" at best).
+        for err in self.unknown_names()[:MAX_ERRORS]:
+            self.fail(err.span, err.message)
         result = ReplayResult(self.path, True)
         if hand.is_over and t.plays:
             self.fail(t.plays[0].span, f"the deal ended the game ({hand.outcome[0]}), so there can be no plays")
