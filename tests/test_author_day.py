@@ -271,3 +271,41 @@ def test_a_fifteen_kind_to_another_total_is_not_labelled_fifteen():
     assert "**fifteen**" not in out
     code, out, _ = cli("explain", "cirulla")
     assert "- **fifteen**: one or more table cards that, with the played card, total 15." in out
+
+
+# ------------------------------------------------------------------ reading coverage
+
+
+def club(tmp_path, monkeypatch) -> Path:
+    """examples/club (a variant of cirulla and its one golden hand), copied to a folder outside the checkout."""
+    import shutil
+    folder = tmp_path / "club"
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "club", folder)
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def test_coverage_names_inherited_rules_by_ruleset_not_by_a_path_into_the_package(tmp_path, monkeypatch):
+    # Survivors were listed as /…/site-packages/rulespec/rulesets/cirulla.yaml:26:5, mixed with the variant's own.
+    club(tmp_path, monkeypatch)
+    code, out, err = cli("test", "golden", "--coverage", "my-variant.yaml")
+    assert code == 1 and err == ""
+    lines = out.splitlines()
+    assert not any("/" in line or "rulesets" in line for line in lines), out
+    start = lines.index("survivors (no transcript notices the change):")
+    heading = lines.index("  inherited from cirulla (`rulespec show cirulla` prints the file, with these lines):")
+    assert start < heading
+    own, inherited = lines[start + 1:heading], [x for x in lines[heading + 1:] if x.startswith("    ")]
+    assert all(x.startswith("  my-variant.yaml:") for x in own)
+    assert "    cirulla:26:5: deal_checks[0] (redeal): disabled" in inherited
+    assert all(x.startswith("    cirulla:") for x in inherited)
+
+
+def test_coverage_of_the_variants_own_rules_only(tmp_path, monkeypatch):
+    club(tmp_path, monkeypatch)
+    code, out, err = cli("test", "golden", "--coverage", "my-variant.yaml", "--own")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "rule coverage of my-variant, its own rules (40 inherited left out): 4 mutations, 1 transcript",
+        "killed 4, survived 0, invalid 0",
+        "every valid mutation is caught by a transcript"]
