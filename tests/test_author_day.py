@@ -309,3 +309,34 @@ def test_coverage_of_the_variants_own_rules_only(tmp_path, monkeypatch):
         "rule coverage of my-variant, its own rules (40 inherited left out): 4 mutations, 1 transcript",
         "killed 4, survived 0, invalid 0",
         "every valid mutation is caught by a transcript"]
+
+
+# ------------------------------------------------------------------ sources a user can open
+
+
+def test_a_rulesets_source_says_where_its_rules_come_from_not_a_file_the_user_lacks():
+    # `rulespec list` and explain showed "cirulla.md (variant 18)": a file that ships nowhere, a numbering in it.
+    import re
+    from rulespec.lang import model
+    from rulespec.source.rulesets import shipped_ids
+    docs = {p.stem for p in (Path(__file__).parent.parent / "docs").glob("*.md")}
+    for rid in shipped_ids():
+        source = model.load(rid).source
+        assert source and not re.search(r"\.md\b|variant \d", source), (rid, source)
+        shown = re.fullmatch(r"rulespec docs ([\w-]+)( \(.*\))?", source)
+        assert shown is None or shown.group(1) in docs, (rid, source)       # a shipped page it names exists
+    code, out, _ = cli("list")
+    assert "[pagat.com, Cirulla (the base rules)]" in out and ".md" not in out
+    code, out, _ = cli("explain", "scopa")
+    assert "; source: rulespec docs scopa-family (Scopa)." in out
+
+
+def test_the_shipped_docs_cite_nothing_outside_the_package():
+    import re
+    folder = Path(__file__).parent.parent / "docs"
+    shipped = {p.name for p in folder.glob("*.md")}
+    for page in folder.glob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        assert "shared/" not in text, page.name
+        cited = set(re.findall(r"\b([\w-]+\.md)\b", text)) - shipped
+        assert not cited, (page.name, cited)

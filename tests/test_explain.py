@@ -208,7 +208,7 @@ def test_a_right_to_left_override_is_kept_inside_the_strangers_text(tmp_path):
                     encoding="utf-8")
     rs = stage.check(model.load(path))
     md = explain(rs)
-    assert "rules document: \u2068x\u202ey z\u2069. Generated" in md        # its own isolate marks dropped
+    assert "source: \u2068x\u202ey z\u2069. Generated" in md        # its own isolate marks dropped
     assert md.splitlines()[0] == "# \u2068Cirulla \u202eabc\u2069"
     plain_md = explain(stage.check(model.load(Path(__file__).parent.parent / "rulesets" / "cirulla.yaml")))
     assert "\u2068" not in plain_md                                           # text with no override: unchanged

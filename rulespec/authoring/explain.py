@@ -82,7 +82,7 @@ class _Book:
         if rs.base:
             about += f", a variant of {code(user(rs.base))}"
         if rs.source:
-            about += f"; rules document: {user(rs.source)}"
+            about += f"; source: {user(rs.source)}"
         self.add("p", about + ". Generated from the ruleset by rulespec explain.")
         for section in (self.players, self.deal, self.hand_bonuses, self.play, self.events, self.score,
                         self.end, self.options):
