@@ -55,7 +55,7 @@ def test_list_piped_is_one_line_per_ruleset():
     lines = out.splitlines()
     assert [line.split()[0] for line in lines] == list(shipped_ids())
     cicera = lines[0].split()
-    assert cicera[:2] == ["cicera", "-"] and cicera[-1] == "[cicera.md]"
+    assert cicera[:2] == ["cicera", "-"] and lines[0].endswith("[pagat.com, Cicera (as played in Brescia)]")
 
 
 VARIANT = """\

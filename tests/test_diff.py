@@ -96,12 +96,14 @@ def test_a_variant_file_against_its_base(tmp_path):
         game: {target: '26 if options.short else 51'}
         """), encoding="utf-8")
     assert diff("cirulla", str(path)).splitlines() == [
-        "cirulla (Cirulla) → v (Mine): 4 differences",
+        "cirulla (Cirulla) → v (Mine): 5 differences",
         "  removed: dealer bonus dealer_15: if the cards on the table together total 15 (the wild card counting as any "
         "value from 1 to 10): 1 point in scope, taking the table",
         "  removed: dealer bonus dealer_30: if the cards on the table together total 30 (the wild card counting as any "
         "value from 1 to 10): 2 points in scope, taking the table",
         "  changed: event scopa: points: 1 point in scope → 2 points in scope",
+        # The target depends on the option: shown whole (at its default, 51, it was no difference).
+        "  changed: points to win the game: 51 → 26 if option short is on, otherwise 51",
         "  added: option short: bool, default false",
     ]
 

@@ -23,7 +23,7 @@ from tests.browser import CHROMIUM, LONG, SKIP_REASON, Browser, assert_fits, rea
 PHRASES = [
     ("deal", 'count(table, rank == "A") >= 2', "the table holds two or more aces"),
     ("deal", 'count(table, rank == "A") == 0', "the table holds no aces"),
-    ("deal", 'not count(table, rank == "A") >= 2', "the table holds less than two aces"),
+    ("deal", 'not count(table, rank == "A") >= 2', "the table holds fewer than two aces"),
     ("deal", "can_total(table, 15)",
      "the cards on the table together total 15 (the wild card counting as any value from 1 to 10)"),
     ("deal", "not can_total(table, 15)",
@@ -31,7 +31,20 @@ PHRASES = [
     ("deal", "subset_total(table, 15)",
      "some group of one or more cards of the table totals 15 (the wild card counting as any value from 1 to 10)"),
     ("deal", "max_same_rank(table) == 4", "the table holds exactly four cards of one rank"),
-    ("deal", 'count(table, rank in ["J", "Q", "K"]) > 1', "the table holds more than one jacks, queens or kings"),
+    ("deal", 'count(table, rank in ["J", "Q", "K"]) > 1', "the table holds more than one jack, queen or king"),
+    # One of a kind is singular, the verb agrees with the whole subject, "different ... from" (an author's day).
+    ("deal", 'count(table, rank == "J") == 1', "the table holds exactly one jack"),
+    ("deal", 'count(table, suit == "D") == 1', "the table holds exactly one card of diamonds"),
+    ("deal", "count(table, numbered) <= 1", "the table holds at most one numbered card"),
+    ("event", "count(captured) == 1", "exactly one card is captured"),
+    ("event", "count(captured) <= 2", "two or fewer cards are captured"),
+    ("event", "holds(captured | played, 7D)",
+     "the captured cards together with the played card include the seven of diamonds (7D)"),
+    ("deal", 'holds(select(table, rank == "J"), JD)', "the jacks of the table include the jack of diamonds (JD)"),
+    ("event", "rank(played) != rank(previous)",
+     "the played card has a different rank from the card the previous play left on the table"),
+    ("event", "rank(played) == rank(previous)",
+     "the played card has the same rank as the card the previous play left on the table"),
     ("bonus", "total(cards) <= 9", "the values of the declared cards total 9 or less"),
     ("bonus", "same_value(cards)", "the declared cards are all of the same value"),
     ("bonus", "value(cards) <= 3", "the declared card has a value of 3 or less"),
@@ -195,7 +208,7 @@ def test_a_right_to_left_override_is_kept_inside_the_strangers_text(tmp_path):
                     encoding="utf-8")
     rs = stage.check(model.load(path))
     md = explain(rs)
-    assert "rules document: \u2068x\u202ey z\u2069. Generated" in md        # its own isolate marks dropped
+    assert "source: \u2068x\u202ey z\u2069. Generated" in md        # its own isolate marks dropped
     assert md.splitlines()[0] == "# \u2068Cirulla \u202eabc\u2069"
     plain_md = explain(stage.check(model.load(Path(__file__).parent.parent / "rulesets" / "cirulla.yaml")))
     assert "\u2068" not in plain_md                                           # text with no override: unchanged

@@ -85,7 +85,7 @@ def test_replay_locates_a_deal_that_runs_out(tmp_path):
     with pytest.raises(RulespecError) as info:
         replay(path)
     assert info.value.span is not None and info.value.span.file == str(path)
-    assert info.value.message.endswith("the transcript's deal does not list round 2")
+    assert info.value.message.endswith("needs round 2, which the transcript's deal does not list (it lists 1 round)")
 
 
 # ------------------------------------------------------------------ findings, left to their owners

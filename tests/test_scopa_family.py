@@ -28,7 +28,7 @@ def test_contract_names(rid):
     assert {name: o.default for name, o in rs.options.items()} == options
     assert rs.player_counts == counts
     assert rs.deck.id == "latin40"
-    assert rs.source.startswith("scopa-family.md") and rs.description
+    assert rs.source.startswith("rulespec docs scopa-family") and rs.description
 
 
 def test_option_values_from_the_issue():

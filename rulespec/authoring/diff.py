@@ -51,7 +51,7 @@ class _Facts:
     def build(self) -> dict[tuple, tuple[str, str]]:
         rs = self.rs
         deck = rs.deck
-        self.put(("deck",), "the deck", deck.id)
+        self.deck()
         self.put(("wild",), "the wild card", deck.names[rs.wild] if rs.wild is not None else "none")
         if rs.wild is not None:
             self.put(("wild", "declare_as"), "ranks the wild card may be declared as",
@@ -115,7 +115,7 @@ class _Facts:
             self.put(("category", name), f"scoring category {name}", value)
         for name, o in rs.outcomes.items():
             self.put(("outcome", name), f"outcome {name}", f"{self.scoring.side(o.when.tree)} wins the game")
-        self.put(("target",), "points to win the game", str(rs.target))
+        self.put(("target",), "points to win the game", self.words.target() or str(rs.target))
         for name, o in rs.options.items():
             value = f"{o.type}, default {_show(o.default)}"
             if o.choices is not None:
@@ -124,6 +124,19 @@ class _Facts:
                 value += f", from {o.min if o.min is not None else '...'} to {o.max if o.max is not None else '...'}"
             self.put(("option", name), f"option {name}", value)
         return self.facts
+
+    def deck(self) -> None:
+        """The deck by what is in it, never by its id: a custom deck renamed is the same deck, and one card's
+        value changed is a difference (a rank only one deck has comes and goes with the ranks)."""
+        deck = self.rs.deck
+        self.put(("deck",), "the deck", f"{deck.size} cards, {len(deck.ranks)} ranks in {len(deck.suits)} suits")
+        self.put(("deck", "ranks"), "the deck's ranks", " ".join(deck.ranks))
+        for rank, value in zip(deck.ranks, deck.values):
+            self.put(("deck", "value", rank), f"the capture value of rank {rank}",
+                     str(value) if value is not None else "none")
+        names = deck.suit_names or ("",) * len(deck.suits)
+        self.put(("deck", "suits"), "the deck's suits",
+                 ", ".join(f"{s} {n}".strip() for s, n in zip(deck.suits, names)))
 
     def deal(self) -> str:
         rs = self.rs

@@ -82,7 +82,7 @@ class _Book:
         if rs.base:
             about += f", a variant of {code(user(rs.base))}"
         if rs.source:
-            about += f"; rules document: {user(rs.source)}"
+            about += f"; source: {user(rs.source)}"
         self.add("p", about + ". Generated from the ruleset by rulespec explain.")
         for section in (self.players, self.deal, self.hand_bonuses, self.play, self.events, self.score,
                         self.end, self.options):
@@ -224,7 +224,10 @@ class _Book:
                 "fifteen": f"{count_words(k.min_cards)} or more table cards that, with the played card, total "
                            f"{k.total}",
             }[k.kind]
-            text = f"{bold(k.kind)}: {text}"
+            # A fifteen kind to another total is not a fifteen: named by its total, the kind said after.
+            label = bold(k.kind) if k.kind != "fifteen" or k.total == 15 else \
+                f"{bold(f'sum to {k.total}')} (kind {code('fifteen')}, total {k.total})"
+            text = f"{label}: {text}"
             if k.when is not None:
                 text += f", when {self.cond(k.when)}"
             if k.unless_match:
@@ -286,8 +289,11 @@ class _Book:
         items = []
         for name, o in rs.outcomes.items():
             items.append(f"{bold(name)}: {self.scoring.side(o.when.tree)} at the end of a hand wins the game at once.")
+        # A target that depends on options is said whole: its value here alone would hide the others.
+        rule = self.words.target()
+        note = f" (the target: {rule})" if rule is not None else ""
         items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end of a "
-                     f"hand, if a side has {rs.target} or more points in all, the side with the highest total "
+                     f"hand, if a side has {rs.target} or more points in all{note}, the side with the highest total "
                      f"wins; a tie at the top plays another hand.")
         self.add("ul", items)
 
@@ -375,9 +381,13 @@ def _html_inline(text: str) -> str:
     return "".join(out)
 
 
+# break-word, not anywhere: `anywhere` lets a table cell shrink below its longest word, so a browser cut
+# "cate|gory" at any width; break-word breaks only a word longer than its line (a stranger's 2000-letter
+# name). A table wider than a narrow window scrolls inside its own box.
 _STYLE = ("body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;line-height:1.5;"
-          "overflow-wrap:anywhere}"
-          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;"
+          "overflow-wrap:break-word}"
+          "table{border-collapse:collapse;display:block;max-width:100%;overflow-x:auto}"
+          "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;"
           "vertical-align:top}code{background:#f4f4f4;padding:0 .2em}")
 
 

@@ -30,7 +30,7 @@ def suit_style(deck: dict) -> str:
 CSS = """
 *{box-sizing:border-box}
 body{margin:0;padding:8px;font:15px/1.35 system-ui,sans-serif;background:#f4f1ea;color:#222;overflow-x:hidden;
-  overflow-wrap:anywhere}
+  overflow-wrap:break-word}
 h1{font-size:1.3em;margin:.2em 0}
 p.desc{margin:.2em 0 .6em;color:#555}
 .meta{color:#555;font-size:.9em}
@@ -51,6 +51,13 @@ input[type=range]{flex:1 1 120px;min-width:100px;max-width:100%}
 .felt h2{color:#fff}
 .badge{font-size:.75em;background:#eee;color:#333;border-radius:8px;padding:0 6px;margin-left:4px}
 .cards{display:flex;flex-wrap:wrap;gap:4px;min-height:62px}
+.cards.none{min-height:0}
+.legend span.key{display:inline-block;width:1.4em;height:1em;vertical-align:middle;margin:0 3px 0 8px;
+  background:#fff;border:1px solid #ccc;border-radius:3px}
+.legend .key.turn{border-color:#1f6f3f;box-shadow:0 0 0 2px #1f6f3f55}
+.legend .key.played{border-color:#b07000;box-shadow:0 0 0 2px #b0700055}
+.legend .key.shown{outline:2px dashed #b07000;border-color:#888}
+.legend .key.wild{box-shadow:inset 0 0 0 2px #d4a017;border-color:#888}
 .card{position:relative;width:42px;height:60px;border-radius:5px;background:#fffdf8;border:1px solid #888;
   display:inline-flex;align-items:center;justify-content:center;color:#111;flex:0 0 auto;overflow-wrap:normal}
 .card .rank{position:absolute;top:1px;left:3px;font-weight:700;font-size:13px;line-height:1}
@@ -230,8 +237,12 @@ function table(step) {
   var box = clear(document.getElementById("table"));
   var t = cards(step.table);
   t.id = "table-cards";
+  if (!step.table.length) {
+    // Said in words, in the cards' place: not an empty box over "(empty)".
+    t.classList.add("none");
+    t.appendChild(el("span", "", "No cards on the table."));
+  }
   box.appendChild(t);
-  if (!step.table.length) box.appendChild(el("div", "", "(empty)"));
 }
 
 function piles(step) {
@@ -262,7 +273,8 @@ function events(upto) {
       box.appendChild(el("li", "", (steps[i].number ? "play " + steps[i].number : "deal") + ": " + eventText(e)));
     });
   }
-  if (!box.firstChild) box.appendChild(el("li", "", "none yet"));
+  // No numbered "1. none yet": the list stays empty and a line says so.
+  document.getElementById("events-none").hidden = box.firstChild !== null;
 }
 
 function score(step) {
@@ -356,9 +368,12 @@ def render_hand(trace: HandTrace) -> str:
 <div class="grid" id="seats"></div>
 <div class="grid">
 <section class="panel"><h2>Captured</h2><div id="piles"></div></section>
-<section class="panel"><h2>Events</h2><ol id="events"></ol></section>
+<section class="panel"><h2>Events</h2><ol id="events"></ol><p id="events-none" class="meta">No events yet.</p></section>
 <section class="panel" id="score"></section>
 </div>
+<p class="meta legend" id="legend">Borders:<span class="key turn"></span>the seat to play next
+<span class="key played"></span>the seat that just played
+<span class="key shown"></span>a card declared (shown to all) <span class="key wild"></span>the wild card</p>
 <p class="meta">Keys: <kbd>&larr;</kbd> <kbd>&rarr;</kbd> step, <kbd>Home</kbd> the deal, <kbd>End</kbd> the end.</p>
 """
     data = {"style": suit_style(t.deck), "trace": t.to_dict()}

@@ -61,7 +61,7 @@ def resolve_options(rs: Ruleset, given: dict | None, span: Span | None = None) -
         what = f"option '{name}'" if given_here else f"the default of option '{name}'"
         want = {"int": int, "bool": bool, "str": str}[decl.type]
         if type(value) is not want:
-            errors.append(RulespecError(f"{what} is {decl.type}, found {_shown(value)}", where))
+            errors.append(RulespecError(f"{what} is {decl.type}, found {_shown(value)}{_WRITE[decl.type]}", where))
         elif decl.choices is not None and value not in decl.choices:
             errors.append(RulespecError(f"{what} must be one of {decl.choices}, found {_shown(value)}", where))
         elif decl.min is not None and value < decl.min or decl.max is not None and value > decl.max:
@@ -72,20 +72,29 @@ def resolve_options(rs: Ruleset, given: dict | None, span: Span | None = None) -
     return values
 
 
+# How a value of each option type is written in YAML (the command line's words: rulespec/cli/options.py).
+_WRITE = {"bool": "; write true or false", "int": "; write a whole number", "str": "; write it in quotes"}
+
+
 def _option_value_span(rs: Ruleset, name: str) -> Span | None:
     node = ((rs.doc or {}).get("options") or {}).get(name)
     return getattr(node, "value_spans", {}).get("default")
 
 
-def context(rs: Ruleset, names: dict, *, allow_most: bool = False) -> tc.Context:
+def context(rs: Ruleset, names: dict, *, allow_most: bool = False, options_only: str = "") -> tc.Context:
     """A type-checking context for this ruleset with the given runtime names."""
     return tc.Context(deck=rs.deck, names=dict(names), wild=rs.wild, options=rs.option_values,
-                      allow_most=allow_most)
+                      allow_most=allow_most, options_only=options_only)
 
 
-def _typed(rs, expr: Expression, names, expected, errors, allow_most=False):
+# What an options-only expression may be, said when it names something unknown.
+TARGET_IS = "the target is a whole number such as 61, or an expression of the options such as '31 if options.short else 51'"
+ENABLED_IS = "`enabled` is true, false, or a condition on the options such as 'options.short'"
+
+
+def _typed(rs, expr: Expression, names, expected, errors, allow_most=False, options_only=""):
     try:
-        tc.check(expr.tree, context(rs, names, allow_most=allow_most), expected)
+        tc.check(expr.tree, context(rs, names, allow_most=allow_most, options_only=options_only), expected)
     except RulespecError as err:
         errors.append(RulespecError(err.message + _HINTS.get(err.message, ""), err.span)
                       if err.span == expr.tree.span else err)
@@ -176,9 +185,9 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
     for item in [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds,
                  *rs.events.values(), *rs.outcomes.values()]:
         if isinstance(item.enabled, Expression):
-            _typed(rs, item.enabled, {}, tc.BOOL, errors)
+            _typed(rs, item.enabled, {}, tc.BOOL, errors, options_only=ENABLED_IS)
     if isinstance(rs.target, Expression):
-        _typed(rs, rs.target, {}, tc.INT, errors)
+        _typed(rs, rs.target, {}, tc.INT, errors, options_only=TARGET_IS)
     try:
         return errors, schedules(rs)
     except RulespecError as err:
@@ -196,6 +205,7 @@ def apply_switches(rs: Ruleset) -> Ruleset:
         events={n: e for n, e in rs.events.items() if constant(rs, e.enabled, tc.BOOL)},
         outcomes={n: o for n, o in rs.outcomes.items() if constant(rs, o.enabled, tc.BOOL)},
         target=constant(rs, rs.target, tc.INT),
+        target_rule=rs.target if isinstance(rs.target, Expression) else None,
     )
 
 

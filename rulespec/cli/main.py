@@ -161,6 +161,12 @@ def run(argv: list[str], out=None, err=None) -> int:
     """Run one command; returns the exit code (2 for a located error, never a traceback)."""
     out = out or sys.stdout
     err = err or sys.stderr
+    if argv and argv[0] not in COMMAND_NAMES and not argv[0].startswith("-"):
+        from rulespec.errors import did_you_mean, printable
+        hint = did_you_mean(argv[0], COMMAND_NAMES)
+        if hint:        # else argparse's own message, which lists the commands
+            print(printable(f"rulespec: unknown command '{argv[0][:60]}'{hint}"), file=err)
+            return 2
     args = quick_args(argv)
     if args is None:
         # The command first (not an option, which may need the full parser): parsed by its own subparser.

@@ -30,8 +30,13 @@ def parse_options(pairs: list[str] | None, declared: dict | None = None) -> dict
         kind = getattr((declared or {}).get(name), "type", None)
         if kind == "str":
             out[name] = value
-        elif kind == "bool" and value.lower() in BOOL_WORDS:
+        elif kind == "bool":
+            if value.lower() not in BOOL_WORDS:
+                raise RulespecError(f"option '{name}' is bool, found {value[:60]!r}; on the command line write "
+                                    f"yes or no (or true/false, on/off)")
             out[name] = BOOL_WORDS[value.lower()]
+        elif kind == "int" and not re.fullmatch(r"-?[0-9]{1,18}", value):
+            raise RulespecError(f"option '{name}' is int, found {value[:60]!r}; write a whole number")
         elif kind is None and value in ("true", "false"):
             out[name] = value == "true"
         elif re.fullmatch(r"-?[0-9]{1,18}", value):  # not isdigit(): int() refuses '²', '--5', 5000 digits

@@ -14,6 +14,8 @@ def register(sub) -> None:
                    help="rewrite the expectations of failing recorded transcripts from the engine")
     t.add_argument("--coverage", metavar="RULESET",
                    help="mutate each rule of RULESET and report the mutations no transcript under the paths catches")
+    t.add_argument("--own", action="store_true",
+                   help="with --coverage: only the rules RULESET's own file writes, not those it inherits")
     add_root_argument(t)
     t.set_defaults(func=run)
 
@@ -25,7 +27,7 @@ def run(args, out, err) -> int:
     found = find(paths)
     if args.coverage:
         from rulespec.cli.coverage import run_coverage
-        return run_coverage(args.coverage, found.transcripts, out)
+        return run_coverage(args.coverage, found.transcripts, out, own_only=args.own)
     return replay_found(paths, out, err, update=args.update, command="test", found=found, root=args.root)
 
 

@@ -1,4 +1,4 @@
-"""`rulespec validate FILE...`: check rulesets or transcripts, every problem located."""
+"""`rulespec validate FILE_OR_DIR...`: check rulesets or transcripts, every problem located."""
 from __future__ import annotations
 
 from rulespec.cli.options import add_option_argument, add_root_argument, compile_named, print_warnings
@@ -6,7 +6,7 @@ from rulespec.errors import RulespecError
 
 
 def register(sub) -> None:
-    v = sub.add_parser("validate", help="check rulesets or transcripts")
+    v = sub.add_parser("validate", help="check rulesets or transcripts (files or folders)")
     v.add_argument("files", nargs="+")
     add_option_argument(v, "set an option the rulesets declare, checked and compiled with that value "
                            "(repeatable; a transcript gives its own options)")
@@ -19,8 +19,12 @@ def run(args, out, err) -> int:
     from rulespec.transcripts.testrun import file_kind
     from rulespec.transcripts.replay import check_transcript_cards
     from rulespec.transcripts.transcript import read_transcript
+    files = _named_files(args.files, err)
+    if not files:
+        print(f"rulespec validate: no rulesets or transcripts under {', '.join(args.files)}", file=err)
+        return 2
     failed = 0
-    for f in args.files:
+    for f in files:
         try:
             if is_path_ref(f, TRANSCRIPT_SUFFIXES):
                 # A regular .yaml/.yml/.json file (under --root) before anything opens it: never a FIFO or /proc.
@@ -40,3 +44,25 @@ def run(args, out, err) -> int:
         n = len(c.warnings)
         print(f"ok   {f} (ruleset {c.id}{f', {n} warning' + 's' * (n != 1) if n else ''})", file=out)
     return 2 if failed else 0
+
+
+def _named_files(names: list[str], err) -> list[str]:
+    """The files to check: each name as given, a folder as every ruleset and transcript under it (as replay
+    and test find them: YAML files, and JSON files that are transcripts); files there that are not regular
+    files are never opened, and one line says so."""
+    from pathlib import Path
+    from rulespec.transcripts.testrun import find
+    files: list[str] = []
+    for name in names:
+        try:
+            is_dir = Path(name).is_dir()
+        except OSError:         # a name too long, say: reported when it is read
+            is_dir = False
+        if not is_dir:
+            files.append(name)
+            continue
+        found = find([Path(name)])
+        if found.odd:
+            print(found.odd_note(), file=err)
+        files += [str(p) for p in sorted(found.transcripts + found.rulesets)]
+    return files

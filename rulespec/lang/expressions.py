@@ -429,11 +429,20 @@ def _end_position(text: str) -> tuple[int, int]:
     return len(lines), len(lines[-1]) + 1
 
 
+# Characters other languages write where this one has a word or a doubled sign.
+_OTHER_LANGUAGES = {
+    "=": "; to compare, write '==' (an expression assigns nothing)",
+    "&": "; write 'and'",
+    "|": "; write 'or'",
+    "!": "; write 'not' (or '!=' to compare)",
+}
+
+
 def _syntax_error(err: UnexpectedInput, text: str, loc: _Locator) -> RulespecError:
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
         what = "unterminated string" if ch and ch in "\"'" else f"unexpected character {ch!r}"
-        return RulespecError(f"{what} in expression", loc.at(err.line, err.column))
+        return RulespecError(f"{what} in expression{_OTHER_LANGUAGES.get(ch, '')}", loc.at(err.line, err.column))
     if isinstance(err, UnexpectedToken) and err.token.type != "$END":
         tok = err.token
         expected = set(err.accepts or err.expected)
@@ -442,8 +451,10 @@ def _syntax_error(err: UnexpectedInput, text: str, loc: _Locator) -> RulespecErr
                 f"unexpected '{tok}' in expression: comparisons do not chain (write 'a < b and b < c')",
                 loc.token(tok),
             )
+        doubled = str(tok) in ("&", "|") and str(tok) in text[max(tok.start_pos - 1, 0):tok.start_pos + 2:2]
         return RulespecError(
-            f"unexpected '{tok}' in expression; expected {_describe_expected(expected)}", loc.token(tok)
+            f"unexpected '{tok}' in expression; expected {_describe_expected(expected)}"
+            f"{_OTHER_LANGUAGES[str(tok)] if doubled else ''}", loc.token(tok)
         )
     # End of input (UnexpectedToken on $END; UnexpectedEOF alike): point just past the text.
     expected = set(getattr(err, "accepts", None) or getattr(err, "expected", None) or ())

@@ -169,6 +169,7 @@ class Ruleset:
     warnings: tuple = ()                           # lint's findings that do not stop the compile
     prefer: str = "any"     # any | fewest_cards | most_cards: which of the offered capture sets may be taken
     stamps: tuple = ()     # (resolved file, SHA-256 of its bytes) per file of the chain: the compile cache key
+    target_rule: object = None  # once checked: the target as written when it depends on options (target: its value)
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")

@@ -82,6 +82,9 @@ class Context:
     wild: int | None = None
     options: dict[str, object] = field(default_factory=dict)
     allow_most: bool = False
+    # For an options-only expression (the target, an `enabled` switch): what such a value may be, said when a
+    # name is unknown (the builtins, which need cards, would be no suggestion there).
+    options_only: str = ""
 
     def __post_init__(self):
         # Runtime names become Python locals of the generated function, so they
@@ -277,6 +280,10 @@ class _Checker:
         if name in CANDIDATE_NAMES:
             fail(f"'{name}' names the candidate card only inside a filter, such as "
                  f"count(pile, {name} == ...); use {name}(card) for a given card", node.span)
+        if ctx.options_only:
+            close = did_you_mean(name, ctx.options)
+            hint = close.replace("'", "'options.", 1) if close else ""
+            fail(f"unknown name '{name}': {ctx.options_only}{hint}", node.span)
         if ctx.deck.index(name.upper()) is not None:
             fail(f"unknown name '{name}'; did you mean the card '{name.upper()}'?", node.span)
         known = sorted({*ctx.names, "deck", *(["wild"] if ctx.wild is not None else []), *BUILTINS,
@@ -379,6 +386,10 @@ class _Checker:
 
     def _compare(self, node: Compare, expected):
         op = node.op
+        if op in ("==", "!=", "in", "not in"):
+            self._unquoted_symbols(node.left, node.right)
+            if op in ("==", "!="):
+                self._unquoted_symbols(node.right, node.left)
         left = self.visit(node.left)
         # The left side tells what an empty list on the right holds.
         right = self.visit(node.right, _LIST_OF.get(left) if op in ("in", "not in") else None)
@@ -425,6 +436,23 @@ class _Checker:
         if isinstance(node, Call) and node.func in ("rank", "suit"):
             return node.func
         return None
+
+    def _unquoted_symbols(self, subject: Expr, other: Expr) -> None:
+        """`rank == J`, `suit in [D, H]`: a rank or suit written bare where it is compared with one reads as
+        a card (or a number), so its own error would suggest a card; say to quote it instead."""
+        if isinstance(subject, Name) and subject.id in ("rank", "suit") and self.pred_depth:
+            kind = subject.id
+        elif isinstance(subject, Call) and subject.func in ("rank", "suit"):
+            kind = subject.func
+        else:
+            return
+        symbols = self.ctx.deck.ranks if kind == "rank" else self.ctx.deck.suits
+        for item in other.items if isinstance(other, ListLit) else [other]:
+            text = {CardLit: lambda n: n.name, Int: lambda n: str(n.value), Name: lambda n: n.id}.get(
+                type(item), lambda n: None)(item)
+            if text is not None and text in symbols:
+                fail(f"'{text}' is a {kind} here: quote it, \"{text}\" (unquoted, "
+                     f"{text} {'is a number' if isinstance(item, Int) else 'reads as a card'})", item.span)
 
     def _check_symbols(self, subject: Expr, other: Expr) -> None:
         kind = self._symbol_kind(subject)

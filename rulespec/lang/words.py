@@ -64,6 +64,7 @@ _ORDER = {">=": "{} or more", ">": "more than {}", "==": "exactly {}", "<=": "{}
           "!=": "other than {}"}
 _ARITHMETIC = {"+": "{} plus {}", "-": "{} minus {}", "*": "{} times {}", "//": "{} divided by {}, rounded down",
                "%": "the remainder of {} divided by {}"}
+_COUNT_ORDER = {"<=": "{} or fewer", "<": "fewer than {}"}     # for things counted: "two or fewer jacks"
 _NEGATED = {">=": "<", ">": "<=", "==": "!=", "<=": ">", "<": ">=", "!=": "=="}
 _FLIPPED = {">=": "<=", ">": "<", "==": "==", "<=": ">=", "<": ">", "!=": "!="}
 
@@ -210,29 +211,32 @@ class Words:
         return ("an " if word[0] in "aeiou" else "a ") + word
 
     # -- filters: the cards that pass, as a plural noun phrase
-    def filter_noun(self, f: Expr) -> str:
+    def filter_noun(self, f: Expr, plural: bool = True) -> str:
+        """The cards that pass a filter, as a noun: `jacks`, `cards of value 7` (`jack`, `card of value 7`
+        for one of them: "exactly one jack")."""
+        cards, are = ("cards", "are") if plural else ("card", "is")
         if isinstance(f, Compare) and isinstance(f.left, Name) and f.left.ref == "candidate":
             attr, op, right = f.left.id, f.op, f.right
             if attr == "rank" and op == "==" and isinstance(right, Str):
-                return self.rank_word(right.value, plural=True)
+                return self.rank_word(right.value, plural=plural)
             if attr == "rank" and op == "in" and isinstance(right, ListLit) and all(isinstance(i, Str) for i in right.items):
-                return join_words([self.rank_word(i.value, plural=True) for i in right.items], "or")
+                return join_words([self.rank_word(i.value, plural=plural) for i in right.items], "or")
             if attr == "suit" and op == "==" and isinstance(right, Str):
-                return self.suit_word(right.value)
+                return self.suit_word(right.value) if plural else f"card of {self.suit_word(right.value)}"
             if attr == "suit" and op == "!=" and isinstance(right, Str):
-                return f"cards that are not {self.suit_word(right.value)}"
+                return f"{cards} that {are} not {self.suit_word(right.value)}"
             if attr == "value" and op in _ORDER and isinstance(right, Int):
-                return f"cards of value {_ORDER[op].format(right.value)}"
+                return f"{cards} of value {_ORDER[op].format(right.value)}"
             if attr == "card" and op == "!=" and isinstance(right, CardLit):
-                return f"cards other than {self.card_name(right.name)}"
+                return f"{cards} other than {self.card_name(right.name)}"
         if isinstance(f, Name) and f.ref == "candidate" and f.id == "numbered":
-            return "numbered cards"
+            return f"numbered {cards}"
         if isinstance(f, Not) and isinstance(f.operand, Name) and f.operand.id == "numbered":
-            return "cards with no capture value"
+            return f"{cards} with no capture value"
         if isinstance(f, Bool):
-            return "cards" if f.value else "no cards"
+            return cards if f.value else f"no {cards}"
         # Any other filter: its condition in words, about "the card" being tested.
-        return f"cards for which {self.condition(f)}"
+        return f"{cards} for which {self.condition(f)}"
 
     # -- noun phrases for card sets
     def cards(self, e: Expr) -> str:
@@ -257,6 +261,18 @@ class Words:
         if isinstance(e, IfElse):
             return f"{self.cards(e.then)} if {self.condition(e.cond)}, otherwise {self.cards(e.other)}"
         return self._code(e)
+
+    def target(self) -> str | None:
+        """The ruleset's target as written, in words, when it depends on options (`31 if option corta is on,
+        otherwise 51`; a bare option: `option target (11 by default)`); None for a plain number."""
+        rule = getattr(self.rs, "target_rule", None)
+        if rule is None:
+            return None
+        tree = rule.tree
+        if isinstance(tree, Attr) and tree.base == "options":
+            default = self.rs.options[tree.name].default if tree.name in self.rs.options else tree.value
+            return f"option {tree.name} ({default} by default)"
+        return self.number(tree)
 
     # -- noun phrases for numbers
     def number(self, e: Expr) -> str:
@@ -293,9 +309,9 @@ class Words:
             _prec(e) < _prec_op(op) or (right and _prec(e) == _prec_op(op) and op in ("-", "//", "%"))))
         return f"({text})" if loose else text
 
-    def _count_of(self, e: Call) -> tuple[str, str]:
-        """(the set, the plural noun of what is counted) for count(set[, filter])."""
-        noun = self.filter_noun(e.args[1]) if len(e.args) == 2 else "cards"
+    def _count_of(self, e: Call, plural: bool = True) -> tuple[str, str]:
+        """(the set, the noun of what is counted: plural, or singular for one) for count(set[, filter])."""
+        noun = self.filter_noun(e.args[1], plural) if len(e.args) == 2 else "cards" if plural else "card"
         return self.cards(e.args[0]), noun
 
     # -- conditions
@@ -379,8 +395,8 @@ class Words:
             return f"{subject} is {'not ' if op == '!=' else ''}{what}"
         if isinstance(left, Call) and isinstance(right, Call) and left.func == right.func \
                 and left.func in ("rank", "suit", "value") and op in ("==", "!="):
-            return (f"{self.cards(left.args[0])} has {'a different' if op == '!=' else 'the same'} {left.func} as "
-                    f"{self.cards(right.args[0])}")
+            return (f"{self.cards(left.args[0])} has {'a different' if op == '!=' else 'the same'} {left.func} "
+                    f"{'from' if op == '!=' else 'as'} {self.cards(right.args[0])}")
         # count(S, F) == count(deck, F): all of them
         if (isinstance(left, Call) and isinstance(right, Call) and left.func == right.func == "count"
                 and len(left.args) == len(right.args) and isinstance(right.args[0], Name) and right.args[0].id == "deck"
@@ -393,14 +409,17 @@ class Words:
             return None
         n = right.value
         if isinstance(left, Call) and left.func == "count":
-            noun = self._count_of(left)[1]
+            one = n == 1 and op in ("==", "<=", ">")       # "exactly one jack", "at most one", "more than one"
+            noun = self._count_of(left, plural=not one)[1]
             amount = "no" if n == 0 and op == "==" else "some" if n == 0 and op in ("!=", ">") else \
-                _ORDER[op].format(count_words(n))
+                _COUNT_ORDER.get(op, _ORDER[op]).format(count_words(n)) if not (one and op == "<=") else "at most one"
             if len(left.args) == 1 and isinstance(left.args[0], Name) and left.args[0].id == "captured":
-                return f"{amount} cards are captured"
+                return f"{amount} {noun} {'is' if one else 'are'} captured"
             return f"{self.holds(left.args[0])} {amount} {noun}"
         if isinstance(left, Call) and left.func == "max_same_rank":
-            return f"{self.holds(left.args[0])} {_ORDER[op].format(count_words(n))} cards of one rank"
+            one = n == 1 and op in ("==", "<=", ">")
+            amount = "at most one" if one and op == "<=" else _COUNT_ORDER.get(op, _ORDER[op]).format(count_words(n))
+            return f"{self.holds(left.args[0])} {amount} {'card' if one else 'cards'} of one rank"
         if isinstance(left, Call) and left.func == "total":
             return f"the values of {self.cards(left.args[0])} total {_ORDER[op].format(n)}"
         if isinstance(left, Call) and left.func == "value":
@@ -409,15 +428,25 @@ class Words:
         return f"{self.number(left)} is {_ORDER[op].format(n)}"
 
     @staticmethod
-    def _singular(holder: str) -> bool:
-        return not (holder.endswith("cards") or " cards " in holder)
+    def _plural(e: Expr) -> bool:
+        """Whether the noun phrase `cards(e)` is plural (the verb agrees with it, not with its last word:
+        "the captured cards together with the played card include")."""
+        if isinstance(e, Name):
+            return e.id in ("captured", "cards", "pile")
+        if isinstance(e, ListLit):
+            return len(e.items) != 1
+        if isinstance(e, BinOp):
+            return e.op in ("|", "&") or Words._plural(e.left)
+        if isinstance(e, IfElse):
+            return Words._plural(e.then)
+        return isinstance(e, Call) and e.func == "select"
 
     def holds(self, e: Expr, negate: bool = False) -> str:
         """Subject and verb for what a set holds: `the table holds`, `the side has not captured`."""
         if isinstance(e, Name) and e.id == "pile" and self.place == "score":
             return "the side has not captured" if negate else "the side has captured"
         subject = self.cards(e)
-        if self._singular(subject):
+        if not self._plural(e):
             return f"{subject} {'does not hold' if negate else 'holds'}"
         return f"{subject} {'do not include' if negate else 'include'}"
 

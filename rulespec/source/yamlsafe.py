@@ -303,6 +303,11 @@ def _syntax_error(err: yaml.MarkedYAMLError, text: str, filename: str) -> Rulesp
         if "indentation" not in message and "alias" not in message:
             message += f" ({err.context} at line {err.context_mark.line + 1})"
     span = _mark_span(filename, mark) if mark is not None else Span(filename, 1, 1)
+    if problem.startswith("expected <block end>, but found "):
+        from rulespec.source.indent import misindented
+        odd = misindented(text, span.line)      # YAML reports it a line late when the line above is the odd one
+        if odd is not None:
+            span, message = Span(filename, odd[0], odd[1]), odd[2]
     lines = text.splitlines()
     if lines and span.line > len(lines):
         # "End of file" problems sit past the last line; show the end of it instead.

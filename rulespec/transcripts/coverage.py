@@ -35,14 +35,40 @@ class Mutation:
     apply: Callable[[dict], None]  # edits a deep copy of the document in place
 
     def where(self) -> str:
-        """file:line:column, the file relative to the current folder when it is below it."""
+        """file:line:column: a shipped ruleset by its id (`cirulla:26:5`, the lines `rulespec show cirulla`
+        prints: its path inside the installed package is nothing a reader opens), another file relative to
+        the current folder when it is below it."""
         if self.span is None:
             return "?"
-        try:
-            name = str(Path(self.span.file).resolve().relative_to(Path.cwd().resolve()))
-        except (ValueError, OSError):
-            name = self.span.file
-        return f"{name}:{self.span.line}:{self.span.column}"
+        return f"{_file_name(self.span.file)}:{self.span.line}:{self.span.column}"
+
+    def file(self) -> str | None:
+        """The file the changed rule is written in, resolved (None when not known)."""
+        return _resolved(self.span.file) if self.span is not None else None
+
+
+def _resolved(file: str) -> str:
+    try:
+        return str(Path(file).resolve())
+    except (OSError, RuntimeError):
+        return file
+
+
+def _shipped_id(file: str) -> str | None:
+    """The id of a shipped ruleset file, or None for any other file."""
+    from rulespec.source.rulesets import rulesets_dir
+    path = Path(_resolved(file))
+    return path.stem if path.parent == Path(_resolved(str(rulesets_dir()))) and path.suffix == ".yaml" else None
+
+
+def _file_name(file: str) -> str:
+    shipped = _shipped_id(file)
+    if shipped is not None:
+        return shipped
+    try:
+        return str(Path(file).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return file
 
 
 @dataclass
@@ -57,6 +83,8 @@ class CoverageReport:
     ruleset: str
     transcripts: list[Path]
     results: list[MutantResult] = field(default_factory=list)
+    own_file: str | None = None        # the ruleset's own file, resolved: its rules are listed first
+    left_out: int | None = None        # with own rules only: how many inherited mutations were not made
 
     def count(self, status: str) -> int:
         return sum(r.status == status for r in self.results)
@@ -66,19 +94,35 @@ class CoverageReport:
         return [r for r in self.results if r.status == "survived"]
 
     def render(self) -> list[str]:
-        lines = [f"rule coverage of {self.ruleset}: {_count(len(self.results), 'mutation')}, "
+        own = f", its own rules ({self.left_out} inherited left out)" if self.left_out is not None else ""
+        lines = [f"rule coverage of {self.ruleset}{own}: {_count(len(self.results), 'mutation')}, "
                  f"{_count(len(self.transcripts), 'transcript')}",
                  f"killed {self.count('killed')}, survived {self.count('survived')}, "
                  f"invalid {self.count('invalid')}"]
         if self.survivors:
             lines.append("survivors (no transcript notices the change):")
-            lines += [f"  {r.mutation.where()}: {r.mutation.rule}: {r.mutation.change}" for r in self.survivors]
+            lines += self._grouped(self.survivors, lambda r: "")
         else:
             lines.append("every valid mutation is caught by a transcript")
         invalid = [r for r in self.results if r.status == "invalid"]
         if invalid:
             lines.append("invalid mutants (refused by the checks, not counted):")
-            lines += [f"  {r.mutation.where()}: {r.mutation.rule}: {r.mutation.change}: {r.by}" for r in invalid]
+            lines += self._grouped(invalid, lambda r: f": {r.by}")
+        return lines
+
+    def _grouped(self, results: list[MutantResult], tail) -> list[str]:
+        """The ruleset's own rules first, then those it inherits, under the file each comes from."""
+        groups: dict[str | None, list[MutantResult]] = {}
+        for r in results:
+            groups.setdefault(r.mutation.file(), []).append(r)
+        lines = [f"  {r.mutation.where()}: {r.mutation.rule}: {r.mutation.change}{tail(r)}"
+                 for r in groups.pop(self.own_file, [])]
+        for file, members in groups.items():
+            shipped = _shipped_id(file) if file is not None else None
+            source = (f"{shipped} (`rulespec show {shipped}` prints the file, with these lines)" if shipped
+                      else _file_name(file) if file is not None else "an unknown file")
+            lines.append(f"  inherited from {source}:")
+            lines += [f"    {r.mutation.where()}: {r.mutation.rule}: {r.mutation.change}{tail(r)}" for r in members]
         return lines
 
 
@@ -250,11 +294,17 @@ def transcripts_of(ruleset_file: Path, files: list[Path]) -> list:
     return out
 
 
-def coverage(ref: str | Path, files: list[Path], progress=None) -> CoverageReport:
-    """Mutate every rule of `ref` and replay its transcripts among `files` against each mutant."""
+def coverage(ref: str | Path, files: list[Path], progress=None, own_only: bool = False) -> CoverageReport:
+    """Mutate every rule of `ref` and replay its transcripts among `files` against each mutant; with
+    `own_only`, only the rules written in `ref`'s own file (not those it inherits)."""
     doc, chain, _ = load_merged(ref)
     replayers = transcripts_of(chain[0], files)
-    report = CoverageReport(str(doc["id"]), [r.path for r in replayers])
+    report = CoverageReport(str(doc["id"]), [r.path for r in replayers], own_file=_resolved(str(chain[0])))
+    todo = mutations(doc)
+    if own_only:
+        own = [m for m in todo if m.file() == report.own_file]
+        report.left_out = len(todo) - len(own)
+        todo = own
     if not replayers:
         raise RulespecError(f"no transcript among the {len(files)} given replays ruleset {doc['id']}: "
                             "coverage needs the ruleset's own transcripts")
@@ -262,7 +312,7 @@ def coverage(ref: str | Path, files: list[Path], progress=None) -> CoverageRepor
     if broken:
         raise RulespecError(f"{len(broken)} transcript(s) of {doc['id']} fail before any mutation "
                             f"(first: {broken[0]}); run `rulespec test` and fix them first")
-    for mutation in mutations(doc):
+    for mutation in todo:
         mutants = _Mutants(doc, chain, mutation)
         result = MutantResult(mutation, "survived")
         for r in replayers:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulespec.compiler.build import compile_ruleset
-from rulespec.errors import RulespecError, Span
+from rulespec.errors import RulespecError, Span, collect
+from rulespec.source.validate import MAX_ERRORS
 from rulespec.source.rulesets import is_path_ref, locate
 from rulespec.run.engine import (
     DealSource,
@@ -155,23 +156,76 @@ class _Replayer:
         return hand
 
     def check_cards(self) -> None:
-        """Every card the transcript names read against the ruleset's deck, without playing (notation.md:
-        an unknown symbol, a card not in the deck, a card used twice are refused wherever they are read)."""
-        self.dealt_hand()
+        """Every card and name the transcript writes read against its ruleset, without playing (notation.md:
+        an unknown symbol, a card not in the deck, a card used twice are refused wherever they are read;
+        an event, bonus, category or outcome the ruleset does not have, likewise), and enough deal rounds
+        listed for the plays. Every problem found, in file order."""
+        errors: list[RulespecError] = []
+
+        def read(check, *args) -> None:
+            try:
+                check(*args)
+            except RulespecError as err:
+                errors.append(err)
+        try:
+            hand = self.dealt_hand()
+        except RulespecError as err:
+            errors.append(err)
+            hand = None
         for play in self.t.plays:
             if play.card is not None:
-                self.card(play.card)
-            self.mask(play.capture or [], "the capture")
+                read(self.card, play.card)
+            read(self.mask, play.capture or [], "the capture")
             for option in play.legal or []:
-                self.mask(option, "a legal capture set")
+                read(self.mask, option, "a legal capture set")
             for d in play.declare:
-                self.mask(d.cards or [], "the declared cards")
+                read(self.mask, d.cards or [], "the declared cards")
         if self.t.expect is not None and self.t.expect.table is not None:
-            self.mask(self.t.expect.table, "expect.table")
+            read(self.mask, self.t.expect.table, "expect.table")
+        errors += self.unknown_names()
+        if hand is not None and not errors:
+            read(self.check_rounds_suffice, hand)
+        collect(sorted(errors, key=lambda e: (e.span.line, e.span.column) if e.span else (0, 0))[:MAX_ERRORS])
+
+    def unknown_names(self) -> list[RulespecError]:
+        """The events, bonuses, categories and outcomes the transcript writes that its ruleset lacks."""
+        from rulespec.transcripts.names import check_names
+        return check_names(self.t, self.compiled.ruleset)
+
+    def check_rounds_suffice(self, hand: Hand) -> None:
+        """The plays fit in the cards the listed rounds deal: a play past them needs a round the transcript
+        does not list (replay would stop there). Plays after an expected refusal are never made."""
+        src = hand.source
+        if src.rounds is None or hand.is_over:
+            return
+        dealt = sum(h.bit_count() for h in hand.hands)
+        dealt += sum(len(cards) for r in src.rounds[src.round_no:] for cards in r.hands.values())
+        card_plays = 0
+        for play in self.t.plays:
+            if play.error is not None:
+                return
+            if play.card is None:
+                continue
+            card_plays += 1
+            if card_plays > dealt:
+                needed = hand.round + len(src.rounds) - src.round_no + 1
+                if needed <= len(hand.schedule):
+                    raise self.missing_round(play, needed)
+                return
+
+    def missing_round(self, play, needed: int) -> RulespecError:
+        """The play that needs a deal round the transcript does not list, located at that play."""
+        listed = len(self.t.deal or ())
+        return RulespecError(f"{self.where(play)} needs round {needed}, which the transcript's deal does not "
+                             f"list (it lists {listed} round{'s' * (listed != 1)})", play.span)
 
     def run(self) -> ReplayResult:
         t = self.t
         hand = self.dealt_hand()
+        # A name the ruleset lacks is a difference found before playing, said with the nearest name the
+        # ruleset has (played, it would be "expected [scopaa], got [scopa]" at best).
+        for err in self.unknown_names()[:MAX_ERRORS]:
+            self.fail(err.span, err.message)
         result = ReplayResult(self.path, True)
         if hand.is_over and t.plays:
             self.fail(t.plays[0].span, f"the deal ended the game ({hand.outcome[0]}), so there can be no plays")
@@ -222,6 +276,8 @@ class _Replayer:
     def play(self, hand: Hand, play) -> bool:
         """Apply one play; True when replay stops here (an expected refusal)."""
         where = self.where(play)
+        if hand.round_pending and play.card is not None and hand.source.round_no >= len(hand.source.rounds):
+            raise self.missing_round(play, hand.round + 1)
         card = self.card(play.card) if play.card is not None else None
         capture = self.mask(play.capture or [], "the capture") if play.card is not None else 0
         try:
@@ -288,7 +344,7 @@ class _Replayer:
                     continue
                 # The dealer's bonus events may be listed under the dealer's side or left to dealer_events.
                 if Counter(names) not in (Counter(with_dealer[side]), Counter(without[side])):
-                    self.fail(at(e.events_span), f"expect.events: side {side}: expected {_ms(sorted(names))}, got "
+                    self.fail(at(e.event_spans.get(side) or e.events_span), f"expect.events: side {side}: expected {_ms(sorted(names))}, got "
                                     f"{_ms(sorted(with_dealer[side]))}")
         ended_at_deal = hand.is_over and hand.plays == 0 and hand.outcome is not None
         if e.score is not None:
@@ -306,13 +362,14 @@ class _Replayer:
                     if not 0 <= side < len(rows):
                         self.fail(at(e.score_span), f"expect.score: there is no side {side} (sides: 0..{len(rows) - 1})")
                         continue
+                    values, keys = e.score_spans.get(side, {}), e.score_key_spans.get(side, {})
                     for cat, want in cats.items():
                         if cat not in rows[side]:
-                            self.fail(at(e.score_span), f"expect.score: unknown category '{cat}' (categories: "
-                                            f"{', '.join(rows[side])})")
+                            self.fail(at(keys.get(cat) or e.score_span), f"expect.score: unknown category '{cat}' "
+                                      f"(categories: {', '.join(rows[side])})")
                         elif rows[side][cat] != want:
-                            self.fail(at(e.score_span), f"expect.score: side {side} {cat}: expected {want}, got "
-                                            f"{rows[side][cat]}")
+                            self.fail(at(values.get(cat) or e.score_span), f"expect.score: side {side} {cat}: "
+                                      f"expected {want}, got {rows[side][cat]}")
         if e.outcome is not None:
             got = hand.outcome[0] if hand.outcome else None
             if got != e.outcome:

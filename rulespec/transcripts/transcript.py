@@ -73,6 +73,7 @@ class Play:
     events_span: Span | None = None
     legal_span: Span | None = None
     error_span: Span | None = None
+    event_item_spans: tuple = ()   # where each of `events` was written
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,9 @@ class Expect:
     winner_span: Span | None = None
     event_spans: dict[int, Span] = field(default_factory=dict)  # side -> its event list
     score_spans: dict[int, dict[str, Span]] = field(default_factory=dict)  # side -> category -> value
+    dealer_event_spans: tuple = ()                                           # each of dealer_events
+    event_item_spans: dict[int, tuple] = field(default_factory=dict)         # side -> each of its events
+    score_key_spans: dict[int, dict[str, Span]] = field(default_factory=dict)  # side -> category -> its key
 
 
 @dataclass(frozen=True)
@@ -264,6 +268,7 @@ class _Build:
             error=item.get("error"),
             span=span,
             **_spans(vs, "seat", "capture", "events", "legal", "error"),
+            event_item_spans=_item_spans(item.get("events")),
         )
 
     def declaration(self, item: LocDict, span: Span | None) -> Declaration:
@@ -280,16 +285,18 @@ class _Build:
 
     def expect(self, item: LocDict) -> Expect:
         vs = item.value_spans
-        events = event_spans = None
+        events = event_spans = event_item_spans = None
         if "events" in item:
             numbered = self.numbered(item["events"], "side", "expect.events")
             events = {side: list(v) for side, (v, _, _) in numbered.items()}
             event_spans = {side: s for side, (_, _, s) in numbered.items() if s is not None}
-        score = score_spans = None
+            event_item_spans = {side: _item_spans(v) for side, (v, _, _) in numbered.items()}
+        score = score_spans = score_key_spans = None
         if "score" in item:
             numbered = self.numbered(item["score"], "side", "expect.score")
             score = {side: dict(v) for side, (v, _, _) in numbered.items()}
             score_spans = {side: dict(v.value_spans) for side, (v, _, _) in numbered.items()}
+            score_key_spans = {side: dict(v.key_spans) for side, (v, _, _) in numbered.items()}
         winner = item.get("winner")
         if isinstance(winner, int):
             winner = [winner]
@@ -309,7 +316,15 @@ class _Build:
             winner_span=vs.get("winner"),
             event_spans=event_spans or {},
             score_spans=score_spans or {},
+            dealer_event_spans=_item_spans(item.get("dealer_events")),
+            event_item_spans=event_item_spans or {},
+            score_key_spans=score_key_spans or {},
         )
+
+
+def _item_spans(items) -> tuple:
+    """Where each item of a list was written (empty for no list)."""
+    return tuple(getattr(items, "item_spans", ()))
 
 
 def _item_span(items, index: int) -> Span | None:

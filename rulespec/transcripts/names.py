@@ -1,0 +1,104 @@
+"""The names a transcript writes (events, bonuses, categories, outcomes), checked against its ruleset.
+
+Read without playing (`rulespec validate`): a name the ruleset does not have is located where it was
+written, with the nearest name it does have, instead of failing at replay as a difference.
+"""
+from __future__ import annotations
+
+from rulespec.errors import RulespecError, did_you_mean
+
+_LISTED = 20     # names listed after a message at most (a stranger's ruleset may declare thousands)
+
+
+def _unique(*groups) -> list[str]:
+    return list(dict.fromkeys(name for group in groups for name in group))
+
+
+def names_of(ruleset) -> dict[str, list[str]]:
+    """What each place of a transcript may name, in the ruleset's order (every rule, enabled or not: one
+    an option turns off is a difference replay reports, not a misspelling)."""
+    dealer_bonus = [b.event for b in ruleset.dealer_bonuses]
+    return {
+        "bonus": list(ruleset.hand_bonuses),
+        "play event": _unique(ruleset.events, ruleset.hand_bonuses),
+        "side event": _unique(ruleset.events, ruleset.hand_bonuses, dealer_bonus),
+        "dealer event": _unique(dealer_bonus, (c.event for c in ruleset.deal_checks if c.result != "dealer_wins")),
+        "category": _unique(ruleset.categories, ["total"]),
+        "outcome": _unique(ruleset.outcomes, (c.name for c in ruleset.deal_checks if c.result == "dealer_wins"),
+                           ["misdeal"] if ruleset.misdeal_limit else []),
+    }
+
+
+# What each kind is called in a message, and how the list of known names is introduced.
+_WORDS = {
+    "bonus": ("bonus", "{id}'s bonuses"),
+    "play event": ("event", "a play's events in {id}"),
+    "side event": ("event", "a side's events in {id}"),
+    "dealer event": ("dealer event", "{id}'s dealer events"),
+    "category": ("category", "{id}'s categories"),
+    "outcome": ("outcome", "{id}'s outcomes"),
+}
+
+
+# A name written in the wrong place: what it is where the ruleset has it, and where a transcript writes that.
+_ELSEWHERE = (
+    ("outcome", "an outcome", "write it as `outcome: {name}`"),
+    ("category", "a scoring category", "categories are written under expect.score"),
+    ("dealer event", "a dealer event", "write it under expect.dealer_events"),
+    ("side event", "an event", "a play's `events:` or expect.events"),
+)
+
+
+def _unknown(kind: str, name, names: dict[str, list[str]], ruleset_id: str, span) -> RulespecError:
+    word, listed = _WORDS[kind]
+    known = names[kind]
+    shown = ", ".join(known[:_LISTED]) + (", ..." if len(known) > _LISTED else "")
+    listing = f" ({listed.format(id=ruleset_id)}: {shown})" if known else f" ({ruleset_id} has none)"
+    text = str(name)
+    quoted = text if len(text) <= 60 else text[:57] + "..."
+    for other, what, where in _ELSEWHERE:
+        if other != kind and text in names[other]:
+            hint = f": in {ruleset_id} it is {what} ({where.format(name=quoted)})"
+            break
+    else:
+        hint = did_you_mean(text[:100], known)
+    return RulespecError(f"unknown {word} '{quoted}'{hint}{listing}", span)
+
+
+def _at(spans, i: int, fallback):
+    return spans[i] if i < len(spans) else fallback
+
+
+def check_names(transcript, ruleset) -> list[RulespecError]:
+    """Every name the transcript writes that its ruleset does not have, each located, in file order; up to
+    a play that expects a refusal, where replay stops (its `expect:` is not read either)."""
+    known = names_of(ruleset)
+    rid = ruleset.id
+    errors: list[RulespecError] = []
+
+    def check(kind, names, spans, fallback):
+        for i, name in enumerate(names or ()):
+            if name not in known[kind]:
+                errors.append(_unknown(kind, name, known, rid, _at(spans, i, fallback)))
+
+    for play in transcript.plays:
+        if play.error is not None:
+            # An expected refusal (a bonus the ruleset lacks, say) ends the replay: nothing after it is read.
+            return errors
+        for d in play.declare:
+            if d.bonus not in known["bonus"]:
+                errors.append(_unknown("bonus", d.bonus, known, rid, d.bonus_span or d.span))
+        check("play event", play.events, play.event_item_spans, play.events_span or play.span)
+    e = transcript.expect
+    if e is not None:
+        check("dealer event", e.dealer_events, e.dealer_event_spans, e.dealer_events_span or e.span)
+        for side, names in sorted((e.events or {}).items()):
+            check("side event", names, e.event_item_spans.get(side, ()), e.event_spans.get(side) or e.span)
+        for side, cats in sorted((e.score or {}).items()):
+            keys = e.score_key_spans.get(side, {})
+            for cat in cats:
+                if cat not in known["category"]:
+                    errors.append(_unknown("category", cat, known, rid, keys.get(cat) or e.score_span))
+        if e.outcome is not None and e.outcome not in known["outcome"]:
+            errors.append(_unknown("outcome", e.outcome, known, rid, e.outcome_span or e.span))
+    return errors
