@@ -18,8 +18,10 @@ Parameters: `ruleset` (an id or a path), `seats` (0: the ruleset's default),
   result (total minus the best other side's, ± the target for an outcome that
   ends the game), -1 shared by the others, 0 for all when every side ties; per
   seat, its side's share. Zero-sum, in [-1, 1].
-- `resampler(state, player)` redraws the hidden cards consistently with the
-  player's view, for OpenSpiel's ISMCTS (`bot.set_resampler(resampler)`).
+- `make_resampler(random_state)` redraws the hidden cards consistently with
+  the player's view, for OpenSpiel's ISMCTS
+  (`bot.set_resampler(make_resampler(bot_random_state))`), from the bot's own
+  seeded stream.
 
 Needs the `rl` extra: `pip install 'rulespec[rl]'`.
 """
@@ -33,7 +35,7 @@ import pyspiel
 from rulespec.api import compile as compile_rules
 from rulespec.bots.ismcts import determinise, result_for
 from rulespec.cli.options import parse_options
-from rulespec.interop.decisions import CAPTURE, DECLARE, PHASES, ActionLayout, Decisions
+from rulespec.interop.decisions import CAPTURE, PHASES, ActionLayout, Decisions, describe_declarations
 from rulespec.interop.observation import Observer
 from rulespec.run.engine import DealSource, Hand
 
@@ -208,8 +210,8 @@ class _Observer:
         current = ""
         if mine:
             current = f" | {PHASES[d.phase]}"
-            if d.phase == DECLARE and d.pending:
-                current += " " + ",".join(f"{x.bonus}[{names(x.cards)}]" for x in d.pending)
+            if d.chosen:                    # its own declarations of this turn: it remembers them
+                current += " " + describe_declarations(d.chosen, self.game.rules.module)
             if d.phase == CAPTURE:
                 current += f" {self.game.rules.module.CARD_NAMES[d.card]}x[{names(d.partial)}]"
         if self.perfect_recall:
@@ -221,8 +223,8 @@ class _Observer:
                 f"shown {shown} piles {piles} stock {hand.stock_size()}{current}")
 
 
-def resampler(state: RulespecState, player: int) -> RulespecState:
-    """A state whose hidden cards are redrawn from what `player` cannot see (for ISMCTS).
+def resampled(state: RulespecState, player: int, rng: random.Random) -> RulespecState:
+    """A state whose hidden cards are redrawn from what `player` cannot see, drawing from `rng`.
 
     Another seat's decision in progress is hidden from `player` too: in the
     new state it starts again from that seat's redrawn cards (Decisions.with_hand).
@@ -230,11 +232,20 @@ def resampler(state: RulespecState, player: int) -> RulespecState:
     new = state.clone()
     if state.decisions is None or state.decisions.is_over:
         return new
-    rng = random.Random(np.random.randint(1 << 62))
     world = determinise(state.decisions.hand, player, rng)
     new.decisions = state.decisions.with_hand(world, viewer=player)
     return new
 
+
+def make_resampler(random_state):
+    """A resampler for ISMCTS (`bot.set_resampler(make_resampler(random_state))`) that draws from
+    `random_state`: the bot's own `np.random.RandomState` (the one given to ISMCTSBot), so that a seeded bot
+    searches the same worlds every run; or a seed for a stream of its own. Never NumPy's global generator."""
+    stream = random_state if isinstance(random_state, np.random.RandomState) else np.random.RandomState(random_state)
+
+    def resampler(state: RulespecState, player: int) -> RulespecState:
+        return resampled(state, player, random.Random(int(stream.randint(1 << 62))))
+    return resampler
 
 
 pyspiel.register_game(_GAME_TYPE, RulespecGame)
