@@ -561,6 +561,7 @@ def test_another_seats_declare_phase_is_not_seen(ruleset, seats):
             assert state.observation_tensor(seat) == twin_state.observation_tensor(seat)
             assert state.observation_string(seat) == twin_state.observation_string(seat)
             assert state.information_state_string(seat) == twin_state.information_state_string(seat)
+            assert state.information_state_tensor(seat) == twin_state.information_state_tensor(seat)
         compared += 1
         if holdings_differ >= 5 and compared >= 20:
             break
@@ -716,9 +717,11 @@ def test_pettingzoo_seed_test(ruleset, seats):
 @pytest.mark.parametrize("ruleset,seats", [("cirullone", 4), ("cicera", 4), ("cirulla-knock-after-deal", 4),
                                            ("cirulla-double-bonus", 3)])
 def test_openspiel_resampler_for_a_seat_that_does_not_act_makes_a_playable_world(ruleset, seats):
-    """Another seat's decision in progress (its card, its capture so far, its chosen declarations) is hidden
-    from `player`: the world restarts that decision from the redrawn cards, with `player`'s view unchanged.
-    (The world used to keep a card the acting seat no longer held: KeyError on the next action.)"""
+    """Another seat's decision in progress (its card, its capture so far, its chosen declarations, in its declare
+    phase or going with its play) is hidden from `player`: the world restarts that decision from the redrawn
+    cards, with `player`'s view unchanged. (The world used to keep a card the acting seat no longer held:
+    KeyError on the next action; and declarations going with the play, made of cards it no longer held:
+    IllegalMove.)"""
     pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install '.[rl]')")
     import rulespec.interop.openspiel as rs_openspiel
     game = pyspiel.load_game("rulespec", {"ruleset": ruleset, "seats": seats})
@@ -731,7 +734,7 @@ def test_openspiel_resampler_for_a_seat_that_does_not_act_makes_a_playable_world
             state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
         while not state.is_terminal():
             d = state.decisions
-            if d.phase == CAPTURE or d.pending:
+            if d.phase == CAPTURE or d.chosen:
                 mid_decisions += 1
                 player = (d.current_seat + 1) % seats
                 for _ in range(3):

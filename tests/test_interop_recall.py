@@ -10,6 +10,7 @@ shipped ruleset:
 
 They need the `rl` extra (`pip install '.[rl]'`); OpenSpiel's parts skip without it.
 """
+import hashlib
 import random
 from itertools import permutations
 from types import SimpleNamespace
@@ -57,16 +58,22 @@ def tiny_rules(tmp_path, timing):
     return rulespec.compile(str(path)), str(path)
 
 
-def _info_strings(ruleset, seats):
-    """A function (Decisions, seat) -> OpenSpiel's information-state string, or None without pyspiel."""
+def _info_states(ruleset, seats):
+    """A function (Decisions, seat) -> OpenSpiel's information-state string and tensor (as bytes), or None
+    without pyspiel."""
     try:
         import pyspiel
         from rulespec.interop.openspiel import _Observer
     except ImportError:
         return None
     game = pyspiel.load_game("rulespec", {"ruleset": ruleset, "seats": seats})
-    observer = _Observer(game, perfect_recall=True)
-    return lambda d, seat: observer.string_from(SimpleNamespace(decisions=d), seat)
+    strings, tensors = _Observer(game, perfect_recall=True), _Observer(game, perfect_recall=True)
+
+    def info(d, seat):
+        state = SimpleNamespace(decisions=d)
+        tensors.set_from(state, seat)
+        return strings.string_from(state, seat), tensors.tensor.tobytes()
+    return info
 
 
 def _entries(d, start, seat):
@@ -136,22 +143,24 @@ def test_the_tiny_deck_offers_every_timing_a_bonus(tiny_states):
 
 
 def test_perfect_recall_on_every_state_of_a_tiny_deck(tiny_states):
-    """At every decision, the information-state string of the seat to act tells apart exactly the states it
-    can tell apart: equal views give equal strings (nothing hidden shows) and different views different
-    strings (it remembers its own cards and choices: declaring and declining used to look the same)."""
+    """At every decision, the information-state string and tensor of the seat to act tell apart exactly the
+    states it can tell apart: equal views give equal ones (nothing hidden shows) and different views different
+    ones (it remembers its own cards and choices: declaring and declining used to look the same; the tensor
+    was empty)."""
     _, path, states = tiny_states
-    info = _info_strings(path, 2)
+    info = _info_states(path, 2)
     if info is None:
         pytest.skip("open_spiel is not installed (pip install '.[rl]')")
-    by_view, by_string = {}, {}
+    by_view, by_string, by_tensor = {}, {}, {}
     for d, views, _, _ in states:
         if d.is_over:
             continue
         seat = d.current_seat
-        text = info(d, seat)
-        assert by_view.setdefault(views[seat], text) == text, "equal views, different strings"
+        text, tensor = info(d, seat)
+        assert by_view.setdefault(views[seat], (text, tensor)) == (text, tensor), "equal views, different states"
         other = by_string.setdefault(text, views[seat])
         assert other == views[seat], f"two views alias as {text!r}"
+        assert by_tensor.setdefault(tensor, views[seat]) == views[seat], f"two views alias in the tensor ({text!r})"
 
 
 def _public_observation(observer, d):
@@ -211,15 +220,16 @@ def test_the_openspiel_resampler_draws_from_the_bots_stream_not_numpys_global_on
 @pytest.mark.parametrize("ruleset", SHIPPED)
 def test_different_choices_give_the_chooser_different_information_states(ruleset):
     """Over random states of every shipped ruleset: two different actions of the seat to act lead to states it
-    can tell apart (it remembers what it chose), so its information-state strings differ. Declaring and
+    can tell apart (it remembers what it chose), so its information-state strings and tensors differ. Declaring and
     declining used to alias once the declare phase was over (cirulla: every such pair)."""
     rules = rulespec.compile(ruleset)
     seats = rules.default_seats
-    info = _info_strings(ruleset, seats)
+    info = _info_states(ruleset, seats)
     if info is None:
         pytest.skip("open_spiel is not installed (pip install '.[rl]')")
     rng = random.Random(ruleset)
     states = declare_pairs = 0
+    tensors, strings = {}, {}
     seed = 0
     while states < 600:
         d = Decisions(rules.new_hand(seats=seats, seed=seed))
@@ -236,7 +246,12 @@ def test_different_choices_give_the_chooser_different_information_states(ruleset
                     child = d.clone()
                     child.apply(action)
                     children.append(info(child, seat))
-                assert children[0] != children[1], (d.phase, first, second, children[0])
+                    # The tensor holds what the string holds: equal exactly when the strings are.
+                    text, tensor = children[-1]
+                    digest = hashlib.sha1(tensor).digest()
+                    assert tensors.setdefault(text, digest) == digest and strings.setdefault(digest, text) == text
+                assert children[0][0] != children[1][0], (d.phase, first, second, children[0][0])
+                assert children[0][1] != children[1][1], (d.phase, first, second, children[0][0])
                 states += 1
             d.apply(rng.choice(legal))
     if rules.module.HAND_BONUSES:

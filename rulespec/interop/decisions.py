@@ -184,10 +184,13 @@ class Decisions:
 
     def _restarted(self, hand: Hand) -> "Decisions":
         """with_hand, the decision in progress started again: the next decision found afresh in `hand`."""
-        new = self.with_hand(hand)
+        # The choices in progress are dropped before the new hand is taken: its seat may not hold their cards.
+        base = Decisions.__new__(Decisions)
+        base.__dict__.update(self.__dict__)
+        base.pending, base.decls, base.card, base.partial, base._options = [], [], None, 0, []
+        base._voided_now, base.phase = [], CARD
+        new = base.with_hand(hand)
         seat = self.seat
-        new.pending, new.decls, new.card, new.partial, new._options = [], [], None, 0, []
-        new._voided_now = []
         if new._knocks and self.phase == DECLARE and self.rules.TIMING == "after_deal":
             new._queue.insert(0, seat)          # offered again, in the new hand, in seat order
         new._advance()
