@@ -231,7 +231,7 @@ def test_different_choices_give_the_chooser_different_information_states(ruleset
     states = declare_pairs = 0
     tensors, strings = {}, {}
     seed = 0
-    while states < 600:
+    while states < 1000:
         d = Decisions(rules.new_hand(seats=seats, seed=seed))
         seed += 1
         while not d.is_over:
