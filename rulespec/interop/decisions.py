@@ -21,27 +21,29 @@ DONE; as soon as the cards named so far leave a single option, that option is
 taken. No bound on the number of captures or legal moves is needed: cicera's
 29 captures of one card are 29 paths through at most N+1 actions.
 
-Declarations are decisions too, never made for the agent. A declare phase
-opens whenever the rules let the seat declare, whatever its cards (`Hand.may_declare`:
-the timing, the round, how many undeclared cards it holds): where the ruleset
-declares with the play, at the start of the seat's turn; knocks (card-less
-declarations) after each deal in seat order (timing `after_deal`) or at the start
-of the seat's own first turn of the round (`before_first_turn`). The seat names
-declarations one at a time, then DONE; DONE alone passes, and is the only legal
-action when its cards make no bonus. So the seats asked, and how many decisions each
-takes, follow from what every seat sees: a phase opened only for a seat holding a
-bonus, or ended by itself when nothing more could be declared, would tell the others
-its cards. (Where the rules allow one declaration a turn, the phase ends with it.)
-Two choices stay
-with the engine: the rank of a declared wild card (the first rank that makes
-the bonus, in `Hand.bonus_options`' order; a declaration that needs another
-rank beside those chosen before it in the phase gives them its rank where
-they make their bonuses with it: one rank in all of a turn's declarations,
-whichever is chosen first). A declaration that the rules refuse because
-an earlier seat holds the same value (`unique_by`) is judged as the engine
-judges it, on what the declaring seat can know (the cards played this round
-and the shown cards: Hand.bonus_options), so the mask leaves it out; should
-one still be refused when the phase ends, it is dropped and logged as void.
+Declarations are decisions too, never made for the agent. A declare phase opens
+whenever the rules let the seat declare, whatever its cards
+(`Hand.may_declare`: the timing, the round, how many undeclared cards it
+holds): where the ruleset declares with the play, at the start of the seat's
+turn; knocks (card-less declarations) after each deal in seat order (timing
+`after_deal`) or at the start of the seat's own first turn of the round
+(`before_first_turn`). The seat names declarations one at a time, then DONE;
+DONE alone passes, and is the only legal action when its cards make no bonus.
+So the seats asked, and how many decisions each takes, follow from what every
+seat sees: a phase opened only for a seat holding a bonus, or ended by itself
+when nothing more could be declared, would tell the others its cards. (Where
+the rules allow one declaration a turn, the phase ends with it.)
+
+Two choices stay with the engine: the rank of a declared wild card (the first
+rank that makes the bonus, in `Hand.bonus_options`' order; a declaration that
+needs another rank beside those chosen before it in the phase gives them its
+rank where they make their bonuses with it: one rank in all of a turn's
+declarations, whichever is chosen first). A declaration that the rules refuse
+because an earlier seat holds the same value (`unique_by`) is judged as the
+engine judges it, on what the declaring seat can know (the cards played this
+round and the shown cards: Hand.bonus_options), so the mask leaves it out;
+should one still be refused when the phase ends, it is dropped and logged as
+void.
 """
 from __future__ import annotations
 
