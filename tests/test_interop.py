@@ -222,10 +222,10 @@ def test_declarations_are_the_agents_choice(ruleset):
             while not d.is_over:
                 actions = d.legal_actions()
                 if d.phase == DECLARE:
-                    offered += 1
+                    # Every seat the rules let declare is asked: DONE passes (the one action without a bonus).
                     slots = [a for a in actions if a > d.layout.done]
-                    assert slots                  # a declare phase opens only with something to declare
-                    if decline:
+                    offered += not d.pending and bool(slots)
+                    if decline or not slots or d.pending:
                         d.apply(d.layout.done)
                         continue
                     d.apply(slots[0])
@@ -288,16 +288,18 @@ def test_openspiel_game_plays_with_its_own_tools():
     assert module_names(hand, hand.hands[state.current_player()]) not in state.information_state_string(other)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
-    for _ in range(7):                                   # into the hand: moves made, cards seen
-        state.apply_action(state.legal_actions()[-1])
+    steps = 0
+    while steps < 7 or state.decisions.hand.hands[1 - state.current_player()].bit_count() < 2:
+        state.apply_action(state.legal_actions()[-1])    # into the hand: moves made, cards seen
+        steps += 1
     player = state.current_player()
-    np.random.seed(3)
-    world = rs_openspiel.resampler(state, player)
+    world = rs_openspiel.make_resampler(3)(state, player)
     assert world.information_state_string(player) == state.information_state_string(player)
     assert world.decisions.hand.hands[player] == state.decisions.hand.hands[player]
     assert world.decisions.hand.hands[1 - player] != state.decisions.hand.hands[1 - player]
-    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=5, random_state=np.random.RandomState(2))
-    bot.set_resampler(rs_openspiel.resampler)
+    stream = np.random.RandomState(2)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=5, random_state=stream)
+    bot.set_resampler(rs_openspiel.make_resampler(stream))
     assert bot.step(state) in state.legal_actions()
 
 
@@ -371,9 +373,9 @@ def _reference_array(observer, d, seat):
     shift = (3 + k + n) * N
     acting = None if hand.over else d.seat
     if acting == seat:
-        if d.pending:
+        if d.chosen:
             pending = 0
-            for decl in d.pending:
+            for decl in d.chosen:
                 pending |= decl.cards
             big |= pending << shift
         if d.phase == CAPTURE:
@@ -538,29 +540,32 @@ def _openspiel_states(ruleset, seats):
 @pytest.mark.parametrize("ruleset,seats", _DECLARING)
 def test_another_seats_declare_phase_is_not_seen(ruleset, seats):
     """Declaring is optional (cirulla.md, "Hand bonuses"): a seat that passes shows nothing. Whether another
-    seat is in a declare phase depends on its hidden cards (it opens only when it holds a bonus), so neither
-    the phase nor who decides may show in an observer's array, dict or OpenSpiel observation; its own seat
-    sees its phase."""
+    seat holds a bonus depends on its hidden cards, so it may show neither in an observer's array, dict or
+    OpenSpiel observation and information state, nor in who decides and in which phase: every seat the rules
+    let declare is asked, whatever its cards (the phase used to open only for a seat holding a bonus, so the
+    seat to act, public in OpenSpiel and PettingZoo, told it). Its own seat sees its phase."""
     rules = rulespec.compile(ruleset)
     observer = Observer(rules.module, seats)
     spiel = _openspiel_states(ruleset, seats)
-    compared = differing_structure = 0
+    compared = holdings_differ = 0
     for d, twin, seat in _fresh_twins(rules, seats):
-        structure = (d.seat, d.phase) != (twin.seat, twin.phase)
-        differing_structure += structure
+        assert (d.current_seat, d.phase) == (twin.current_seat, twin.phase)
+        holdings_differ += bool(d.hand.bonus_options(d.seat)) != bool(twin.hand.bonus_options(twin.seat))
         assert observer.array(d, seat).tobytes() == observer.array(twin, seat).tobytes(), (d.seat, twin.seat)
         view, twin_view = observer.dict(d, seat), observer.dict(twin, seat)
         for key in ("phase", "to_move", "turn", "pending_declarations", "card", "partial"):
             assert view[key] == twin_view[key], key
         if spiel is not None:
             state, twin_state = spiel(d), spiel(twin)
+            assert state.current_player() == twin_state.current_player()
             assert state.observation_tensor(seat) == twin_state.observation_tensor(seat)
             assert state.observation_string(seat) == twin_state.observation_string(seat)
             assert state.information_state_string(seat) == twin_state.information_state_string(seat)
+            assert state.information_state_tensor(seat) == twin_state.information_state_tensor(seat)
         compared += 1
-        if differing_structure >= 5 and compared >= 20:
+        if holdings_differ >= 5 and compared >= 20:
             break
-    assert differing_structure >= 5
+    assert holdings_differ >= 5
     # The seat that decides sees its own phase.
     d = next(d for d, _, _ in _fresh_twins(rules, seats) if d.phase == DECLARE)
     mine = observer.array(d, d.seat)
@@ -712,13 +717,15 @@ def test_pettingzoo_seed_test(ruleset, seats):
 @pytest.mark.parametrize("ruleset,seats", [("cirullone", 4), ("cicera", 4), ("cirulla-knock-after-deal", 4),
                                            ("cirulla-double-bonus", 3)])
 def test_openspiel_resampler_for_a_seat_that_does_not_act_makes_a_playable_world(ruleset, seats):
-    """Another seat's decision in progress (its card, its capture so far, its chosen declarations) is hidden
-    from `player`: the world restarts that decision from the redrawn cards, with `player`'s view unchanged.
-    (The world used to keep a card the acting seat no longer held: KeyError on the next action.)"""
+    """Another seat's decision in progress (its card, its capture so far, its chosen declarations, in its declare
+    phase or going with its play) is hidden from `player`: the world restarts that decision from the redrawn
+    cards, with `player`'s view unchanged. (The world used to keep a card the acting seat no longer held:
+    KeyError on the next action; and declarations going with the play, made of cards it no longer held:
+    IllegalMove.)"""
     pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install '.[rl]')")
     import rulespec.interop.openspiel as rs_openspiel
     game = pyspiel.load_game("rulespec", {"ruleset": ruleset, "seats": seats})
-    np.random.seed(0)
+    resampler = rs_openspiel.make_resampler(0)
     rng = random.Random(ruleset)
     mid_decisions = 0
     for _ in range(30):
@@ -727,18 +734,18 @@ def test_openspiel_resampler_for_a_seat_that_does_not_act_makes_a_playable_world
             state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
         while not state.is_terminal():
             d = state.decisions
-            if d.phase == CAPTURE or d.pending:
+            if d.phase == CAPTURE or d.chosen:
                 mid_decisions += 1
                 player = (d.current_seat + 1) % seats
                 for _ in range(3):
-                    world = rs_openspiel.resampler(state, player)
+                    world = resampler(state, player)
                     assert world.information_state_string(player) == state.information_state_string(player)
                     assert world.observation_tensor(player) == state.observation_tensor(player)
                     assert world.decisions.hand.hands[player] == d.hand.hands[player]
                     while not world.is_terminal():
                         world.apply_action(rng.choice(world.legal_actions()))
                 # The seat that acts keeps its decision in progress.
-                world = rs_openspiel.resampler(state, d.current_seat)
+                world = resampler(state, d.current_seat)
                 assert (world.decisions.phase, world.decisions.card, world.decisions.partial,
                         world.decisions.pending) == (d.phase, d.card, d.partial, d.pending)
             state.apply_action(rng.choice(state.legal_actions()))

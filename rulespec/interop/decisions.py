@@ -21,20 +21,29 @@ DONE; as soon as the cards named so far leave a single option, that option is
 taken. No bound on the number of captures or legal moves is needed: cicera's
 29 captures of one card are 29 paths through at most N+1 actions.
 
-Declarations are decisions too, never made for the agent: where the ruleset
-declares with the play, the seat's turn starts with a declare phase whenever
-it holds a bonus it may declare now; knocks (card-less declarations) are
-offered after each deal in seat order (timing `after_deal`) or at the start of
-the seat's own first turn of the round (`before_first_turn`). Two choices stay
-with the engine: the rank of a declared wild card (the first rank that makes
-the bonus, in `Hand.bonus_options`' order; a declaration that needs another
-rank beside those chosen before it in the phase gives them its rank where
-they make their bonuses with it: one rank in all of a turn's declarations,
-whichever is chosen first). A declaration that the rules refuse because
-an earlier seat holds the same value (`unique_by`) is judged as the engine
-judges it, on what the declaring seat can know (the cards played this round
-and the shown cards: Hand.bonus_options), so the mask leaves it out; should
-one still be refused when the phase ends, it is dropped and logged as void.
+Declarations are decisions too, never made for the agent. A declare phase opens
+whenever the rules let the seat declare, whatever its cards
+(`Hand.may_declare`: the timing, the round, how many undeclared cards it
+holds): where the ruleset declares with the play, at the start of the seat's
+turn; knocks (card-less declarations) after each deal in seat order (timing
+`after_deal`) or at the start of the seat's own first turn of the round
+(`before_first_turn`). The seat names declarations one at a time, then DONE;
+DONE alone passes, and is the only legal action when its cards make no bonus.
+So the seats asked, and how many decisions each takes, follow from what every
+seat sees: a phase opened only for a seat holding a bonus, or ended by itself
+when nothing more could be declared, would tell the others its cards. (Where
+the rules allow one declaration a turn, the phase ends with it.)
+
+Two choices stay with the engine: the rank of a declared wild card (the first
+rank that makes the bonus, in `Hand.bonus_options`' order; a declaration that
+needs another rank beside those chosen before it in the phase gives them its
+rank where they make their bonuses with it: one rank in all of a turn's
+declarations, whichever is chosen first). A declaration that the rules refuse
+because an earlier seat holds the same value (`unique_by`) is judged as the
+engine judges it, on what the declaring seat can know (the cards played this
+round and the shown cards: Hand.bonus_options), so the mask leaves it out;
+should one still be refused when the phase ends, it is dropped and logged as
+void.
 """
 from __future__ import annotations
 
@@ -131,7 +140,8 @@ class Decisions:
         self.partial = 0                          # the capture built so far
         self.voided: list[tuple[int, Declaration]] = []
         # Moves in order: ("deal", table laid, cards per seat) or ("deal", None) for a thrown-in deal /
-        # ("knock", seat, decls, voided) / ("play", seat, card, capture, decls, voided); see public_log().
+        # ("knock", seat, decls, voided), both empty for a pass / ("play", seat, card, capture, decls, voided);
+        # see public_log().
         self.log: list[tuple] = []
         self._logged_deals = 0
         self._voided_now: list[Declaration] = []
@@ -176,10 +186,13 @@ class Decisions:
 
     def _restarted(self, hand: Hand) -> "Decisions":
         """with_hand, the decision in progress started again: the next decision found afresh in `hand`."""
-        new = self.with_hand(hand)
+        # The choices in progress are dropped before the new hand is taken: its seat may not hold their cards.
+        base = Decisions.__new__(Decisions)
+        base.__dict__.update(self.__dict__)
+        base.pending, base.decls, base.card, base.partial, base._options = [], [], None, 0, []
+        base._voided_now, base.phase = [], CARD
+        new = base.with_hand(hand)
         seat = self.seat
-        new.pending, new.decls, new.card, new.partial, new._options = [], [], None, 0, []
-        new._voided_now = []
         if new._knocks and self.phase == DECLARE and self.rules.TIMING == "after_deal":
             new._queue.insert(0, seat)          # offered again, in the new hand, in seat order
         new._advance()
@@ -222,6 +235,12 @@ class Decisions:
     @property
     def current_seat(self) -> int | None:
         return None if self.hand.over else self.seat
+
+    @property
+    def chosen(self) -> list[Declaration]:
+        """The declarations the seat deciding has chosen this turn, in order: in its declare phase, then going
+        with its coming play (known only to it until it plays)."""
+        return self.pending if self.phase == DECLARE else self.decls
 
     def legal_actions(self) -> list[int]:
         """The actions the current seat may take, ascending."""
@@ -273,7 +292,7 @@ class Decisions:
                 self._end_declarations()
             else:
                 self.pending = self._pending_by_action[action] + [self._decl_by_action[action]]
-                if not self._declaration_actions():
+                if self.rules.PER_TURN == "one":    # the rules' limit, known to all: nothing more to choose
                     self._end_declarations()
             return
         if self.phase == CARD:
@@ -302,7 +321,7 @@ class Decisions:
             decls = best_declarations(self.hand, seat)
             if decls:
                 self.hand.declare(seat, decls)
-                self.log.append(("knock", seat, tuple(decls), ()))
+            self.log.append(("knock", seat, tuple(decls), ()))
             self._advance(after_knock=seat)
             return
         decls, card, capture = bot.choose(self.hand, seat)
@@ -324,14 +343,18 @@ class Decisions:
                 continue
             if entry[0] == "knock":
                 _, s, decls, voided = entry
-                out.append(f"s{s} knock {_decls(decls, rules)}{' void ' + _decls(voided, rules) if voided else ''}")
+                if not decls and not voided:
+                    out.append(f"s{s} pass")
+                    continue
+                out.append(f"s{s} knock {describe_declarations(decls, rules)}"
+                           f"{' void ' + describe_declarations(voided, rules) if voided else ''}")
                 continue
             _, s, card, capture, decls, voided = entry
             text = f"s{s} {rules.CARD_NAMES[card]}x[{names(capture)}]"
             if decls:
-                text += " " + _decls(decls, rules)
+                text += " " + describe_declarations(decls, rules)
             if voided:
-                text += " void " + _decls(voided, rules)
+                text += " void " + describe_declarations(voided, rules)
             out.append(text)
         return out
 
@@ -387,11 +410,11 @@ class Decisions:
         return None if got is None else [Declaration(*p) for p in got]
 
     def _offer_declarations(self, seat: int) -> bool:
-        """Open a declare phase for `seat` if it may declare something now."""
-        options = self.hand.bonus_options(seat)
-        if not options:
+        """Open a declare phase for `seat` if the rules let it declare now, whatever its cards (Hand.may_declare):
+        with no bonus in its hand, DONE is its one legal action."""
+        if not self.hand.may_declare(seat):
             return False
-        self.seat, self.phase, self.pending, self._options = seat, DECLARE, [], options
+        self.seat, self.phase, self.pending, self._options = seat, DECLARE, [], self.hand.bonus_options(seat)
         return True
 
     def _end_declarations(self) -> None:
@@ -410,8 +433,8 @@ class Decisions:
         if self._knocks:
             if kept:
                 self.hand.declare(seat, kept)
-            if kept or self._voided_now:
-                self.log.append(("knock", seat, tuple(kept), tuple(self._voided_now)))
+            # A pass is logged too: the knock's end is seen by all (the next seat to act is), its content with it.
+            self.log.append(("knock", seat, tuple(kept), tuple(self._voided_now)))
             self._voided_now = []
             self._advance(after_knock=seat)
         else:
@@ -462,7 +485,8 @@ class Decisions:
         self._start_card_phase(hand.turn)
 
 
-def _decls(decls, rules) -> str:
+def describe_declarations(decls, rules) -> str:
+    """Declarations in words, in the order chosen: `bonus[cards]`, `=rank` for a wild card's declared rank."""
     return ",".join(f"{d.bonus}[{rules.card_names(d.cards)}]"
                     + (f"={rules.RANK_NAMES[d.wild_rank]}" if d.wild_rank is not None else "") for d in decls)
 

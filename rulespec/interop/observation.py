@@ -11,7 +11,7 @@ names each block's slice); every block but the last two is 0/1:
 | previous | N | the card the previous play left on the table |
 | piles | k×N | each side's captured cards (public: captures are made face up) |
 | shown | n×N | each seat's declared cards still in its hand (shown face up) |
-| pending_declared | N | cards of the declarations chosen in the current declare phase |
+| pending_declared | N | cards of the declarations the observer chose this turn (in its declare phase, then going with its coming play) |
 | card | N | the card whose capture is being built (capture phase) |
 | partial | N | the capture built so far (capture phase) |
 | wild_as | R | the rank the wild card is declared as (none: all zero) |
@@ -28,11 +28,14 @@ names each block's slice); every block but the last two is 0/1:
 N cards, n seats, k sides, B hand bonuses, C scoring categories, R ranks, H
 the largest hand and S the rounds of the deal schedule. Nothing in it
 depends on another seat's hidden cards: their hands appear only as sizes and
-shown cards. Nor does it show another seat's decision in progress: a declare
-phase opens only for a seat holding a bonus it may declare (and declaring is
-optional), a capture phase only for a card with several captures, so another
-seat's phase, and which seat knocks after a deal, would tell its cards; an
-observer sees only the seat whose play comes next (`Hand.current_seat`).
+shown cards. Nor does it show another seat's decision in progress: how far it
+has gone (how many declarations it chose, whether its card has several
+captures) would tell its cards; an observer sees only the seat whose play
+comes next (`Hand.current_seat`). Which seats are asked to declare, and when,
+tells nothing (rulespec/interop/decisions.py: every seat the rules let declare
+is asked, whatever its cards). The array is a view of the present, not a
+record: OpenSpiel's information state (rulespec/interop/openspiel.py) is the
+one that remembers every step.
 """
 from __future__ import annotations
 
@@ -40,7 +43,7 @@ from math import comb
 
 import numpy as np
 
-from rulespec.interop.decisions import CAPTURE, DECLARE, PHASES, Decisions
+from rulespec.interop.decisions import CAPTURE, PHASES, Decisions
 from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.protocol import CompiledRules
 
@@ -153,9 +156,9 @@ class Observer:
                 big |= self._other_turn_bits[seat][hand.turn]
             else:
                 big |= self._own_turn_bits[phase]
-                if d.pending:
+                if d.chosen:
                     pending = 0
-                    for decl in d.pending:
+                    for decl in d.chosen:
                         pending |= decl.cards
                     big |= pending << self._pending_at
                 if phase == CAPTURE:
@@ -204,7 +207,7 @@ class Observer:
             "phase": PHASES[d.phase] if mine else None,
             "to_move": seat if mine else d.hand.current_seat,
             "stock": d.hand.stock_size(),
-            "pending_declarations": [tuple(x) for x in d.pending] if mine and d.phase == DECLARE else [],
+            "pending_declarations": [tuple(x) for x in d.chosen] if mine else [],
             "card": d.card if mine and d.phase == CAPTURE else None,
             "partial": [c for c in range(self.N) if d.partial >> c & 1] if mine and d.phase == CAPTURE else [],
         })

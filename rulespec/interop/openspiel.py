@@ -2,7 +2,12 @@
 
 Importing this module registers the game `rulespec` (`pyspiel.register_game`).
 Parameters: `ruleset` (an id or a path), `seats` (0: the ruleset's default),
-`options` (`NAME=VALUE,...`, the ruleset's option values).
+the options the shipped rulesets declare, each by name
+(`pyspiel.load_game("rulespec(ruleset=scopa,seats=2,target=21)")`), and
+`options` for any option (`NAME=VALUE` or `NAME:VALUE` pairs, separated by
+commas or semicolons: `options=target:21;napola:true` in a game string, whose
+commas separate parameters). An option parameter left at its placeholder
+(-2147483648, "", false) is not given: the ruleset's own default holds.
 
 - Chance is explicit: the deal is drawn card by card, the whole deck order
   (N chance nodes, each uniform over the cards not drawn yet) before the first
@@ -10,22 +15,30 @@ Parameters: `ruleset` (an id or a path), `seats` (0: the ruleset's default),
   seeded by that drawn order, so the state stays a function of its history.
 - Players are seats; the actions are rulespec/interop/decisions.py's (a card,
   DONE, a declaration slot), so one play may take several decisions.
-- Information-state strings (perfect recall): the player's seat, its own
-  cards of every deal and the table laid, every move made (card, capture,
-  declarations, voided declarations) and its own choices in the decision in
-  progress. Observation strings and tensors: rulespec/interop/observation.py.
+- Information states (perfect recall): the player's seat, its own cards of
+  every deal and the table laid, every move made (card, capture,
+  declarations, voided declarations; a knock passed) and its own choices in
+  the decision in progress, its declarations among them. As a string, and as
+  a tensor (rulespec/interop/infostate.py). Observation strings and tensors:
+  rulespec/interop/observation.py (the present, not a record).
+- `state.resample_from_infostate(player, sampler)` (OpenSpiel's API: ISMCTS
+  calls it when no resampler is set) redraws the hidden cards, seeded by one
+  draw of `sampler`.
 - Returns, at the end of the hand: +1 shared by the sides with the best
   result (total minus the best other side's, ± the target for an outcome that
   ends the game), -1 shared by the others, 0 for all when every side ties; per
   seat, its side's share. Zero-sum, in [-1, 1].
-- `resampler(state, player)` redraws the hidden cards consistently with the
-  player's view, for OpenSpiel's ISMCTS (`bot.set_resampler(resampler)`).
+- `make_resampler(random_state)` redraws the hidden cards consistently with
+  the player's view, for OpenSpiel's ISMCTS
+  (`bot.set_resampler(make_resampler(bot_random_state))`), from the bot's own
+  seeded stream.
 
 Needs the `rl` extra: `pip install 'rulespec[rl]'`.
 """
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pyspiel
@@ -33,12 +46,52 @@ import pyspiel
 from rulespec.api import compile as compile_rules
 from rulespec.bots.ismcts import determinise, result_for
 from rulespec.cli.options import parse_options
-from rulespec.interop.decisions import CAPTURE, DECLARE, PHASES, ActionLayout, Decisions
+from rulespec.interop.decisions import CAPTURE, PHASES, ActionLayout, Decisions, describe_declarations
+from rulespec.interop.infostate import InfoStateEncoder
 from rulespec.interop.observation import Observer
 from rulespec.run.engine import DealSource, Hand
+from rulespec.source.rulesets import load_merged, shipped_ids
 
 GAME_NAME = "rulespec"
 MAX_SEATS = 8
+_FIXED_PARAMETERS = {"ruleset": "cirulla", "seats": 0, "options": ""}
+# An option parameter at its placeholder is not given (OpenSpiel passes every parameter, at its default if unset).
+_UNSET = {"int": -(2 ** 31), "str": "", "bool": False}
+
+
+def _option_parameters() -> dict:
+    """Every option a shipped ruleset declares, as a game parameter at its type's placeholder (the first
+    declaration of a name decides its type; another ruleset's option is given through `options`)."""
+    out: dict = {}
+    for ref in shipped_ids():
+        for name, decl in (load_merged(ref)[0].get("options") or {}).items():
+            if name not in _FIXED_PARAMETERS and decl.get("type") in _UNSET:
+                out.setdefault(name, _UNSET[decl["type"]])
+    return out
+
+
+_OPTION_PARAMETERS = _option_parameters()
+
+
+def game_options(params: dict) -> dict:
+    """The option values the game parameters give: the named option parameters not at their placeholder,
+    and the pairs of `options`; ValueError for a pair without a value or an option given twice."""
+    pairs = [p.strip() for p in re.split(r"[,;]", str(params.get("options", ""))) if p.strip()]
+    for i, pair in enumerate(pairs):
+        if "=" not in pair and ":" in pair:
+            pairs[i] = pair.replace(":", "=", 1)
+        elif "=" not in pair:
+            raise ValueError(f"options takes NAME=VALUE or NAME:VALUE pairs, found {pair!r}")
+    options = parse_options(pairs)
+    for name, placeholder in _OPTION_PARAMETERS.items():
+        value = params.get(name, placeholder)
+        if type(value) is type(placeholder) and value == placeholder:
+            continue
+        if name in options:
+            raise ValueError(f"option {name} is given twice: as a parameter and in options")
+        options[name] = value
+    return options
+
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -51,10 +104,10 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=MAX_SEATS,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"ruleset": "cirulla", "seats": 0, "options": ""},
+    parameter_specification={**_FIXED_PARAMETERS, **_OPTION_PARAMETERS},
 )
 
 
@@ -64,8 +117,7 @@ class RulespecGame(pyspiel.Game):
     def __init__(self, params=None):
         params = dict(params or {})
         ruleset = str(params.get("ruleset", "cirulla"))
-        self.rules = compile_rules(ruleset, **parse_options([p for p in str(params.get("options", "")).split(",")
-                                                            if p]))
+        self.rules = compile_rules(ruleset, **game_options(params))
         module = self.rules.module
         seats = int(params.get("seats", 0)) or module.DEFAULT_SEATS
         if seats not in module.SEATS_ALLOWED or seats > MAX_SEATS:
@@ -74,6 +126,7 @@ class RulespecGame(pyspiel.Game):
         self.seats = seats
         self.layout = ActionLayout(module, seats)
         self.observer = Observer(module, seats)
+        self.infostate = InfoStateEncoder(module, seats, self.layout)
         n_cards = module.N_CARDS
         rounds = len(module.schedule(seats))
         slots = self.layout.n_declaration_slots
@@ -145,6 +198,11 @@ class RulespecState(pyspiel.State):
             return
         self.decisions.apply(action)
 
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state `player_id` cannot tell from this one, the cards it cannot see redrawn (OpenSpiel's API; ISMCTS
+        calls it when no resampler is set): seeded by one draw of `probability_sampler`, a uniform in [0, 1)."""
+        return resampled(self, player_id, random.Random(int(probability_sampler() * (1 << 53))))
+
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {self._game.rules.module.CARD_NAMES[action]}"
@@ -186,15 +244,17 @@ class _Observer:
     def __init__(self, game: RulespecGame, perfect_recall: bool):
         self.game = game
         self.perfect_recall = perfect_recall
-        size = 0 if perfect_recall else game.observer.size
+        size = game.infostate.size if perfect_recall else game.observer.size
         self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: RulespecState, player: int) -> None:
-        if self.perfect_recall:
-            return
-        if state.decisions is None:
+        if state.decisions is None:                 # dealing: nothing seen yet but one's seat
             self.tensor.fill(0)
+            if self.perfect_recall:
+                self.tensor[self.game.infostate.blocks["seat"].start + player] = 1
+        elif self.perfect_recall:
+            self.game.infostate.fill(self.tensor, state.decisions, player)
         else:
             self.tensor[:] = self.game.observer.array(state.decisions, player)
 
@@ -208,8 +268,8 @@ class _Observer:
         current = ""
         if mine:
             current = f" | {PHASES[d.phase]}"
-            if d.phase == DECLARE and d.pending:
-                current += " " + ",".join(f"{x.bonus}[{names(x.cards)}]" for x in d.pending)
+            if d.chosen:                    # its own declarations of this turn: it remembers them
+                current += " " + describe_declarations(d.chosen, self.game.rules.module)
             if d.phase == CAPTURE:
                 current += f" {self.game.rules.module.CARD_NAMES[d.card]}x[{names(d.partial)}]"
         if self.perfect_recall:
@@ -221,8 +281,8 @@ class _Observer:
                 f"shown {shown} piles {piles} stock {hand.stock_size()}{current}")
 
 
-def resampler(state: RulespecState, player: int) -> RulespecState:
-    """A state whose hidden cards are redrawn from what `player` cannot see (for ISMCTS).
+def resampled(state: RulespecState, player: int, rng: random.Random) -> RulespecState:
+    """A state whose hidden cards are redrawn from what `player` cannot see, drawing from `rng`.
 
     Another seat's decision in progress is hidden from `player` too: in the
     new state it starts again from that seat's redrawn cards (Decisions.with_hand).
@@ -230,11 +290,20 @@ def resampler(state: RulespecState, player: int) -> RulespecState:
     new = state.clone()
     if state.decisions is None or state.decisions.is_over:
         return new
-    rng = random.Random(np.random.randint(1 << 62))
     world = determinise(state.decisions.hand, player, rng)
     new.decisions = state.decisions.with_hand(world, viewer=player)
     return new
 
+
+def make_resampler(random_state):
+    """A resampler for ISMCTS (`bot.set_resampler(make_resampler(random_state))`) that draws from
+    `random_state`: the bot's own `np.random.RandomState` (the one given to ISMCTSBot), so that a seeded bot
+    searches the same worlds every run; or a seed for a stream of its own. Never NumPy's global generator."""
+    stream = random_state if isinstance(random_state, np.random.RandomState) else np.random.RandomState(random_state)
+
+    def resampler(state: RulespecState, player: int) -> RulespecState:
+        return resampled(state, player, random.Random(int(stream.randint(1 << 62))))
+    return resampler
 
 
 pyspiel.register_game(_GAME_TYPE, RulespecGame)

@@ -753,6 +753,21 @@ class Hand:
         self._check_seat(seat)
         return self._declarer_call(seat, "every_option")
 
+    def may_declare(self, seat: int) -> bool:
+        """Whether the rules would let `seat` declare now if its cards made a bonus, judged on public facts
+        only (the timing, the round, how many undeclared cards it holds), never on which cards it holds: two
+        states that every seat sees alike give the same answer. `bonus_options` says what it can declare."""
+        self._check_seat(seat)
+        rules = self.rules
+        if not rules.HAND_BONUSES or self._declaration_window(seat, rules.TIMING != "after_deal"
+                                                               and rules.TIMING != "before_first_turn"):
+            return False
+        undeclared = (self.hands[seat] & ~self.shown[seat]).bit_count()
+        last_round = self.round == len(self.schedule)
+        return any(spec.size <= undeclared and (not spec.rounds or self.round in spec.rounds
+                                                or ("last" in spec.rounds and last_round))
+                   for spec in rules.HAND_BONUSES.values())
+
     def best_declarations(self, seat: int) -> list[Declaration]:
         """The declarations worth the most points `seat` can make now (disjoint cards, one wild-card rank).
 
