@@ -281,19 +281,8 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return low, high
 
 
-def _stats_for(compiled, seats: int) -> Stats:
-    rules = compiled.module
-    return Stats(rules.SIDES[seats], seats, tuple(rules.CATEGORIES) + ("total", "margin"),
-                 events=events_of(compiled.ruleset))
-
-
-def events_of(ruleset) -> tuple:
-    """What a hand of the ruleset can fire, in the order the ruleset gives them: (name, kind, whether it
-    scores), kind "event" (a play's), "deal" (the dealer's, on the table dealt) or "bonus" (a hand bonus)."""
-    found = [(e.name, "event", bool(e.category)) for e in ruleset.events.values() if e.enabled]
-    found += [(b.event, "deal", bool(b.category)) for b in ruleset.dealer_bonuses if b.enabled]
-    found += [(name, "bonus", bool(b.category)) for name, b in ruleset.hand_bonuses.items() if b.enabled]
-    return tuple(found)
+def _stats_for(rules, seats: int) -> Stats:
+    return Stats(rules.SIDES[seats], seats, tuple(rules.CATEGORIES) + ("total", "margin"), events=rules.EVENTS)
 
 
 def _hand_bots(job: dict, key: str, rng: random.Random | None = None) -> list:
@@ -454,7 +443,7 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
     compiled = compile_ruleset(job["ref"], job["options"], root=job.get("root"), disk=True)
     rules = compiled.module
     n = job["seats"]
-    stats = _stats_for(compiled, n)
+    stats = _stats_for(rules, n)
     fast = _playout_job(job, compiled)
     for i in range(start, stop):
         if fast is not None:
@@ -602,7 +591,7 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
         raise RulespecError(f"unknown backend '{backend}' (local, ray)")
     else:
         parts, used = run_chunks(job, chunks, workers, progress)
-    stats = _stats_for(compiled, n)
+    stats = _stats_for(rules, n)
     for part in parts:
         stats.merge(part)
     stats.workers = used
