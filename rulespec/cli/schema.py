@@ -4,7 +4,8 @@ from __future__ import annotations
 
 def register(sub) -> None:
     sc = sub.add_parser("schema", help="print the JSON Schema of rulesets or transcripts (for editors)")
-    sc.add_argument("kind", nargs="?", choices=["ruleset", "transcript"], default="ruleset")
+    sc.add_argument("kind", nargs="?", choices=["ruleset", "transcript"], default="ruleset",
+                    help="which schema (default ruleset)")
     sc.set_defaults(func=run)
 
 

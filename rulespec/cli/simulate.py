@@ -25,7 +25,7 @@ QUICK = {
 
 def register(sub) -> None:
     s = sub.add_parser("simulate", help="simulate hands with bots and show statistics")
-    s.add_argument("ruleset")
+    s.add_argument("ruleset", help="a shipped id (see rulespec list) or a path to a .yaml file")
     many = s.add_mutually_exclusive_group()
     many.add_argument("--hands", type=int, help="independent hands to play (default 1000)")
     many.add_argument("--games", type=int, help="whole games to play to the target")
