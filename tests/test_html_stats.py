@@ -76,11 +76,6 @@ def test_cli_html_beside_json_keeps_stdout_json(tmp_path):
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
-def test_cli_html_with_compare_is_refused(tmp_path, capsys):
-    assert run(["simulate", "cirulla", "--compare", "cirulla", "--hands", "4", "--html", str(tmp_path / "x.html")]) == 2
-    assert "--html draws one ruleset's distributions" in capsys.readouterr().err
-
-
 @pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
 def test_page_in_a_browser_at_400px(tmp_path):
     (tmp_path / "v.yaml").write_text(textwrap.dedent("""\

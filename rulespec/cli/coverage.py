@@ -2,9 +2,16 @@
 from __future__ import annotations
 
 
-def run_coverage(ruleset: str, files: list, out) -> int:
-    """Print the coverage report; exit 1 when some mutation survives every transcript (like a failing test)."""
-    from rulespec.transcripts.coverage import coverage
-    report = coverage(ruleset, files)
+def run_coverage(ruleset: str, files: list, out, err=None) -> int:
+    """Print the coverage report; exit 1 when some mutation survives every transcript (like a failing test).
+    On a terminal, a progress bar on `err` while the mutants are replayed."""
+    from rulespec.cli.progress import progress_bar
+    from rulespec.source.rulesets import load_merged
+    from rulespec.transcripts.coverage import coverage, mutations
+    bar = progress_bar(err, f"mutating {ruleset}", None)
+    if bar.shown:                               # the bar's length: the mutations coverage() will try
+        bar.total = len(list(mutations(load_merged(ruleset)[0])))
+    with bar as advance:
+        report = coverage(ruleset, files, progress=advance and (lambda _result: advance(1)))
     print("\n".join(report.render()), file=out)
     return 1 if report.survivors else 0

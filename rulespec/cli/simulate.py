@@ -50,8 +50,8 @@ def register(sub) -> None:
                    help="leave out what depends on the machine (seconds, hands per second, workers), so the same "
                         "command prints the same bytes")
     s.add_argument("--compare", metavar="BASE", help="play the same seeds under BASE too and show, per category, "
-                                                     "the difference with its 95%% interval")
-    add_html_argument(s, "the distributions as plots")
+                                                     "event and bonus, the difference with its 95%% interval")
+    add_html_argument(s, "the distributions as plots (with --compare: the differences)")
     s.set_defaults(func=run)
 
 

@@ -26,7 +26,7 @@ def run(args, out, err) -> int:
     found = find(paths)
     if args.coverage:
         from rulespec.cli.coverage import run_coverage
-        return run_coverage(args.coverage, found.transcripts, out)
+        return run_coverage(args.coverage, found.transcripts, out, err)
     return replay_found(paths, out, err, update=args.update, command="test", found=found, root=args.root)
 
 
