@@ -1,5 +1,6 @@
 """`rulespec list` reads the shipped rulesets' top-level keys only: the same fields `model.load` gives, without
-loading, checking or compiling any ruleset (it compiled all 44 to print three fields: 1.8 s; bench/startup.py)."""
+loading, checking or compiling any ruleset (it compiled all 44 to print three fields: 1.8 s; bench/startup.py).
+`rulespec schema` prints the shipped file without importing the validator."""
 import os
 import subprocess
 import sys
@@ -29,3 +30,15 @@ def test_list_loads_and_compiles_nothing(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert done.stdout == "[]\n"
     assert not (tmp_path / "rulespec").exists()          # no compile cache written either
+
+
+def test_schema_imports_no_validator():
+    from rulespec.source.validate import SCHEMA_DIR
+    code = ("import io, sys\nfrom rulespec.cli.main import run\nout = io.StringIO()\n"
+            "assert run(['schema', 'transcript'], out, io.StringIO()) == 0\n"
+            "print(out.getvalue())\n"
+            "print(sorted(m for m in ('jsonschema', 'yaml', 'rulespec.source.validate') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    text, imported = done.stdout.rstrip("\n").rsplit("\n", 1)
+    assert imported == "[]"
+    assert text == (SCHEMA_DIR / "transcript.schema.json").read_text(encoding="utf-8")
