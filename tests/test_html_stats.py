@@ -39,11 +39,11 @@ def test_axis_bounds_are_round():
     assert [_nice(x) for x in (0.12, 0.97, 1, 3, 36, 0.0049)] == [0.2, 1.0, 1, 5, 50, 0.005]
 
 
-def test_page_has_the_four_plots_and_no_script(stats):
+def test_page_has_the_five_plots_and_no_script(stats):
     text = render_stats(stats, ruleset_name="Cirulla", ruleset_id="cirulla", title="40 hands", bots=["random"] * 4)
     assert "<script" not in text and not re.search(r"<(link|img|iframe)\b|\bsrc=", text)
     assert set(re.findall(r"https?://[^\s\"']+", text)) == {"http://www.w3.org/2000/svg"}
-    for chart in ("points", "captures", "categories", "events"):
+    for chart in ("points", "captures", "sweeps", "categories", "events"):
         assert f'id="{chart}"' in text
     cats = text.split('id="categories"')[1].split("</svg>")[0]
     assert cats.count('<rect class="bar"') == 7 * 2        # 7 categories x 2 sides
@@ -51,6 +51,8 @@ def test_page_has_the_four_plots_and_no_script(stats):
     assert 'id="length"' not in text and "every played hand has 36 plays" in text
     captures = text.split('id="captures"')[1].split("</svg>")[0]
     assert captures.count('<rect class="bar"') == max(stats.captures) - min(stats.captures) + 1
+    sweeps = text.split('id="sweeps"')[1].split("</svg>")[0]            # scopas per hand, both sides
+    assert sweeps.count('<rect class="bar"') == max(stats.sweeps) - min(stats.sweeps) + 1
     events = text.split('id="events"')[1].split("</svg>")[0]
     assert events.count('<rect class="bar"') == 5 * 2      # scopa, two dealer's bonuses, barsega, decino
     lo = min(t for _, t in stats.totals)
@@ -89,7 +91,7 @@ def test_page_in_a_browser_at_400px(tmp_path):
     b = Browser()
     try:
         b.open(page, width=400)
-        assert b.js("document.querySelectorAll('figure svg').length") == 4
+        assert b.js("document.querySelectorAll('figure svg').length") == 5
         assert b.js("document.title").startswith("Latin </title>")
         assert b.js("document.querySelectorAll('script').length") == 0
         widths = b.js("[document.documentElement.scrollWidth, document.body.scrollWidth, innerWidth]")
@@ -236,6 +238,10 @@ def test_the_page_agrees_with_json_for_the_same_seed(tmp_path, args):
         played = sum(captures.values())
         assert {x: float(p) for _, x, p in bars("captures") if float(p)} == \
             pytest.approx({x: 100 * k / played for x, k in captures.items()}, abs=0.06)
+        if data["play_events_per_hand"] and 'id="sweeps"' in text:
+            sweeps = data["play_events_per_hand"]
+            assert {x: float(p) for _, x, p in bars("sweeps") if float(p)} == \
+                pytest.approx({x: 100 * k / played for x, k in sweeps.items()}, abs=0.06)
     # Points per side: shares of the played hands, whose mean (over all hands) is the mean total.
     for side in range(sides):
         points = [(int(x), float(p)) for name, x, p in bars("points") if name.startswith(f"side {side} ")]

@@ -18,12 +18,15 @@ HANDS = 40
 
 
 def count_by_hand(ref: str, seed: int, hands: int, seats: int | None = None, bots: str = "random"):
-    """Per (side, name): times fired, hands fired in, points scored; and captures per hand -> hands. Each hand
+    """Per (side, name): times fired, hands fired in, points scored; captures per hand -> hands; play events
+    (a play's, not the deal's nor a bonus) per hand -> hands. Each hand
     i dealt and played from the stream simulate names after (seed, i), moves chosen by the bots here."""
-    rules = compile_ruleset(ref, None).module
+    compiled = compile_ruleset(ref, None)
+    rules = compiled.module
+    play_events = set(compiled.ruleset.events)
     n = seats or rules.DEFAULT_SEATS
     specs = parse_bots(bots, n, rules.SIDES[n])
-    times, hands_in, points, captures = {}, {}, {}, {}
+    times, hands_in, points, captures, sweeps = {}, {}, {}, {}, {}
     for i in range(hands):
         rng = random.Random(f"rulespec-sim:{seed}:{i}")
         hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
@@ -43,6 +46,8 @@ def count_by_hand(ref: str, seed: int, hands: int, seats: int | None = None, bot
         if hand.plays == 0:
             continue
         seen = set()
+        swept = sum(1 for e in hand.events if e.play > 0 and e.name in play_events)
+        sweeps[swept] = sweeps.get(swept, 0) + 1
         for e in hand.events:
             key = (e.side, e.name)
             times[key] = times.get(key, 0) + 1
@@ -51,7 +56,7 @@ def count_by_hand(ref: str, seed: int, hands: int, seats: int | None = None, bot
         for key in seen:
             hands_in[key] = hands_in.get(key, 0) + 1
         captures[took] = captures.get(took, 0) + 1
-    return times, hands_in, points, captures
+    return times, hands_in, points, captures, sweeps
 
 
 @pytest.mark.parametrize("ref, seats", [("cirulla", None), ("cicera", None), ("escoba", 2),
@@ -60,7 +65,8 @@ def test_the_figures_are_the_hands_counted_one_by_one(ref, seats):
     expected = count_by_hand(ref, 7, HANDS, seats)
     for playout in (True, False):                     # the generated playout and Hand with bot objects
         stats = simulate(ref, hands=HANDS, seed=7, seats=seats, workers=1, playout=playout)
-        assert (stats.fired, stats.fired_hands, stats.fired_points, stats.captures) == expected, playout
+        assert (stats.fired, stats.fired_hands, stats.fired_points, stats.captures, stats.sweeps) == expected, \
+            playout
     assert expected[0], "no event fired: the test would prove nothing"
 
 
@@ -78,8 +84,8 @@ def test_cirulla_lists_its_events_deal_bonuses_and_hand_bonuses_and_their_points
 def test_the_figures_do_not_depend_on_the_workers():
     one = simulate("cirulla", hands=HANDS, seed=3, workers=1)
     two = simulate("cirulla", hands=HANDS, seed=3, workers=2)
-    assert (one.fired, one.fired_hands, one.fired_points, one.captures) == \
-        (two.fired, two.fired_hands, two.fired_points, two.captures)
+    assert (one.fired, one.fired_hands, one.fired_points, one.captures, one.sweeps) == \
+        (two.fired, two.fired_hands, two.fired_points, two.captures, two.sweeps)
 
 
 def test_the_table_and_json_show_them():
@@ -102,7 +108,7 @@ def test_the_table_and_json_show_them():
         "fired": stats.fired.get((1, "barsega"), 0), "hands": stats.fired_hands.get((1, "barsega"), 0),
         "points": stats.fired_points.get((1, "barsega"), 0), "per_hand": round(times, 4),
         "share_of_hands": round(share, 4), "points_per_hand": round(points, 4)}
-    assert sum(doc["captures_per_hand"].values()) == 30
+    assert sum(doc["captures_per_hand"].values()) == 30 == sum(doc["play_events_per_hand"].values())
 
 
 def test_a_ruleset_without_events_shows_no_event_table(tmp_path):

@@ -2,10 +2,11 @@
 
 Plots drawn here as SVG (no script, no plotting library): points per hand
 for each side; hand length in plays, or, where every played hand has the
-same length, captures per hand; how often each category scores for each
-side; how often each event and bonus fires for each side; then the mean
-points per category with their 95% intervals, and per event and bonus the
-times it fired, the hands it fired in and its points per hand. Category and ruleset names come from YAML: they reach the page
+same length, captures and play events (sweeps) per hand; how often each
+category scores for each side; how often each event and bonus fires for
+each side; then the mean points per category with their 95% intervals, and
+per event and bonus the times it fired, the hands it fired in and its points
+per hand. Category and ruleset names come from YAML: they reach the page
 only escaped (html_page.esc).
 """
 from __future__ import annotations
@@ -161,25 +162,35 @@ def _points_bins(stats, played: int) -> tuple[list[str], list[list[float]]]:
     return names, shares
 
 
-def _length_or_captures(stats, played: int) -> tuple:
-    """The hand-length plot; where every played hand has the same length (one bar, telling nothing), the
-    captures per hand instead, when they were counted."""
+def _per_hand(counts: dict, played: int, key: str, heading: str, what: str, note: str) -> tuple:
+    """A plot of how many hands had each count of something (captures, play events)."""
+    xs = list(range(min(counts), max(counts) + 1))
+    series = [("hands", [counts.get(x, 0) / played if played else 0 for x in xs])]
+    mean = sum(k * v for k, v in counts.items()) / played if played else 0
+    return (key, heading, f"share of the {played} played hands by the number of {what} (mean {mean:.2f}; {note})",
+            bar_chart([str(x) for x in xs], series, y_label="hands", x_label=f"{what} in the hand", percent=True,
+                      chart_id=key), [])
+
+
+def _length_or_what_varies(stats, played: int) -> list[tuple]:
+    """The hand-length plot; where every played hand has the same length (one bar, telling nothing), what
+    varies instead, when it was counted: captures per hand, and play events (sweeps...) per hand."""
     lengths = sorted(stats.lengths)
     played_lengths = [x for x in lengths if x > 0]
     if len(played_lengths) == 1 and stats.captures:
-        xs = list(range(min(stats.captures), max(stats.captures) + 1))
-        series = [("hands", [stats.captures.get(x, 0) / played if played else 0 for x in xs])]
-        mean = sum(k * v for k, v in stats.captures.items()) / played if played else 0
-        return ("captures", "Captures per hand", f"share of the {played} played hands by the number of plays "
-                f"that captured (mean {mean:.1f}; every played hand has {played_lengths[0]} plays)",
-                bar_chart([str(x) for x in xs], series, y_label="hands", x_label="captures in the hand",
-                          percent=True, chart_id="captures"), [])
+        note = f"every played hand has {played_lengths[0]} plays"
+        out = [_per_hand(stats.captures, played, "captures", "Captures per hand", "plays that captured", note)]
+        names = [name for name, kind, _s in stats.events or () if kind == "event"]
+        if names and stats.sweeps:
+            out.append(_per_hand(stats.sweeps, played, "sweeps", "Play events per hand", "play events",
+                                 f"{', '.join(names)}, every side's"))
+        return out
     xs = list(range(lengths[0], lengths[-1] + 1)) if lengths else []
     series = [("hands", [stats.lengths.get(x, 0) / stats.hands if stats.hands else 0 for x in xs])]
-    return ("length", "Hand length", f"share of the {stats.hands} hands by the number of plays "
-            f"(mean {stats.mean_plays:.1f}; 0: the deal ended the hand)",
-            bar_chart([str(x) for x in xs], series, y_label="hands", x_label="plays in the hand",
-                      percent=True, chart_id="length"), [])
+    return [("length", "Hand length", f"share of the {stats.hands} hands by the number of plays "
+             f"(mean {stats.mean_plays:.1f}; 0: the deal ended the hand)",
+             bar_chart([str(x) for x in xs], series, y_label="hands", x_label="plays in the hand",
+                       percent=True, chart_id="length"), [])]
 
 
 def _event_table(stats) -> str:
@@ -216,7 +227,7 @@ def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots:
                     bar_chart(names, series, y_label="hands", x_label="points in the hand",
                               percent=True, chart_id="points"), side_names))
 
-    figures.append(_length_or_captures(stats, played))
+    figures += _length_or_what_varies(stats, played)
 
     cats = [c for c in stats.categories if c not in ("total", "margin")]
     series = [(side_names[s], [stats.scored.get((s, c), 0) / played if played else 0 for c in cats]) for s in sides]

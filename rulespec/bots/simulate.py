@@ -39,7 +39,7 @@ _FACTORY = _Factory()
 # The fields of Stats, in order (as dataclasses.fields would list them).
 _STATS_FIELDS = ("sides", "seats", "categories", "hands", "plays", "decisions", "legal_moves", "games", "game_hands",
                  "outcomes", "sums", "squares", "hand_wins", "game_wins", "totals", "lengths", "scored", "events",
-                 "fired", "fired_hands", "fired_points", "captures")
+                 "fired", "fired_hands", "fired_points", "captures", "sweeps")
 
 
 class Stats:
@@ -73,6 +73,7 @@ class Stats:
     fired_hands: dict   # (side, name) -> hands in which it fired
     fired_points: dict  # (side, name) -> points it brought (0 for one that scores in no category)
     captures: dict      # captures in a hand -> hands
+    sweeps: dict        # play events (kind "event": a scopa...) fired in a hand, every side's -> hands
 
     def __init__(self, sides: int, seats: int, categories: tuple[str, ...], hands: int = 0, plays: int = 0,
                  decisions: int = 0, legal_moves: int = 0, games: int = 0, game_hands: int = 0,
@@ -80,7 +81,7 @@ class Stats:
                  hand_wins: list = _FACTORY, game_wins: list = _FACTORY, totals: dict = _FACTORY,
                  lengths: dict = _FACTORY, scored: dict = _FACTORY, events: tuple | None = (),
                  fired: dict = _FACTORY, fired_hands: dict = _FACTORY, fired_points: dict = _FACTORY,
-                 captures: dict = _FACTORY) -> None:
+                 captures: dict = _FACTORY, sweeps: dict = _FACTORY) -> None:
         self.sides, self.seats, self.categories = sides, seats, categories
         self.hands, self.plays, self.decisions, self.legal_moves = hands, plays, decisions, legal_moves
         self.games, self.game_hands = games, game_hands
@@ -97,6 +98,7 @@ class Stats:
         self.fired_hands = {} if fired_hands is _FACTORY else fired_hands
         self.fired_points = {} if fired_points is _FACTORY else fired_points
         self.captures = {} if captures is _FACTORY else captures
+        self.sweeps = {} if sweeps is _FACTORY else sweeps
         self.hand_wins = self.hand_wins or [0] * self.sides
         self.game_wins = self.game_wins or [0] * self.sides
 
@@ -170,6 +172,8 @@ class Stats:
         """Count a played hand's events and bonuses per side (the scored ones' points too) and its captures:
         from a `Hand`'s events, or a playout's record of its events and moves."""
         fired, points, seen = self.fired, self.fired_points, set()
+        plays = {name for name, kind, _scores in self.events if kind == "event"}
+        swept = 0
         if isinstance(hand, PlayoutResult):
             captures = 0
             scores = {name: scoring for name, _kind, scoring in self.events}
@@ -178,8 +182,9 @@ class Stats:
                 if item[0] == "move":
                     captures += item[4] != 0
                     continue
-                _tag, _play, seat, name, pts = item
+                _tag, play, seat, name, pts = item
                 key = (seat % sides, name)
+                swept += play > 0 and name in plays
                 fired[key] = fired.get(key, 0) + 1
                 points[key] = points.get(key, 0) + (pts if scores.get(name) else 0)
                 seen.add(key)
@@ -188,11 +193,13 @@ class Stats:
                 if e.side is None:
                     continue
                 key = (e.side, e.name)
+                swept += e.play > 0 and e.name in plays
                 fired[key] = fired.get(key, 0) + 1
                 points[key] = points.get(key, 0) + (e.points if e.category else 0)
                 seen.add(key)
         for key in seen:
             self.fired_hands[key] = self.fired_hands.get(key, 0) + 1
+        self.sweeps[swept] = self.sweeps.get(swept, 0) + 1
         if captures is not None:
             self.captures[captures] = self.captures.get(captures, 0) + 1
 
@@ -217,7 +224,7 @@ class Stats:
             self.sums[k] = self.sums.get(k, 0) + v
         for k, v in other.squares.items():
             self.squares[k] = self.squares.get(k, 0) + v
-        for name in ("totals", "lengths", "scored", "fired", "fired_hands", "fired_points", "captures"):
+        for name in ("totals", "lengths", "scored", "fired", "fired_hands", "fired_points", "captures", "sweeps"):
             mine = getattr(self, name)
             for k, v in getattr(other, name).items():
                 mine[k] = mine.get(k, 0) + v
@@ -678,6 +685,8 @@ def to_dict(stats: Stats, **head) -> dict:
     })
     doc["captures_per_hand"] = ({str(k): v for k, v in sorted(stats.captures.items())}
                                 if stats.captures else None)
+    doc["play_events_per_hand"] = ({str(k): v for k, v in sorted(stats.sweeps.items())}
+                                   if stats.events is not None else None)
     if stats.events is None:
         doc["events"] = None
         doc["events_note"] = NOT_COUNTED
