@@ -56,7 +56,7 @@ def test_readme_settings_work_in_the_file_they_are_shown_for(n, tmp_path):
 
 
 def _author_commands() -> list[list[str]]:
-    """The commands of the README's "Your own variant" block, comments dropped, split as a shell would."""
+    """The commands of the README's "One variant, written and run" block, comments dropped, split as a shell would."""
     import shlex
     text = README.read_text(encoding="utf-8")
     block = re.search(r"## One variant, written and run.*?^```\n(.*?)^```", text, re.S | re.M).group(1)

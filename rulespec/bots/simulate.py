@@ -73,7 +73,7 @@ class Stats:
     fired_hands: dict   # (side, name) -> hands in which it fired
     fired_points: dict  # (side, name) -> points it brought (0 for one that scores in no category)
     captures: dict      # captures in a hand -> hands
-    sweeps: dict        # play events (kind "event": a scopa...) fired in a hand, every side's -> hands
+    sweeps: dict        # play events (kind "event": a sweep...) fired in a hand, every side's -> hands
 
     def __init__(self, sides: int, seats: int, categories: tuple[str, ...], hands: int = 0, plays: int = 0,
                  decisions: int = 0, legal_moves: int = 0, games: int = 0, game_hands: int = 0,
