@@ -9,7 +9,19 @@ from .plan import Plan
 from .writer import Writer
 
 
+def fired_names(rs: Ruleset) -> tuple[tuple[str, str, bool], ...]:
+    """What a hand of the ruleset can fire, in the order the ruleset gives them: (name, kind, whether it
+    scores in a category); kind "event" (a play's), "deal" (the dealer's, on the table dealt) or "bonus" (a
+    hand bonus). `simulate` counts each (bots/simulate.py)."""
+    found = [(e.name, "event", bool(e.category)) for e in rs.events.values()]
+    found += [(b.event, "deal", bool(b.category)) for b in rs.dealer_bonuses]
+    found += [(name, "bonus", bool(b.category)) for name, b in rs.hand_bonuses.items()]
+    return tuple(found)
+
+
 def emit_events(w: Writer, rs: Ruleset, plan: Plan) -> None:
+    w(f"EVENTS = {fired_names(rs)!r}")
+    w()
     w("def play_events(played, captured, table, table_before, last_play, previous, round, turn, play):")
     w('    """The events one play makes: (event, points, category) each."""')
     with w.block():

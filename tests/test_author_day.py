@@ -43,7 +43,7 @@ def test_validate_names_every_event_bonus_category_and_outcome_the_ruleset_lacks
     # They passed validate and failed only at replay, one at a time, without a suggestion.
     monkeypatch.chdir(HERE)
     code, out, err = cli("validate", "misspelt-names.yaml")
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert headlines(err) == [
         "misspelt-names.yaml:25:44: unknown event 'scopaa'; did you mean 'scopa'? "
         "(a play's events in cirulla: scopa, barsega, decino)",
@@ -78,7 +78,7 @@ def test_the_names_are_read_against_the_ruleset_the_transcript_names(tmp_path):
     # re_bello is a category of cirulla-re-bello, not of cirulla.
     text = FULL.replace("1: {scope: 3,", "1: {re_bello: 0, scope: 3,")
     code, _, err = cli("validate", write(tmp_path, text))
-    assert code == 2 and "unknown category 're_bello'" in err
+    assert code == 1 and "unknown category 're_bello'" in err
     code, _, err = cli("validate", write(tmp_path, text.replace("ruleset: cirulla", "ruleset: cirulla-re-bello")))
     assert (code, err) == (0, "")
 
@@ -94,7 +94,7 @@ def test_validate_takes_a_folder_as_replay_and_test_do(tmp_path):
                                 f"ok   {tmp_path / 'house.yaml'} (ruleset house)"]
     write(tmp_path / "golden", FULL.replace("events: [scopa], seat: 1}", "events: [scopaa], seat: 1}", 1), "bad.yaml")
     code, out, err = cli("validate", tmp_path)
-    assert code == 2
+    assert code == 1
     assert headlines(err)[0].startswith(f"{tmp_path / 'golden' / 'bad.yaml'}:25:44: unknown event 'scopaa'")
     assert out.count("ok   ") == 2
 
@@ -132,14 +132,14 @@ def test_a_play_past_the_listed_rounds_is_refused_at_that_play(tmp_path):
     assert info.value.headline() == message
     # validate sees it without playing: the listed rounds deal 12 cards, the plays play 36.
     code, out, err = cli("validate", path)
-    assert code == 2
+    assert code == 1
     assert headlines(err) == [message]
 
 
 def test_a_thousand_unknown_names_give_twenty_messages(tmp_path):
     text = FULL.replace("1: [scopa, scopa, scopa]", "1: [" + ", ".join(f"x{i}" for i in range(1000)) + "]")
     code, _, err = cli("validate", write(tmp_path, text))
-    assert code == 2 and len(headlines(err)) == 20
+    assert code == 1 and len(headlines(err)) == 20
 
 
 # ------------------------------------------------------------------ suggestions that fit the context
@@ -162,7 +162,7 @@ def test_a_thousand_unknown_names_give_twenty_messages(tmp_path):
 def test_a_suggestion_fits_where_the_mistake_is(monkeypatch, name, expected):
     monkeypatch.chdir(HERE)
     code, out, err = cli("validate", f"{name}.yaml")
-    assert code == 2
+    assert code == 1
     assert headlines(err) == [expected]
 
 
@@ -176,7 +176,7 @@ def test_what_another_language_writes_gets_this_ones_spelling(tmp_path, expressi
     path = write(tmp_path, "id: v\nextends: cirulla\nname: V\ndescription: d\nevents:\n"
                            f"  e: {{when: '{expression}', points: 1, category: scope}}\n", "v.yaml")
     code, _, err = cli("validate", path)
-    assert code == 2 and headlines(err)[0].split(": ", 1)[1] == hint
+    assert code == 1 and headlines(err)[0].split(": ", 1)[1] == hint
 
 
 def test_a_rank_compared_with_a_quoted_symbol_still_validates(tmp_path):
@@ -199,13 +199,13 @@ def test_an_indent_off_on_the_line_yaml_names_is_still_reported_there(tmp_path):
 def test_an_option_value_not_understood_lists_the_spellings_taken(monkeypatch, value, message):
     monkeypatch.chdir(HERE)
     code, out, err = cli("validate", "corta.yaml", "--option", f"corta={value}")
-    assert (code, out, err) == (2, "", message + "\n")
+    assert (code, out, err) == (1, "", message + "\n")
     assert cli("validate", "corta.yaml", "--option", "corta=on")[0] == 0
 
 
 def test_an_int_option_says_to_write_a_number():
     code, _, err = cli("validate", "scopa", "--option", "target=eleven")
-    assert (code, err) == (2, "option 'target' is int, found 'eleven'; write a whole number\n")
+    assert (code, err) == (1, "option 'target' is int, found 'eleven'; write a whole number\n")
 
 
 def test_a_yaml_default_of_the_wrong_type_says_how_yaml_writes_it(tmp_path):

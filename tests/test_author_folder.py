@@ -167,4 +167,4 @@ def test_the_pre_commit_hook_runs_rulespec_validate(tmp_path, monkeypatch):
     assert staged == ["v.yaml", "t.yaml"]
     assert cli(*command[1:], *staged) == (0, "ok   v.yaml (ruleset v)\nok   t.yaml (transcript)\n", "")
     Path("v.yaml").write_text(Path("v.yaml").read_text().replace("extends:", "extend:"), encoding="utf-8")
-    assert cli(*command[1:], *staged)[0] == 2
+    assert cli(*command[1:], *staged)[0] == 1

@@ -39,16 +39,22 @@ def test_axis_bounds_are_round():
     assert [_nice(x) for x in (0.12, 0.97, 1, 3, 36, 0.0049)] == [0.2, 1.0, 1, 5, 50, 0.005]
 
 
-def test_page_has_the_three_plots_and_no_script(stats):
+def test_page_has_the_five_plots_and_no_script(stats):
     text = render_stats(stats, ruleset_name="Cirulla", ruleset_id="cirulla", title="40 hands", bots=["random"] * 4)
     assert "<script" not in text and not re.search(r"<(link|img|iframe)\b|\bsrc=", text)
     assert set(re.findall(r"https?://[^\s\"']+", text)) == {"http://www.w3.org/2000/svg"}
-    for chart in ("points", "length", "categories"):
+    for chart in ("points", "captures", "sweeps", "categories", "events"):
         assert f'id="{chart}"' in text
     cats = text.split('id="categories"')[1].split("</svg>")[0]
     assert cats.count('<rect class="bar"') == 7 * 2        # 7 categories x 2 sides
-    length = text.split('id="length"')[1].split("</svg>")[0]
-    assert length.count('<rect class="bar"') == 1 and "hands, 36: 100.0%" in length
+    # Every cirulla hand has 36 plays: one bar would say nothing, so the captures per hand are drawn.
+    assert 'id="length"' not in text and "every played hand has 36 plays" in text
+    captures = text.split('id="captures"')[1].split("</svg>")[0]
+    assert captures.count('<rect class="bar"') == max(stats.captures) - min(stats.captures) + 1
+    sweeps = text.split('id="sweeps"')[1].split("</svg>")[0]            # scopas per hand, both sides
+    assert sweeps.count('<rect class="bar"') == max(stats.sweeps) - min(stats.sweeps) + 1
+    events = text.split('id="events"')[1].split("</svg>")[0]
+    assert events.count('<rect class="bar"') == 5 * 2      # scopa, two dealer's bonuses, barsega, decino
     lo = min(t for _, t in stats.totals)
     hi = max(t for _, t in stats.totals)
     points = text.split('id="points"')[1].split("</svg>")[0]
@@ -72,11 +78,6 @@ def test_cli_html_beside_json_keeps_stdout_json(tmp_path):
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
-def test_cli_html_with_compare_is_refused(tmp_path, capsys):
-    assert run(["simulate", "cirulla", "--compare", "cirulla", "--hands", "4", "--html", str(tmp_path / "x.html")]) == 2
-    assert "--html draws one ruleset's distributions" in capsys.readouterr().err
-
-
 @pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
 def test_page_in_a_browser_at_400px(tmp_path):
     (tmp_path / "v.yaml").write_text(textwrap.dedent("""\
@@ -90,7 +91,7 @@ def test_page_in_a_browser_at_400px(tmp_path):
     b = Browser()
     try:
         b.open(page, width=400)
-        assert b.js("document.querySelectorAll('figure svg').length") == 3
+        assert b.js("document.querySelectorAll('figure svg').length") == 5
         assert b.js("document.title").startswith("Latin </title>")
         assert b.js("document.querySelectorAll('script').length") == 0
         widths = b.js("[document.documentElement.scrollWidth, document.body.scrollWidth, innerWidth]")
@@ -209,7 +210,8 @@ def test_the_page_agrees_with_json_for_the_same_seed(tmp_path, args):
     data, text = json.loads(out.getvalue()), page.read_text(encoding="utf-8")
     sides = len(data["mean"])
     # The table of means: every category, each side's mean and interval as --json has them.
-    rows = re.findall(r"<tr><td>([^<]*)</td>((?:<td>[^<]*</td>)+)</tr>", text.split('id="means"')[1])
+    rows = re.findall(r"<tr><td>([^<]*)</td>((?:<td>[^<]*</td>)+)</tr>",
+                      text.split('id="means"')[1].split("</table>")[0])
     assert [r[0] for r in rows] == list(data["mean"]["0"])
     for cat, cells in rows:
         for side, cell in enumerate(re.findall(r"<td>([^<]*)</td>", cells)):
@@ -223,12 +225,23 @@ def test_the_page_agrees_with_json_for_the_same_seed(tmp_path, args):
     def bars(chart):
         svg = text.split(f'id="{chart}"')[1].split("</svg>")[0]
         return re.findall(r"<title>(.*?), ([^,<]*): ([\d.]+)%</title>", svg)
-    # Hand length: shares of all hands, whose mean is the mean plays per hand.
-    lengths = bars("length")
-    assert sum(float(p) for *_, p in lengths) == pytest.approx(100, abs=0.3)
-    mean_plays = sum(int(x) * float(p) / 100 for _, x, p in lengths)
-    assert mean_plays == pytest.approx(data["mean_plays_per_hand"], abs=0.05)
-    played = data["hands"] * sum(float(p) for _, x, p in lengths if int(x) > 0) / 100
+    if 'id="length"' in text:
+        # Hand length: shares of all hands, whose mean is the mean plays per hand.
+        lengths = bars("length")
+        assert sum(float(p) for *_, p in lengths) == pytest.approx(100, abs=0.3)
+        mean_plays = sum(int(x) * float(p) / 100 for _, x, p in lengths)
+        assert mean_plays == pytest.approx(data["mean_plays_per_hand"], abs=0.05)
+        played = data["hands"] * sum(float(p) for _, x, p in lengths if int(x) > 0) / 100
+    else:
+        # A fixed length: the captures per played hand instead, as --json counts them.
+        captures = data["captures_per_hand"]
+        played = sum(captures.values())
+        assert {x: float(p) for _, x, p in bars("captures") if float(p)} == \
+            pytest.approx({x: 100 * k / played for x, k in captures.items()}, abs=0.06)
+        if data["play_events_per_hand"] and 'id="sweeps"' in text:
+            sweeps = data["play_events_per_hand"]
+            assert {x: float(p) for _, x, p in bars("sweeps") if float(p)} == \
+                pytest.approx({x: 100 * k / played for x, k in sweeps.items()}, abs=0.06)
     # Points per side: shares of the played hands, whose mean (over all hands) is the mean total.
     for side in range(sides):
         points = [(int(x), float(p)) for name, x, p in bars("points") if name.startswith(f"side {side} ")]
@@ -236,6 +249,17 @@ def test_the_page_agrees_with_json_for_the_same_seed(tmp_path, args):
             assert sum(p for _, p in points) == pytest.approx(100, abs=0.3)
         mean = sum(x * p / 100 for x, p in points) * played / data["hands"]
         assert mean == pytest.approx(data["mean"][str(side)]["total"], abs=0.02 * max(1, abs(mean)))
+    # Events and bonuses: each side's times, share of hands and points as --json has them.
+    cells = re.findall(r"<tr><td>([^<]*)</td><td>[^<]*</td><td>(\d+)</td><td>([^<]*)</td><td>([^<]*)%</td>"
+                       r"<td>([^<]*)</td></tr>", text.split('id="event-table"')[1]) if data["events"] else []
+    assert len(cells) == sides * len(data["events"])
+    name = None
+    for first, side, times, share, points in cells:
+        name = first or name
+        figures = data["events"][name]["side"][side]
+        assert float(times) == pytest.approx(figures["per_hand"], abs=6e-4)
+        assert float(share) == pytest.approx(100 * figures["share_of_hands"], abs=0.06)
+        assert float(points) == pytest.approx(figures["points_per_hand"], abs=6e-4)
     # Category frequencies: one bar per category and side, none above 100%.
     cats = bars("categories")
     assert len(cats) == sides * (len(data["mean"]["0"]) - 2)

@@ -1,4 +1,5 @@
-"""The README's Python examples run as pasted (each ```python block, in a fresh namespace)."""
+"""The README's examples run as written, and those that moved with their text: docs/python.md's Python blocks
+(each ```python block, in a fresh namespace), docs/cli.md's settings and quoted failure."""
 import importlib.util
 import re
 from pathlib import Path
@@ -6,7 +7,9 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-BLOCKS = re.findall(r"^```python\n(.*?)^```", README.read_text(encoding="utf-8"), re.S | re.M)
+PYTHON = README.parent / "docs" / "python.md"
+CLI = README.parent / "docs" / "cli.md"
+BLOCKS = re.findall(r"^```python\n(.*?)^```", PYTHON.read_text(encoding="utf-8"), re.S | re.M)
 # The game-AI adapters' block needs the `rl` extra.
 NEEDS = {"rulespec.interop": ("pettingzoo", "gymnasium", "pyspiel")}
 
@@ -22,7 +25,7 @@ def test_readme_python_block_runs(n, capsys):
         missing = [m for m in modules if marker in code and importlib.util.find_spec(m) is None]
         if missing:
             pytest.skip(f"needs {', '.join(missing)} (pip install '.[rl]')")
-    exec(compile(code, f"README.md python block {n + 1}", "exec"), {"__name__": "readme"})
+    exec(compile(code, f"docs/python.md python block {n + 1}", "exec"), {"__name__": "readme"})
 
 
 def test_the_readme_counts_the_shipped_rulesets():
@@ -38,7 +41,7 @@ def test_the_readme_counts_the_shipped_rulesets():
     assert (total, variants) == (len(shipped_ids()), len(shipped_ids()) - len(named_games))
 
 
-TOML_BLOCKS = re.findall(r"^```toml\n(.*?)^```", README.read_text(encoding="utf-8"), re.S | re.M)
+TOML_BLOCKS = re.findall(r"^```toml\n(.*?)^```", CLI.read_text(encoding="utf-8"), re.S | re.M)
 
 
 @pytest.mark.parametrize("n", range(len(TOML_BLOCKS)))
@@ -53,10 +56,10 @@ def test_readme_settings_work_in_the_file_they_are_shown_for(n, tmp_path):
 
 
 def _author_commands() -> list[list[str]]:
-    """The commands of the README's "Your own variant" block, comments dropped, split as a shell would."""
+    """The commands of the README's "One variant, written and run" block, comments dropped, split as a shell would."""
     import shlex
     text = README.read_text(encoding="utf-8")
-    block = re.search(r"## Your own variant.*?^```\n(.*?)^```", text, re.S | re.M).group(1)
+    block = re.search(r"## One variant, written and run.*?^```\n(.*?)^```", text, re.S | re.M).group(1)
     return [shlex.split(line.split("#")[0]) for line in block.splitlines() if line.strip()]
 
 
@@ -96,6 +99,6 @@ def test_the_readme_failure_is_the_club_example_with_one_play_wrong(tmp_path, mo
     hand.write_text(hand.read_text(encoding="utf-8").replace(right, right.replace("[]", "[4H]", 1)), encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()
     assert run(["test", "golden"], out, err) == 1
-    text = " ".join(README.read_text(encoding="utf-8").split())
+    text = " ".join(CLI.read_text(encoding="utf-8").split())
     quoted = re.search(r"with play 5 of that hand taking a card it cannot: `([^`]*)`", text).group(1)
     assert quoted in " ".join(out.getvalue().split())

@@ -33,7 +33,8 @@ SPECS = {
     "Stats": (Stats, False, [("sides", None), ("seats", None), ("categories", None)]
               + [(n, (0,)) for n in ("hands", "plays", "decisions", "legal_moves", "games", "game_hands")]
               + [(n, dict) for n in ("outcomes", "sums", "squares")] + [(n, list) for n in ("hand_wins", "game_wins")]
-              + [(n, dict) for n in ("totals", "lengths", "scored")]),
+              + [(n, dict) for n in ("totals", "lengths", "scored")] + [("events", ((),))]
+              + [(n, dict) for n in ("fired", "fired_hands", "fired_points", "captures", "sweeps")]),
     "Compiled": (Compiled, False, [("ruleset", None), ("source", None), ("module", None), ("line_map", ((),)),
                                    ("filename", ("",)), ("warnings", ((),))]),
 }

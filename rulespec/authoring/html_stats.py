@@ -1,9 +1,12 @@
 """A simulation's distributions as one self-contained HTML page of inline SVG plots (`simulate --html`).
 
-Three plots, drawn here as SVG (no script, no plotting library): points per
-hand for each side, hand length in plays, and how often each category
-scores for each side; then the mean points per category with their 95%
-intervals. Category and ruleset names come from YAML: they reach the page
+Plots drawn here as SVG (no script, no plotting library): points per hand
+for each side; hand length in plays, or, where every played hand has the
+same length, captures and play events (sweeps) per hand; how often each
+category scores for each side; how often each event and bonus fires for
+each side; then the mean points per category with their 95% intervals, and
+per event and bonus the times it fired, the hands it fired in and its points
+per hand. Category and ruleset names come from YAML: they reach the page
 only escaped (html_page.esc).
 """
 from __future__ import annotations
@@ -159,6 +162,56 @@ def _points_bins(stats, played: int) -> tuple[list[str], list[list[float]]]:
     return names, shares
 
 
+def _per_hand(counts: dict, played: int, key: str, heading: str, what: str, note: str) -> tuple:
+    """A plot of how many hands had each count of something (captures, play events)."""
+    xs = list(range(min(counts), max(counts) + 1))
+    series = [("hands", [counts.get(x, 0) / played if played else 0 for x in xs])]
+    mean = sum(k * v for k, v in counts.items()) / played if played else 0
+    return (key, heading, f"share of the {played} played hands by the number of {what} (mean {mean:.2f}; {note})",
+            bar_chart([str(x) for x in xs], series, y_label="hands", x_label=f"{what} in the hand", percent=True,
+                      chart_id=key), [])
+
+
+def _length_or_what_varies(stats, played: int) -> list[tuple]:
+    """The hand-length plot; where every played hand has the same length (one bar, telling nothing), what
+    varies instead, when it was counted: captures per hand, and play events (sweeps...) per hand."""
+    lengths = sorted(stats.lengths)
+    played_lengths = [x for x in lengths if x > 0]
+    if len(played_lengths) == 1 and stats.captures:
+        note = f"every played hand has {played_lengths[0]} plays"
+        out = [_per_hand(stats.captures, played, "captures", "Captures per hand", "plays that captured", note)]
+        names = [name for name, kind, _s in stats.events or () if kind == "event"]
+        if names and stats.sweeps:
+            out.append(_per_hand(stats.sweeps, played, "sweeps", "Play events per hand", "play events",
+                                 f"{', '.join(names)}, every side's"))
+        return out
+    xs = list(range(lengths[0], lengths[-1] + 1)) if lengths else []
+    series = [("hands", [stats.lengths.get(x, 0) / stats.hands if stats.hands else 0 for x in xs])]
+    return [("length", "Hand length", f"share of the {stats.hands} hands by the number of plays "
+             f"(mean {stats.mean_plays:.1f}; 0: the deal ended the hand)",
+             bar_chart([str(x) for x in xs], series, y_label="hands", x_label="plays in the hand",
+                       percent=True, chart_id="length"), [])]
+
+
+def _event_table(stats) -> str:
+    """Per event and bonus and side: times fired per hand, share of hands, points per hand (or why not)."""
+    if stats.events is None:
+        from rulespec.bots.simulate import NOT_COUNTED
+        return f'<h2>Events and bonuses</h2><p id="events-note">{esc(NOT_COUNTED)}</p>'
+    if not stats.events:
+        return ""
+    rows = []
+    for name, kind, scoring in stats.events:
+        for s in range(stats.sides):
+            times, share, points = stats.fires(s, name)
+            rows.append(f"<tr><td>{esc(name) if s == 0 else ''}</td><td>{esc(kind) if s == 0 else ''}</td>"
+                        f"<td>{s}</td><td>{times:.3f}</td><td>{100 * share:.1f}%</td>"
+                        f"<td>{f'{points:.3f}' if scoring else '-'}</td></tr>")
+    return ('<h2>Events and bonuses per hand</h2><div class="wrap"><table id="event-table"><tr>'
+            '<th>event or bonus</th><th>kind</th><th>side</th><th>times fired</th><th>hands</th><th>points</th>'
+            f'</tr>{"".join(rows)}</table></div>')
+
+
 def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots: list[str]) -> str:
     """The page for a Stats (rulespec/bots/simulate.py)."""
     sides = list(range(stats.sides))
@@ -174,13 +227,7 @@ def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots:
                     bar_chart(names, series, y_label="hands", x_label="points in the hand",
                               percent=True, chart_id="points"), side_names))
 
-    lengths = sorted(stats.lengths)
-    xs = list(range(lengths[0], lengths[-1] + 1)) if lengths else []
-    series = [("hands", [stats.lengths.get(x, 0) / stats.hands if stats.hands else 0 for x in xs])]
-    figures.append(("length", "Hand length", f"share of the {stats.hands} hands by the number of plays "
-                    f"(mean {stats.mean_plays:.1f}; 0: the deal ended the hand)",
-                    bar_chart([str(x) for x in xs], series, y_label="hands", x_label="plays in the hand",
-                              percent=True, chart_id="length"), []))
+    figures += _length_or_what_varies(stats, played)
 
     cats = [c for c in stats.categories if c not in ("total", "margin")]
     series = [(side_names[s], [stats.scored.get((s, c), 0) / played if played else 0 for c in cats]) for s in sides]
@@ -188,6 +235,14 @@ def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots:
                     "in the category",
                     bar_chart(cats, series, y_label="hands", x_label="category", percent=True,
                               chart_id="categories", name_all=True), side_names))
+
+    names = [name for name, _kind, _scores in stats.events or ()]
+    if names:
+        series = [(side_names[s], [stats.fires(s, name)[1] for name in names]) for s in sides]
+        figures.append(("events", "Events and bonuses", f"share of the {stats.hands} hands in which the event "
+                        "or bonus fired for a side (at least once)",
+                        bar_chart(names, series, y_label="hands", x_label="event or bonus", percent=True,
+                                  chart_id="events", name_all=True), side_names))
 
     body = [f"<h1>{esc(isolate(ruleset_name))} <span class=\"meta\">({esc(ruleset_id)})</span></h1>",
             f'<p class="meta">{esc(title)}</p>']
@@ -200,4 +255,5 @@ def render_stats(stats, *, ruleset_name: str, ruleset_id: str, title: str, bots:
     head = "".join(f"<th>side {s}</th>" for s in sides)
     body.append(f'<h2>Mean points per hand (95% interval)</h2><div class="wrap"><table id="means"><tr>'
                 f'<th>category</th>{head}</tr>{rows}</table></div>')
+    body.append(_event_table(stats))
     return page(f"{isolate(ruleset_name)}: simulation", "\n".join(body), css=CSS)

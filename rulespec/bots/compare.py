@@ -7,7 +7,9 @@ choices wherever the two hands offer the same moves). The difference of the
 two hands' points, per side and category, is then a paired sample: its mean
 and 95% interval are far tighter than two independent runs would give, and a
 category the variant does not change shows a difference of exactly 0.
-A category one ruleset lacks counts 0 in it. Like `simulate`, the figures
+A category one ruleset lacks counts 0 in it. Each event and hand bonus is
+paired the same way, per side: the times it fired in the hand and the points
+it brought (0 in a ruleset that lacks it). Like `simulate`, the figures
 depend on (seed, hands) only, never on the number of workers.
 """
 from __future__ import annotations
@@ -38,6 +40,31 @@ class Paired:
     base_id: str = ""
     only_base: tuple = ()                           # categories the variant lacks (0 there)
     only_variant: tuple = ()                        # categories the base lacks (0 there)
+    events: tuple = ()                              # (name, kind) of both rulesets' events and bonuses
+    fired: dict = field(default_factory=dict)       # (side, name, "times" | "points", which) -> sum
+    fired_sq: dict = field(default_factory=dict)    # (side, name, "times" | "points") -> sum of differences^2
+
+    def add_fired(self, base: dict, variant: dict) -> None:
+        """One paired hand's events: each ruleset's {(side, name): (times, points)}."""
+        for side in range(self.sides):
+            for name, _kind in self.events:
+                b, v = base.get((side, name), (0, 0)), variant.get((side, name), (0, 0))
+                for k, what in enumerate(("times", "points")):
+                    for which, x in (("base", b[k]), ("variant", v[k]), ("diff", v[k] - b[k])):
+                        key = (side, name, what, which)
+                        self.fired[key] = self.fired.get(key, 0) + x
+                    key = (side, name, what)
+                    self.fired_sq[key] = self.fired_sq.get(key, 0) + (v[k] - b[k]) ** 2
+
+    def fired_mean(self, which: str, side: int, name: str, what: str) -> float:
+        return self.fired.get((side, name, what, which), 0) / self.hands if self.hands else 0.0
+
+    def fired_difference(self, side: int, name: str, what: str) -> tuple[float, float]:
+        """Mean per hand of (variant - base) times fired or points brought, and its 95% half-width."""
+        if self.hands == 0:
+            return 0.0, 0.0
+        total = self.fired.get((side, name, what, "diff"), 0)
+        return total / self.hands, half_width95(self.hands, total, self.fired_sq.get((side, name, what), 0))
 
     def add(self, base_rows: list[dict], variant_rows: list[dict]) -> None:
         self.hands += 1
@@ -54,7 +81,7 @@ class Paired:
     def merge(self, other: "Paired") -> None:
         self.hands += other.hands
         self.same_deal += other.same_deal
-        for name in ("base", "variant", "diff", "diff_sq"):
+        for name in ("base", "variant", "diff", "diff_sq", "fired", "fired_sq"):
             mine = getattr(self, name)
             for k, v in getattr(other, name).items():
                 mine[k] = mine.get(k, 0) + v
@@ -80,6 +107,20 @@ def _union(a: tuple, b: tuple) -> tuple:
     return tuple(a) + tuple(c for c in b if c not in a)
 
 
+def _fired(hand, scoring: dict) -> dict:
+    """A played hand's events per (side, name): (times fired, points brought); nothing for a hand the deal
+    ended (as simulate counts them)."""
+    out: dict = {}
+    if not hand.plays:
+        return out
+    for e in hand.events:
+        if e.side is None:
+            continue
+        times, points = out.get((e.side, e.name), (0, 0))
+        out[(e.side, e.name)] = (times + 1, points + (e.points if scoring.get(e.name) else 0))
+    return out
+
+
 def _play(rules, n: int, seed: int, i: int, bots: list[str]):
     rng = random.Random(f"rulespec-sim:{seed}:{i}")
     hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
@@ -103,11 +144,14 @@ def run_pair_chunk(job: dict, start: int, stop: int) -> Paired:
     from rulespec.compiler.build import compile_ruleset
     base = compile_ruleset(job["base"], job["base_options"]).module
     variant = compile_ruleset(job["variant"], job["variant_options"]).module
-    out = Paired(job["sides"], tuple(job["categories"]))
+    out = Paired(job["sides"], tuple(job["categories"]), events=tuple(job["events"]))
+    base_scores = {name: scoring for name, _kind, scoring in base.EVENTS}
+    variant_scores = {name: scoring for name, _kind, scoring in variant.EVENTS}
     for i in range(start, stop):
         hb = _play(base, job["seats"], job["seed"], i, job["bots"])
         hv = _play(variant, job["seats"], job["seed"], i, job["bots"])
         out.add(hb.score() if hb.plays else [], hv.score() if hv.plays else [])
+        out.add_fired(_fired(hb, base_scores), _fired(hv, variant_scores))
         out.same_deal += _kept_deal(hb) == _kept_deal(hv) and base.CARD_NAMES == variant.CARD_NAMES
     return out
 
@@ -134,10 +178,14 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
     job = {"variant": str(variant), "base": str(base), "variant_options": variant_options,
            "base_options": base_options, "seats": n, "sides": rv.SIDES[n], "seed": seed,
            "bots": parse_bots(bots, n, rv.SIDES[n]),
-           "categories": _union(tuple(rb.CATEGORIES), tuple(rv.CATEGORIES)) + ("total",)}
+           "categories": _union(tuple(rb.CATEGORIES), tuple(rv.CATEGORIES)) + ("total",),
+           "events": _union(tuple((name, kind) for name, kind, _s in rb.EVENTS),
+                            tuple((name, kind) for name, kind, _s in rv.EVENTS if name not in
+                                  {e[0] for e in rb.EVENTS}))}
     chunks = _chunks(hands, workers or default_workers())
     parts, _used = run_chunks(job, chunks, workers, progress, work=run_pair_chunk)
-    out = Paired(job["sides"], tuple(job["categories"]), variant_id=rv.RULESET_ID, base_id=rb.RULESET_ID,
+    out = Paired(job["sides"], tuple(job["categories"]), events=tuple(job["events"]), variant_id=rv.RULESET_ID,
+                 base_id=rb.RULESET_ID,
                  only_base=tuple(c for c in rb.CATEGORIES if c not in rv.CATEGORIES),
                  only_variant=tuple(c for c in rv.CATEGORIES if c not in rb.CATEGORIES))
     for part in parts:
@@ -157,7 +205,18 @@ def to_dict(p: Paired, **head) -> dict:
                      "difference": r4(p.difference(s, cat)[0]), "ci95": r4(p.difference(s, cat)[1]),
                      "significant": p.significant(s, cat)}
             for s in range(p.sides)}
+    doc["events"] = {name: {"kind": kind, "side": {str(s): {what: _paired_figures(p, s, name, what)
+                                                              for what in ("times", "points")}
+                                                      for s in range(p.sides)}}
+                     for name, kind in p.events}
     return doc
+
+
+def _paired_figures(p: Paired, side: int, name: str, what: str) -> dict:
+    m, half = p.fired_difference(side, name, what)
+    return {"base": json_figure(p.fired_mean("base", side, name, what)),
+            "variant": json_figure(p.fired_mean("variant", side, name, what)),
+            "difference": json_figure(m), "ci95": json_figure(half), "significant": abs(m) > half}
 
 
 def render(p: Paired, console, title: str) -> None:
@@ -175,6 +234,22 @@ def render(p: Paired, console, title: str) -> None:
                           f"{p.mean('variant', s, cat):.3f}", f"{m:+.3f} ± {half:.3f}",
                           "yes" if p.significant(s, cat) else "no")
     console.print(table)
+    if p.events:
+        table = Table(title="events and bonuses per hand (*: the 95% interval excludes 0)")
+        table.add_column("event or bonus")
+        table.add_column("side", justify="right")
+        for col in ("times: base", "variant", "variant - base", "points: variant - base"):
+            table.add_column(col, justify="right")
+        for name, kind in p.events:
+            for s in range(p.sides):
+                cells = []
+                for what in ("times", "points"):
+                    m, half = p.fired_difference(s, name, what)
+                    cells.append(f"{m:+.3f} ± {half:.3f}{' *' if abs(m) > half else '  '}")
+                table.add_row(f"{name} ({kind})" if s == 0 else "", str(s),
+                              f"{p.fired_mean('base', s, name, 'times'):.3f}",
+                              f"{p.fired_mean('variant', s, name, 'times'):.3f}", *cells)
+        console.print(table)
     notes = [f"{p.hands} paired hands; {p.same_deal} dealt the same cards in both"]
     if p.only_base:
         notes.append(f"only in {p.base_id}: {', '.join(p.only_base)} (0 in {p.variant_id})")

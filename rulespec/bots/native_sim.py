@@ -93,7 +93,8 @@ def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None,
         raise RulespecError(f"{meta.id} is played by {', '.join(map(str, meta.player_counts))} players, not {n}")
     if hands < 1:
         raise RulespecError("the number of hands or games must be at least 1")
-    stats = Stats(meta.sides[n], n, tuple(meta.categories) + ("total", "margin"))
+    # The C playouts sum points per category, not per event: the per-event figures say they are not counted.
+    stats = Stats(meta.sides[n], n, tuple(meta.categories) + ("total", "margin"), events=None)
     done = 0
     while done < hands:
         count = min(BATCH, hands - done)

@@ -38,7 +38,8 @@ _FACTORY = _Factory()
 
 # The fields of Stats, in order (as dataclasses.fields would list them).
 _STATS_FIELDS = ("sides", "seats", "categories", "hands", "plays", "decisions", "legal_moves", "games", "game_hands",
-                 "outcomes", "sums", "squares", "hand_wins", "game_wins", "totals", "lengths", "scored")
+                 "outcomes", "sums", "squares", "hand_wins", "game_wins", "totals", "lengths", "scored", "events",
+                 "fired", "fired_hands", "fired_points", "captures", "sweeps")
 
 
 class Stats:
@@ -67,12 +68,20 @@ class Stats:
     totals: dict        # (side, total points of a hand) -> hands
     lengths: dict       # plays in a hand -> hands
     scored: dict        # (side, category) -> hands in which it scored (points other than 0)
+    events: tuple | None = ()   # (name, kind, scores) of every event and bonus counted; None: not counted
+    fired: dict         # (side, event or bonus name) -> times it fired
+    fired_hands: dict   # (side, name) -> hands in which it fired
+    fired_points: dict  # (side, name) -> points it brought (0 for one that scores in no category)
+    captures: dict      # captures in a hand -> hands
+    sweeps: dict        # play events (kind "event": a sweep...) fired in a hand, every side's -> hands
 
     def __init__(self, sides: int, seats: int, categories: tuple[str, ...], hands: int = 0, plays: int = 0,
                  decisions: int = 0, legal_moves: int = 0, games: int = 0, game_hands: int = 0,
                  outcomes: dict = _FACTORY, sums: dict = _FACTORY, squares: dict = _FACTORY,
                  hand_wins: list = _FACTORY, game_wins: list = _FACTORY, totals: dict = _FACTORY,
-                 lengths: dict = _FACTORY, scored: dict = _FACTORY) -> None:
+                 lengths: dict = _FACTORY, scored: dict = _FACTORY, events: tuple | None = (),
+                 fired: dict = _FACTORY, fired_hands: dict = _FACTORY, fired_points: dict = _FACTORY,
+                 captures: dict = _FACTORY, sweeps: dict = _FACTORY) -> None:
         self.sides, self.seats, self.categories = sides, seats, categories
         self.hands, self.plays, self.decisions, self.legal_moves = hands, plays, decisions, legal_moves
         self.games, self.game_hands = games, game_hands
@@ -84,6 +93,12 @@ class Stats:
         self.totals = {} if totals is _FACTORY else totals
         self.lengths = {} if lengths is _FACTORY else lengths
         self.scored = {} if scored is _FACTORY else scored
+        self.events = events
+        self.fired = {} if fired is _FACTORY else fired
+        self.fired_hands = {} if fired_hands is _FACTORY else fired_hands
+        self.fired_points = {} if fired_points is _FACTORY else fired_points
+        self.captures = {} if captures is _FACTORY else captures
+        self.sweeps = {} if sweeps is _FACTORY else sweeps
         self.hand_wins = self.hand_wins or [0] * self.sides
         self.game_wins = self.game_wins or [0] * self.sides
 
@@ -106,8 +121,9 @@ class Stats:
         self.sums[key] = self.sums.get(key, 0) + pts
         self.squares[key] = self.squares.get(key, 0) + pts * pts
 
-    def add_hand(self, hand) -> None:
-        """Count one finished hand (a `Hand`, or a `PlayoutResult`: `plays`, `outcome`, `score()`)."""
+    def add_hand(self, hand, captures: int | None = None) -> None:
+        """Count one finished hand (a `Hand`, or a `PlayoutResult`: `plays`, `outcome`, `score()`);
+        `captures`: the plays of a `Hand` that captured (a playout's record says it), None if not counted."""
         # Called once per hand of a run: the dictionaries are updated inline (same keys, same order as
         # through _add), which is most of what counting a hand costs beside playing it.
         self.hands += 1
@@ -120,6 +136,8 @@ class Stats:
             self.outcomes[outcome[0]] = self.outcomes.get(outcome[0], 0) + 1
         if plays == 0:
             return
+        if self.events is not None:
+            self._count_events(hand, captures)
         rows = hand.score()
         totals = [r["total"] for r in rows]
         top = max(totals)
@@ -150,6 +168,47 @@ class Stats:
             sums[key] = sums.get(key, 0) + margin
             squares[key] = squares.get(key, 0) + margin * margin
 
+    def _count_events(self, hand, captures: int | None) -> None:
+        """Count a played hand's events and bonuses per side (the scored ones' points too) and its captures:
+        from a `Hand`'s events, or a playout's record of its events and moves."""
+        fired, points, seen = self.fired, self.fired_points, set()
+        plays = {name for name, kind, _scores in self.events if kind == "event"}
+        swept = 0
+        if isinstance(hand, PlayoutResult):
+            captures = 0
+            scores = {name: scoring for name, _kind, scoring in self.events}
+            sides = self.sides
+            for item in hand.record:
+                if item[0] == "move":
+                    captures += item[4] != 0
+                    continue
+                _tag, play, seat, name, pts = item
+                key = (seat % sides, name)
+                swept += play > 0 and name in plays
+                fired[key] = fired.get(key, 0) + 1
+                points[key] = points.get(key, 0) + (pts if scores.get(name) else 0)
+                seen.add(key)
+        else:
+            for e in hand.events:
+                if e.side is None:
+                    continue
+                key = (e.side, e.name)
+                swept += e.play > 0 and e.name in plays
+                fired[key] = fired.get(key, 0) + 1
+                points[key] = points.get(key, 0) + (e.points if e.category else 0)
+                seen.add(key)
+        for key in seen:
+            self.fired_hands[key] = self.fired_hands.get(key, 0) + 1
+        self.sweeps[swept] = self.sweeps.get(swept, 0) + 1
+        if captures is not None:
+            self.captures[captures] = self.captures.get(captures, 0) + 1
+
+    def fires(self, side: int, name: str) -> tuple[float, float, float]:
+        """An event's or bonus's figures for a side, per hand: times it fired, share of hands, points."""
+        n = self.hands or 1
+        key = (side, name)
+        return (self.fired.get(key, 0) / n, self.fired_hands.get(key, 0) / n, self.fired_points.get(key, 0) / n)
+
     def add_game(self, game: Game) -> None:
         self.games += 1
         self.game_hands += game.hands_played
@@ -165,7 +224,7 @@ class Stats:
             self.sums[k] = self.sums.get(k, 0) + v
         for k, v in other.squares.items():
             self.squares[k] = self.squares.get(k, 0) + v
-        for name in ("totals", "lengths", "scored"):
+        for name in ("totals", "lengths", "scored", "fired", "fired_hands", "fired_points", "captures", "sweeps"):
             mine = getattr(self, name)
             for k, v in getattr(other, name).items():
                 mine[k] = mine.get(k, 0) + v
@@ -230,7 +289,7 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _stats_for(rules, seats: int) -> Stats:
-    return Stats(rules.SIDES[seats], seats, tuple(rules.CATEGORIES) + ("total", "margin"))
+    return Stats(rules.SIDES[seats], seats, tuple(rules.CATEGORIES) + ("total", "margin"), events=rules.EVENTS)
 
 
 def _hand_bots(job: dict, key: str, rng: random.Random | None = None) -> list:
@@ -246,8 +305,9 @@ class PlayoutResult:
 
     is_over = True
 
-    def __init__(self, rules, result):
+    def __init__(self, rules, result, record: list | None = None):
         self.rules = rules
+        self.record = record or ()
         self.plays, self.outcome, self.piles, self.event_points, self.turns, self.moves = result
 
     def score(self) -> list[dict[str, int]]:
@@ -332,8 +392,9 @@ def _play_fast(fast, rules, n: int, dealer: int, rng: random.Random, rngs: list,
     fn, policies, _compiled = fast
     order = list(range(rules.N_CARDS))
     _deck_shuffle()(order, rng)           # the order shuffled_source() deals from this stream
+    record = [] if stats.events is not None else None     # the moves and events, counted per event
     try:
-        result = PlayoutResult(rules, fn(n, dealer, order, rng, policies, rngs, True))
+        result = PlayoutResult(rules, fn(n, dealer, order, rng, policies, rngs, True, record), record)
     except RulespecError:
         raise
     except Exception as exc:                 # a rule failed: located at its YAML as Hand locates it
@@ -348,11 +409,16 @@ def _play_fast(fast, rules, n: int, dealer: int, rng: random.Random, rngs: list,
 
 
 def _play(hand: Hand, bots: list, stats: Stats) -> None:
+    captures = [0]
+
     def on_turn(h, seat):
         stats.decisions += 1
         stats.legal_moves += len(h.legal_moves())
-    play_out(hand, bots, on_turn=on_turn)
-    stats.add_hand(hand)
+
+    def on_play(seat, decls, card, capture, events):
+        captures[0] += capture != 0
+    play_out(hand, bots, on_play=on_play, on_turn=on_turn)
+    stats.add_hand(hand, captures[0])
 
 
 # The cyclic garbage collector's youngest generation is collected every this many allocations (not 700)
@@ -511,7 +577,8 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     if isinstance(ref, Compiled):
         options = options if options is not None else (dict(ref.ruleset.option_values) or None)
         ref = str(ref.ruleset.files[0])
-    rules = compile_ruleset(ref, options, root=root, disk=True).module
+    compiled = compile_ruleset(ref, options, root=root, disk=True)
+    rules = compiled.module
     n = seats if seats is not None else rules.DEFAULT_SEATS
     if n not in rules.SEATS_ALLOWED:
         raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
@@ -616,7 +683,37 @@ def to_dict(stats: Stats, **head) -> dict:
         "mean_legal_moves": r4(stats.mean_legal_moves),
         "outcomes": dict(sorted(stats.outcomes.items())),
     })
+    doc["captures_per_hand"] = ({str(k): v for k, v in sorted(stats.captures.items())}
+                                if stats.captures else None)
+    doc["play_events_per_hand"] = ({str(k): v for k, v in sorted(stats.sweeps.items())}
+                                   if stats.events is not None else None)
+    if stats.events is None:
+        doc["events"] = None
+        doc["events_note"] = NOT_COUNTED
+    else:
+        doc["events"] = {name: {"kind": kind, "scores": scoring, "side": {str(s): {
+            "fired": stats.fired.get((s, name), 0), "hands": stats.fired_hands.get((s, name), 0),
+            "points": stats.fired_points.get((s, name), 0), "per_hand": r4(stats.fires(s, name)[0]),
+            "share_of_hands": r4(stats.fires(s, name)[1]), "points_per_hand": r4(stats.fires(s, name)[2])}
+            for s in range(stats.sides)}} for name, kind, scoring in stats.events}
     return doc
+
+
+NOT_COUNTED = "per-event figures: not counted by --engine native (--engine python counts them)"
+
+
+def _event_table(stats: Stats) -> tuple | None:
+    """Per event and bonus, per side: times it fired per hand, share of hands it fired in, points per hand."""
+    if not stats.events:
+        return None
+    rows = []
+    for name, kind, scoring in stats.events:
+        for s in range(stats.sides):
+            per_hand, share, points = stats.fires(s, name)
+            rows.append([name if s == 0 else "", kind if s == 0 else "", str(s), f"{per_hand:.3f}",
+                         f"{100 * share:.1f}%", f"{points:.3f}" if scoring else "-"])
+    return ("events and bonuses per hand", ["event or bonus", "kind", "side", "times", "hands", "points"],
+            ["left", "left", "right", "right", "right", "right"], rows)
 
 
 def _rate(p: float, low: float, high: float, digits: int = 1) -> str:
@@ -641,6 +738,7 @@ def _tables(stats: Stats, *, title: str, bots: list[str]) -> tuple[list, list[st
     seats = (f"{what} per seat", ["seat", "bot", "side", "win rate"], ["left", "left", "left", "right"],
              [[str(seat), bots[seat], str(seat % stats.sides), _rate(*stats.win_rate(seat % stats.sides))]
               for seat in range(stats.seats)])
+    events = _event_table(stats)
     line = (f"{stats.hands} hands; {stats.mean_plays:.1f} plays per hand; "
             f"{stats.mean_legal_moves:.2f} legal moves per turn on average")
     if stats.games:
@@ -648,7 +746,11 @@ def _tables(stats: Stats, *, title: str, bots: list[str]) -> tuple[list, list[st
     lines = [line]
     if stats.outcomes:
         lines.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())))
-    return [points, seats], lines
+    if events is not None:
+        lines.append("times: fired per hand; hands: the share it fired in; points: per hand")
+    elif stats.events is None:
+        lines.append(NOT_COUNTED)
+    return [points, seats] + ([events] if events is not None else []), lines
 
 
 def render(stats: Stats, console, *, title: str, bots: list[str]) -> None:

@@ -8,7 +8,7 @@ from rulespec.cli.options import add_option_argument, add_root_argument, compile
 
 def register(sub) -> None:
     c = sub.add_parser("compile", help="compile a ruleset (--emit prints the generated Python, or C with --target c)")
-    c.add_argument("ruleset")
+    c.add_argument("ruleset", help="a shipped id (see rulespec list) or a path to a .yaml file")
     c.add_argument("--emit", action="store_true", help="print the generated source instead of a summary")
     c.add_argument("--target", choices=["python", "c"], default="python",
                    help="python (the engine's module) or c (native playouts, built with the system C compiler)")

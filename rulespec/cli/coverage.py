@@ -2,10 +2,16 @@
 from __future__ import annotations
 
 
-def run_coverage(ruleset: str, files: list, out, own_only: bool = False) -> int:
+def run_coverage(ruleset: str, files: list, out, err=None, own_only: bool = False) -> int:
     """Print the coverage report; exit 1 when some mutation survives every transcript (like a failing test).
-    `own_only`: mutate only the rules the ruleset's own file writes."""
-    from rulespec.transcripts.coverage import coverage
-    report = coverage(ruleset, files, own_only=own_only)
+    `own_only`: mutate only the rules the ruleset's own file writes. On a terminal, a progress bar on `err`
+    while the mutants are replayed."""
+    from rulespec.cli.progress import progress_bar
+    from rulespec.transcripts.coverage import coverage, planned
+    bar = progress_bar(err, f"mutating {ruleset}", None)
+    if bar.shown:                               # the bar's length: the mutations coverage() will try
+        bar.total = len(planned(ruleset, own_only))
+    with bar as advance:
+        report = coverage(ruleset, files, progress=advance and (lambda _result: advance(1)), own_only=own_only)
     print("\n".join(report.render()), file=out)
     return 1 if report.survivors else 0

@@ -7,8 +7,8 @@ from rulespec.cli.options import add_root_argument, compile_named
 def register(sub) -> None:
     d = sub.add_parser("diff", help="the differences between two rulesets after inheritance, in words "
                                     "(exit status 1 when they differ, as diff)")
-    d.add_argument("a")
-    d.add_argument("b")
+    d.add_argument("a", metavar="A", help="the first ruleset: a shipped id or a path")
+    d.add_argument("b", metavar="B", help="the second ruleset, compared with A")
     add_root_argument(d)
     d.set_defaults(func=run)
 

@@ -15,12 +15,10 @@ def register(sub) -> None:
 
 
 def run(args, out, err) -> int:
-    from rulespec.lang import model
-    from rulespec.source.rulesets import shipped_ids
-    rows = []
-    for rid in shipped_ids():
-        rs = model.load(rid)
-        rows.append((rid, rs.base or "-", f"{rs.description} [{rs.source}]" if rs.source else rs.description))
+    # The files' top-level keys only: loading each ruleset (schema, expressions) cost 1.8 s for 44 of them.
+    from rulespec.source.summaries import shipped_summaries
+    rows = [(s.id, s.base or "-", f"{s.description} [{s.source}]" if s.source else s.description)
+            for s in shipped_summaries()]
     tty = getattr(out, "isatty", lambda: False)()
     if tty:
         rows.insert(0, ("ID", "BASE", "DESCRIPTION [SOURCE DOCUMENT]"))

@@ -9,7 +9,7 @@ from rulespec.errors import RulespecError
 
 def register(sub) -> None:
     n = sub.add_parser("new", help="write a starter variant file")
-    n.add_argument("name")
+    n.add_argument("name", help="the variant's id, and its file's name (NAME.yaml) unless -o")
     n.add_argument("--extends", required=True, metavar="BASE", help="the base: a shipped id or a ruleset file")
     n.add_argument("-o", "--output", metavar="FILE", help="the file to write (default: NAME.yaml here)")
     n.add_argument("--force", action="store_true", help="overwrite FILE if it exists")

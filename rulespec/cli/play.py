@@ -261,7 +261,7 @@ def _count(n: int, noun: str) -> str:
 
 def register(sub) -> None:
     pl = sub.add_parser("play", help="play in the terminal against bots")
-    pl.add_argument("ruleset")
+    pl.add_argument("ruleset", help="a shipped id (see rulespec list) or a path to a .yaml file")
     pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     pl.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
     pl.add_argument("--seats", type=int, help="the number of players (default: the ruleset's)")

@@ -10,7 +10,7 @@ from rulespec.errors import RulespecError
 
 def register(sub) -> None:
     rec = sub.add_parser("record", help="record a bot-played hand as a transcript")
-    rec.add_argument("ruleset")
+    rec.add_argument("ruleset", help="a shipped id (see rulespec list) or a path to a .yaml file")
     rec.add_argument("--seed", type=int, default=0, help="the hand's seed (default 0)")
     rec.add_argument("--seats", type=int, help="the number of players (default: the ruleset's)")
     rec.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")

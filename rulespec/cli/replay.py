@@ -9,7 +9,8 @@ from rulespec.cli.pages import add_html_argument, replay_page
 
 def register(sub) -> None:
     r = sub.add_parser("replay", help="replay golden transcripts (files or folders; rulesets in a folder are skipped)")
-    r.add_argument("files", nargs="+")
+    r.add_argument("files", nargs="+", metavar="FILE_OR_DIR",
+                   help="transcript files, or folders searched for them")
     add_html_argument(r, "the hand (one transcript)")
     add_root_argument(r)
     r.set_defaults(func=run)

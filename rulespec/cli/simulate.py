@@ -25,7 +25,7 @@ QUICK = {
 
 def register(sub) -> None:
     s = sub.add_parser("simulate", help="simulate hands with bots and show statistics")
-    s.add_argument("ruleset")
+    s.add_argument("ruleset", help="a shipped id (see rulespec list) or a path to a .yaml file")
     many = s.add_mutually_exclusive_group()
     many.add_argument("--hands", type=int, help="independent hands to play (default 1000)")
     many.add_argument("--games", type=int, help="whole games to play to the target")
@@ -50,8 +50,8 @@ def register(sub) -> None:
                    help="leave out what depends on the machine (seconds, hands per second, workers), so the same "
                         "command prints the same bytes")
     s.add_argument("--compare", metavar="BASE", help="play the same seeds under BASE too and show, per category, "
-                                                     "the difference with its 95%% interval")
-    add_html_argument(s, "the distributions as plots")
+                                                     "event and bonus, the difference with its 95%% interval")
+    add_html_argument(s, "the distributions as plots (with --compare: the differences)")
     s.set_defaults(func=run)
 
 

@@ -9,7 +9,8 @@ from rulespec.cli.options import add_root_argument
 def register(sub) -> None:
     t = sub.add_parser("test", help="replay golden transcripts (default: the `golden` setting of rulespec.toml or "
                                     "[tool.rulespec], else ./tests/golden); --update refreshes recorded ones")
-    t.add_argument("paths", nargs="*")
+    t.add_argument("paths", nargs="*", metavar="PATH",
+                   help="transcript files or folders (default: the golden setting, else ./tests/golden)")
     t.add_argument("--update", action="store_true",
                    help="rewrite the expectations of failing recorded transcripts from the engine")
     t.add_argument("--coverage", metavar="RULESET",
@@ -27,7 +28,7 @@ def run(args, out, err) -> int:
     found = find(paths)
     if args.coverage:
         from rulespec.cli.coverage import run_coverage
-        return run_coverage(args.coverage, found.transcripts, out, own_only=args.own)
+        return run_coverage(args.coverage, found.transcripts, out, err, own_only=args.own)
     return replay_found(paths, out, err, update=args.update, command="test", found=found, root=args.root)
 
 

@@ -7,7 +7,9 @@ from rulespec.errors import RulespecError
 
 def register(sub) -> None:
     v = sub.add_parser("validate", help="check rulesets or transcripts (files or folders)")
-    v.add_argument("files", nargs="+")
+    v.add_argument("files", nargs="+", metavar="FILE",
+                   help="rulesets or transcripts (shipped ids too, or folders of them); every problem of each "
+                        "is reported")
     add_option_argument(v, "set an option the rulesets declare, checked and compiled with that value "
                            "(repeatable; a transcript gives its own options)")
     add_root_argument(v)
@@ -43,7 +45,7 @@ def run(args, out, err) -> int:
         print_warnings(c, err)
         n = len(c.warnings)
         print(f"ok   {f} (ruleset {c.id}{f', {n} warning' + 's' * (n != 1) if n else ''})", file=out)
-    return 2 if failed else 0
+    return 1 if failed else 0
 
 
 def _named_files(names: list[str], err) -> list[str]:

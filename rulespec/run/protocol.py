@@ -49,6 +49,7 @@ class CompiledRules(Protocol):
     FORCED: bool
     LEFTOVERS: str
     CATEGORIES: Sequence[str]
+    EVENTS: tuple[tuple[str, str, bool], ...]   # (name, kind: event | deal | bonus, scores in a category)
     TARGET: int
     TIE: object
 

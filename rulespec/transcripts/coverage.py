@@ -294,17 +294,29 @@ def transcripts_of(ruleset_file: Path, files: list[Path]) -> list:
     return out
 
 
+def planned(ref: str | Path, own_only: bool = False) -> list[Mutation]:
+    """The mutations `coverage` will try on `ref` (for a progress bar's length)."""
+    doc, chain, _ = load_merged(ref)
+    every = mutations(doc)
+    return _own(every, _resolved(str(chain[0]))) if own_only else every
+
+
+def _own(todo: list[Mutation], own_file) -> list[Mutation]:
+    """The mutations of the rules written in `own_file` (not inherited)."""
+    return [m for m in todo if m.file() == own_file]
+
+
 def coverage(ref: str | Path, files: list[Path], progress=None, own_only: bool = False) -> CoverageReport:
     """Mutate every rule of `ref` and replay its transcripts among `files` against each mutant; with
     `own_only`, only the rules written in `ref`'s own file (not those it inherits)."""
     doc, chain, _ = load_merged(ref)
     replayers = transcripts_of(chain[0], files)
     report = CoverageReport(str(doc["id"]), [r.path for r in replayers], own_file=_resolved(str(chain[0])))
-    todo = mutations(doc)
+    every = mutations(doc)
+    todo = every
     if own_only:
-        own = [m for m in todo if m.file() == report.own_file]
-        report.left_out = len(todo) - len(own)
-        todo = own
+        todo = _own(every, report.own_file)
+        report.left_out = len(every) - len(todo)
     if not replayers:
         raise RulespecError(f"no transcript among the {len(files)} given replays ruleset {doc['id']}: "
                             "coverage needs the ruleset's own transcripts")
