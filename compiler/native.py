@@ -274,10 +274,10 @@ class Meta:
 class Native:
     """A ruleset's native playouts: `run(seed, first, count, seats)` plays a batch of hands."""
 
-    def __init__(self, meta: Meta, lib_path: Path, compiled=None, ref=None, options=None):
+    def __init__(self, meta: Meta, lib_path: Path, compiled=None, ref=None, options=None, root=None):
         self.meta = meta
         self.path = lib_path
-        self._compiled, self._ref, self._options = compiled, ref, options
+        self._compiled, self._ref, self._options, self._root = compiled, ref, options, root
         self.lib = ctypes.CDLL(str(lib_path))
         fn = self.lib.rs_simulate
         fn.restype = ctypes.c_int
@@ -292,7 +292,7 @@ class Native:
         """The compiled ruleset (compiled now if this was loaded from the cache's manifest alone)."""
         if self._compiled is None:
             from rulespec.compiler.build import compile_ruleset
-            self._compiled = compile_ruleset(self._ref, self._options)
+            self._compiled = compile_ruleset(self._ref, self._options, root=self._root)
         return self._compiled
 
     @property
@@ -383,11 +383,12 @@ def unsupported_error(ruleset_id: str, problems) -> NativeUnavailable:
     return NativeUnavailable(errors[0].message, errors[0].span, others=errors[1:])
 
 
-def load(compiled, ref=None, options=None) -> Native:
+def load(compiled, ref=None, options=None, root=None) -> Native:
     """The native playouts of a compiled ruleset (built or taken from the cache); NativeUnavailable if impossible.
 
-    With `ref` (how the command line named the ruleset) and its `options`, a manifest is left in the
-    cache so that `quick_load` finds the library next time without compiling the ruleset.
+    With `ref` (how the command line named the ruleset), its `options` and the `root` it was compiled
+    under, a manifest is left in the cache so that `quick_load` finds the library next time without
+    compiling the ruleset.
     """
     source = source_of(compiled)
     key = _sha256(source)
@@ -396,7 +397,7 @@ def load(compiled, ref=None, options=None) -> Native:
         hit = Native(Meta.of(compiled.ruleset), build(source), compiled)
         _LOADED[key] = hit
     if ref is not None:
-        _write_manifest(ref, options, compiled, hit)
+        _write_manifest(ref, options, compiled, hit, root)
     return hit
 
 
@@ -417,10 +418,13 @@ def _code_stamp() -> list:
     return out
 
 
-def _manifest_path(ref, options) -> Path:
+def _manifest_path(ref, options, root) -> Path:
+    """The manifest of a ruleset named so (a path: from this folder), with these options, under this root
+    folder (its real path: a manifest written without a root, or under another, never serves --root DIR)."""
     text = str(ref)
     where = os.getcwd() if ("/" in text or text.endswith((".yaml", ".yml"))) else ""
-    named = json.dumps([text, where, options or {}, _flags()], sort_keys=True, default=str)
+    real_root = None if root is None else os.path.realpath(root)
+    named = json.dumps([text, where, options or {}, _flags(), real_root], sort_keys=True, default=str)
     return cache_dir() / f"manifest-{_sha256(named)[:32]}.json"
 
 
@@ -432,11 +436,11 @@ def _stamps(files) -> list:
     return out
 
 
-def _write_manifest(ref, options, compiled, nat: Native) -> None:
+def _write_manifest(ref, options, compiled, nat: Native, root=None) -> None:
     try:
         doc = {"files": _stamps(compiled.ruleset.files), "code": _code_stamp(), "lib": nat.path.name,
                "meta": {**nat.meta.__dict__, "sides": {str(k): v for k, v in nat.meta.sides.items()}}}
-        path = _manifest_path(ref, options)
+        path = _manifest_path(ref, options, root)
         import tempfile
         fd, tmp = tempfile.mkstemp(suffix=".json", prefix="manifest-", dir=path.parent)
         with os.fdopen(fd, "w") as f:
@@ -446,14 +450,15 @@ def _write_manifest(ref, options, compiled, nat: Native) -> None:
         pass                  # only a shortcut: without it the next run compiles the ruleset again
 
 
-def quick_load(ref, options=None) -> Native | None:
+def quick_load(ref, options=None, root=None) -> Native | None:
     """The native playouts of a ruleset named as on the command line, from the cache's manifest alone
     (no YAML read, nothing compiled), when the manifest, the ruleset's files and rulespec's own files
-    all still match; None otherwise (then `load` a compiled ruleset)."""
+    all still match; None otherwise (then `load` a compiled ruleset). `root`: as the ruleset was
+    compiled under (part of the manifest's key)."""
     try:
         if find_compiler() is None:
             return None
-        path = _manifest_path(ref, options)
+        path = _manifest_path(ref, options, root)
         with open(path) as f:
             doc = json.load(f)
         if _stamps(p for p, _, _ in doc["files"]) != doc["files"] or _code_stamp() != doc["code"]:
@@ -464,6 +469,6 @@ def quick_load(ref, options=None) -> Native | None:
         m = doc["meta"]
         meta = Meta(m["id"], m["categories"], m["events"], m["outcomes"], {int(k): v for k, v in m["sides"].items()},
                     m["player_counts"], m["default_players"])
-        return Native(meta, lib, ref=ref, options=options)
+        return Native(meta, lib, ref=ref, options=options, root=root)
     except (OSError, ValueError, KeyError, TypeError, NativeUnavailable):
         return None

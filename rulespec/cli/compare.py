@@ -19,7 +19,7 @@ def run_compare(args, options, out, err) -> int:
         raise RulespecError("--html draws one ruleset's distributions: leave out --compare")
     hands = args.hands if args.hands is not None else 1000
     paired = compare(args.ruleset, args.compare, hands=hands, seed=args.seed, seats=args.seats, bots=args.bots,
-                     variant_options=options, workers=args.workers)
+                     variant_options=options, workers=args.workers, root=args.root)
     if args.json:
         print(json.dumps(to_dict(paired, seed=args.seed, bots=args.bots), indent=2), file=out)
         return 0

@@ -235,14 +235,15 @@ def _noticed(replayer, compiled) -> bool:
         return True
 
 
-def transcripts_of(ruleset_file: Path, files: list[Path]) -> list:
-    """Replayers of the transcripts among `files` that name this ruleset (by id or path), each read once."""
+def transcripts_of(ruleset_file: Path, files: list[Path], root: str | Path | None = None) -> list:
+    """Replayers of the transcripts among `files` that name this ruleset (by id or path), each read once
+    (with `root`, only files under it: the others are `rulespec test`'s to report)."""
     from rulespec.transcripts.replay import _Replayer
     target = ruleset_file.resolve()
     out = []
     for f in files:
         try:
-            r = _Replayer(f)
+            r = _Replayer(f, root)
         except RulespecError:
             continue                       # not replayable at all: `rulespec test` reports it
         if r.compiled.ruleset.files[0].resolve() == target:
@@ -250,10 +251,11 @@ def transcripts_of(ruleset_file: Path, files: list[Path]) -> list:
     return out
 
 
-def coverage(ref: str | Path, files: list[Path], progress=None) -> CoverageReport:
-    """Mutate every rule of `ref` and replay its transcripts among `files` against each mutant."""
-    doc, chain, _ = load_merged(ref)
-    replayers = transcripts_of(chain[0], files)
+def coverage(ref: str | Path, files: list[Path], progress=None, root: str | Path | None = None) -> CoverageReport:
+    """Mutate every rule of `ref` and replay its transcripts among `files` against each mutant; with `root`,
+    every file read (the ruleset, what it extends, the transcripts) must lie under that folder."""
+    doc, chain, _ = load_merged(ref, root=root)
+    replayers = transcripts_of(chain[0], files, root)
     report = CoverageReport(str(doc["id"]), [r.path for r in replayers])
     if not replayers:
         raise RulespecError(f"no transcript among the {len(files)} given replays ruleset {doc['id']}: "
