@@ -9,8 +9,9 @@ def add_html_argument(parser, what: str) -> None:
 
 
 def write_page(path: str, text: str, out) -> None:
-    from pathlib import Path
-    Path(path).write_text(text, encoding="utf-8")
+    """Write the page to `path` (never through a link, replacing a file whole: source/writes.py)."""
+    from rulespec.source.writes import write_file
+    write_file(path, text)
     print(f"wrote {path}", file=out)
 
 

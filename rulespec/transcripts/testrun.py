@@ -177,7 +177,11 @@ def run_one(path: Path, update: bool = False, root: str | Path | None = None) ->
         text = updated_text(path)
     except RulespecError as err:
         return Outcome(path, False, lines + [f"  cannot update: {err.headline()}"])
-    path.write_text(text, encoding="utf-8")
+    from rulespec.source.writes import write_file
+    try:
+        write_file(path, text)          # never through a link, never truncated in place: source/writes.py
+    except RulespecError as err:
+        return Outcome(path, False, lines + [f"  cannot update: {err.headline()}"])
     again = replay(path, root)
     if not again.ok:  # pragma: no cover - the engine is deterministic
         return Outcome(path, False, again.summary().splitlines())
