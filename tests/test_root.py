@@ -154,3 +154,33 @@ def test_a_ruleset_built_without_a_root_is_not_served_under_one(tmp_path, monkey
     assert code == 0, err
     assert native.quick_load("mine.yaml", None, ".") is not None
     assert native.quick_load("mine.yaml", None, str(tmp_path)) is not None
+
+
+def _commands_with_root() -> set[str]:
+    """Every command whose parser takes --root."""
+    from rulespec.cli.main import COMMAND_NAMES, build_parser
+    found = set()
+    for name in COMMAND_NAMES:
+        sub = next(a for a in build_parser(name)._actions if a.dest == "command").choices[name]
+        if any("--root" in a.option_strings for a in sub._actions):
+            found.add(name)
+    return found
+
+
+def test_every_command_that_takes_root_refuses_a_file_outside_it(uploads):
+    # An extends: out of the root, met by each command: refused at the line that names it. A command that
+    # gains --root must be listed here.
+    escape = str(uploads / "escape.yaml")
+    at = f"{escape}:2:10: "
+    (uploads / "t.yaml").write_text(RECORDED.read_text(encoding="utf-8").replace(
+        "ruleset: cirulla\n", "ruleset: escape.yaml\n", 1), encoding="utf-8")
+    rows = {"validate": ([escape], 2), "compile": ([escape], 2), "show": (["--merged", escape], 2),
+            "explain": ([escape], 2), "diff": (["cirulla", escape], 2), "record": ([escape], 2),
+            "simulate": (["cirulla", "--compare", escape, "--hands", "2", "--workers", "1"], 2),
+            "replay": ([str(uploads / "t.yaml")], 1), "test": ([str(uploads / "t.yaml")], 1)}
+    assert set(rows) == _commands_with_root()
+    for command, (argv, expected) in rows.items():
+        code, out, err = cli(command, *argv, "--root", str(uploads))
+        assert code == expected and at in out + err and "under the root folder" in out + err, (command, out, err)
+    code, out, err = cli("test", "--coverage", escape, str(uploads), "--root", str(uploads))
+    _refused(code, err, at)
