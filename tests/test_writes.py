@@ -245,3 +245,11 @@ def test_no_module_writes_a_file_but_through_writes_py():
             offenders += [f"{rel}:{line}: {what}" for line, what in direct_writes(path.read_text(encoding="utf-8"))
                           if what not in OWN_WRITERS.get(rel, ())]
     assert offenders == [], "write files with rulespec.source.writes.write_file:\n" + "\n".join(offenders)
+
+
+@pytest.mark.parametrize("name", ["", ".", "..", "some/folder/"])
+def test_a_name_that_is_no_file_is_refused(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RulespecError, match="cannot write '.*': (an empty name names no file|it names a folder)"):
+        write_file(name, "x")
+    assert list(tmp_path.iterdir()) == []

@@ -54,10 +54,13 @@ def write_file(path: str | Path, data: str | bytes, *, inside: str | Path | None
     between `inside` and it), or anything there but a regular file. The folders on the way are
     created. `if_changed`: leave a file that already holds `data` as it is (and return False).
     """
+    if not str(path):          # an unset variable in a script: an error, never the current folder
+        raise RulespecError("cannot write '': an empty name names no file")
+    folder_like = str(path).endswith(("/", os.sep))       # Path("x/") would drop the slash and write x
     path = Path(path)
     check_name_length(str(path), None)
-    if path.name in ("", ".", ".."):
-        raise RulespecError(f"cannot write '{path}': it names a folder, not a file")
+    if folder_like or path.name in ("", ".", ".."):
+        raise RulespecError(f"cannot write '{path}{os.sep * folder_like}': it names a folder, not a file")
     raw = data.encode("utf-8") if isinstance(data, str) else data
     folder = _open_folder(path, None if inside is None else Path(inside))
     try:
@@ -130,7 +133,7 @@ def _replace(path: Path, folder: _Folder, raw: bytes, mode: int | None) -> None:
         raise _failure(path, exc) from None
     try:
         try:
-            if mode is not None:
+            if mode is not None and hasattr(os, "fchmod"):
                 os.fchmod(fd, mode)
             view = memoryview(raw)
             while view:
