@@ -394,10 +394,11 @@ class Meta:
 class Native:
     """A ruleset's native playouts: `run(seed, first, count, seats)` plays a batch of hands."""
 
-    def __init__(self, meta: Meta, lib: ctypes.CDLL, lib_path: Path, compiled=None, ref=None, options=None):
+    def __init__(self, meta: Meta, lib: ctypes.CDLL, lib_path: Path, compiled=None, ref=None, options=None,
+                 root=None):
         self.meta = meta
         self.path = lib_path              # where it was loaded from (for messages)
-        self._compiled, self._ref, self._options = compiled, ref, options
+        self._compiled, self._ref, self._options, self._root = compiled, ref, options, root
         self.lib = lib
         fn = self.lib.rs_simulate
         fn.restype = ctypes.c_int
@@ -412,7 +413,7 @@ class Native:
         """The compiled ruleset (compiled now if this was loaded from the cache's manifest alone)."""
         if self._compiled is None:
             from rulespec.compiler.build import compile_ruleset
-            self._compiled = compile_ruleset(self._ref, self._options)
+            self._compiled = compile_ruleset(self._ref, self._options, root=self._root)
         return self._compiled
 
     @property
@@ -503,11 +504,12 @@ def unsupported_error(ruleset_id: str, problems) -> NativeUnavailable:
     return NativeUnavailable(errors[0].message, errors[0].span, others=errors[1:])
 
 
-def load(compiled, ref=None, options=None) -> Native:
+def load(compiled, ref=None, options=None, root=None) -> Native:
     """The native playouts of a compiled ruleset (built or taken from the cache); NativeUnavailable if impossible.
 
-    With `ref` (how the command line named the ruleset) and its `options`, a manifest is left in the
-    cache so that `quick_load` finds the library next time without compiling the ruleset.
+    With `ref` (how the command line named the ruleset), its `options` and the `root` it was compiled
+    under, a manifest is left in the cache so that `quick_load` finds the library next time without
+    compiling the ruleset.
     """
     source = source_of(compiled)
     key = _sha256(source)
@@ -516,23 +518,25 @@ def load(compiled, ref=None, options=None) -> Native:
         hit = Native(Meta.of(compiled.ruleset), *_library(source), compiled)
         _LOADED[key] = hit
     if ref is not None:
-        _write_manifest(ref, options, compiled, hit)
+        _write_manifest(ref, options, compiled, hit, root)
     return hit
 
 
 # ------------------------------------------------------------------ the manifest (a run without compiling)
 
 
-def _manifest_name(ref, options) -> str:
+def _manifest_name(ref, options, root) -> str:
     """The manifest's name: a hash of how the command line named the ruleset (and, for a path, where
-    from), the options and the compiler flags."""
+    from), the options, the compiler flags and the root folder it was compiled under (its real path: a
+    manifest written without a root, or under another, never serves --root DIR)."""
     text = str(ref)
     where = os.getcwd() if ("/" in text or text.endswith((".yaml", ".yml"))) else ""
-    named = json.dumps([text, where, options or {}, _flags()], sort_keys=True, default=str)
+    real_root = None if root is None else os.path.realpath(root)
+    named = json.dumps([text, where, options or {}, _flags(), real_root], sort_keys=True, default=str)
     return f"manifest-{_sha256(named)[:32]}"
 
 
-def _write_manifest(ref, options, compiled, nat: Native) -> None:
+def _write_manifest(ref, options, compiled, nat: Native, root=None) -> None:
     """Keep what `quick_load` needs: each file of the chain by name, real path and the SHA-256 of the bytes
     compiled, rulespec's code stamp, the library's name and the Meta; nothing without the cache."""
     from rulespec.compiler import cache
@@ -546,7 +550,7 @@ def _write_manifest(ref, options, compiled, nat: Native) -> None:
             return
         with where:
             if nat.path.parent == Path(where.path):   # else built privately: no library to point at
-                owned.write_own(_manifest_name(ref, options), owned.sealed(MANIFEST_HEADER, marshal.dumps(doc)),
+                owned.write_own(_manifest_name(ref, options, root), owned.sealed(MANIFEST_HEADER, marshal.dumps(doc)),
                                 where)
     except (OSError, TypeError, ValueError, AttributeError):
         pass                  # only a shortcut: without it the next run compiles the ruleset again
@@ -567,10 +571,11 @@ def _unchanged(files) -> bool:
     return True
 
 
-def quick_load(ref, options=None) -> Native | None:
+def quick_load(ref, options=None, root=None) -> Native | None:
     """The native playouts of a ruleset named as on the command line, from the cache's manifest alone
     (no YAML compiled), when the manifest and library are ours, the ruleset's files hold the bytes
-    compiled and rulespec's code is the same; None otherwise (then `load` a compiled ruleset)."""
+    compiled and rulespec's code is the same; None otherwise (then `load` a compiled ruleset). `root`: as the
+    ruleset was compiled under (part of the manifest's key)."""
     from rulespec.compiler import cache
     try:
         if find_compiler() is None:
@@ -579,7 +584,7 @@ def quick_load(ref, options=None) -> Native | None:
         if where is None:
             return None
         with where:
-            doc = owned.unsealed(owned.read_own(_manifest_name(ref, options), where, MAX_MANIFEST_BYTES),
+            doc = owned.unsealed(owned.read_own(_manifest_name(ref, options, root), where, MAX_MANIFEST_BYTES),
                                  MANIFEST_HEADER)
             if not isinstance(doc, dict) or doc.get("format") != MANIFEST_FORMAT or \
                     doc.get("code") != cache.code_stamp() or not _unchanged(doc["files"]):
@@ -593,6 +598,6 @@ def quick_load(ref, options=None) -> Native | None:
             m = doc["meta"]
             meta = Meta(m["id"], m["categories"], m["events"], m["outcomes"], dict(m["sides"]),
                         m["player_counts"], m["default_players"])
-            return Native(meta, lib, Path(where.path) / name, ref=ref, options=options)
+            return Native(meta, lib, Path(where.path) / name, ref=ref, options=options, root=root)
     except (OSError, ValueError, KeyError, TypeError, NativeUnavailable):
         return None

@@ -191,9 +191,9 @@ def test_usage_errors_and_help_are_the_full_parsers(capsys, argv):
 
 @pytest.mark.parametrize("argv,message", [
     (["simulate", "scopa", "--hands", "3", "--compare", ""], "unknown ruleset ''"),
-    (["simulate", "scopa", "--hands", "3", "--html", ""], "Is a directory"),
-    (["simulate", "scopa", "--hands", "3", "--compare", "scopa", "--html", ""], "Is a directory"),   # the comparison page
-    (["record", "scopa", "--html", ""], "Is a directory"),
+    (["simulate", "scopa", "--hands", "3", "--html", ""], "cannot write '': an empty name names no file"),
+    (["simulate", "scopa", "--hands", "3", "--compare", "scopa", "--html", ""], "cannot write '': an empty name names no file"),
+    (["record", "scopa", "--html", ""], "cannot write '': an empty name names no file"),
 ])
 def test_an_empty_name_is_refused_not_ignored(argv, message):
     """`--compare ''` or `--html ''` (an unset variable in a script) is an error, not the option left out."""

@@ -39,13 +39,10 @@ def schema_ref(folder: Path) -> tuple[str, Path | None]:
 
 
 def write_schema_copy(path: Path) -> bool:
-    """Write (or refresh) the schema copy `schema_ref` named; True when the file changed."""
-    text = SCHEMA.read_text(encoding="utf-8")
-    if path.is_file() and path.read_text(encoding="utf-8") == text:
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return True
+    """Write (or refresh) the schema copy `schema_ref` named; True when the file changed. Neither its
+    `.rulespec` folder nor the file may be a link (source/writes.py): refused, naming which."""
+    from rulespec.source.writes import write_file
+    return write_file(path, SCHEMA.read_bytes(), inside=path.parent.parent, if_changed=True)
 
 
 def display_name(variant_id: str) -> str:

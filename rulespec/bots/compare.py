@@ -142,8 +142,8 @@ def _kept_deal(hand: Hand):
 def run_pair_chunk(job: dict, start: int, stop: int) -> Paired:
     """Hands start..stop-1 under both rulesets; the unit of work of the local process pool."""
     from rulespec.compiler.build import compile_ruleset
-    base = compile_ruleset(job["base"], job["base_options"]).module
-    variant = compile_ruleset(job["variant"], job["variant_options"]).module
+    base = compile_ruleset(job["base"], job["base_options"], root=job["root"]).module
+    variant = compile_ruleset(job["variant"], job["variant_options"], root=job["root"]).module
     out = Paired(job["sides"], tuple(job["categories"]), events=tuple(job["events"]))
     base_scores = {name: scoring for name, _kind, scoring in base.EVENTS}
     variant_scores = {name: scoring for name, _kind, scoring in variant.EVENTS}
@@ -158,12 +158,13 @@ def run_pair_chunk(job: dict, start: int, stop: int) -> Paired:
 
 def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = None, bots: str = "random",
             variant_options: dict | None = None, base_options: dict | None = None, workers: int | None = None,
-            progress=None) -> Paired:
-    """Play `hands` paired hands of `variant` and `base` (ids or paths) and sum their differences."""
+            progress=None, root: str | None = None) -> Paired:
+    """Play `hands` paired hands of `variant` and `base` (ids or paths) and sum their differences; with `root`,
+    every file of both rulesets must lie under that folder."""
     from rulespec.bots.simulate import _chunks, check_workers, default_workers, run_chunks
     from rulespec.compiler.build import compile_ruleset
-    rv = compile_ruleset(variant, variant_options).module
-    rb = compile_ruleset(base, base_options).module
+    rv = compile_ruleset(variant, variant_options, root=root).module
+    rb = compile_ruleset(base, base_options, root=root).module
     n = seats if seats is not None else rv.DEFAULT_SEATS
     for rules in (rv, rb):
         if n not in rules.SEATS_ALLOWED:
@@ -176,7 +177,8 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
         raise RulespecError("a comparison needs at least 2 hands (an interval needs two differences)")
     check_workers(workers)
     job = {"variant": str(variant), "base": str(base), "variant_options": variant_options,
-           "base_options": base_options, "seats": n, "sides": rv.SIDES[n], "seed": seed,
+           "base_options": base_options, "root": None if root is None else str(root), "seats": n,
+           "sides": rv.SIDES[n], "seed": seed,
            "bots": parse_bots(bots, n, rv.SIDES[n]),
            "categories": _union(tuple(rb.CATEGORIES), tuple(rv.CATEGORIES)) + ("total",),
            "events": _union(tuple((name, kind) for name, kind, _s in rb.EVENTS),

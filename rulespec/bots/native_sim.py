@@ -28,7 +28,7 @@ def native_obstacle(compiled, *, bots: list[str], games: int | None, backend: st
 
 
 def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, backend: str, err=None,
-                  ref=None, options=None):
+                  ref=None, options=None, root=None):
     """The loaded native playouts when the run should use them, else None (auto: said once on `err`).
 
     `engine="native"` raises a RulespecError naming the obstacle (no compiler, an unsupported
@@ -43,7 +43,7 @@ def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, 
     try:
         if why is not None:
             raise RulespecError(why)
-        return native.load(compiled, ref, options)
+        return native.load(compiled, ref, options, root)
     except RulespecError as error:
         if engine == "native":
             raise
@@ -63,7 +63,7 @@ def from_manifest(args, options):
     from rulespec.compiler import native
     if args.games is not None or args.backend != "local":
         return None, None, None
-    nat = native.quick_load(args.ruleset, options)
+    nat = native.quick_load(args.ruleset, options, args.root)
     if nat is None:
         return None, None, None
     meta = nat.meta

@@ -18,7 +18,8 @@ def run_compare(args, options, out, err) -> int:
     hands = args.hands if args.hands is not None else 1000
     with progress_bar(err, f"comparing with {args.compare}", hands, shown=not args.json) as advance:
         paired = compare(args.ruleset, args.compare, hands=hands, seed=args.seed, seats=args.seats,
-                         bots=args.bots, variant_options=options, workers=args.workers, progress=advance)
+                         bots=args.bots, variant_options=options, workers=args.workers, progress=advance,
+                         root=args.root)
     title = f"{paired.variant_id} against {paired.base_id}: {hands} paired hands, seed {args.seed}, bots {args.bots}"
     if args.html is not None:
         from rulespec.authoring.html_compare import render_compare

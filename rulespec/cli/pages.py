@@ -9,18 +9,19 @@ def add_html_argument(parser, what: str) -> None:
 
 
 def write_page(path: str, text: str, out) -> None:
-    from pathlib import Path
-    Path(path).write_text(text, encoding="utf-8")
+    """Write the page to `path` (never through a link, replacing a file whole: source/writes.py)."""
+    from rulespec.source.writes import write_file
+    write_file(path, text)
     print(f"wrote {path}", file=out)
 
 
-def replay_page(files: list, path: str, out) -> None:
-    """`replay FILE --html OUT`: the page of the one transcript replayed."""
+def replay_page(files: list, path: str, out, root: str | None = None) -> None:
+    """`replay FILE --html OUT`: the page of the one transcript replayed (read under `root`, when given)."""
     from rulespec.authoring.html_hand import render_hand
     from rulespec.transcripts.trace import trace_transcript
     if len(files) != 1:
         raise RulespecError(f"--html draws one hand: give one transcript file, not {len(files)}")
-    write_page(path, render_hand(trace_transcript(files[0])), out)
+    write_page(path, render_hand(trace_transcript(files[0], root)), out)
 
 
 def record_page(text: str, compiled, path: str, out, transcript_path: str | None = None) -> None:

@@ -37,8 +37,8 @@ def run(args, out, err) -> int:
     text = record(c, seed=args.seed, seats=args.seats, dealer=args.dealer, bots=args.bots, command=cmd,
                   ruleset=ruleset_reference(args.ruleset, folder))
     if args.output:
-        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.output).write_text(text, encoding="utf-8")
+        from rulespec.source.writes import write_file
+        write_file(args.output, text)
         print(f"wrote {args.output}", file=out)
     else:
         out.write(text)

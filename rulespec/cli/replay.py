@@ -22,5 +22,5 @@ def run(args, out, err) -> int:
     from rulespec.transcripts.testrun import find
     paths = [Path(f) for f in args.files]
     if args.html is not None:
-        replay_page(find(paths).transcripts, args.html, out)
+        replay_page(find(paths, args.root).transcripts, args.html, out, args.root)
     return replay_found(paths, out, err, command="replay", root=args.root)

@@ -95,7 +95,7 @@ def run(args, out, err) -> int:
         if args.engine != "python":
             from rulespec.bots.native_sim import choose_engine
             nat = choose_engine(args.engine, compiled, bots=bots, games=games, backend=args.backend, err=err,
-                                ref=args.ruleset, options=options)
+                                ref=args.ruleset, options=options, root=args.root)
     ruleset_id = nat.meta.id if nat is not None else compiled.id
     if nat is not None:
         from rulespec.bots.native_sim import simulate_native

@@ -25,10 +25,10 @@ def run(args, out, err) -> int:
     """`rulespec test [PATH...] [--update]`."""
     from rulespec.transcripts.testrun import default_paths, find  # here: other commands start without it
     paths = [Path(p) for p in args.paths] if args.paths else default_paths()
-    found = find(paths)
+    found = find(paths, args.root)
     if args.coverage:
         from rulespec.cli.coverage import run_coverage
-        return run_coverage(args.coverage, found.transcripts, out, err, own_only=args.own)
+        return run_coverage(args.coverage, found.transcripts, out, err, own_only=args.own, root=args.root)
     return replay_found(paths, out, err, update=args.update, command="test", found=found, root=args.root)
 
 
@@ -39,7 +39,7 @@ def replay_found(paths: list[Path], out, err, *, update: bool = False, command: 
     Files that are not regular files (FIFOs, sockets, devices) are never opened: one line names them.
     `root`: every file read must lie under it."""
     from rulespec.transcripts.testrun import find, run_tests  # here: other commands start without it
-    found = found or find(paths)
+    found = found or find(paths, root)
     for note in (found.skipped_note(), found.odd_note()):
         if note:
             print(note, file=err)

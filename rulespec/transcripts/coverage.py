@@ -279,14 +279,15 @@ def _noticed(replayer, compiled) -> bool:
         return True
 
 
-def transcripts_of(ruleset_file: Path, files: list[Path]) -> list:
-    """Replayers of the transcripts among `files` that name this ruleset (by id or path), each read once."""
+def transcripts_of(ruleset_file: Path, files: list[Path], root: str | Path | None = None) -> list:
+    """Replayers of the transcripts among `files` that name this ruleset (by id or path), each read once
+    (with `root`, only files under it: the others are `rulespec test`'s to report)."""
     from rulespec.transcripts.replay import _Replayer
     target = ruleset_file.resolve()
     out = []
     for f in files:
         try:
-            r = _Replayer(f)
+            r = _Replayer(f, root)
         except RulespecError:
             continue                       # not replayable at all: `rulespec test` reports it
         if r.compiled.ruleset.files[0].resolve() == target:
@@ -294,9 +295,9 @@ def transcripts_of(ruleset_file: Path, files: list[Path]) -> list:
     return out
 
 
-def planned(ref: str | Path, own_only: bool = False) -> list[Mutation]:
+def planned(ref: str | Path, own_only: bool = False, root: str | Path | None = None) -> list[Mutation]:
     """The mutations `coverage` will try on `ref` (for a progress bar's length)."""
-    doc, chain, _ = load_merged(ref)
+    doc, chain, _ = load_merged(ref, root=root)
     every = mutations(doc)
     return _own(every, _resolved(str(chain[0]))) if own_only else every
 
@@ -306,11 +307,13 @@ def _own(todo: list[Mutation], own_file) -> list[Mutation]:
     return [m for m in todo if m.file() == own_file]
 
 
-def coverage(ref: str | Path, files: list[Path], progress=None, own_only: bool = False) -> CoverageReport:
+def coverage(ref: str | Path, files: list[Path], progress=None, own_only: bool = False,
+             root: str | Path | None = None) -> CoverageReport:
     """Mutate every rule of `ref` and replay its transcripts among `files` against each mutant; with
-    `own_only`, only the rules written in `ref`'s own file (not those it inherits)."""
-    doc, chain, _ = load_merged(ref)
-    replayers = transcripts_of(chain[0], files)
+    `own_only`, only the rules written in `ref`'s own file (not those it inherits); with `root`, every file
+    read (the ruleset, what it extends, the transcripts) must lie under that folder."""
+    doc, chain, _ = load_merged(ref, root=root)
+    replayers = transcripts_of(chain[0], files, root)
     report = CoverageReport(str(doc["id"]), [r.path for r in replayers], own_file=_resolved(str(chain[0])))
     every = mutations(doc)
     todo = every

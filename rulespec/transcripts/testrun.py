@@ -91,13 +91,15 @@ class Found:
         return f"skipped {len(self.rulesets)} ruleset file{'s' if len(self.rulesets) != 1 else ''}: {names}"
 
 
-def find(paths: list[Path]) -> Found:
+def find(paths: list[Path], root: str | Path | None = None) -> Found:
     """The transcripts named or under the folders named, sorted; a folder's rulesets are skipped (by content).
 
     One rule for `replay` and `test`: a YAML file is a transcript or a ruleset by what it holds
     (file_kind), and a folder may hold both. A `.json` file in a folder is taken when it is a
     transcript (JSON is YAML; rulesets are .yaml files), passed over otherwise. A file named on its
-    own is always taken (a ruleset named as a transcript is then reported by run_one).
+    own is always taken (a ruleset named as a transcript is then reported by run_one). With `root`, a
+    file of a folder that `locate` refuses (outside the root, a link out of it) is never read to tell
+    its kind: it is taken as a transcript, and run_one reports the refusal.
     """
     found = Found([], [])
     for p in paths:
@@ -105,15 +107,28 @@ def find(paths: list[Path]) -> Found:
             regular, odd = yaml_files(p)     # FIFOs, sockets, devices: set aside, never opened
             json_files, json_odd = yaml_files(p, ("*.json",))
             found.odd += odd + json_odd
-            json_transcripts = [f for f in json_files if file_kind(f) == "transcript"]
+            refused = {f for f in regular + json_files if not _readable_under(f, root)}
+            json_transcripts = [f for f in json_files if f in refused or file_kind(f) == "transcript"]
             for f in sorted(set(regular) | set(json_transcripts)):
-                (found.transcripts if f in json_transcripts or file_kind(f) == "transcript"
+                (found.transcripts if f in json_transcripts or f in refused or file_kind(f) == "transcript"
                  else found.rulesets).append(f)
         elif os.path.lexists(p):
             found.transcripts.append(p)
         else:
             raise RulespecError(f"no such file or folder: {p}")
     return found
+
+
+def _readable_under(path: Path, root: str | Path | None) -> bool:
+    """Whether `locate` lets a command read this transcript file under `root` (always, without a root)."""
+    if root is None:
+        return True
+    from rulespec.source.rulesets import locate
+    try:
+        locate(path, root=root, transcript=True)
+    except RulespecError:
+        return False
+    return True
 
 
 def _is_dir(p: Path) -> bool:
@@ -162,8 +177,12 @@ def run_one(path: Path, update: bool = False, root: str | Path | None = None) ->
         text = updated_text(path)
     except RulespecError as err:
         return Outcome(path, False, lines + [f"  cannot update: {err.headline()}"])
-    path.write_text(text, encoding="utf-8")
-    again = replay(path)
+    from rulespec.source.writes import write_file
+    try:
+        write_file(path, text)          # never through a link, never truncated in place: source/writes.py
+    except RulespecError as err:
+        return Outcome(path, False, lines + [f"  cannot update: {err.headline()}"])
+    again = replay(path, root)
     if not again.ok:  # pragma: no cover - the engine is deterministic
         return Outcome(path, False, again.summary().splitlines())
     return Outcome(path, True, [f"updated {path} ({again.plays} plays)"], updated=True)

@@ -91,9 +91,10 @@ def _snapshot(hand: Hand, number: int, seat, card, capture: int, declared, event
 class _Tracer(_Replayer):
     """The replay, watched: a Step after the deal and after each play."""
 
-    def __init__(self, path: Path, transcript: Transcript | None = None, compiled=None):
+    def __init__(self, path: Path, transcript: Transcript | None = None, compiled=None,
+                 root: str | Path | None = None):
         if transcript is None:
-            super().__init__(path)
+            super().__init__(path, root)
         else:                                  # a transcript already in memory with its compiled ruleset
             self.path, self.t, self.compiled = path, transcript, compiled
             self.rules = compiled.module
@@ -153,10 +154,11 @@ def _trace(tracer: _Tracer, source: str) -> HandTrace:
     return trace
 
 
-def trace_transcript(path: str | Path) -> HandTrace:
-    """Replay a transcript file and keep every state; a located RulespecError when the file is invalid."""
+def trace_transcript(path: str | Path, root: str | Path | None = None) -> HandTrace:
+    """Replay a transcript file and keep every state; a located RulespecError when the file is invalid.
+    With `root`, every file read must lie under it."""
     path = Path(path)
-    return _trace(_Tracer(path), str(path))
+    return _trace(_Tracer(path, root=root), str(path))
 
 
 def trace_recorded(text: str, compiled, filename: str = "recorded") -> HandTrace:
