@@ -8,8 +8,6 @@ def run_compare(args, options, out, err) -> int:
     """Print (or --json) per category and side the base and variant means and their difference ± 95%."""
     import json
 
-    from rich.console import Console
-
     from rulespec.bots.compare import compare, render, to_dict
     if args.games is not None:
         raise RulespecError("--compare plays paired hands: give --hands, not --games")
@@ -23,7 +21,7 @@ def run_compare(args, options, out, err) -> int:
     if args.json:
         print(json.dumps(to_dict(paired, seed=args.seed, bots=args.bots), indent=2), file=out)
         return 0
-    console = Console(file=out, width=100)
-    render(paired, console, title=f"{paired.variant_id} against {paired.base_id}: {hands} paired hands, "
-                                  f"seed {args.seed}, bots {args.bots}")
+    from rulespec.cli.terminal import console
+    render(paired, console(out, width=100), title=f"{paired.variant_id} against {paired.base_id}: "
+                                                  f"{hands} paired hands, seed {args.seed}, bots {args.bots}")
     return 0
