@@ -403,7 +403,7 @@ def _show(value) -> str:
     if value is None:
         return "an empty value"
     if isinstance(value, str):
-        return f"'{value if len(value) <= 40 else value[:37] + '...'}'"
+        return f"'{_cut(value)}'"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
@@ -412,7 +412,13 @@ def _show(value) -> str:
 
 
 def _show_key(key) -> str:
-    return f"'{key}'" if isinstance(key, str) else str(key)
+    return f"'{_cut(key)}'" if isinstance(key, str) else str(key)
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """A stranger's text as a message quotes it: cut to `limit` characters, '...' where cut (a key or a value
+    may be a megabyte long; twenty messages must not print it twenty times)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _path_key(path) -> tuple:
@@ -478,6 +484,7 @@ def describe_path(doc, path, what: str) -> str:
             text += f"[{step}]"
             node = node[step] if isinstance(step, int) and 0 <= step < len(node) else None
         else:
-            text += f".{step}" if text else str(step)
+            name = _cut(step) if isinstance(step, str) else str(step)
+            text += f".{name}" if text else name
             node = node.get(step) if isinstance(node, dict) else None
     return text

@@ -602,7 +602,7 @@ def _short_tag(tag: str) -> str:
 
 
 def _show_key(key) -> str:
-    return f"'{key}'" if isinstance(key, str) else str(key)
+    return f"'{_short(key)}'" if isinstance(key, str) else str(key)
 
 
 def span_at(root, path) -> Span | None:
