@@ -120,6 +120,20 @@ def printable(text: str) -> str:
     return "".join(out)
 
 
+def terminal_text(text: str) -> str:
+    """`text` as `printable` shows it, lines kept: line ends (`\\n`, and `\\r` just before one) and tabs pass,
+    every other control or invisible formatting character is escaped. What every command prints goes
+    through it (rulespec/cli/terminal.py)."""
+    if text.isprintable():
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if not line.isprintable():
+            crlf = line.endswith("\r") and i < len(lines) - 1
+            lines[i] = printable(line[:-1]) + "\r" if crlf else printable(line)
+    return "\n".join(lines)
+
+
 class RulespecError(Exception):
     """One or more located problems in a ruleset, expression or transcript."""
 

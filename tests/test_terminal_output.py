@@ -22,6 +22,8 @@ HOSTILE = ("\x1b]52;c;aGVsbG8=\x07\x1b[2J\x1b]0;owned\x1b\\\x9b31m\x7f\u202e"
            "[bold]B[/bold][link=https://example.com]L[/link]:smile:")
 # The same in a YAML double-quoted scalar: YAML's own escapes, as a stranger would write them.
 YAML_HOSTILE = json.dumps(HOSTILE)
+# An option's value is at most 64 characters.
+YAML_VALUE = json.dumps("\x1b]52;c;aGVsbG8=\x07\x1b[2J\x9b31m\u202e[bold]B[/bold]")
 
 
 def _ruleset() -> str:
@@ -33,8 +35,8 @@ source: {YAML_HOSTILE}
 options:
   mode:
     type: str
-    default: {YAML_HOSTILE}
-    choices: [{YAML_HOSTILE}, plain]
+    default: {YAML_VALUE}
+    choices: [{YAML_VALUE}, plain]
     description: {YAML_HOSTILE}
 scoring:
   carte: {{points: '1 if most(count(pile)) else 0', description: {YAML_HOSTILE}}}
@@ -144,3 +146,14 @@ def test_a_rich_console_reads_no_markup_and_escapes_controls():
     _assert_clean(text, "console")
     assert text.count("[bold]B[/bold][link=https://example.com]L[/link]:smile:") == 4, text
     assert text.count("\\x1b]52;c;aGVsbG8=\\x07") == 4, text
+
+
+def test_the_pytest_plugin_reports_a_failure_escaped():
+    # pytest prints an item's failure to the terminal itself: the plugin hands it escaped text.
+    from types import SimpleNamespace
+
+    from rulespec.transcripts.pytest_plugin import TranscriptFailed, TranscriptItem
+    failed = TranscriptFailed([f"t.yaml:3:4: expected event {HOSTILE}", "second line"])
+    text = TranscriptItem.repr_failure(None, SimpleNamespace(value=failed))
+    _assert_clean(text, "plugin")
+    assert text == terminal_text(f"t.yaml:3:4: expected event {HOSTILE}\nsecond line")

@@ -5,27 +5,14 @@ names; YAML's escapes (`"\\e]52;c;...\\a"`) let that text hold any control chara
 BEL, OSC, CSI or a C1 control (`\\x9b`) could retitle the window, clear the screen or write the
 clipboard. `rulespec.cli.main.run` hands every command `SafeStream`s, so no command can print such a
 byte, whatever it prints and however (print, write, rich): each is shown escaped (`\\x1b`), as errors
-quote it (`rulespec.errors.printable`). Line ends and tabs are kept, and `\\r` only just before `\\n`.
+quote it (`rulespec.errors.terminal_text`). Line ends and tabs are kept, and `\\r` only just before `\\n`.
 
 rich draws its own colours and cursor moves on a terminal: a rich console is made by `console()` below,
 which escapes the text given to it and reads no markup (`[link=...]`) or emoji codes in it.
 """
 from __future__ import annotations
 
-from rulespec.errors import printable
-
-
-def terminal_text(text: str) -> str:
-    """`text` with every control or invisible formatting character escaped but line ends (`\\n`, and `\\r`
-    just before one) and tabs."""
-    if text.isprintable():
-        return text
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        if not line.isprintable():
-            crlf = line.endswith("\r") and i < len(lines) - 1
-            lines[i] = printable(line[:-1]) + "\r" if crlf else printable(line)
-    return "\n".join(lines)
+from rulespec.errors import terminal_text
 
 
 class SafeStream:
