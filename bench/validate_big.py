@@ -2,12 +2,12 @@
 
     python -m bench.validate_big [--rounds 3]
 
-Each case is a file just under the size limit (`yamlsafe.MAX_BYTES`) and the node limit, written to a
-temporary folder: validate runs on it in this process, as `rulespec validate FILE` does, and so does
-the baseline, PyYAML's libyaml loader (`yaml.load(data, CSafeLoader)`) on the same bytes, rounds
-alternated. Printed: CPU seconds of each and the ratio validate / baseline (steadier than seconds on a
-busy machine). A stranger's file is refused, located, in a small multiple of the time libyaml takes
-merely to read it.
+Each case (tests/big_files.py, whose work tests/test_validate_cost.py counts) is a file just under the
+size limit (`yamlsafe.MAX_BYTES`) and the node limit, written to a temporary folder: validate runs on it
+in this process, as `rulespec validate FILE` does, and so does the baseline, PyYAML's libyaml loader
+(`yaml.load(data, CSafeLoader)`) on the same bytes, rounds alternated. Printed: CPU seconds of each and
+the ratio validate / baseline (steadier than seconds on a busy machine). A stranger's file is refused,
+located, in a small multiple of the time libyaml takes merely to read it.
 """
 from __future__ import annotations
 
@@ -25,35 +25,7 @@ if str(ROOT) not in sys.path:
 import yaml  # noqa: E402
 
 from rulespec.cli.main import run  # noqa: E402
-from rulespec.source.yamlsafe import MAX_BYTES  # noqa: E402
-
-
-def _fill(head: list[str], line, most: int = 48_000) -> str:
-    """`head`, then line(i) for i = 0, 1, ... while the file stays under the size limit, `most` lines at
-    most (each case stays under the node limit too)."""
-    lines, size, i = list(head), sum(len(h) + 1 for h in head), 0
-    while i < most:
-        text = line(i)
-        if size + len(text) + 1 > MAX_BYTES - 64:
-            break
-        lines.append(text)
-        size += len(text) + 1
-        i += 1
-    return "\n".join(lines) + "\n"
-
-
-def cases() -> dict[str, str]:
-    """The files: each name says what it holds."""
-    return {
-        "unknown top-level keys": _fill(["id: big", "extends: cirulla"],
-                                        lambda i: f"unknown_key_number_{i:06d}_padding_padding: {i}"),
-        "hand bonuses past the 64 allowed": _fill(["id: big", "extends: cirulla", "hand_bonuses:"],
-                                                  lambda i: f"  bonus_{i:06d}: {{points: 1, when: '"
-                                                            + " and ".join(["size(hand) == 3"] * 6) + "'}",
-                                                  most=16_000),
-        "a syntax error on the last line": _fill(["id: big", "extends: cirulla", "description: >-"],
-                                                 lambda i: f"  words of a long description, line {i}") + "x: : y\n",
-    }
+from tests.big_files import cases  # noqa: E402
 
 
 def measure(path: Path, rounds: int) -> tuple[float, float]:

@@ -57,12 +57,12 @@ def test_long_keys_and_values_are_cut_in_messages(tmp_path):
                     f"{'j' * 1000}: 1\n{'j' * 1000}: 2\n", encoding="utf-8")
     code, out, err = _cli("validate", path)
     assert code == 2 and len(err) < 1_000, len(err)
-    assert "duplicate key 'jjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjj...'" in err, err
+    assert "duplicate key '" + "j" * 77 + "...'" in err, err
     path.write_text(f"id: k\nextends: cirulla\n{key}: 1\nhand_bonuses:\n  {key}: {{bogus: 1}}\n", encoding="utf-8")
     code, out, err = _cli("validate", path)
     assert code == 2 and len(err) < 2_000, len(err)
-    assert "unknown key 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...' in ruleset" in err, err
-    assert "unknown key 'bogus' in hand_bonuses.kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...;" in err, err
+    assert "unknown key '" + "k" * 77 + "...' in ruleset" in err, err
+    assert "unknown key 'bogus' in hand_bonuses." + "k" * 77 + "...;" in err, err
 
 
 def test_a_transcript_s_cards_and_names_have_limits(tmp_path):

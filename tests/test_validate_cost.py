@@ -5,12 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from bench.validate_big import cases
 from rulespec.cli.main import run
 from rulespec.errors import RulespecError
 from rulespec.source import validate as validate_module
 from rulespec.source import yamlsafe
-from tests.work import count_calls
+from tests.big_files import cases
 
 GOLDEN = Path(__file__).parent / "golden" / "recorded" / "cirulla-seed7.yaml"
 ROOT = Path(__file__).resolve().parent.parent

@@ -412,7 +412,8 @@ def _show(value) -> str:
 
 
 def _show_key(key) -> str:
-    return f"'{_cut(key)}'" if isinstance(key, str) else str(key)
+    # Cut longer than any name the schema allows (64), so that a name is always shown whole.
+    return f"'{_cut(key, 80)}'" if isinstance(key, str) else str(key)
 
 
 def _cut(text: str, limit: int = 40) -> str:
@@ -484,7 +485,7 @@ def describe_path(doc, path, what: str) -> str:
             text += f"[{step}]"
             node = node[step] if isinstance(step, int) and 0 <= step < len(node) else None
         else:
-            name = _cut(step) if isinstance(step, str) else str(step)
+            name = _cut(step, 80) if isinstance(step, str) else str(step)
             text += f".{name}" if text else name
             node = node.get(step) if isinstance(node, dict) else None
     return text

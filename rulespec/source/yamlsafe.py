@@ -226,10 +226,11 @@ _FAST_MAX_BRACKETS = 4096
 
 
 def _most_nodes(text: str) -> int:
-    """More nodes than the text can hold: each node but the root is a key or value after ':' or '?'
-    (two per entry), an item after '-' or ',', or a collection opened by '[' or '{'."""
-    return (2 * (text.count(":") + text.count("?")) + text.count("-") + text.count(",")
-            + text.count("[") + text.count("{") + 1)
+    """At least as many nodes as the text can hold: besides the root, each node is a block mapping's key or
+    value (two per ':' or '?'), a block list's item (one per '-'), or a flow collection's first entry (one
+    after '[', a key and a value after '{') or next one (two per ',': `{a, b}` is a mapping of nulls)."""
+    return (1 + 2 * (text.count(":") + text.count("?") + text.count(",") + text.count("{")) + text.count("-")
+            + text.count("["))
 
 
 def _compose_fast(text: str, filename: str):
@@ -602,7 +603,8 @@ def _short_tag(tag: str) -> str:
 
 
 def _show_key(key) -> str:
-    return f"'{_short(key)}'" if isinstance(key, str) else str(key)
+    # Cut longer than any name the schema allows (64), so that a name is always shown whole.
+    return f"'{_short(key, 80)}'" if isinstance(key, str) else str(key)
 
 
 def span_at(root, path) -> Span | None:
