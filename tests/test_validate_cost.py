@@ -152,3 +152,10 @@ def test_every_yaml_file_of_the_repository_reads_alike():
     for path in files:
         fast, reference = _both(path.read_text(encoding="utf-8"))
         assert fast == reference, path
+
+
+def test_a_second_document_reads_alike_whatever_it_holds(monkeypatch):
+    monkeypatch.setattr(yamlsafe, "MAX_NODES", 1000)
+    text = "a: 1\n---\nb: [" + ",".join(["1"] * 2000) + "]\n"
+    fast, reference = _both(text)
+    assert fast == reference == "f.yaml:2:1: expected a single document; found a second one"

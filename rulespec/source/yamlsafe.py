@@ -12,7 +12,7 @@ import gc
 import re
 
 import yaml
-from yaml.events import (AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent,
+from yaml.events import (AliasEvent, DocumentEndEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent,
                          SequenceStartEvent, StreamEndEvent)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
@@ -268,8 +268,8 @@ def _events_within_bounds(text: str, filename: str) -> bool:
     try:
         while True:
             event = parser.get_event()
-            if event is None or isinstance(event, StreamEndEvent):
-                return True
+            if event is None or isinstance(event, (DocumentEndEvent, StreamEndEvent)):
+                return True       # the reference loader counts one document (a second one is an error)
             if isinstance(event, (ScalarEvent, SequenceStartEvent, MappingStartEvent)):
                 count += 1
                 if count > MAX_NODES:
