@@ -74,16 +74,19 @@ class Span:
 # loaded as a ruleset or transcript is ever quoted: an error never opens a file to show a line of it
 # (a span may name any file a stranger's reference pointed at).
 _SOURCES: dict[str, str] = {}
+_LINES: dict[str, list[str]] = {}      # a source's lines, split once for all the errors quoting it
 
 
 def register_source(file: str, text: str) -> None:
     """Remember a file's text so errors located in it can quote it."""
     _SOURCES[file] = text
+    _LINES.pop(file, None)
 
 
 def forget_source(file: str) -> None:
     """Never quote this file's text (it turned out not to be a ruleset)."""
     _SOURCES.pop(file, None)
+    _LINES.pop(file, None)
 
 
 def source_line(span: Span) -> str | None:
@@ -91,7 +94,9 @@ def source_line(span: Span) -> str | None:
     text = _SOURCES.get(span.file)
     if text is None:
         return None
-    lines = text.splitlines()
+    lines = _LINES.get(span.file)
+    if lines is None:
+        lines = _LINES[span.file] = text.splitlines()
     if 1 <= span.line <= len(lines):
         return lines[span.line - 1]
     return None
@@ -113,6 +118,20 @@ def printable(text: str) -> str:
         else:
             out.append(f"\\U{ord(ch):08x}")
     return "".join(out)
+
+
+def terminal_text(text: str) -> str:
+    """`text` as `printable` shows it, lines kept: line ends (`\\n`, and `\\r` just before one) and tabs pass,
+    every other control or invisible formatting character is escaped. What every command prints goes
+    through it (rulespec/cli/terminal.py)."""
+    if text.isprintable():
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if not line.isprintable():
+            crlf = line.endswith("\r") and i < len(lines) - 1
+            lines[i] = printable(line[:-1]) + "\r" if crlf else printable(line)
+    return "\n".join(lines)
 
 
 class RulespecError(Exception):

@@ -52,7 +52,9 @@ def bomb(levels: int = 9) -> str:
 
 
 def deck(ranks: int) -> str:
-    items = ", ".join(f"{{rank: R{i}, value: 1}}" for i in range(ranks))
+    # Symbols of three characters at most (the schema's bound): the deck's size is the one problem.
+    digit = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    items = ", ".join(f"{{rank: R{digit[i // 36]}{digit[i % 36]}, value: 1}}" for i in range(ranks))
     return sub("deck: french40", f"deck: {{id: big, ranks: [{items}], suits: [H, D, C, S]}}")
 
 

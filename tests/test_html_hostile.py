@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)
 NAME = '<script>alert(1)</script>"><img src=x onerror=alert(2)></title></style></script>&amp;'
 DESCRIPTION = '"><img id="evil" src=x onerror="alert(3)"> & javascript:alert(4) </p><b id="evil">x</b>'
 SOURCE = 'javascript:alert(5) <a id="evil" href="javascript:alert(6)">x</a> <svg onload=alert(7)>'
-OPTION = "<img src=x onerror=alert(8)> </td></tr></table><script>alert(9)</script>"
+OPTION = "<img src=x onerror=alert(8)></td></tr><script>alert(9)</script>"    # a value: 64 at most
 RULESET = f"""\
 id: hostile-pages
 extends: cirulla

@@ -42,6 +42,13 @@ def _shown(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+# A str option's value, as the schemas bound a default, a choice and a transcript's option value; an int's digits,
+# as YAML's integers are bounded (yamlsafe.MAX_INT_DIGITS): `record` writes the values into a transcript, which
+# `replay` must be able to read back.
+OPTION_VALUE_MAX = 64
+OPTION_DIGITS_MAX = 18
+
+
 def resolve_options(rs: Ruleset, given: dict | None, span: Span | None = None) -> dict:
     """The ruleset's option values: declared defaults overridden by `given` (checked; every problem reported)."""
     values = {name: o.default for name, o in rs.options.items()}
@@ -62,6 +69,12 @@ def resolve_options(rs: Ruleset, given: dict | None, span: Span | None = None) -
         want = {"int": int, "bool": bool, "str": str}[decl.type]
         if type(value) is not want:
             errors.append(RulespecError(f"{what} is {decl.type}, found {_shown(value)}{_WRITE[decl.type]}", where))
+        elif want is str and len(value) > OPTION_VALUE_MAX:
+            errors.append(RulespecError(f"{what} is at most {OPTION_VALUE_MAX} characters, found {_shown(value)}",
+                                        where))
+        elif want is int and abs(value) >= 10 ** OPTION_DIGITS_MAX:
+            errors.append(RulespecError(f"{what} has at most {OPTION_DIGITS_MAX} digits, found {_shown(value)}",
+                                        where))
         elif decl.choices is not None and value not in decl.choices:
             errors.append(RulespecError(f"{what} must be one of {decl.choices}, found {_shown(value)}", where))
         elif decl.min is not None and value < decl.min or decl.max is not None and value > decl.max:

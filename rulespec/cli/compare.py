@@ -30,6 +30,6 @@ def run_compare(args, options, out, err) -> int:
     if args.json:
         print(json.dumps(to_dict(paired, seed=args.seed, bots=args.bots), indent=2), file=out)
         return 0
-    from rich.console import Console
-    render(paired, Console(file=out, width=100), title=title)
+    from rulespec.cli.terminal import console
+    render(paired, console(out, width=100), title=title)
     return 0

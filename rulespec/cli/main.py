@@ -136,6 +136,11 @@ def _parser_classes() -> tuple[type, type]:
             def _get_formatter(self):
                 return self.formatter_class(prog=self.prog, width=_help_width())
 
+            def _print_message(self, message, file=None):
+                # Usage errors quote the command line's words: escaped like all output (cli/terminal.py).
+                from rulespec.cli.terminal import safe
+                super()._print_message(message, safe(file or sys.stderr))
+
         class _OneCommandParser(_Parser):
             def error(self, message):
                 raise _Reparse(message)
@@ -158,9 +163,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def run(argv: list[str], out=None, err=None) -> int:
-    """Run one command; returns the exit code (2 for a located error, never a traceback)."""
-    out = out or sys.stdout
-    err = err or sys.stderr
+    """Run one command; returns the exit code (2 for a located error, never a traceback). Everything it
+    prints reaches `out` and `err` with control characters escaped (cli/terminal.py)."""
+    from rulespec.cli.terminal import safe
+    out = safe(out or sys.stdout)
+    err = safe(err or sys.stderr)
     if argv and argv[0] not in COMMAND_NAMES and not argv[0].startswith("-"):
         from rulespec.errors import did_you_mean, printable
         hint = did_you_mean(argv[0], COMMAND_NAMES)

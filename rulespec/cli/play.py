@@ -163,8 +163,9 @@ class TerminalGame:
         self.say(f"{self.who(seat)} {verb} {self.names([card])}{what}{tail}")
 
     def show_score(self, hand: Hand) -> None:
-        from rich.console import Console
         from rich.table import Table
+
+        from rulespec.cli.terminal import console
         rows = hand.score()
         table = Table(title=f"hand {self.game.hands_played} score")
         table.add_column("category")
@@ -173,7 +174,7 @@ class TerminalGame:
         for cat in rows[0]:
             table.add_row(cat, *[str(r[cat]) for r in rows])
         table.add_row("game total", *[str(t) for t in self.game.totals])
-        Console(file=self.out, width=80, color_system=None).print(table)
+        console(self.out, width=80, color_system=None).print(table)
 
     def deal_reason(self, event: str) -> str:
         """Why the deal check that reports `event` threw the deal in: its name and its condition in words."""

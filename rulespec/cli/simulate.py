@@ -106,12 +106,13 @@ def run(args, out, err) -> int:
     if args.json or not err.isatty():
         stats = simulate(args.ruleset, **run)
     else:
-        from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        from rulespec.cli.terminal import console, terminal_text
         # No auto-refresh: a refresh thread must not be running when the worker processes fork.
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=Console(file=err), transient=True, auto_refresh=False) as bar:
-            task = bar.add_task(f"simulating {ruleset_id}", total=total)
+        with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=console(err), transient=True, auto_refresh=False) as bar:
+            task = bar.add_task(terminal_text(f"simulating {ruleset_id}"), total=total)
             bar.refresh()
 
             def advance(k):
@@ -142,11 +143,11 @@ def run(args, out, err) -> int:
         if text is not None:          # the bytes rich would write, without importing it
             out.write(text + ("" if args.no_timings else timing + "\n"))
             return 0
-    from rich.console import Console
-    console = Console(file=out, width=80)  # a terminal's width or not, the tables fit 80 columns
-    render(stats, console, bots=bots, title=title)
+    from rulespec.cli.terminal import console
+    shown = console(out, width=80)  # a terminal's width or not, the tables fit 80 columns
+    render(stats, shown, bots=bots, title=title)
     if not args.no_timings:
-        console.print(timing)
+        shown.print(timing)
     return 0
 
 

@@ -150,6 +150,8 @@ def validate(doc, schema: str | dict, *, what: str) -> None:
                 previous.merge_missing(problem)
     if not problems:
         return
+    # Sorted by their words without suggestions: a "did you mean" is worked out for the errors shown alone
+    # (a file of 50,000 unknown keys is 20 suggestions, not 50,000).
     ordered = sorted(problems.values(), key=_Problem.order)[:MAX_ERRORS]
     errors = [RulespecError(p.text(), p.span) for p in ordered]
     raise RulespecError(errors[0].message, errors[0].span, others=errors[1:])
@@ -158,8 +160,10 @@ def validate(doc, schema: str | dict, *, what: str) -> None:
 class _Problem:
     """One human-facing problem before it becomes a RulespecError."""
 
-    def __init__(self, message: str, span: Span | None, group: tuple, kind: str = "", missing=(), where: str = ""):
+    def __init__(self, message: str, span: Span | None, group: tuple, kind: str = "", missing=(), where: str = "",
+                 suggest=None):
         self.message = message
+        self.suggest = suggest      # what adds "; did you mean ...?" to the message, when it is shown
         self.span = span
         self.group = group
         self.kind = kind
@@ -172,6 +176,10 @@ class _Problem:
                 self.missing.append(key)
 
     def text(self) -> str:
+        return self.words() + (self.suggest() if self.suggest is not None else "")
+
+    def words(self) -> str:
+        """The message without its suggestion."""
         if self.kind != "required":
             return self.message
         names = [_show_key(k) for k in self.missing]
@@ -180,9 +188,12 @@ class _Problem:
         return f"missing keys {', '.join(names[:-1])} and {names[-1]} in {self.where}"
 
     def order(self):
-        if self.span is None:
-            return (1, 0, 0, self.text())
-        return (0, self.span.line, self.span.column, self.text())
+        return (*_place(self.span), self.words())
+
+
+def _place(span: Span | None) -> tuple:
+    """Where a problem sorts: by line and column, those without a place last."""
+    return (1, 0, 0) if span is None else (0, span.line, span.column)
 
 
 def _relevance(error: ValidationError):
@@ -248,11 +259,19 @@ def _explain(error: ValidationError, doc, view, what: str, root_schema) -> list[
     if kind in ("additionalProperties", "unevaluatedProperties") and isinstance(error.instance, dict):
         known = sorted(error.schema.get("properties", {}))
         problems = []
-        for key in _extra_keys(error):
+        extra = list(_extra_keys(error))
+        if len(extra) > MAX_ERRORS:
+            # Each is a problem of its own: only the first MAX_ERRORS by place can be shown, the rest are
+            # not worded at all (a mapping of 50,000 unknown keys).
+            extra = heapq.nsmallest(MAX_ERRORS, extra, key=lambda k: _place(key_span_at(doc, path, k)))
+        for key in extra:
             message = f"unknown key {_show_key(key)} in {where}"
+            suggest = None
             if known:
-                message += f"; expected one of: {', '.join(known)}{did_you_mean(key, known) or _top_level_hint(key, path, root_schema)}"
-            problems.append(_Problem(message, key_span_at(doc, path, key), ("key", _path_key(path), repr(key))))
+                message += f"; expected one of: {', '.join(known)}"
+                suggest = _suggestion(key, known, path, root_schema)
+            problems.append(_Problem(message, key_span_at(doc, path, key), ("key", _path_key(path), repr(key)),
+                                     suggest=suggest))
         return problems
     if kind == "required" and isinstance(error.instance, dict):
         missing = [k for k in error.validator_value if k not in error.instance]
@@ -277,11 +296,20 @@ def _explain(error: ValidationError, doc, view, what: str, root_schema) -> list[
                 if properties.get(key) is False and item is error.instance:
                     return [_Problem(f"key {_show_key(key)} is not allowed in {where}", key_span_at(doc, path, key), ("key", _path_key(path), repr(key)))]
         return [_Problem(f"{_show(error.instance)} is not allowed here", span_at(doc, path), value_group)]
+    if kind == "enum" and isinstance(error.instance, str):
+        options = [str(v) for v in error.validator_value]
+        return [_Problem(_plain_message(error, where, suggest=False), span_at(doc, path), value_group,
+                         suggest=lambda: did_you_mean(error.instance, options))]
     return [_Problem(_plain_message(error, where), span_at(doc, path), value_group)]
 
 
-def _plain_message(error: ValidationError, where: str) -> str:
-    """Plain words for one keyword's failure."""
+def _suggestion(key, known: list, path: list, root_schema):
+    """What says `; did you mean 'x'?` for an unknown key, asked only when its message is shown."""
+    return lambda: did_you_mean(key, known) or _top_level_hint(key, path, root_schema)
+
+
+def _plain_message(error: ValidationError, where: str, suggest: bool = True) -> str:
+    """Plain words for one keyword's failure (an unknown value's "did you mean" left out with `suggest=False`)."""
     kind, expected, found = error.validator, error.validator_value, error.instance
     if kind == "type":
         return f"expected {_types(expected)}, found {_show(found)}"
@@ -301,7 +329,8 @@ def _plain_message(error: ValidationError, where: str) -> str:
         options = [str(v) for v in expected]
         if found is None:
             return f"expected one of: {', '.join(options)}, found an empty value"
-        return f"unknown value {_show(found)}; expected one of: {', '.join(options)}{did_you_mean(found, options) if isinstance(found, str) else ''}"
+        hint = did_you_mean(found, options) if suggest and isinstance(found, str) else ""
+        return f"unknown value {_show(found)}; expected one of: {', '.join(options)}{hint}"
     if kind == "const":
         return f"expected {_show(expected)}, found {_show(found)}"
     if kind in _BOUND_WORDS:
@@ -374,7 +403,7 @@ def _show(value) -> str:
     if value is None:
         return "an empty value"
     if isinstance(value, str):
-        return f"'{value if len(value) <= 40 else value[:37] + '...'}'"
+        return f"'{_cut(value)}'"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
@@ -383,7 +412,14 @@ def _show(value) -> str:
 
 
 def _show_key(key) -> str:
-    return f"'{key}'" if isinstance(key, str) else str(key)
+    # Cut longer than any name the schema allows (64), so that a name is always shown whole.
+    return f"'{_cut(key, 80)}'" if isinstance(key, str) else str(key)
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """A stranger's text as a message quotes it: cut to `limit` characters, '...' where cut (a key or a value
+    may be a megabyte long; twenty messages must not print it twenty times)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _path_key(path) -> tuple:
@@ -449,6 +485,7 @@ def describe_path(doc, path, what: str) -> str:
             text += f"[{step}]"
             node = node[step] if isinstance(step, int) and 0 <= step < len(node) else None
         else:
-            text += f".{step}" if text else str(step)
+            name = _cut(step, 80) if isinstance(step, str) else str(step)
+            text += f".{name}" if text else name
             node = node.get(step) if isinstance(node, dict) else None
     return text

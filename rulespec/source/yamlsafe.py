@@ -8,10 +8,12 @@ expansion. Every problem is one located RulespecError.
 """
 from __future__ import annotations
 
+import gc
 import re
 
 import yaml
-from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
+from yaml.events import (AliasEvent, DocumentEndEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent,
+                         SequenceStartEvent, StreamEndEvent)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from rulespec.errors import RulespecError, Span, register_source
@@ -96,16 +98,17 @@ class _Loader(yaml.SafeLoader):
                 self._depth -= 1
 
 
+# The same forms in one pattern, tried in that order: one match per plain scalar instead of up to eight.
+_PLAIN_RE = re.compile("|".join(f"(?P<{name}>{pattern.pattern})" for name, pattern in (
+    ("null", _NULL_RE), ("bool", _BOOL_RE), ("int", _DEC_RE), ("int_hex", _HEX_RE), ("int_oct", _OCT_RE),
+    ("float", _FLOAT_RE), ("float_inf", _INF_RE), ("float_nan", _NAN_RE))))
+_PLAIN_TAGS = {"null": _NULL, "bool": _BOOL, "int": _INT, "int_hex": _INT, "int_oct": _INT, "float": _FLOAT,
+               "float_inf": _FLOAT, "float_nan": _FLOAT}
+
+
 def _resolve_plain(value: str) -> str:
-    if _NULL_RE.fullmatch(value):
-        return _NULL
-    if _BOOL_RE.fullmatch(value):
-        return _BOOL
-    if _DEC_RE.fullmatch(value) or _HEX_RE.fullmatch(value) or _OCT_RE.fullmatch(value):
-        return _INT
-    if _FLOAT_RE.fullmatch(value) or _INF_RE.fullmatch(value) or _NAN_RE.fullmatch(value):
-        return _FLOAT
-    return _STR
+    match = _PLAIN_RE.fullmatch(value)
+    return _PLAIN_TAGS[match.lastgroup] if match else _STR
 
 
 def _mark_span(filename: str, mark) -> Span:
@@ -113,7 +116,46 @@ def _mark_span(filename: str, mark) -> Span:
 
 
 def load(source: str | bytes, filename: str) -> object:
-    """Parse one YAML document into LocDict/LocList/scalars; a located error otherwise."""
+    """Parse one YAML document into LocDict/LocList/scalars; a located error otherwise. Inside `once()`,
+    the same bytes under the same name are parsed once: a second load gives the first one's result."""
+    if _ONCE and isinstance(source, bytes):
+        seen = _ONCE[-1].get(filename)
+        if seen is not None and seen[0] == source:
+            if isinstance(seen[1], RulespecError):
+                raise seen[1]
+            return seen[1]
+    try:
+        doc = _load(source, filename)
+    except RulespecError as err:
+        _remember(source, filename, err)
+        raise
+    _remember(source, filename, doc)
+    return doc
+
+
+# `once()` scopes (innermost last): filename -> (bytes, document or error) of each load inside it.
+_ONCE: list[dict] = []
+
+
+class once:
+    """A scope in which each file is parsed once (validate's `file_kind` reads a file's top-level keys,
+    then the ruleset or transcript loads it: one parse of a 2 MiB file, not two). Documents are shared,
+    so only code that does not change them loads inside it."""
+
+    def __enter__(self) -> "once":
+        _ONCE.append({})
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _ONCE.pop()
+
+
+def _remember(source, filename: str, result) -> None:
+    if _ONCE and isinstance(source, bytes):
+        _ONCE[-1][filename] = (source, result)
+
+
+def _load(source: str | bytes, filename: str) -> object:
     # Measured before anything else reads the text: the limit bounds all later work.
     size = len(source) if isinstance(source, bytes) or len(source) > MAX_BYTES else len(source.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
@@ -121,26 +163,42 @@ def load(source: str | bytes, filename: str) -> object:
     check_size(size, filename)
     text = _decode(source, filename)
     register_source(filename, text)
-    node = _compose_fast(text)
-    if node is not None:
-        return _finish(node, text, filename)
+    # The graph and the data built from it are tens of thousands of small objects, none in a cycle the
+    # collector must find (a recursive alias is refused, and freed when the collector runs again); with the
+    # collector on, each 700 of them start a collection that walks them all, most of a big file's time.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        node, shared = _compose(text, filename)
+        return _finish(node, text, filename, shared)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _compose(text: str, filename: str):
+    """The file's node graph, libyaml's when it composes it, else the reference loader's (each parse of a
+    file is one call here); and whether a node may be reached twice (through an alias)."""
+    fast = _compose_fast(text, filename)
+    if fast is not None:
+        return fast
     try:
         loader = _Loader(text, filename)
     except yaml.reader.ReaderError as err:
         raise RulespecError(_reader_message(err), _offset_span(text, err.position, filename)) from None
     try:
-        node = loader.get_single_node()
+        return loader.get_single_node(), True
     except yaml.MarkedYAMLError as err:
         raise _syntax_error(err, text, filename) from None
     except RecursionError:  # unreachable with the depth bound; never show a traceback
         raise RulespecError(f"nesting deeper than {MAX_DEPTH} levels", Span(filename, 1, 1)) from None
     finally:
         loader.dispose()
-    return _finish(node, text, filename)
 
 
-def _finish(node, text: str, filename: str) -> object:
-    """The composed node graph as located Python data (both parsers end here)."""
+def _finish(node, text: str, filename: str, shared: bool = True) -> object:
+    """The composed node graph as located Python data (both parsers end here). A graph that reaches no node
+    twice is a tree within the bounds already (`_bounds`): aliases are measured only where there are some."""
     if node is None:
         raise RulespecError("empty file; expected a mapping", Span(filename, 1, 1))
     if not isinstance(node, MappingNode):
@@ -148,54 +206,113 @@ def _finish(node, text: str, filename: str) -> object:
             f"expected a mapping at the top level, found {_node_kind(node)}", _node_span(node, text, filename)
         )
     builder = _Builder(text, filename)
-    builder.measure(node)
+    if shared:
+        builder.measure(node)
     return builder.build(node)
 
 
-# The fast path: libyaml composes ordinary files (it is several times faster than the pure-Python
-# parser, which makes replaying a folder of transcripts take seconds instead of tens of seconds).
-# Only a text that is plainly tame takes it: small, printable, and — checked on the composed graph
-# — without aliases and within the depth bound. Anything else, and any error at all, goes to the
-# pure-Python loader above, whose bounds and messages are the reference.
+# The fast path: libyaml composes the file (several times faster than the pure-Python parser: replaying a
+# folder of transcripts takes seconds instead of tens of seconds, and a 2 MiB file well under a second
+# instead of several). The graph is the one the reference loader composes, and its bounds are checked on
+# it as that loader checks them while composing (`_bounds`: the same error at the same node).
+# A text libyaml cannot read goes to the reference loader, whose messages are the reference; an error
+# beyond the first _FAST_MAX_BYTES characters would take that loader seconds to reach, so libyaml's own
+# syntax error is reported instead, in the same words where they have the same meaning (`_syntax_error`).
 _FAST_MAX_BYTES = 256 * 1024
-_FAST_MAX_BRACKETS = 4096
 _UNTAME = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff\ud800-\udfff]")
+# libyaml slows down badly on deep flow nesting, and composes a whole graph before it can be counted: a text
+# that might hold more nodes than MAX_NODES, or more brackets than this, has its events counted first.
+_FAST_MAX_BRACKETS = 4096
 
 
-def _compose_fast(text: str):
-    if _CParser is None or len(text) > _FAST_MAX_BYTES or _UNTAME.search(text):
-        return None
-    if text.count("[") + text.count("{") > _FAST_MAX_BRACKETS:
-        return None      # libyaml slows down badly on deep flow nesting; the reference loader bounds it
+def _most_nodes(text: str) -> int:
+    """At least as many nodes as the text can hold: besides the root, each node is a block mapping's key or
+    value (two per ':' or '?'), a block list's item (one per '-'), or a flow collection's first entry (one
+    after '[', a key and a value after '{') or next one (two per ',': `{a, b}` is a mapping of nulls)."""
+    return (1 + 2 * (text.count(":") + text.count("?") + text.count(",") + text.count("{")) + text.count("-")
+            + text.count("["))
+
+
+def _compose_fast(text: str, filename: str):
+    """libyaml's node graph, checked against the bounds, and whether it has aliases; None to leave the text
+    to the reference loader."""
+    if _CParser is None or _UNTAME.search(text):
+        return None       # control characters: the reference reader names the first one at once
+    big = len(text) > _FAST_MAX_BYTES
+    if _most_nodes(text) > MAX_NODES or text.count("[") + text.count("{") > _FAST_MAX_BRACKETS:
+        if not _events_within_bounds(text, filename) and not big:
+            return None
     try:
         loader = _CLoader(text)
         try:
             node = loader.get_single_node()
         finally:
             loader.dispose()
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        if not big or mark is None or mark.index <= _FAST_MAX_BYTES:
+            return None       # the reference loader reaches it as soon as in a small file
+        _events_within_bounds(text, filename)     # a bound broken before the error is the one reported
+        raise _syntax_error(err, text, filename) from None
     except Exception:  # noqa: BLE001 - the reference loader will say what is wrong
         return None
-    if node is None or not _tame(node):
-        return None
-    return node
+    return node, node is not None and _bounds(node, filename)
 
 
-def _tame(root) -> bool:
-    """No node reached twice (no aliases), nesting within MAX_DEPTH, at most MAX_NODES nodes."""
+def _events_within_bounds(text: str, filename: str) -> bool:
+    """Count libyaml's events as the reference loader counts the nodes it composes: the same error where
+    it would raise one (too many nodes, too deep); False at a syntax error, True at the end of the text.
+    Stops at the first of these, so it reads at most MAX_NODES nodes' events."""
+    parser = _CParser(text)
+    count = depth = 0
+    try:
+        while True:
+            event = parser.get_event()
+            if event is None or isinstance(event, (DocumentEndEvent, StreamEndEvent)):
+                return True       # the reference loader counts one document (a second one is an error)
+            if isinstance(event, (ScalarEvent, SequenceStartEvent, MappingStartEvent)):
+                count += 1
+                if count > MAX_NODES:
+                    raise RulespecError(f"too many nodes: more than {MAX_NODES}", _mark_span(filename, event.start_mark))
+                if not isinstance(event, ScalarEvent):
+                    depth += 1
+                    if depth > MAX_DEPTH:
+                        raise RulespecError(f"nesting deeper than {MAX_DEPTH} levels", _mark_span(filename, event.start_mark))
+            elif isinstance(event, (SequenceEndEvent, MappingEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return False
+    finally:
+        parser.dispose()
+
+
+def _bounds(root, filename: str) -> bool:
+    """The reference loader's bounds on a composed graph: nodes in the order it composes them (an alias
+    is no new node), collections nested at most MAX_DEPTH deep as written; its error at the first node
+    past one. Whether some node is reached twice (an alias)."""
     seen = set()
-    stack = [(root, 1)]
+    shared = False
+    count = 0
+    stack = [(root, 0)]
     while stack:
         node, depth = stack.pop()
-        if id(node) in seen or depth > MAX_DEPTH or len(seen) >= MAX_NODES:
-            return False
+        if id(node) in seen:
+            shared = True
+            continue              # an alias: the reference composer counts the anchored node once
         seen.add(id(node))
+        count += 1
+        if count > MAX_NODES:
+            raise RulespecError(f"too many nodes: more than {MAX_NODES}", _mark_span(filename, node.start_mark))
+        if isinstance(node, ScalarNode):
+            continue
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise RulespecError(f"nesting deeper than {MAX_DEPTH} levels", _mark_span(filename, node.start_mark))
         if isinstance(node, SequenceNode):
-            stack.extend((child, depth + 1) for child in node.value)
-        elif isinstance(node, MappingNode):
-            for key, value in node.value:
-                stack.append((key, depth + 1))
-                stack.append((value, depth + 1))
-    return True
+            stack.extend((child, depth) for child in reversed(node.value))
+        else:
+            stack.extend((child, depth) for pair in reversed(node.value) for child in reversed(pair))
+    return shared
 
 
 try:
@@ -434,7 +551,7 @@ class _Builder:
     def key(self, node, depth: int):
         if not isinstance(node, ScalarNode):
             raise RulespecError(f"a key must be a string or an integer, found {_node_kind(node)}", self.span(node))
-        if node.tag == _STR and node.style is None and node.value == "<<":
+        if node.tag == _STR and not node.style and node.value == "<<":    # plain: None, or libyaml's ""
             raise RulespecError("merge keys ('<<') are not supported; write the keys out", self.span(node))
         key = self.build(node, depth)
         if isinstance(key, bool) or not isinstance(key, (str, int)):
@@ -491,7 +608,8 @@ def _short_tag(tag: str) -> str:
 
 
 def _show_key(key) -> str:
-    return f"'{key}'" if isinstance(key, str) else str(key)
+    # Cut longer than any name the schema allows (64), so that a name is always shown whole.
+    return f"'{_short(key, 80)}'" if isinstance(key, str) else str(key)
 
 
 def span_at(root, path) -> Span | None:

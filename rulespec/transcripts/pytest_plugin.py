@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.errors import RulespecError
+from rulespec.errors import RulespecError, terminal_text
 
 
 def pytest_addoption(parser) -> None:
@@ -70,7 +70,8 @@ class TranscriptItem(pytest.Item):
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, TranscriptFailed):
-            return "\n".join(excinfo.value.lines)
+            # pytest prints this to the terminal: a stranger's names escaped, as every command's output is.
+            return terminal_text("\n".join(excinfo.value.lines))
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
