@@ -45,7 +45,7 @@ TIMINGS = {"first_turn": 0, "own_turn": 1, "before_first_turn": 2, "after_deal":
 UNIQUE_BY = {None: 0, "value": 1, "rank": 2}
 RESULTS = {"redeal": 0, "misdeal": 1, "dealer_wins": 2}
 # Error codes of rs_simulate (compiler/native.py turns them into messages).
-ERRORS = {1: "redeals", 2: "subsets", 3: "division", 4: "declarations", 5: "moves"}
+ERRORS = {1: "redeals", 2: "subsets", 3: "division", 4: "declarations", 5: "moves", 6: "no card"}
 
 
 def c_string(text: str) -> str:
@@ -473,9 +473,13 @@ def _capture_function(w, rs, strings, aux):
         w(f"    if ({_kind_condition(rs, k, strings, aux)}) {{")
         w("        n0 = n;")
         if k.kind == "sweep":
+            w("        if (n >= MAX_MOVES) return rs_too_many(n);")
             w("        out[n++] = v_table;")
         elif k.kind == "match":
-            w("        for (uint64_t m = matches; m; m &= m - 1) out[n++] = m & (~m + 1);")
+            w("        for (uint64_t m = matches; m; m &= m - 1) {")
+            w("            if (n >= MAX_MOVES) return rs_too_many(n);")
+            w("            out[n++] = m & (~m + 1);")
+            w("        }")
         elif k.kind == "sum":
             w(f"        n = subsets_into(v_table, v, {max(k.min_cards, 2)}, out, n);")
         else:
@@ -613,6 +617,7 @@ def _score_functions(w, rs, strings, aux, layout):
 # the tables and functions generated above.
 _PRELUDE = r"""
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_SEATS 8
@@ -626,6 +631,8 @@ typedef struct Hand Hand;
 #define RS_INLINE static inline __attribute__((always_inline))
 
 static int rs_err_code, rs_err_where;
+/* a capture list (OPT) holds at most MAX_MOVES sets: one more is the error of too many moves */
+static inline int rs_too_many(int n) { rs_err_code = 5; return n; }
 
 /* the shared deterministic generator: splitmix64 (compiler/native.py has the same in Python) */
 typedef struct { uint64_t s; } Rng;
@@ -756,6 +763,9 @@ static inline void sub_row(int i) {
     x += y;
     memcpy(ROW[i + 1] + PAD, &x, sizeof x);
     int32_t *b = ROW[i + 1] + PAD;
+    /* totals past LIMIT are never asked for and only feed higher ones: kept 0, so that no count can
+     * pass int32 (those up to LIMIT stop at the first row past MAX_SUBS, sub_sync) */
+    for (int s = LIMIT + 1; s < LANES; s++) b[s] = 0;
     if (i + 1 > 17) {                             /* i + 1 cards make at most 2^(i + 1) sets */
         int64_t all = 0;
         for (int s = 0; s <= LIMIT; s++) all += b[s];
@@ -784,7 +794,7 @@ RS_INLINE void sub_sync(uint64_t table) {
         tab_n = w;
         for (int j = first; j < tab_n; j++) sub_row(j);
     }
-    for (uint64_t m = t & ~sub_t; m; m &= m - 1) {
+    for (uint64_t m = t & ~sub_t; m && !rs_err_code; m &= m - 1) {     /* none joins past MAX_SUBS */
         int c = rs_low(m);
         TAB[tab_n] = (uint8_t)c; TW[tab_n] = (int)VAL[c];
         ONE[TW[tab_n]]++;
@@ -920,7 +930,7 @@ static int start(Hand *h) {
         lay_round(h);
         int c = deal_check(h->table);
         if (c < 0) break;
-        if (++thrown > MAX_REDEALS) { rs_err_code = 1; return 1; }
+        if (++thrown > MAX_REDEALS) { rs_err_code = 1; rs_err_where = c + 1; return 1; }
         if (DC_RESULT[c] == 2) { h->outcome = DC_OUTCOME[c]; h->over = 1; return 0; }
         if (DC_RESULT[c] == 1) {
             h->misdeals++;
@@ -943,15 +953,21 @@ static int start(Hand *h) {
 /* ---- moves: (card, capture) pairs in ascending order, as sorted() orders the Python engine's ---- */
 static uint8_t MV_CARD[MAX_MOVES];
 static uint64_t MV_CAP[MAX_MOVES];
-static uint64_t OPT[MAX_MOVES];
+static int rs_cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+static uint64_t OPT[MAX_MOVES + 1];             /* card_options' sets (each write checked), and the card laid */
 
 /* card c's moves into OPT, ascending: its capture sets (real cards), and 0 where it may be laid; how many */
 static int card_moves(Hand *h, int seat, int c, uint64_t table) {
     (void)seat;                                   /* read by CARD_OPTIONS_MOMENT where a capture reads the moment */
     int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
     int k = card_options(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT OPT);
+    if (rs_err_code) return 0;                    /* too many sets: the list is not played from */
     if (h->wild_as >= 0) for (int i = 0; i < k; i++) OPT[i] = real(h, OPT[i]);
     if (k == 0 || !FORCED) OPT[k++] = 0;
+    if (k > 64) { qsort(OPT, (size_t)k, sizeof *OPT, rs_cmp_u64); return k; }    /* never quadratic */
     for (int i = 1; i < k; i++) {             /* insertion sort: a few masks, mostly in order */
         uint64_t x = OPT[i]; int j = i - 1;
         while (j >= 0 && OPT[j] > x) { OPT[j + 1] = OPT[j]; j--; }
@@ -1198,7 +1214,8 @@ static int best_declarations(const Hand *h, int seat, Decl *chosen) {
             if (rank != CLASH) d.wild_rank = rank;
             else {
                 if (d.wild_rank < 0) continue;
-                int ranks[MAX_OPTS], ok = 1;
+                static int ranks[MAX_OPTS];       /* j < nc <= n <= MAX_OPTS */
+                int ok = 1;
                 for (int j = 0; j < nc && ok; j++) {
                     ranks[j] = chosen[j].wild_rank;
                     if ((chosen[j].cards & WILD_BIT) && chosen[j].wild_rank != d.wild_rank) {
@@ -1269,6 +1286,13 @@ static void play_card(Hand *h, int seat, int card, uint64_t capture) {
 int rs_abi(void) { return 1; }
 const char *rs_ruleset_id(void) { return RS_RULESET_ID; }
 int rs_error_where(void) { return rs_err_where; }
+/* the sizes rs_simulate writes with for `seats` (sides, categories, events, outcomes): the caller's arrays
+ * are checked against them (compiler/native.py) before a hand is played */
+int rs_shape(int seats, int32_t *out) {
+    if (seats < 1 || seats > MAX_SEATS || !SCHEDULE[seats]) return -1;
+    out[0] = SIDES[seats]; out[1] = N_CAT; out[2] = N_EV; out[3] = N_OUT;
+    return 0;
+}
 
 /* Plays hands first..first+count-1 of a run with `seed`, every seat a random bot declaring its best
  * bonuses. Hand i: its own generator seeded from (seed, i), dealer i % seats.
@@ -1277,7 +1301,8 @@ int rs_error_where(void) { return rs_err_where; }
  * per_hand (int32, may be NULL): per hand plays, outcome, scores [K][N_CAT + 1], events [N_EV].
  * trace (int64, may be NULL): per play hand, seat, card, capture, declared cards, declared wild rank;
  *   at most trace_cap plays, *trace_len set.
- * Returns 0, or an error code (1 redeals, 2 capture sets, 3 division by zero, 4 declarations, 5 moves). */
+ * Returns 0, or an error code (1 redeals, 2 capture sets, 3 division by zero, 4 declarations, 5 moves,
+ * 6 no card to play; rs_error_where() the deal check of 1, the expression of 3). */
 int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t *agg, int32_t *per_hand,
                 int64_t *trace, int64_t trace_cap, int64_t *trace_len) {
     if (seats < 1 || seats > MAX_SEATS || !SCHEDULE[seats]) return -1;
@@ -1287,6 +1312,7 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
     int stride = 2 + K * (N_CAT + 1) + N_EV;
     int64_t tl = 0;
     static Hand hs;
+    static Decl ds[MAX_OPTS];                     /* best_declarations chooses at most every option */
     Hand *h = &hs;
     rs_err_code = 0;
     sub_t = ~UINT64_C(0);
@@ -1304,7 +1330,6 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
         shuffle(h);
         if (start(h)) return rs_err_code;
         int64_t decisions = 0, legal = 0;
-        Decl ds[64];
         while (!h->over) {
             if (TIMING >= 2 && N_BONUS)               /* knocks due before the turn (bots/policy.py knocks) */
                 for (int j = 0, s = (h->dealer + 1) % h->n; j < h->n; j++, s = s + 1 == h->n ? 0 : s + 1) {
@@ -1325,6 +1350,7 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
             }
             nm = count_moves(h, seat);
             if (rs_err_code) return rs_err_code;
+            if (nm < 1) return rs_err_code = 6;       /* pick_move reads the r-th of nm >= 1 moves */
             if (!nd) legal += nm;
             int r = (int)rs_below(&h->rng, (uint32_t)nm), card;
             uint64_t capture;

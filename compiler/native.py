@@ -88,6 +88,11 @@ class NativeUnavailable(RulespecError):
     """The native engine cannot run this ruleset here (no compiler, a construct it lacks, a failed build)."""
 
 
+class NativeLimit(NativeUnavailable):
+    """A hand passed one of the native playout's fixed lists in play (located at the rule that made it);
+    `--engine auto` plays the run on the Python engine instead, which keeps no such list."""
+
+
 # ------------------------------------------------------------------ the shared generator
 
 
@@ -363,12 +368,15 @@ class Batch:
     trace: list[tuple[int, int, int, int, int, int]] | None
 
 
+# rs_simulate's error codes (codegen_c.ERRORS): the message, and whether it is a limit of the C's lists.
 _MESSAGES = {
-    1: "the deal checks threw in 1000 deals in a row; a deal check that holds for (nearly) every deal?",
-    2: "a table has more than 200000 sets of cards for one capture total; this ruleset's deck makes "
-       "captures too many to list",
-    4: "a seat could make more than 4096 bonus declarations at once",
-    5: "a turn has more than 200000 legal moves",
+    1: ("the deal checks threw in 1000 deals in a row; a deal check that holds for (nearly) every deal?", False),
+    2: ("a table has more than 200000 sets of cards for one capture total; this ruleset's deck makes "
+        "captures too many to list", True),
+    4: ("a seat could make more than 4096 bonus declarations at once, more than the native engine lists", True),
+    5: ("a turn has more than 200000 legal moves, more than the native engine lists (the capture kinds "
+        "offer them)", True),
+    6: ("the seat to play has no card (the native engine stops the hand)", True),
 }
 
 
@@ -431,6 +439,11 @@ class Native:
             raise RulespecError(f"a native batch is 0 to {MAX_BATCH} hands, not {count}")
         k = lay.sides[seats]
         nc, ne, no = len(lay.categories), len(lay.events), len(lay.outcomes)
+        shape = (ctypes.c_int32 * 4)()
+        if self.lib.rs_shape(seats, shape) != 0 or list(shape) != [k, nc, ne, no]:
+            # The arrays below are sized from the meta: the library must write with the same sizes.
+            raise NativeUnavailable(f"the native library {self.path.name} does not match what is known of "
+                                    f"ruleset {lay.id} (built for another version of it?)")
         agg = (ctypes.c_int64 * (4 + k + no + 2 * k * (nc + 2) + ne))()
         stride = 2 + k * (nc + 1) + ne
         ph = (ctypes.c_int32 * (stride * count))() if per_hand else None
@@ -438,7 +451,7 @@ class Native:
         tl = ctypes.c_int64(0)
         code = self.lib.rs_simulate(seed & MASK64, first, count, seats, agg, ph, tr, trace_cap, ctypes.byref(tl))
         if code:
-            raise RulespecError(self._message(code))
+            raise self._error(code)
         a = list(agg)
         cats = lay.categories + ["total", "margin"]
         wins = a[4:4 + k]
@@ -464,18 +477,43 @@ class Native:
                                for s in range(k)],
                     "events": {name: r[2 + k * (nc + 1) + i] for i, name in enumerate(lay.events)},
                 })
-        trace = [tuple(tr[6 * i:6 * i + 6]) for i in range(tl.value)] if trace_cap else None
+        # The capture and the declared cards are 64-bit masks, kept as int64: a deck of 64 cards sets bit 63.
+        trace = [(h, seat, card, cap & MASK64, dec & MASK64, wild)
+                 for h, seat, card, cap, dec, wild in (tr[6 * i:6 * i + 6] for i in range(tl.value))] \
+            if trace_cap else None
         return Batch(a[0], a[1], a[2], a[3], wins, outcomes, sums, squares, events, rows, trace)
 
-    def _message(self, code: int) -> str:
+    def _error(self, code: int) -> RulespecError:
+        """The error of rs_simulate's code, located at the rule that caused it (NativeLimit for a limit of
+        the C's lists, which the Python engine does not have)."""
+        where = self.lib.rs_error_where()
         if code == 3:
-            where = self.lib.rs_error_where()
             from rulespec.compiler.emit_c import Aux
             aux = Aux()      # the spans in the order the generator numbered them: generate again
             codegen_c().generate(self.compiled.ruleset, aux=aux)
             span = aux.errors[where - 1] if 0 < where <= len(aux.errors) else None
-            return f"{span}: division by zero" if span else "division by zero"
-        return _MESSAGES.get(code, f"the native playout failed (code {code})")
+            return RulespecError("division by zero", span)
+        message, limit = _MESSAGES.get(code, (f"the native playout failed (code {code})", False))
+        checks = self.compiled.ruleset.deal_checks
+        if code == 1 and 0 < where <= len(checks):     # as the Python engine words it (run/engine.py)
+            message = (f"deal check '{checks[where - 1].name}' threw in 1000 deals in a row: does it hold for "
+                       f"(nearly) every deal?")
+        return (NativeLimit if limit else RulespecError)(message, self._span(code, where))
+
+    def _span(self, code: int, where: int):
+        """Where the ruleset writes what an error code stopped at: the deal check that threw (1), the
+        capture kinds (2, 5), the hand bonuses (4), the deal (6)."""
+        rs = self.compiled.ruleset
+        spans = getattr(rs.doc or {}, "value_spans", {})
+        if code == 1 and 0 < where <= len(rs.deal_checks):
+            return rs.deal_checks[where - 1].when.span
+        if code in (2, 5):
+            return getattr(self.compiled.module, "CAPTURE_SPAN", None) or spans.get("capture", rs.span)
+        if code == 4:
+            return spans.get("hand_bonuses", rs.span)
+        if code == 6:
+            return spans.get("deal", rs.span)
+        return rs.span
 
 
 def codegen_c():

@@ -144,6 +144,21 @@ CASES = {
     "id ending in a newline": (sub("id: cirulla", 'id: "cirulla\\n"'), "invalid value 'cirulla"),
     "event name ending in a newline": (sub("  scopa:\n", '  "scopa\\n":\n'), "invalid key 'scopa"),
     "wild card not in the deck": (sub("card: 7H", "card: 8H"), "unknown card '8H' (the wild card) in deck french40"),
+    # The seats would hold no card after round 2 (the engines played on forever).
+    "round dealing to the table only": (sub("    - [{each: 3}]    ", "    - [{table: 4}]    "),
+                                        "round 2 deals 4 cards to the table and none to the players"),
+    # A 12-card bonus over hands of 30: 86 million combinations to search (every command hung).
+    "12-card bonus over hands of 30": (
+        "id: big-bonus\ndeck:\n  id: sixteen\n  ranks: ["
+        + ", ".join(f"{{rank: R{i}, value: {min(i, 10)}}}" for i in range(1, 17)) + "]\n  suits: [H, D, C, S]\n"
+        "players: {counts: [2], default: 2, sides: {2: 2}}\n"
+        "deal:\n  rounds:\n    - [{each: 30}, {table: 4}]\n  repeat_last: false\n"
+        "capture: {forced: true, leftovers: last_capturer, kinds: [{kind: match}]}\n"
+        "scoring:\n  scope: {from_events: true}\n"
+        "game: {target: 11, tie: play_on}\n"
+        "hand_bonuses:\n  big: {size: 12, when: 'total(cards) == 72', points: 3, category: scope}\n",
+        "hand bonus 'big' takes 12 cards of hands of 30: the hand bonuses would be searched over 86493225 "
+        "combinations"),
 }
 
 

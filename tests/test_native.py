@@ -205,14 +205,14 @@ def test_lockstep_with_the_python_engine(rid, tmp_path):
         assert [tuple(t) for t in batch.trace] == expected_moves, (rid, seats)
 
 
-def lockstep(compiled, seed: int = 29, hands: int = 300) -> list:
-    """Hands 0..hands-1 of a 4-seat native run against the Python engine's (python_hand): the same scores
+def lockstep(compiled, seed: int = 29, hands: int = 300, seats: int = 4) -> list:
+    """Hands 0..hands-1 of a native run (4 seats) against the Python engine's (python_hand): the same scores
     and the same moves; the Python hands with their moves, for a test to check what they reached."""
     rules = compiled.module
-    batch = native.load(compiled).run(seed, 0, hands, 4, per_hand=True, trace_cap=hands * 60)
+    batch = native.load(compiled).run(seed, 0, hands, seats, per_hand=True, trace_cap=hands * 60)
     played, expected = [], []
     for i in range(hands):
-        hand, moves = python_hand(rules, 4, seed, i)
+        hand, moves = python_hand(rules, seats, seed, i)
         expected += moves
         if hand.plays:
             assert batch.per_hand[i]["scores"] == hand.score(), i
@@ -606,3 +606,73 @@ def test_lockstep_where_subset_total_asks_for_more_than_the_deck_holds(tmp_path)
 
 def test_the_declaration_limit_is_the_c_arrays():
     assert f"#define MAX_OPTS {codegen_c.MAX_OPTS} " in codegen_c._PRELUDE
+
+
+# -------------------------------------------------------------------- the C's fixed arrays (docs/security.md)
+
+# Sixty-four one-card bonuses that share their cards, over hands of thirty: a seat declares up to 1920 of
+# them at once. The C chose them into `Decl ds[64]` on the stack: the run died with SIGSEGV.
+SHARED_BONUSES = ("id: shared-bonuses\n"
+                  "deck:\n  id: sixteen\n  ranks: [" + ", ".join(f"{{rank: R{i}, value: {min(i, 10)}}}"
+                                                               for i in range(1, 17)) + "]\n"
+                  "  suits: [H, D, C, S]\n"
+                  "players: {counts: [2], default: 2, sides: {2: 2}}\n"
+                  "deal:\n  rounds:\n    - [{each: 30}, {table: 4}]\n  repeat_last: false\n"
+                  "capture: {forced: true, leftovers: last_capturer, kinds: [{kind: match}]}\n"
+                  "scoring:\n  scope: {from_events: true}\n  carte: {points: '1 if most(count(pile)) else 0'}\n"
+                  "game: {target: 11, tie: play_on}\n"
+                  "hand_bonuses:\n" + "".join(
+                      f"  b{i}: {{size: 1, when: 'count(cards) == 1', points: 1, category: scope, "
+                      f"shares_cards_with: [{', '.join(f'b{j}' for j in range(64) if j != i)}]}}\n"
+                      for i in range(64)))
+
+
+@needs_cc
+def test_a_seat_declaring_more_than_64_bonuses_at_once_plays_as_the_python_engine(tmp_path):
+    path = tmp_path / "shared-bonuses.yaml"
+    path.write_text(SHARED_BONUSES, encoding="utf-8")
+    # In a process of its own: the C wrote past its array (a crash would take the test run with it).
+    done = __import__("subprocess").run(
+        [__import__("sys").executable, "-m", "rulespec", "simulate", str(path), "--hands", "3", "--engine", "native"],
+        capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert done.returncode == 0, (done.returncode, done.stderr[-500:])
+    played = lockstep(compile_ruleset(path), hands=2, seats=2)
+    from collections import Counter
+    at_once = Counter((i, e.play) for i, (hand, _) in enumerate(played) for e in hand.events)
+    assert max(at_once.values()) > 64
+
+
+# Fourteen capture kinds by sum beside a match and a sweep, a table of eighteen cards worth 1: the C lists
+# a card worth 8 once per kind, past its 200000 moves (the Python engine lists each set once: about 700).
+MANY_MOVES = ("id: many-moves\n"
+              "deck:\n  id: ones\n  ranks: [" + ", ".join(f"{{rank: R{i}, value: 1}}" for i in range(1, 16))
+              + ", {rank: E, value: 8}]\n  suits: [H, D, C, S]\n"
+              "players: {counts: [2], default: 2, sides: {2: 2}}\n"
+              "deal:\n  rounds:\n    - [{each: 23}, {table: 18}]\n  repeat_last: false\n"
+              "capture:\n  forced: false\n  leftovers: last_capturer\n  kinds:\n    - kind: match\n"
+              + "    - {kind: sum}\n" * 14 + "    - kind: sweep\n"
+              "scoring:\n  carte: {points: '1 if most(count(pile)) else 0'}\n"
+              "game: {target: 11, tie: play_on}\n")
+
+
+@needs_cc
+def test_more_moves_than_the_c_lists_is_located_and_auto_plays_the_python_engine(tmp_path, capsys):
+    path = tmp_path / "many-moves.yaml"
+    path.write_text(MANY_MOVES, encoding="utf-8")
+    assert run(["simulate", str(path), "--hands", "2", "--engine", "native"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}:16:7: a turn has more than 200000 legal moves, more than the native engine "
+                          f"lists") and "Traceback" not in err
+    lines = auto_fallback(capsys, path, hands=1)
+    assert len(lines) == 1 and lines[0].startswith(f"rulespec: using the Python engine: {path}:16:7: a turn has")
+
+
+@needs_cc
+def test_a_library_that_does_not_match_what_is_known_of_its_ruleset_is_refused_before_a_hand():
+    """The arrays rs_simulate writes are allocated from the meta (a manifest's, say): a library built with other
+    sizes would write past them; rs_shape is asked first."""
+    import dataclasses
+    nat = native.load(compile_ruleset("cirulla"))
+    fewer = native.Native(dataclasses.replace(nat.meta, categories=nat.meta.categories[:-1]), nat.lib, nat.path)
+    with pytest.raises(native.NativeUnavailable, match="does not match what is known of ruleset cirulla"):
+        fewer.run(1, 0, 5, 4)

@@ -317,3 +317,14 @@ def test_hands_are_played_with_fewer_collections_and_the_threshold_put_back(monk
     with pytest.raises(RuntimeError):
         simulate("cirulla", hands=4, seed=1, workers=1)
     assert gc.get_threshold() == before
+
+
+def test_a_game_past_the_hand_limit_is_located_at_its_target(tmp_path):
+    """A target the hands can reach but not within MAX_HANDS_PER_GAME: the error points at game.target and
+    says the limit (the playouts' path, which whole games of random bots take, said neither)."""
+    path = tmp_path / "far.yaml"
+    path.write_text("id: far\nextends: scopa\ngame:\n  target: 1000000\n", encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["simulate", str(path), "--games", "1", "--workers", "1"], out, err) == 2
+    assert err.getvalue().startswith(f"{path}:4:11: game 0 has not ended after 1000 hands, the most a game may "
+                                     f"last: can the target 1000000 be reached in fewer?\n")

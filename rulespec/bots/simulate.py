@@ -459,7 +459,7 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
                 rngs = _bot_rngs(job, f"game{i}")
                 while not game.is_over:
                     if game.hands_played >= MAX_HANDS_PER_GAME:
-                        raise RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands")
+                        raise _endless(i, rules)
                     game.hand = _play_fast(fast, rules, n, game.dealer, game.rng, rngs, stats)
                     game.finish_hand()
                 stats.add_game(game)
@@ -472,9 +472,7 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
             bots = _hand_bots(job, f"game{i}")
             while not game.is_over:
                 if game.hands_played >= MAX_HANDS_PER_GAME:
-                    at = getattr(rules, "TARGET_SPAN", None)
-                    raise RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands: can the target "
-                                        f"{rules.TARGET} be reached?", at)
+                    raise _endless(i, rules)
                 _play(game.new_hand(), bots, stats)
                 game.finish_hand()
             stats.add_game(game)
@@ -482,6 +480,12 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
             rng = random.Random(f"rulespec-sim:{job['seed']}:{i}")
             _play(Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng)), _hand_bots(job, str(i), rng), stats)
     return stats
+
+
+def _endless(i: int, rules) -> RulespecError:
+    """Game i reached the hand limit: located at game.target, the one thing that makes a game that long."""
+    return RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands, the most a game may last: can "
+                         f"the target {rules.TARGET} be reached in fewer?", getattr(rules, "TARGET_SPAN", None))
 
 
 def default_workers() -> int:

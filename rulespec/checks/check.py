@@ -148,6 +148,14 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
             seat_cards = sum(s.count for s in steps if s.kind == "each")
             table_cards = sum(s.count for s in steps if s.kind == "table")
             need = seat_cards * n + table_cards
+            if table_cards and not seat_cards:
+                # The seats would have nothing to play after this deal, and a hand never ends.
+                rounds = rs.doc["deal"].get("rounds")
+                spans = getattr(rounds, "item_spans", [])
+                at = spans[min(i, len(spans) - 1)] if spans else rs.doc["deal"].value_spans["rounds"]
+                raise RulespecError(f"round {i + 1} deals {table_cards} cards to the table and none to the "
+                                    f"players, who would have nothing to play (give each player cards with "
+                                    f"`each`)", at)
             if used + need > size:
                 raise RulespecError(
                     f"with {n} players round {i + 1} needs {need} cards but only {size - used} remain "
@@ -230,6 +238,30 @@ def target_span(rs: Ruleset) -> Span | None:
     """Where `game.target` is written (in the file that wrote it)."""
     game = rs.doc.get("game") if isinstance(rs.doc, dict) else None
     return getattr(game, "value_spans", {}).get("target") if game is not None else None
+
+
+# The declaration search (run/declarations.py) checks each hand bonus on the combinations of its size of
+# a hand's cards: more than this many in all and one search could take minutes (a 12-card bonus over hands
+# of 30 has 86 million), so such a ruleset is refused here, at the bonus. The native back end lists fewer
+# (codegen_c.MAX_OPTS) and falls back to this engine between the two.
+MAX_BONUS_COMBINATIONS = 50_000
+
+
+def bonus_search(rs: Ruleset) -> list[RulespecError]:
+    """The hand bonuses whose combinations of a hand are too many to search (none, or one error at the
+    size of the bonus that brings the most), over the largest hand a round deals a seat."""
+    from math import comb
+    hand = max([seat for s in rs.schedules.values() for seat, _table, _steps in s.rounds] + [0])
+    bonuses = list(rs.hand_bonuses.values())
+    checked = sum(comb(hand, b.size) for b in bonuses)
+    if checked <= MAX_BONUS_COMBINATIONS:
+        return []
+    bonus = max(bonuses, key=lambda b: comb(hand, b.size))
+    doc = (rs.doc or {}).get("hand_bonuses") or {}
+    at = getattr(doc.get(bonus.name) or {}, "value_spans", {}).get("size", bonus.span)
+    return [RulespecError(f"hand bonus '{bonus.name}' takes {bonus.size} cards of hands of {hand}: the hand bonuses "
+                          f"would be searched over {checked} combinations of a hand's cards, more than the "
+                          f"{MAX_BONUS_COMBINATIONS} the engine searches (fewer cards per bonus, or smaller hands)", at)]
 
 
 def guards(rs: Ruleset) -> list[RulespecError]:

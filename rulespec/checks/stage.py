@@ -7,7 +7,7 @@ from rulespec.errors import Span, collect, in_order
 from rulespec.lang.model import Ruleset
 from rulespec.source.rulesets import note_inherited
 
-from .check import MAX_ERRORS, apply_switches, check_types, guards, target_span, with_options  # noqa: F401 - target_span for the compiler
+from .check import MAX_ERRORS, apply_switches, bonus_search, check_types, guards, target_span, with_options  # noqa: F401 - target_span for the compiler
 from .lint import lint
 
 
@@ -25,6 +25,6 @@ def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = 
     collect(note_inherited(in_order(errors + lint_errors, rs.files, MAX_ERRORS), rs.files))
     checked = apply_switches(replace(typed, warnings=tuple(warnings)))
     # What would loop until the engine's guards stop it (a deal check that always redeals, a target
-    # nothing brings closer), refused here when it is plain.
-    collect(note_inherited(guards(checked), rs.files))
+    # nothing brings closer), refused here when it is plain; a declaration search too long to finish.
+    collect(note_inherited(guards(checked) + bonus_search(checked), rs.files))
     return checked

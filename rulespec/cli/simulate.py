@@ -97,12 +97,24 @@ def run(args, out, err) -> int:
             nat = choose_engine(args.engine, compiled, bots=bots, games=games, backend=args.backend, err=err,
                                 ref=args.ruleset, options=options, root=args.root)
     ruleset_id = nat.meta.id if nat is not None else compiled.id
+    engine = "native" if nat is not None else "python"
     if nat is not None:
         from rulespec.bots.native_sim import simulate_native
+        on_python = simulate
 
-        def simulate(_ref, progress=None, **_run):  # noqa: F811 - the native engine stands in
-            return simulate_native(nat, hands=hands, seed=args.seed, seats=args.seats, progress=progress,
-                                   distributions=args.html is not None)
+        def simulate(ref, progress=None, **run):  # noqa: F811 - the native engine stands in
+            nonlocal engine
+            from rulespec.compiler.native import NativeLimit
+            try:
+                return simulate_native(nat, hands=hands, seed=args.seed, seats=args.seats, progress=progress,
+                                       distributions=args.html is not None)
+            except NativeLimit as error:
+                # A hand passed one of the C's fixed lists: auto plays the whole run on the Python engine.
+                if args.engine != "auto":
+                    raise
+                print(f"rulespec: using the Python engine: {error.headline()}", file=err)
+                engine = "python"
+                return on_python(ref, progress=progress, **run)
     if args.json or not err.isatty():
         stats = simulate(args.ruleset, **run)
     else:
@@ -127,11 +139,11 @@ def run(args, out, err) -> int:
                       f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html, err if args.json else out)
     if args.json:
         timings = {} if args.no_timings else dict(
-            workers=1 if nat is not None else getattr(stats, "workers", args.workers or default_workers()),
+            workers=1 if engine == "native" else getattr(stats, "workers", args.workers or default_workers()),
             seconds=round(dt, 3),
             hands_per_second=round(stats.hands / dt, 1) if dt else None)
         doc = to_dict(stats, ruleset=ruleset_id, options=options or {}, seed=args.seed, seats=n, bots=bots,
-                      backend=args.backend, engine="native" if nat is not None else "python", **timings)
+                      backend=args.backend, engine=engine, **timings)
         import json
         print(json.dumps(doc, indent=2), file=out)
         return 0
