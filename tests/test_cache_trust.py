@@ -162,13 +162,9 @@ def plant_library(where, name, ruleset_id):
     (where / name).chmod(0o700)
 
 
-def expected_library(compiled) -> str:
-    return native._library_name(native.source_of(compiled), native.find_compiler(), native._flags())
-
-
-@needs_cc
-@pytest.mark.parametrize("how", SPOILS)
-def test_a_native_library_not_ours_is_never_loaded(home, monkeypatch, capsys, how):
+def planted_library(home, monkeypatch):
+    """cirulla-short compiled, and a library planted in a private native cache folder under the name its
+    C would be built under: (compiled, the folder, the name)."""
     monkeypatch.setenv("RULESPEC_NATIVE_OPT", "-O0")
     compiled = compile_ruleset("cirulla-short")
     folder = home / "native"
@@ -176,6 +172,17 @@ def test_a_native_library_not_ours_is_never_loaded(home, monkeypatch, capsys, ho
     home.chmod(0o700)
     name = expected_library(compiled)
     plant_library(folder, name, "planted")
+    return compiled, folder, name
+
+
+def expected_library(compiled) -> str:
+    return native._library_name(native.source_of(compiled), native.find_compiler(), native._flags())
+
+
+@needs_cc
+@pytest.mark.parametrize("how", SPOILS)
+def test_a_native_library_not_ours_is_never_loaded(home, monkeypatch, capsys, how):
+    compiled, folder, name = planted_library(home, monkeypatch)
     spoil(folder / name, how)
     capsys.readouterr()
     nat = native.load(compiled)
@@ -189,13 +196,7 @@ def test_a_native_library_not_ours_is_never_loaded(home, monkeypatch, capsys, ho
 @needs_cc
 @pytest.mark.parametrize("how", SPOILS)
 def test_a_native_library_in_a_folder_open_to_others_is_never_loaded(home, monkeypatch, capsys, how):
-    monkeypatch.setenv("RULESPEC_NATIVE_OPT", "-O0")
-    compiled = compile_ruleset("cirulla-short")
-    folder = home / "native"
-    folder.mkdir(parents=True, mode=0o700)
-    home.chmod(0o700)
-    name = expected_library(compiled)
-    plant_library(folder, name, "planted")
+    compiled, folder, name = planted_library(home, monkeypatch)
     loosen(folder, how)
     mode = folder.stat().st_mode
     capsys.readouterr()

@@ -15,6 +15,7 @@ from rulespec.cli.main import run
 from rulespec.compiler.build import compile_ruleset
 from rulespec.run.engine import Hand, shuffled_source
 from tests.browser import CHROMIUM, SKIP_REASON, Browser, assert_fits
+from tests.played import play_out
 
 # Scopa is worth 2, and a new hand bonus the base does not have (three cards of at most 7).
 VARIANT = """\
@@ -48,16 +49,7 @@ def _hand_events(ref, seed: int, i: int) -> dict:
     rng = random.Random(f"rulespec-sim:{seed}:{i}")
     hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
     players = [make_bot(spec, rng) for spec in parse_bots("random", n, rules.SIDES[n])]
-    while not hand.is_over:
-        if not hand.declares_with_play:
-            for j in range(n):
-                seat = (hand.dealer + 1 + j) % n
-                decls = hand.best_declarations(seat)
-                if decls and not hand.is_over:
-                    hand.declare(seat, decls)
-        seat = hand.current_seat
-        decls, card, capture = players[seat].choose(hand, seat)
-        hand.play(seat, card, capture, decls)
+    play_out(hand, players)
     counted: dict = {}
     for e in hand.events if hand.plays else ():
         row = counted.setdefault((e.side, e.name), [0, 0])

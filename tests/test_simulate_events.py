@@ -13,6 +13,7 @@ from rulespec.compiler import native
 from rulespec.compiler.build import compile_ruleset
 from rulespec.run.engine import Hand, shuffled_source
 from tests.browser import CHROMIUM, SKIP_REASON, Browser, assert_fits
+from tests.played import play_out
 
 HANDS = 40
 
@@ -31,18 +32,7 @@ def count_by_hand(ref: str, seed: int, hands: int, seats: int | None = None, bot
         rng = random.Random(f"rulespec-sim:{seed}:{i}")
         hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
         players = [make_bot(spec, rng) for spec in specs]
-        took = 0
-        while not hand.is_over:
-            if not hand.declares_with_play:           # knocks, in seat order after the dealer
-                for j in range(n):
-                    seat = (hand.dealer + 1 + j) % n
-                    decls = hand.best_declarations(seat)
-                    if decls and not hand.is_over:
-                        hand.declare(seat, decls)
-            seat = hand.current_seat
-            decls, card, capture = players[seat].choose(hand, seat)
-            hand.play(seat, card, capture, decls)
-            took += capture != 0
+        took = play_out(hand, players)
         if hand.plays == 0:
             continue
         seen = set()

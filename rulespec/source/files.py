@@ -51,6 +51,14 @@ def check_size(size: int, filename: str) -> None:
         raise RulespecError(f"file too large: {size} bytes; the limit is 2 MiB", Span(filename, 1, 1))
 
 
+def read_fd(fd: int) -> bytes:
+    """Everything left to read of an open file descriptor (the caller has checked what it is, and its size)."""
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def read_regular(path: str | Path, span: Span | None = None, *, what: str = "file") -> bytes:
     """The bytes of a regular file (at most the size limit plus one); a located error for anything else."""
     name = str(path)

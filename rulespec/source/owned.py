@@ -165,13 +165,8 @@ def read_own(name: str, where: Folder, limit: int) -> bytes | None:
     try:
         if st.st_size > limit:
             return None
-        chunks = []
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        return b"".join(chunks)
+        from rulespec.source.files import read_fd
+        return read_fd(fd)
     except OSError:
         return None
     finally:

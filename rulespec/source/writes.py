@@ -22,7 +22,7 @@ import stat
 from pathlib import Path
 
 from rulespec.errors import RulespecError
-from rulespec.source.files import check_name_length, kind_of
+from rulespec.source.files import check_name_length, kind_of, read_fd
 
 _DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -168,10 +168,7 @@ def _read(name: str, where: int | None) -> bytes | None:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
+        return read_fd(fd)
     except OSError:
         return None
     finally:
