@@ -453,7 +453,10 @@ class Words:
         if isinstance(e, Call) and e.func == "best_per_suit" and isinstance(e.args[1], MapLit):
             table = ", ".join(f"{k.value} = {source(v)}" for k, v in zip(e.args[1].keys, e.args[1].values))
             return f"the side with the highest sum of its best card in each suit, valued {table}, and 0 if a suit is missing"
-        return f"the side with the highest {self.number(e)}"
+        number = self.number(e)
+        # "the highest the number of sevens ...": the phrase's own article goes
+        number = number[len("the "):] if number.startswith("the ") else number
+        return f"the side with the highest {number}"
 
 
 def _points(n: int) -> str:
