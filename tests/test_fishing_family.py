@@ -154,3 +154,14 @@ def test_explain_reads_bermila_in_words():
     row = next(line for line in text.splitlines() if line.startswith("| `bermila`"))
     assert "the side with the highest number of sevens in the side's captured cards times 5 plus the number of sixes" in row
     assert "highest the" not in text
+
+
+def test_custom_deck_suit_names_read_in_explain():
+    # A custom deck's suit_names name its suits in words: chkobba's dinari read "the most diamonds" and
+    # "the seven of diamonds (7D)", not "the most suit D".
+    from rulespec.authoring.explain import explain
+    rs = compile_ruleset("chkobba").ruleset
+    assert rs.deck.suit_names == ("hearts", "diamonds", "clubs", "spades")
+    text = explain(rs)
+    assert "the side with the most diamonds" in text and "the seven of diamonds (7D)" in text
+    assert "suit D" not in text

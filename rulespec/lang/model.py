@@ -240,7 +240,14 @@ def _deck(doc) -> Deck:
     suits = list(spec["suits"])
     if len(set(suits)) != len(suits):
         raise RulespecError("a suit is listed twice", spec.value_spans["suits"])
-    return Deck(spec["id"], tuple(ranks), tuple(r["value"] for r in spec["ranks"]), tuple(suits))
+    names = list(spec.get("suit_names") or ())
+    if names and len(names) != len(suits):
+        raise RulespecError(f"suit_names gives {len(names)} name{'s' if len(names) != 1 else ''} for "
+                            f"{len(suits)} suits: one name per suit, in the order of suits",
+                            spec.value_spans["suit_names"])
+    if len(set(names)) != len(names):
+        raise RulespecError("a suit name is listed twice", spec.value_spans["suit_names"])
+    return Deck(spec["id"], tuple(ranks), tuple(r["value"] for r in spec["ranks"]), tuple(suits), tuple(names))
 
 
 def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
