@@ -1,4 +1,4 @@
-"""The fishing family's first games (chkobba, scopa-a-15): their names are a contract (transcripts written
+"""The fishing family's first games (chkobba, scopa-a-15, kontsina): their names are a contract (transcripts written
 by others from pagat.com's rules replay against these ids), and each test names the rule it checks
 (docs/fishing-family.md)."""
 import pytest
@@ -13,6 +13,7 @@ FAMILY = {
     "chkobba": (["chkobbas", "karta", "dinari", "haya", "bermila"], {"chkobba"}, ["three_kings"],
                 {"target": 11, "three_kings": True}, [2, 3, 4], "chkobba40"),
     "scopa-a-15": (SCOPA, {"scopa"}, [], {"target": 11}, [2, 3, 4, 6], "latin40"),
+    "kontsina": (["cards", "clubs", "good_two", "good_ten"], set(), [], {"hands": 4}, [2], "standard52"),
 }
 
 
@@ -165,3 +166,49 @@ def test_custom_deck_suit_names_read_in_explain():
     text = explain(rs)
     assert "the side with the most diamonds" in text and "the seven of diamonds (7D)" in text
     assert "suit D" not in text
+
+
+@pytest.fixture(scope="module")
+def kontsina():
+    return compile_ruleset("kontsina").module
+
+
+def test_kontsina_court_cards_capture_only_by_rank(kontsina):
+    # "this is the only way to capture face cards (K, Q, J) as these cards have no numerical value": a queen
+    # takes a queen, never a sum; a 10 takes a 10 or numerals summing to 10, never a king.
+    h = explicit_hand(kontsina, 0, ["QC", "KS", "4D", "6H"], {1: ["QH", "10D", "2S", "3S"], 0: ["AC", "5C", "7C", "8C"]},
+                      seats=2)
+    assert h.captures_for(card_of(kontsina, "QH")) == [mask_of(kontsina, "QC")]
+    assert sorted(names(kontsina, m) for m in h.captures_for(card_of(kontsina, "10D"))) == [["4D", "6H"]]
+
+
+def test_kontsina_match_and_sum_both_offered_and_capture_optional(kontsina):
+    # No match priority: a 10 may take the 10 or 4 + 6; capturing is optional (a card may be laid).
+    h = explicit_hand(kontsina, 0, ["10C", "4C", "6H", "KS"], {1: ["3H", "JS", "QC", "7D"], 0: ["10D", "2C", "AH", "5S"]},
+                      seats=2)
+    h.play(1, card_of(kontsina, "3H"), 0)
+    assert sorted(names(kontsina, m) for m in h.captures_for(card_of(kontsina, "10D"))) == [["10C"], ["4C", "6H"]]
+    h.play(0, card_of(kontsina, "10D"), 0)         # laid though it could capture
+    assert names(kontsina, h.table) == sorted(["10C", "4C", "6H", "KS", "3H", "10D"])
+
+
+def test_kontsina_has_no_sweep_event(kontsina):
+    # Pagat's Kontsina scores no sweeps: a capture that empties the table makes no event.
+    h = explicit_hand(kontsina, 0, ["2C", "3D", "4H", "AS"], {1: ["10S", "JS", "QC", "7D"], 0: ["10D", "2S", "AH", "5S"]},
+                      seats=2)
+    assert h.play(1, card_of(kontsina, "10S"), mask_of(kontsina, "2C", "3D", "4H", "AS")) == []
+    assert h.table == 0
+
+
+@pytest.mark.parametrize("piles, expected", [
+    # cards 2 to strictly the most; clubs 1 to the most clubs; good two 2C; good ten 10D
+    ((["2C", "3C", "4H"], ["10D", "AS"]), ({"cards": 2, "clubs": 1, "good_two": 1, "good_ten": 0, "total": 4},
+                                          {"cards": 0, "clubs": 0, "good_two": 0, "good_ten": 1, "total": 1})),
+    ((["2C", "4H"], ["10D", "3C"]), ({"cards": 0, "clubs": 0, "good_two": 1, "good_ten": 0, "total": 1},
+                                    {"cards": 0, "clubs": 0, "good_two": 0, "good_ten": 1, "total": 1})),
+])
+def test_kontsina_scoring(kontsina, piles, expected):
+    h = explicit_hand(kontsina, 0, ["QC", "KS", "4D", "6H"], {1: ["QH", "10S", "2S", "3S"], 0: ["AC", "5C", "7C", "8C"]},
+                      seats=2)
+    h.piles = [mask_of(kontsina, *p) for p in piles]
+    assert tuple(h.score()) == expected

@@ -18,7 +18,7 @@ import re
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.errors import RulespecError
-from rulespec.run.engine import Game, Hand, RuleFailed, rule_failure, score_located, shuffled_source
+from rulespec.run.engine import Game, Hand, RuleFailed, game_length, rule_failure, score_located, shuffled_source
 
 MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a bug, not a long game
 
@@ -407,8 +407,8 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
             while not game.is_over:
                 if game.hands_played >= MAX_HANDS_PER_GAME:
                     at = getattr(rules, "TARGET_SPAN", None)
-                    raise RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands: can the target "
-                                        f"{rules.TARGET} be reached?", at)
+                    raise RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands "
+                                        f"({game_length(rules)}): can a side win it?", at)
                 _play(game.new_hand(), bots, stats)
                 game.finish_hand()
             stats.add_game(game)

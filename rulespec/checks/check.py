@@ -145,7 +145,7 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
 # The fields of a ruleset that hold expressions: the check stage types copies of them, so the
 # ruleset it was given keeps its trees as they were.
 EXPRESSION_FIELDS = ("deal_checks", "dealer_bonuses", "hand_bonuses", "kinds", "events", "categories",
-                     "outcomes", "target")
+                     "outcomes", "target", "hands")
 
 
 def with_options(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
@@ -177,8 +177,9 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
                  *rs.events.values(), *rs.outcomes.values()]:
         if isinstance(item.enabled, Expression):
             _typed(rs, item.enabled, {}, tc.BOOL, errors)
-    if isinstance(rs.target, Expression):
-        _typed(rs, rs.target, {}, tc.INT, errors)
+    for length in (rs.target, rs.hands):
+        if isinstance(length, Expression):
+            _typed(rs, length, {}, tc.INT, errors)
     try:
         return errors, schedules(rs)
     except RulespecError as err:
@@ -196,17 +197,21 @@ def apply_switches(rs: Ruleset) -> Ruleset:
         events={n: e for n, e in rs.events.items() if constant(rs, e.enabled, tc.BOOL)},
         outcomes={n: o for n, o in rs.outcomes.items() if constant(rs, o.enabled, tc.BOOL)},
         target=constant(rs, rs.target, tc.INT),
+        hands=constant(rs, rs.hands, tc.INT),
     )
 
 
 # At most this many errors are reported at once.
 MAX_ERRORS = 20
+# The longest game a ruleset may ask for (`game.hands`; the schema's bound on a literal, here on an
+# options expression's value too).
+MAX_GAME_HANDS = 500    # below simulate.MAX_HANDS_PER_GAME, so a long game is no guard failure
 
 
-def target_span(rs: Ruleset) -> Span | None:
-    """Where `game.target` is written (in the file that wrote it)."""
+def target_span(rs: Ruleset, key: str = "target") -> Span | None:
+    """Where `game.target` (or another key of `game`) is written (in the file that wrote it)."""
     game = rs.doc.get("game") if isinstance(rs.doc, dict) else None
-    return getattr(game, "value_spans", {}).get("target") if game is not None else None
+    return getattr(game, "value_spans", {}).get(key) if game is not None else None
 
 
 def guards(rs: Ruleset) -> list[RulespecError]:
@@ -238,7 +243,16 @@ def guards(rs: Ruleset) -> list[RulespecError]:
                 points.append(1)           # it reads the piles: it may give points
         elif isinstance(cat.points, int):
             points.append(cat.points)
-    if isinstance(rs.target, int) and rs.target > 0 and not rs.outcomes and max(points, default=0) <= 0:
+    if isinstance(rs.hands, int) and not 1 <= rs.hands <= MAX_GAME_HANDS:
+        errors.append(RulespecError(f"the game lasts {rs.hands} hands: it needs at least 1 and at most "
+                                    f"{MAX_GAME_HANDS}", target_span(rs, "hands")))
+    pointless = not rs.outcomes and max(points, default=0) <= 0
+    if pointless and rs.hands is not None:
+        # every hand ties at 0, and a tie at the end plays on: the game would never end
+        errors.append(RulespecError(f"the game of {rs.hands} hands can never be won: no category, event or bonus "
+                                    f"gives a point and no outcome ends the game, so every game ties and plays on",
+                                    target_span(rs, "hands")))
+    elif pointless and isinstance(rs.target, int) and rs.target > 0:
         errors.append(RulespecError(f"the target {rs.target} can never be reached: no category, event or bonus "
                                     f"gives a point and no outcome ends the game", target_span(rs)))
     return errors

@@ -48,7 +48,8 @@ class CompiledRules(Protocol):
     FORCED: bool
     LEFTOVERS: str
     CATEGORIES: Sequence[str]
-    TARGET: int
+    TARGET: int | None     # None: no target (the game lasts HANDS hands)
+    HANDS: int | None      # None: played to the target
     TIE: object
 
     def schedule(self, seats: int) -> Schedule: ...
