@@ -11,7 +11,8 @@ from .writer import Writer
 
 def emit_scoring(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"CATEGORIES = {tuple(rs.categories)!r}")
-    w(f"TARGET = {rs.target!r}")
+    w(f"TARGET = {rs.target!r}")     # None: no target (the game lasts HANDS hands)
+    w(f"HANDS = {rs.hands!r}")       # None: played to the target
     w(f"TIE = {rs.tie!r}")
     w()
     w()

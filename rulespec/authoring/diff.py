@@ -115,7 +115,9 @@ class _Facts:
             self.put(("category", name), f"scoring category {name}", value)
         for name, o in rs.outcomes.items():
             self.put(("outcome", name), f"outcome {name}", f"{self.scoring.side(o.when.tree)} wins the game")
-        self.put(("target",), "points to win the game", self.words.target() or str(rs.target))
+        self.put(("target",), "points to win the game",
+                 self.words.target() or ("none" if rs.target is None else str(rs.target)))
+        self.put(("hands",), "the game's length in hands", self.words.hands() or ("not fixed" if rs.hands is None else str(rs.hands)))
         for name, o in rs.options.items():
             value = f"{o.type}, default {_show(o.default)}"
             if o.choices is not None:

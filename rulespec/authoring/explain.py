@@ -289,12 +289,19 @@ class _Book:
         items = []
         for name, o in rs.outcomes.items():
             items.append(f"{bold(name)}: {self.scoring.side(o.when.tree)} at the end of a hand wins the game at once.")
-        # A target that depends on options is said whole: its value here alone would hide the others.
-        rule = self.words.target()
-        note = f" (the target: {rule})" if rule is not None else ""
+        ends = []
+        if rs.target is not None:
+            # A target that depends on options is said whole: its value here alone would hide the others.
+            rule = self.words.target()
+            note = f" (the target: {rule})" if rule is not None else ""
+            ends.append(f"if a side has {rs.target} or more points in all{note}")
+        if rs.hands is not None:
+            rule = self.words.hands()
+            note = f" (the number of hands: {rule})" if rule is not None else ""
+            ends.append(f"once {rs.hands} hand{'s have' if rs.hands != 1 else ' has'} been played{note}")
         items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end of a "
-                     f"hand, if a side has {rs.target} or more points in all{note}, the side with the highest total "
-                     f"wins; a tie at the top plays another hand.")
+                     f"hand, {' or '.join(ends)}, the side with the highest total wins; a tie at the top plays "
+                     f"another hand.")
         self.add("ul", items)
 
     def options(self) -> None:

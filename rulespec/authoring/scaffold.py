@@ -70,7 +70,7 @@ def _flow(value) -> str:
 def _examples(rs: Ruleset) -> list[tuple[str, list[str]]]:
     """(what it does, YAML lines) for each commented example, from the base's own data."""
     out = []
-    target = rs.doc["game"]["target"]
+    target = rs.doc["game"].get("target")
     if isinstance(target, int):
         other = 101 if target != 101 else 51
         out.append((f"Play to another target ({rs.id}: {target}):", [f"game: {{target: {other}}}"]))

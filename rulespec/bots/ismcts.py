@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from rulespec.bots.policy import declared_moves
-from rulespec.run.engine import Hand, score_located
+from rulespec.run.engine import Hand, score_located, stake
 
 
 def _mask(cards) -> int:
@@ -89,7 +89,7 @@ def playout_value(hand: Hand, side: int, rng: random.Random, resume) -> float:
     totals = [row["total"] for row in score_located(rules, piles, points)] if plays else [0] * hand.k
     value = totals[side] - max(t for s, t in enumerate(totals) if s != side)
     if outcome is not None:
-        value += rules.TARGET if side in outcome[1] else -rules.TARGET
+        value += stake(rules) if side in outcome[1] else -stake(rules)
     return value
 
 
@@ -106,7 +106,7 @@ def result_for(hand: Hand, side: int) -> float:
     totals = [row["total"] for row in hand.score()] if hand.plays else [0] * hand.k
     value = totals[side] - max(t for s, t in enumerate(totals) if s != side)
     if hand.outcome is not None:
-        value += hand.rules.TARGET if side in hand.outcome[1] else -hand.rules.TARGET
+        value += stake(hand.rules) if side in hand.outcome[1] else -stake(hand.rules)
     return value
 
 

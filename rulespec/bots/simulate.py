@@ -18,7 +18,7 @@ import re
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.errors import RulespecError
-from rulespec.run.engine import Game, Hand, RuleFailed, rule_failure, score_located, shuffled_source
+from rulespec.run.engine import Game, Hand, RuleFailed, game_length, rule_failure, score_located, shuffled_source
 
 MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a bug, not a long game
 
@@ -484,6 +484,10 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
 
 def _endless(i: int, rules) -> RulespecError:
     """Game i reached the hand limit: located at game.target, the one thing that makes a game that long."""
+    if rules.TARGET is None:        # a game of a number of hands whose every hand was tied
+        return RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands, the most a game may last "
+                             f"({game_length(rules)}, a tie playing on): can a side win it?",
+                             getattr(rules, "TARGET_SPAN", None))
     return RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands, the most a game may last: can "
                          f"the target {rules.TARGET} be reached in fewer?", getattr(rules, "TARGET_SPAN", None))
 

@@ -102,6 +102,8 @@ def context(rs: Ruleset, names: dict, *, allow_most: bool = False, options_only:
 
 # What an options-only expression may be, said when it names something unknown.
 TARGET_IS = "the target is a whole number such as 61, or an expression of the options such as '31 if options.short else 51'"
+HANDS_IS = ("the game's number of hands is a whole number such as 4, or an expression of the options such as "
+            "'options.hands'")
 ENABLED_IS = "`enabled` is true, false, or a condition on the options such as 'options.short'"
 
 
@@ -175,7 +177,7 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
 # The fields of a ruleset that hold expressions: the check stage types copies of them, so the
 # ruleset it was given keeps its trees as they were.
 EXPRESSION_FIELDS = ("deal_checks", "dealer_bonuses", "hand_bonuses", "kinds", "events", "categories",
-                     "outcomes", "target")
+                     "outcomes", "target", "hands")
 
 
 def with_options(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
@@ -207,8 +209,9 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
                  *rs.events.values(), *rs.outcomes.values()]:
         if isinstance(item.enabled, Expression):
             _typed(rs, item.enabled, {}, tc.BOOL, errors, options_only=ENABLED_IS)
-    if isinstance(rs.target, Expression):
-        _typed(rs, rs.target, {}, tc.INT, errors, options_only=TARGET_IS)
+    for length, says in ((rs.target, TARGET_IS), (rs.hands, HANDS_IS)):
+        if isinstance(length, Expression):
+            _typed(rs, length, {}, tc.INT, errors, options_only=says)
     try:
         return errors, schedules(rs)
     except RulespecError as err:
@@ -227,17 +230,22 @@ def apply_switches(rs: Ruleset) -> Ruleset:
         outcomes={n: o for n, o in rs.outcomes.items() if constant(rs, o.enabled, tc.BOOL)},
         target=constant(rs, rs.target, tc.INT),
         target_rule=rs.target if isinstance(rs.target, Expression) else None,
+        hands_rule=rs.hands if isinstance(rs.hands, Expression) else None,
+        hands=constant(rs, rs.hands, tc.INT),
     )
 
 
 # At most this many errors are reported at once.
 MAX_ERRORS = 20
+# The longest game a ruleset may ask for (`game.hands`; the schema's bound on a literal, here on an
+# options expression's value too).
+MAX_GAME_HANDS = 500    # below simulate.MAX_HANDS_PER_GAME, so a long game is no guard failure
 
 
-def target_span(rs: Ruleset) -> Span | None:
-    """Where `game.target` is written (in the file that wrote it)."""
+def target_span(rs: Ruleset, key: str = "target") -> Span | None:
+    """Where `game.target` (or another key of `game`) is written (in the file that wrote it)."""
     game = rs.doc.get("game") if isinstance(rs.doc, dict) else None
-    return getattr(game, "value_spans", {}).get("target") if game is not None else None
+    return getattr(game, "value_spans", {}).get(key) if game is not None else None
 
 
 # The declaration search (run/declarations.py) checks each hand bonus on the combinations of its size of
@@ -293,7 +301,16 @@ def guards(rs: Ruleset) -> list[RulespecError]:
                 points.append(1)           # it reads the piles: it may give points
         elif isinstance(cat.points, int):
             points.append(cat.points)
-    if isinstance(rs.target, int) and rs.target > 0 and not rs.outcomes and max(points, default=0) <= 0:
+    if isinstance(rs.hands, int) and not 1 <= rs.hands <= MAX_GAME_HANDS:
+        errors.append(RulespecError(f"the game lasts {rs.hands} hands: it needs at least 1 and at most "
+                                    f"{MAX_GAME_HANDS}", target_span(rs, "hands")))
+    pointless = not rs.outcomes and max(points, default=0) <= 0
+    if pointless and rs.hands is not None:
+        # every hand ties at 0, and a tie at the end plays on: the game would never end
+        errors.append(RulespecError(f"the game of {rs.hands} hands can never be won: no category, event or bonus "
+                                    f"gives a point and no outcome ends the game, so every game ties and plays on",
+                                    target_span(rs, "hands")))
+    elif pointless and isinstance(rs.target, int) and rs.target > 0:
         errors.append(RulespecError(f"the target {rs.target} can never be reached: no category, event or bonus "
                                     f"gives a point and no outcome ends the game", target_span(rs)))
     return errors

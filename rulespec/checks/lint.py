@@ -108,8 +108,9 @@ def expressions(rs: Ruleset):
     for c in rs.categories.values():
         if isinstance(c.points, Expression):
             yield c.points
-    if isinstance(rs.target, Expression):
-        yield rs.target
+    for length in (rs.target, rs.hands):
+        if isinstance(length, Expression):
+            yield length
 
 
 # ------------------------------------------------------------ categories

@@ -14,7 +14,7 @@ from rulespec.bots.policy import best_declarations
 from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.cli.options import add_option_argument, compile_named
 from rulespec.errors import RulespecError
-from rulespec.run.engine import Declaration, Game, Hand, IllegalMove
+from rulespec.run.engine import Declaration, Game, Hand, IllegalMove, game_length
 
 
 class Quit(Exception):
@@ -226,7 +226,7 @@ class TerminalGame:
         rules = self.rules
         self.game = game = Game(rules, self.n, seed=f"rulespec-play:{self.seed}")
         self.say(f"{self.compiled.ruleset.name} ({rules.RULESET_ID}), {self.n} players, seed {self.seed}; "
-                 f"first to {rules.TARGET}. Type a move's number; q quits.")
+                 f"{game_length(rules)}. Type a move's number; q quits.")
         try:
             while not game.is_over and (self.max_hands is None or game.hands_played < self.max_hands):
                 hand = game.new_hand()

@@ -9,7 +9,8 @@ Observations and actions are the PettingZoo environment's
 policies). One episode is one hand; the reward, at the end, is the agent's
 side's total minus the best other side's (± the target for a game-ending
 outcome). An action outside the mask ends the episode with
-`illegal_reward` (default: minus the game's target) and
+`illegal_reward` (default: minus the game's target; -1 in a game of a
+fixed number of hands, which has none) and
 `info["illegal_action"] = True`, the state unchanged (and the episode
 over: the next step needs a reset()). An action that is no
 integer (a float, a bool, None: numpy integers are integers) raises
@@ -32,7 +33,7 @@ from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.interop.decisions import ActionLayout, Decisions, as_int
 from rulespec.interop.observation import Observer, action_mask
 from rulespec.interop.pettingzoo import MAX_EMPTY_DEALS
-from rulespec.run.engine import Hand, shuffled_source
+from rulespec.run.engine import Hand, shuffled_source, stake
 
 
 class RulespecEnv(gym.Env):
@@ -54,7 +55,7 @@ class RulespecEnv(gym.Env):
             raise ValueError(f"seat must be from 0 to {self.seats - 1}, found {seat}")
         self.seat = seat
         self.bot_specs = parse_bots(bots, self.seats, module.SIDES[self.seats])
-        self.illegal_reward = -float(module.TARGET) if illegal_reward is None else float(illegal_reward)
+        self.illegal_reward = -float(stake(module) or 1) if illegal_reward is None else float(illegal_reward)
         self.layout = ActionLayout(module, self.seats)
         self.observer = Observer(module, self.seats)
         self.observation_space = spaces.Dict({

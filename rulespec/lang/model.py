@@ -159,7 +159,7 @@ class Ruleset:
     events: dict[str, EventRule]
     categories: dict[str, Category]
     outcomes: dict[str, Outcome]
-    target: Expression | int
+    target: Expression | int | None    # None: no target (a game of `hands` hands)
     tie: str
     options: dict[str, OptionDecl]
     option_values: dict[str, object] = field(default_factory=dict)
@@ -170,6 +170,8 @@ class Ruleset:
     prefer: str = "any"     # any | fewest_cards | most_cards: which of the offered capture sets may be taken
     stamps: tuple = ()     # (resolved file, SHA-256 of its bytes) per file of the chain: the compile cache key
     target_rule: object = None  # once checked: the target as written when it depends on options (target: its value)
+    hands_rule: object = None   # once checked: the number of hands as written when it depends on options
+    hands: Expression | int | None = None   # the game's length in hands (None: played to the target)
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -241,7 +243,14 @@ def _deck(doc) -> Deck:
     suits = list(spec["suits"])
     if len(set(suits)) != len(suits):
         raise RulespecError("a suit is listed twice", spec.value_spans["suits"])
-    return Deck(spec["id"], tuple(ranks), tuple(r["value"] for r in spec["ranks"]), tuple(suits))
+    names = list(spec.get("suit_names") or ())
+    if names and len(names) != len(suits):
+        raise RulespecError(f"suit_names gives {len(names)} name{'s' if len(names) != 1 else ''} for "
+                            f"{len(suits)} suits: one name per suit, in the order of suits",
+                            spec.value_spans["suit_names"])
+    if len(set(names)) != len(names):
+        raise RulespecError("a suit name is listed twice", spec.value_spans["suit_names"])
+    return Deck(spec["id"], tuple(ranks), tuple(r["value"] for r in spec["ranks"]), tuple(suits), tuple(names))
 
 
 def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
@@ -284,7 +293,8 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         categories=_categories(doc, errors),
         outcomes={name: Outcome(name, _expr(o, "when"), o["result"], _enabled(o))
                   for name, o in (doc.get("outcomes") or {}).items() if o is not None},
-        target=game["target"] if isinstance(game["target"], int) else _expr(game, "target"),
+        target=_game_length(game, "target", errors),
+        hands=_game_length(game, "hands", errors),
         tie=game.get("tie", "play_on"),
         options={name: OptionDecl(name, o["type"], o["default"], o.get("choices"), o.get("min"), o.get("max"),
                                   o.get("description", ""), doc["options"].key_spans[name])
@@ -301,8 +311,20 @@ def _expressions(rs: Ruleset) -> list[Expression]:
     parts = [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds, *rs.events.values(),
              *rs.outcomes.values()]
     found = [x for p in parts for x in (getattr(p, "when", None), p.enabled)]
-    found += [c.points for c in rs.categories.values()] + [rs.target]
+    found += [c.points for c in rs.categories.values()] + [rs.target, rs.hands]
     return [x for x in found if isinstance(x, Expression)]
+
+
+def _game_length(game, key: str, errors: list):
+    """`game.target` or `game.hands`: an integer, an expression over options, or None when not written.
+
+    A game needs one of them (both: whichever ends it first)."""
+    if key == "target" and "target" not in game and "hands" not in game:
+        errors.append(RulespecError("game has no target and no hands: write the points that end the game "
+                                    "(target), the number of hands it lasts (hands), or both", game.span))
+    if key not in game:
+        return None
+    return game[key] if isinstance(game[key], int) else _expr(game, key)
 
 
 def _wild(doc, deck: Deck, errors: list) -> tuple[int | None, list[int]]:

@@ -265,7 +265,14 @@ class Words:
     def target(self) -> str | None:
         """The ruleset's target as written, in words, when it depends on options (`31 if option corta is on,
         otherwise 51`; a bare option: `option target (11 by default)`); None for a plain number."""
-        rule = getattr(self.rs, "target_rule", None)
+        return self.game_rule(getattr(self.rs, "target_rule", None))
+
+    def hands(self) -> str | None:
+        """The game's number of hands as written, in words, when it depends on options; None otherwise."""
+        return self.game_rule(getattr(self.rs, "hands_rule", None))
+
+    def game_rule(self, rule) -> str | None:
+        """A game length's expression of the options in words; None for none."""
         if rule is None:
             return None
         tree = rule.tree
@@ -482,7 +489,10 @@ class Words:
         if isinstance(e, Call) and e.func == "best_per_suit" and isinstance(e.args[1], MapLit):
             table = ", ".join(f"{k.value} = {source(v)}" for k, v in zip(e.args[1].keys, e.args[1].values))
             return f"the side with the highest sum of its best card in each suit, valued {table}, and 0 if a suit is missing"
-        return f"the side with the highest {self.number(e)}"
+        number = self.number(e)
+        # "the highest the number of sevens ...": the phrase's own article goes
+        number = number[len("the "):] if number.startswith("the ") else number
+        return f"the side with the highest {number}"
 
 
 def _points(n: int) -> str:

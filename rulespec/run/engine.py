@@ -1093,8 +1093,23 @@ def shuffled_source(n_cards: int, rng: random.Random) -> DealSource:
     return DealSource(order=order, rng=rng)
 
 
+def stake(rules: CompiledRules) -> int:
+    """What an outcome that ends the game adds to (or takes from) a hand's value for the bots and the
+    game-AI adapters: the target; a game of a fixed number of hands has none, and there the outcome
+    counts for the hand's margin alone."""
+    return rules.TARGET if rules.TARGET is not None else 0
+
+
+def game_length(rules: CompiledRules) -> str:
+    """How the game ends, in a few words: `first to 51`, `12 hands`, `first to 51 or 12 hands`."""
+    parts = ([f"first to {rules.TARGET}"] if rules.TARGET is not None else []) + \
+        ([f"{rules.HANDS} hand{'s' if rules.HANDS != 1 else ''}"] if rules.HANDS is not None else [])
+    return " or ".join(parts)
+
+
 class Game:
-    """A game: hands until a side reaches the target (or an outcome ends it)."""
+    """A game: hands until a side reaches the target or the game's number of hands is played (or an
+    outcome ends it); then the highest total wins, and a tie at the top plays another hand."""
 
     def __init__(self, rules: CompiledRules, seats: int | None = None, seed: int | None = None, dealer: int = 0):
         self.rules = rules
@@ -1131,7 +1146,8 @@ class Game:
         self.dealer = (self.dealer + 1) % self.n
         if self.winners is not None:
             return
-        if max(self.totals) >= self.rules.TARGET:
+        target, hands = self.rules.TARGET, self.rules.HANDS
+        if (target is not None and max(self.totals) >= target) or (hands is not None and self.hands_played >= hands):
             best = max(self.totals)
             top = [s for s, t in enumerate(self.totals) if t == best]
             if len(top) == 1:

@@ -50,7 +50,8 @@ class CompiledRules(Protocol):
     LEFTOVERS: str
     CATEGORIES: Sequence[str]
     EVENTS: tuple[tuple[str, str, bool], ...]   # (name, kind: event | deal | bonus, scores in a category)
-    TARGET: int
+    TARGET: int | None     # None: no target (the game lasts HANDS hands)
+    HANDS: int | None      # None: played to the target
     TIE: object
 
     def schedule(self, seats: int) -> Schedule: ...

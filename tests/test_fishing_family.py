@@ -1,0 +1,214 @@
+"""The fishing family's first games (chkobba, scopa-a-15, kontsina): their names are a contract (transcripts written
+by others from pagat.com's rules replay against these ids), and each test names the rule it checks
+(docs/fishing-family.md)."""
+import pytest
+
+from rulespec.compiler.build import compile_ruleset
+from rulespec.run.engine import IllegalMove
+from tests.conftest import card_of, explicit_hand, mask_of
+
+SCOPA = ["scope", "carte", "denari", "settebello", "primiera"]
+FAMILY = {
+    # id: (categories, events, deal checks, options, player counts, deck)
+    "chkobba": (["chkobbas", "karta", "dinari", "haya", "bermila"], {"chkobba"}, ["three_kings"],
+                {"target": 11, "three_kings": True}, [2, 3, 4], "chkobba40"),
+    "scopa-a-15": (SCOPA, {"scopa"}, [], {"target": 11}, [2, 3, 4, 6], "latin40"),
+    "kontsina": (["cards", "clubs", "good_two", "good_ten"], set(), [], {"hands": 4}, [2], "standard52"),
+}
+
+
+@pytest.fixture(scope="module")
+def chkobba():
+    return compile_ruleset("chkobba").module
+
+
+@pytest.fixture(scope="module")
+def quindici():
+    return compile_ruleset("scopa-a-15").module
+
+
+def names(rules, mask):
+    return sorted(rules.card_names(mask).split())
+
+
+@pytest.mark.parametrize("rid", sorted(FAMILY))
+def test_contract_names(rid):
+    categories, events, checks, options, counts, deck = FAMILY[rid]
+    rs = compile_ruleset(rid).ruleset
+    assert list(rs.categories) == categories
+    assert set(rs.events) == events
+    assert [c.name for c in rs.deal_checks] == checks
+    assert {name: o.default for name, o in rs.options.items()} == options
+    assert rs.player_counts == counts
+    assert rs.deck.id == deck
+    assert rs.source.startswith("https://www.pagat.com/") and rs.description
+
+
+def test_chkobba_deck_is_the_french_pack_with_the_tunisian_court_values():
+    # "the 40-card French pack (A-7, J, Q, K; H D C S) with Q 8, J 9, K 10"
+    deck = compile_ruleset("chkobba").ruleset.deck
+    assert sorted(deck.names) == sorted(r + s for s in "HDCS" for r in ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"])
+    assert {r: deck.values[deck.ranks.index(r)] for r in ("Q", "J", "K")} == {"Q": 8, "J": 9, "K": 10}
+
+
+def _chkobba_hand(rules, table, first_hand):
+    other = [c for c in ["AS", "2S", "3S"] if c not in table + first_hand]
+    return explicit_hand(rules, 0, table, {1: first_hand, 0: other}, seats=2)
+
+
+def test_chkobba_queen_takes_eight_jack_nine(chkobba):
+    # Q counts 8, J 9: a queen takes 5 + 3, a jack 5 + 4, and a queen cannot take a jack (8 is not 9).
+    h = _chkobba_hand(chkobba, ["5H", "3C", "4D", "JC"], ["QH", "JD", "KS"])
+    assert [names(chkobba, m) for m in h.captures_for(card_of(chkobba, "QH"))] == [["3C", "5H"]]
+    assert sorted(names(chkobba, m) for m in h.captures_for(card_of(chkobba, "JD"))) == [["JC"]]
+
+
+def test_chkobba_match_before_sum(chkobba):
+    # A card that has a match may not take a sum: with 7C on the table a 7 takes 7C, never 4D 3C.
+    h = _chkobba_hand(chkobba, ["7C", "4D", "3C", "KH"], ["7H", "5D", "6S"])
+    assert [names(chkobba, m) for m in h.captures_for(card_of(chkobba, "7H"))] == [["7C"]]
+
+
+def test_chkobba_capture_is_compulsory(chkobba):
+    # "a card that can capture must": trailing a 7 with 7C on the table is refused.
+    h = _chkobba_hand(chkobba, ["7C", "4D", "3C", "KH"], ["7H", "5D", "6S"])
+    with pytest.raises(IllegalMove, match="must capture"):
+        h.play(1, card_of(chkobba, "7H"), 0)
+
+
+def test_chkobba_three_kings_void_the_deal_unless_the_option_is_off():
+    # Deal check three_kings: three kings among the table cards void the deal; option three_kings: false keeps it.
+    from rulespec.errors import RulespecError
+    table, hands = ["KC", "KD", "KH", "AD"], {1: ["5C", "5S", "QC"], 0: ["JS", "KS", "AH"]}
+    with pytest.raises(RulespecError, match="redeal"):
+        explicit_hand(compile_ruleset("chkobba").module, 1, table, hands, seats=2)
+    h = explicit_hand(compile_ruleset("chkobba", {"three_kings": False}).module, 1, table, hands, seats=2)
+    assert h.dealer_events == []
+
+
+def _score(rules, piles):
+    h = _chkobba_hand(rules, ["5H", "3C", "4D", "JC"], ["QH", "JD", "KS"])
+    h.piles = [mask_of(rules, *p) for p in piles]
+    return h.score()
+
+
+@pytest.mark.parametrize("sevens_sixes, winner", [
+    ((["7H", "7C", "7S"], ["6H"]), 0),                       # most sevens, fewer sixes: sevens decide
+    ((["7H", "7C", "6H", "6C"], ["7S", "7D", "6D"]), 0),     # equal sevens: the most sixes
+    ((["7H", "7C", "6H"], ["7S", "7D", "6D", "6C"]), 1),
+    ((["7H", "7C", "6H", "6C"], ["7S", "7D", "6D", "6S"]), None),   # equal sevens, equal sixes: nobody
+    ((["6H", "6C", "6D", "6S"], ["7H"]), 1),                 # four sixes lose to one seven
+])
+def test_chkobba_bermila_sevens_then_sixes_then_nobody(chkobba, sevens_sixes, winner):
+    score = _score(chkobba, sevens_sixes)
+    assert [score[s]["bermila"] for s in (0, 1)] == [int(winner == 0), int(winner == 1)]
+
+
+def test_chkobba_karta_dinari_haya(chkobba):
+    # karta: strictly the most cards; dinari: strictly the most diamonds (a tie: nobody); haya: 7D.
+    score = _score(chkobba, (["AD", "2D", "AH", "2H"], ["3D", "4D", "7D"]))
+    assert [(score[s]["karta"], score[s]["dinari"], score[s]["haya"]) for s in (0, 1)] == [(1, 0, 0), (0, 1, 1)]
+    score = _score(chkobba, (["AD", "AH"], ["3D", "3H"]))
+    assert [(score[s]["karta"], score[s]["dinari"]) for s in (0, 1)] == [(0, 0), (0, 0)]
+
+
+def test_chkobba_sweep_scores_a_chkobba(chkobba):
+    # Event chkobba: a capture that empties the table (not on the hand's last play), 1 point in chkobbas.
+    h = _chkobba_hand(chkobba, ["5H", "3C", "AD", "JC"], ["JD", "QH", "KS"])
+    assert [e.name for e in h.play(1, card_of(chkobba, "JD"), mask_of(chkobba, "JC"))] == []
+    assert [e.name for e in h.play(0, card_of(chkobba, "AS"), mask_of(chkobba, "AD"))] == []
+    assert [e.name for e in h.play(1, card_of(chkobba, "QH"), mask_of(chkobba, "5H", "3C"))] == ["chkobba"]
+
+
+def test_scopa_a_15_takes_only_fifteens(quindici):
+    # "a card takes table cards that with it total 15": no match (7 on 7 is 14), no sum (a cavallo on 5 4).
+    h = explicit_hand(quindici, 0, ["7C", "5S", "4B", "RD"], {1: ["7S", "CD", "AB"], 0: ["2C", "3C", "4C"]}, seats=2)
+    assert h.captures_for(card_of(quindici, "7S")) == []
+    assert h.captures_for(card_of(quindici, "CD")) == []
+    assert sorted(names(quindici, m) for m in h.captures_for(card_of(quindici, "AB"))) == [["4B", "RD"]]   # 1 + 4 + 10; 1 + 5 + 7 is 13
+
+
+def test_scopa_a_15_keeps_a_table_of_three_kings(quindici):
+    # No deal check: three kings on the first table are played (Scopa's three_kings is not inherited).
+    h = explicit_hand(quindici, 0, ["RC", "RD", "RB", "5S"], {1: ["5D", "7C", "3B"], 0: ["7S", "AB", "2C"]}, seats=2)
+    assert h.dealer_events == []
+    assert sorted(names(quindici, m) for m in h.captures_for(card_of(quindici, "5D"))) == [["RB"], ["RC"], ["RD"]]
+
+
+def test_scopa_a_15_sweep_is_a_scopa(quindici):
+    # Event scopa: a fifteen that empties the table (not on the hand's last play).
+    h = explicit_hand(quindici, 0, ["7C", "5S", "AD", "RD"], {1: ["2B", "CD", "AB"], 0: ["5C", "3C", "4C"]}, seats=2)
+    assert [e.name for e in h.play(1, card_of(quindici, "2B"), mask_of(quindici, "7C", "5S", "AD"))] == []
+    assert [e.name for e in h.play(0, card_of(quindici, "5C"), mask_of(quindici, "RD"))] == ["scopa"]
+
+
+def test_option_target():
+    assert compile_ruleset("chkobba", {"target": 21}).ruleset.option_values["target"] == 21
+    assert compile_ruleset("scopa-a-15", {"target": 21}).ruleset.option_values["target"] == 21
+
+
+def test_explain_reads_bermila_in_words():
+    # `rulespec explain`: a most() over a number with no phrase of its own reads "the side with the highest
+    # number of ...", not "the highest the number of ...".
+    from rulespec.authoring.explain import explain
+    text = explain(compile_ruleset("chkobba").ruleset)
+    row = next(line for line in text.splitlines() if line.startswith("| `bermila`"))
+    assert "the side with the highest number of sevens in the side's captured cards times 5 plus the number of sixes" in row
+    assert "highest the" not in text
+
+
+def test_custom_deck_suit_names_read_in_explain():
+    # A custom deck's suit_names name its suits in words: chkobba's dinari read "the most diamonds" and
+    # "the seven of diamonds (7D)", not "the most suit D".
+    from rulespec.authoring.explain import explain
+    rs = compile_ruleset("chkobba").ruleset
+    assert rs.deck.suit_names == ("hearts", "diamonds", "clubs", "spades")
+    text = explain(rs)
+    assert "the side with the most diamonds" in text and "the seven of diamonds (7D)" in text
+    assert "suit D" not in text
+
+
+@pytest.fixture(scope="module")
+def kontsina():
+    return compile_ruleset("kontsina").module
+
+
+def test_kontsina_court_cards_capture_only_by_rank(kontsina):
+    # "this is the only way to capture face cards (K, Q, J) as these cards have no numerical value": a queen
+    # takes a queen, never a sum; a 10 takes a 10 or numerals summing to 10, never a king.
+    h = explicit_hand(kontsina, 0, ["QC", "KS", "4D", "6H"], {1: ["QH", "10D", "2S", "3S"], 0: ["AC", "5C", "7C", "8C"]},
+                      seats=2)
+    assert h.captures_for(card_of(kontsina, "QH")) == [mask_of(kontsina, "QC")]
+    assert sorted(names(kontsina, m) for m in h.captures_for(card_of(kontsina, "10D"))) == [["4D", "6H"]]
+
+
+def test_kontsina_match_and_sum_both_offered_and_capture_optional(kontsina):
+    # No match priority: a 10 may take the 10 or 4 + 6; capturing is optional (a card may be laid).
+    h = explicit_hand(kontsina, 0, ["10C", "4C", "6H", "KS"], {1: ["3H", "JS", "QC", "7D"], 0: ["10D", "2C", "AH", "5S"]},
+                      seats=2)
+    h.play(1, card_of(kontsina, "3H"), 0)
+    assert sorted(names(kontsina, m) for m in h.captures_for(card_of(kontsina, "10D"))) == [["10C"], ["4C", "6H"]]
+    h.play(0, card_of(kontsina, "10D"), 0)         # laid though it could capture
+    assert names(kontsina, h.table) == sorted(["10C", "4C", "6H", "KS", "3H", "10D"])
+
+
+def test_kontsina_has_no_sweep_event(kontsina):
+    # Pagat's Kontsina scores no sweeps: a capture that empties the table makes no event.
+    h = explicit_hand(kontsina, 0, ["2C", "3D", "4H", "AS"], {1: ["10S", "JS", "QC", "7D"], 0: ["10D", "2S", "AH", "5S"]},
+                      seats=2)
+    assert h.play(1, card_of(kontsina, "10S"), mask_of(kontsina, "2C", "3D", "4H", "AS")) == []
+    assert h.table == 0
+
+
+@pytest.mark.parametrize("piles, expected", [
+    # cards 2 to strictly the most; clubs 1 to the most clubs; good two 2C; good ten 10D
+    ((["2C", "3C", "4H"], ["10D", "AS"]), ({"cards": 2, "clubs": 1, "good_two": 1, "good_ten": 0, "total": 4},
+                                          {"cards": 0, "clubs": 0, "good_two": 0, "good_ten": 1, "total": 1})),
+    ((["2C", "4H"], ["10D", "3C"]), ({"cards": 0, "clubs": 0, "good_two": 1, "good_ten": 0, "total": 1},
+                                    {"cards": 0, "clubs": 0, "good_two": 0, "good_ten": 1, "total": 1})),
+])
+def test_kontsina_scoring(kontsina, piles, expected):
+    h = explicit_hand(kontsina, 0, ["QC", "KS", "4D", "6H"], {1: ["QH", "10S", "2S", "3S"], 0: ["AC", "5C", "7C", "8C"]},
+                      seats=2)
+    h.piles = [mask_of(kontsina, *p) for p in piles]
+    assert tuple(h.score()) == expected
