@@ -340,3 +340,17 @@ def test_the_shipped_docs_cite_nothing_outside_the_package():
         assert "shared/" not in text, page.name
         cited = set(re.findall(r"\b([\w-]+\.md)\b", text)) - shipped
         assert not cited, (page.name, cited)
+
+
+def test_the_shipped_rulesets_and_schemas_cite_nothing_outside_the_package():
+    # `rulespec show cirulla` printed "(shared/rules/cirulla.md, ...)" and scopa's "(docs/scopa-family.md,
+    # ...)": files an installed package does not have; the transcript schema's description "shared/spec/".
+    import re
+    root = Path(__file__).parent.parent
+    for path in [*(root / "rulesets").glob("*.yaml"), *(root / "schemas").glob("*.json")]:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"shared/|docs/|[\w-]+\.md\b", text), path.name
+    code, out, _ = cli("show", "cirulla")
+    assert code == 0 and "pagat.com" in out.splitlines()[1]
+    code, out, _ = cli("show", "scopa")
+    assert code == 0 and "rulespec docs scopa-family" in out.splitlines()[1]
