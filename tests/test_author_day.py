@@ -158,6 +158,11 @@ def test_a_thousand_unknown_names_give_twenty_messages(tmp_path):
     ("three-space-indent", "three-space-indent.yaml:7:4: indented 3 spaces, but line 8 below it, in the same "
                            "block, 2: the lines of a block line up (this file indents by 2); check the "
                            "indentation"),
+    # The odd line under a block in step: it was "this file indents by 1" (the odd line's own step counted)
+    # and the caret on `when`, the line above, which is right.
+    ("three-space-indent-below", "three-space-indent-below.yaml:7:4: indented 3 spaces, but line 6 above it, in "
+                                 "the same block, 4: the lines of a block line up (this file indents by 2); "
+                                 "check the indentation"),
 ])
 def test_a_suggestion_fits_where_the_mistake_is(monkeypatch, name, expected):
     monkeypatch.chdir(HERE)
@@ -189,7 +194,8 @@ def test_an_indent_off_on_the_line_yaml_names_is_still_reported_there(tmp_path):
     path = write(tmp_path, "id: v\nextends: cirulla\nname: V\ndescription: d\ngame:\n  target: 61\n tie: play_on\n",
                  "v.yaml")
     code, _, err = cli("validate", path)
-    assert headlines(err) == [f"{path}:7:2: a mapping is not expected here; check the indentation"]
+    assert headlines(err) == [f"{path}:7:2: indented 1 space, but line 6 above it, in the same block, 2: the lines "
+                              f"of a block line up (this file indents by 2); check the indentation"]
 
 
 @pytest.mark.parametrize("value, message", [
