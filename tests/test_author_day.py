@@ -360,3 +360,17 @@ def test_the_shipped_rulesets_and_schemas_cite_nothing_outside_the_package():
     assert code == 0 and "pagat.com" in out.splitlines()[1]
     code, out, _ = cli("show", "scopa")
     assert code == 0 and "rulespec docs scopa-family" in out.splitlines()[1]
+
+
+def test_an_unquoted_expression_cut_at_a_comma_is_told_to_be_quoted(tmp_path):
+    # `{points: 1 if most(count(pile, rank == "K")) else 0}`: YAML ends the value at the ',' and reads the
+    # rest as a key; it was "unknown key ... expected one of: description, from_events, points".
+    path = write(tmp_path, 'id: v\nextends: cirulla\nscoring:\n  re: {points: 1 if most(count(pile, rank == "K")) '
+                           'else 0}\n', "v.yaml")
+    code, _, err = cli("validate", path)
+    assert code == 1
+    assert headlines(err) == [f"{path}:4:38: unknown key 'rank == \"K\")) else 0' in scoring.re: inside {{...}} a "
+                              f"',' ends a value, and the text after it reads as a key; quote the expression ('...')"]
+    path = write(tmp_path, "id: v\nextends: cirulla\nhand bonuses: {}\n", "w.yaml")
+    code, _, err = cli("validate", path)             # a key with a space is still a misspelt key
+    assert "did you mean 'hand_bonuses'?" in headlines(err)[0]
