@@ -374,3 +374,15 @@ def test_an_unquoted_expression_cut_at_a_comma_is_told_to_be_quoted(tmp_path):
     path = write(tmp_path, "id: v\nextends: cirulla\nhand bonuses: {}\n", "w.yaml")
     code, _, err = cli("validate", path)             # a key with a space is still a misspelt key
     assert "did you mean 'hand_bonuses'?" in headlines(err)[0]
+
+
+def test_explain_does_not_give_a_house_variant_its_bases_source(tmp_path):
+    # `rulespec new`'s variant writes no source: explain said "source: pagat.com, Cirulla (the base rules)",
+    # as if pagat.com described the house rule.
+    path = write(tmp_path, "id: house\nextends: cirulla\nevents:\n  scopa: {points: 2}\n", "house.yaml")
+    code, out, _ = cli("explain", path)
+    assert code == 0
+    assert ("Ruleset `house`, a variant of `cirulla`; no source of its own (that of `cirulla`: pagat.com, "
+            "Cirulla (the base rules)).") in out
+    code, out, _ = cli("explain", "cirulla-buffoni")     # a variant with its own source keeps it
+    assert "a variant of `cirulla`; source: Italian Wikipedia, Cirulla (a variant it gives)." in out
