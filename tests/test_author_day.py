@@ -386,3 +386,12 @@ def test_explain_does_not_give_a_house_variant_its_bases_source(tmp_path):
             "Cirulla (the base rules)).") in out
     code, out, _ = cli("explain", "cirulla-buffoni")     # a variant with its own source keeps it
     assert "a variant of `cirulla`; source: Italian Wikipedia, Cirulla (a variant it gives)." in out
+
+
+def test_the_transcript_checklist_cites_no_file_of_the_repository():
+    # The authors' conventions said "`tests/test_golden.py` enforces both" and "Files live in
+    # `tests/golden/<game>/`": a user of the installed package has neither; they have `rulespec test`.
+    text = (Path(__file__).parent.parent / "docs" / "transcripts.md").read_text(encoding="utf-8")
+    conventions = text.split("### Conventions", 1)[1]
+    assert "test_golden.py" not in conventions and "tests/golden/scopa/" not in conventions
+    assert "rulespec test --update` reads the first line" in " ".join(conventions.split())
