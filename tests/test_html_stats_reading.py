@@ -58,3 +58,24 @@ def test_the_statistics_pages_never_cut_a_word(pages, browser, which, width):
     browser.open(pages[which], width=width)
     assert browser.js(_CUT_WORDS) == []
     assert_fits(browser, pages[which], width)
+
+
+# Every text of the page's SVG plots drawn past its plot's box (the browser clips it).
+_CLIPPED = """(function () {
+  var out = [];
+  document.querySelectorAll("svg").forEach(function (svg) {
+    var box = svg.getBoundingClientRect();
+    svg.querySelectorAll("text").forEach(function (t) {
+      var b = t.getBoundingClientRect();            // drawn, so a rotated label's box is its drawn one
+      if (b.left < box.left - 0.5 || b.right > box.right + 0.5) out.push(svg.id + ": " + t.textContent);
+    });
+  });
+  return out;
+})()"""
+
+
+@pytest.mark.parametrize("which", ["simulate", "compare"])
+def test_no_label_of_the_plots_is_clipped(pages, browser, which):
+    # The compare plots' right-hand tick ("+1.06") was centred on the plot's last 12 px and cut to "+1.0".
+    browser.open(pages[which], width=1000)
+    assert browser.js(_CLIPPED) == []
