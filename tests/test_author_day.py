@@ -158,6 +158,11 @@ def test_a_thousand_unknown_names_give_twenty_messages(tmp_path):
     ("three-space-indent", "three-space-indent.yaml:7:4: indented 3 spaces, but line 8 below it, in the same "
                            "block, 2: the lines of a block line up (this file indents by 2); check the "
                            "indentation"),
+    # The odd line under a block in step: it was "this file indents by 1" (the odd line's own step counted)
+    # and the caret on `when`, the line above, which is right.
+    ("three-space-indent-below", "three-space-indent-below.yaml:7:4: indented 3 spaces, but line 6 above it, in "
+                                 "the same block, 4: the lines of a block line up (this file indents by 2); "
+                                 "check the indentation"),
 ])
 def test_a_suggestion_fits_where_the_mistake_is(monkeypatch, name, expected):
     monkeypatch.chdir(HERE)
@@ -189,7 +194,8 @@ def test_an_indent_off_on_the_line_yaml_names_is_still_reported_there(tmp_path):
     path = write(tmp_path, "id: v\nextends: cirulla\nname: V\ndescription: d\ngame:\n  target: 61\n tie: play_on\n",
                  "v.yaml")
     code, _, err = cli("validate", path)
-    assert headlines(err) == [f"{path}:7:2: a mapping is not expected here; check the indentation"]
+    assert headlines(err) == [f"{path}:7:2: indented 1 space, but line 6 above it, in the same block, 2: the lines "
+                              f"of a block line up (this file indents by 2); check the indentation"]
 
 
 @pytest.mark.parametrize("value, message", [
@@ -340,3 +346,52 @@ def test_the_shipped_docs_cite_nothing_outside_the_package():
         assert "shared/" not in text, page.name
         cited = set(re.findall(r"\b([\w-]+\.md)\b", text)) - shipped
         assert not cited, (page.name, cited)
+
+
+def test_the_shipped_rulesets_and_schemas_cite_nothing_outside_the_package():
+    # `rulespec show cirulla` printed "(shared/rules/cirulla.md, ...)" and scopa's "(docs/scopa-family.md,
+    # ...)": files an installed package does not have; the transcript schema's description "shared/spec/".
+    import re
+    root = Path(__file__).parent.parent
+    for path in [*(root / "rulesets").glob("*.yaml"), *(root / "schemas").glob("*.json")]:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"shared/|docs/|[\w-]+\.md\b", text), path.name
+    code, out, _ = cli("show", "cirulla")
+    assert code == 0 and "pagat.com" in out.splitlines()[1]
+    code, out, _ = cli("show", "scopa")
+    assert code == 0 and "rulespec docs scopa-family" in out.splitlines()[1]
+
+
+def test_an_unquoted_expression_cut_at_a_comma_is_told_to_be_quoted(tmp_path):
+    # `{points: 1 if most(count(pile, rank == "K")) else 0}`: YAML ends the value at the ',' and reads the
+    # rest as a key; it was "unknown key ... expected one of: description, from_events, points".
+    path = write(tmp_path, 'id: v\nextends: cirulla\nscoring:\n  re: {points: 1 if most(count(pile, rank == "K")) '
+                           'else 0}\n', "v.yaml")
+    code, _, err = cli("validate", path)
+    assert code == 1
+    assert headlines(err) == [f"{path}:4:38: unknown key 'rank == \"K\")) else 0' in scoring.re: inside {{...}} a "
+                              f"',' ends a value, and the text after it reads as a key; quote the expression ('...')"]
+    path = write(tmp_path, "id: v\nextends: cirulla\nhand bonuses: {}\n", "w.yaml")
+    code, _, err = cli("validate", path)             # a key with a space is still a misspelt key
+    assert "did you mean 'hand_bonuses'?" in headlines(err)[0]
+
+
+def test_explain_does_not_give_a_house_variant_its_bases_source(tmp_path):
+    # `rulespec new`'s variant writes no source: explain said "source: pagat.com, Cirulla (the base rules)",
+    # as if pagat.com described the house rule.
+    path = write(tmp_path, "id: house\nextends: cirulla\nevents:\n  scopa: {points: 2}\n", "house.yaml")
+    code, out, _ = cli("explain", path)
+    assert code == 0
+    assert ("Ruleset `house`, a variant of `cirulla`; no source of its own (that of `cirulla`: pagat.com, "
+            "Cirulla (the base rules)).") in out
+    code, out, _ = cli("explain", "cirulla-buffoni")     # a variant with its own source keeps it
+    assert "a variant of `cirulla`; source: Italian Wikipedia, Cirulla (a variant it gives)." in out
+
+
+def test_the_transcript_checklist_cites_no_file_of_the_repository():
+    # The authors' conventions said "`tests/test_golden.py` enforces both" and "Files live in
+    # `tests/golden/<game>/`": a user of the installed package has neither; they have `rulespec test`.
+    text = (Path(__file__).parent.parent / "docs" / "transcripts.md").read_text(encoding="utf-8")
+    conventions = text.split("### Conventions", 1)[1]
+    assert "test_golden.py" not in conventions and "tests/golden/scopa/" not in conventions
+    assert "rulespec test --update` reads the first line" in " ".join(conventions.split())

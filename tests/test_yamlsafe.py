@@ -215,8 +215,10 @@ ERRORS = [
     ("key without colon", "a: 1\nb\n", "f.yaml:2:2: expected ':' after a key; check the indentation"),
     ("unclosed quote", "a: 'x\n", "f.yaml:1:6: unexpected end of the file (while scanning a quoted scalar at line 1)"),
     ("unclosed flow list", "a: [1, 2\n", "f.yaml:1:9: expected ',' or ']', but found the end of the file (while parsing a flow sequence at line 1)"),
-    ("outdented item", "a:\n  - 1\n - 2\n", "f.yaml:3:2: a list is not expected here; check the indentation"),
-    ("list then key", "a:\n  b: 1\n c: 2\n", "f.yaml:3:2: a mapping is not expected here; check the indentation"),
+    ("outdented item", "a:\n  - 1\n - 2\n", ("f.yaml:3:2: indented 1 space, but line 2 above it, in the same block, 2: the lines of a block "
+      "line up (this file indents by 2); check the indentation")),
+    ("list then key", "a:\n  b: 1\n c: 2\n", ("f.yaml:3:2: indented 1 space, but line 2 above it, in the same block, 2: the lines of a block "
+      "line up (this file indents by 2); check the indentation")),
     ("reserved character", "a: @x\n", "f.yaml:1:4: unexpected character '@'; quote the value if it starts with '@'"),
     ("bad escape", 'a: "\\q"\n', "f.yaml:1:6: found unknown escape character 'q' (while scanning a double-quoted scalar at line 1)"),
     ("undefined alias", "a: *q\n", "f.yaml:1:4: undefined alias 'q'"),

@@ -81,7 +81,10 @@ class _Book:
         about = f"Ruleset {code(user(rs.id))}"
         if rs.base:
             about += f", a variant of {code(user(rs.base))}"
-        if rs.source:
+        if rs.source and rs.base and rs.chain_docs and "source" not in rs.chain_docs[0]:
+            # A variant that names no source of its own is not what the base's source describes.
+            about += f"; no source of its own (that of {code(user(rs.base))}: {user(rs.source)})"
+        elif rs.source:
             about += f"; source: {user(rs.source)}"
         self.add("p", about + ". Generated from the ruleset by rulespec explain.")
         for section in (self.players, self.deal, self.hand_bonuses, self.play, self.events, self.score,

@@ -39,8 +39,9 @@ def interval_plot(rows: list[tuple[str, float, float]], *, chart_id: str, x_labe
                    f'{half:.3f}</title><line x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{y}" y2="{y}" '
                    f'stroke="{colour}" stroke-width="3"/><circle cx="{x(m):.1f}" cy="{y}" r="3.5" '
                    f'fill="{colour}"/></g>')
-    for v in (-reach, 0, reach):
-        out.append(f'<text x="{x(v):.1f}" y="{height - 20}" font-size="11" text-anchor="middle">{v:+.3g}</text>')
+    # The right-hand tick ends at its mark: centred, "+1.06" ran past the plot's edge and was cut.
+    for v, anchor in ((-reach, "middle"), (0, "middle"), (reach, "end")):
+        out.append(f'<text x="{x(v):.1f}" y="{height - 20}" font-size="11" text-anchor="{anchor}">{v:+.3g}</text>')
     out.append(f'<text x="{(left + right) / 2:.0f}" y="{height - 4}" font-size="12" text-anchor="middle">'
                f'{esc(x_label)}</text></svg>')
     return "".join(out)

@@ -19,10 +19,13 @@ COLOURS = ("#2f6fa8", "#c0392b", "#2e7d32", "#b07000", "#6a3d9a", "#00838f", "#a
 W, H = 640, 260                       # the viewBox; the SVG scales to the page's width
 LEFT, RIGHT, TOP, BOTTOM = 48, 10, 14, 42
 
+# break-word, not anywhere: `anywhere` lets a table cell shrink below its longest word, so a narrow page cut
+# "poin|ts" and "0.47|3"; break-word breaks only a word longer than its line (a stranger's long name).
+# A table wider than the page scrolls inside its .wrap box.
 CSS = """
 *{box-sizing:border-box}
 body{margin:0;padding:8px;font:15px/1.35 system-ui,sans-serif;background:#fafaf7;color:#222;overflow-x:hidden;
-  overflow-wrap:anywhere}
+  overflow-wrap:break-word}
 h1{font-size:1.3em;margin:.2em 0}
 h2{font-size:1.05em;margin:1em 0 .3em}
 .meta{color:#555;font-size:.9em}

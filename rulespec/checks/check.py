@@ -131,6 +131,13 @@ def constant(rs: Ruleset, expr: Expression | bool | int, expected):
     return value_of(expr.tree, ctx)
 
 
+def _round_span(rs: Ruleset, i: int) -> Span:
+    """Where deal round `i` (0-based) is written: its own item, or the last one, which repeats."""
+    rounds = rs.doc["deal"].get("rounds")
+    spans = getattr(rounds, "item_spans", [])
+    return spans[min(i, len(spans) - 1)] if spans else rs.doc["deal"].value_spans["rounds"]
+
+
 def schedules(rs: Ruleset) -> dict[int, Schedule]:
     """The deal schedule for each allowed number of players; it must use exactly the deck."""
     out = {}
@@ -152,16 +159,13 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
             need = seat_cards * n + table_cards
             if table_cards and not seat_cards:
                 # The seats would have nothing to play after this deal, and a hand never ends.
-                rounds = rs.doc["deal"].get("rounds")
-                spans = getattr(rounds, "item_spans", [])
-                at = spans[min(i, len(spans) - 1)] if spans else rs.doc["deal"].value_spans["rounds"]
                 raise RulespecError(f"round {i + 1} deals {table_cards} cards to the table and none to the "
                                     f"players, who would have nothing to play (give each player cards with "
-                                    f"`each`)", at)
+                                    f"`each`)", _round_span(rs, i))
             if used + need > size:
                 raise RulespecError(
                     f"with {n} players round {i + 1} needs {need} cards but only {size - used} remain "
-                    f"of the {size}-card deck", rs.doc["deal"].value_spans["rounds"])
+                    f"of the {size}-card deck", _round_span(rs, i))
             rounds.append((seat_cards, table_cards, tuple((s.kind, s.count, s.packet) for s in steps)))
             used += need
             i += 1

@@ -11,6 +11,10 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
+def _spaces(n: int) -> str:
+    return "1 space" if n == 1 else f"{n} spaces"
+
+
 def _content(lines: list[str]) -> list[tuple[int, int]]:
     """(line number, indent) of each line that holds YAML (not blank, not only a comment)."""
     return [(i + 1, _indent(line)) for i, line in enumerate(lines)
@@ -28,8 +32,8 @@ def _step(rows: list[tuple[int, int]], skip: range) -> int:
 
 
 def misindented(text: str, line: int) -> tuple[int, int, str] | None:
-    """For YAML's "not expected here" at `line`: (line, column, message) of the line above it that starts
-    the block indented off the file's step, when that one (and not `line`) is out of step; else None."""
+    """For YAML's "not expected here" at `line`: (line, column, message) naming the line that is off the
+    file's step: the line above that starts the block, or `line` itself when only it is off; else None."""
     lines = text.splitlines()
     if not 1 <= line <= len(lines):
         return None
@@ -47,9 +51,15 @@ def misindented(text: str, line: int) -> tuple[int, int, str] | None:
     if not block:
         return None
     first, depth = block[-1]
-    step = _step(_content(lines), range(first, line + 1))
+    # The line after `line` steps from the odd line, so its increase says nothing of the file's step.
+    step = _step(_content(lines), range(first, line + 2))
+    if depth - parent == step and indent - parent != step:
+        # The block above is in step and `line` is the odd one: the report stays there, saying why.
+        return (line, indent + 1,
+                f"indented {_spaces(indent)}, but line {first} above it, in the same block, {depth}: the lines "
+                f"of a block line up (this file indents by {step}); check the indentation")
     if depth - parent == step or indent - parent != step:
         return None
     return (first, depth + 1,
-            f"indented {depth} spaces, but line {line} below it, in the same block, {indent}: the lines of a "
+            f"indented {_spaces(depth)}, but line {line} below it, in the same block, {indent}: the lines of a "
             f"block line up (this file indents by {step}); check the indentation")

@@ -267,7 +267,10 @@ def _explain(error: ValidationError, doc, view, what: str, root_schema) -> list[
         for key in extra:
             message = f"unknown key {_show_key(key)} in {where}"
             suggest = None
-            if known:
+            if _cut_expression(key):
+                message += (": inside {...} a ',' ends a value, and the text after it reads as a key; quote the "
+                            "expression ('...')")
+            elif known:
                 message += f"; expected one of: {', '.join(known)}"
                 suggest = _suggestion(key, known, path, root_schema)
             problems.append(_Problem(message, key_span_at(doc, path, key), ("key", _path_key(path), repr(key)),
@@ -301,6 +304,12 @@ def _explain(error: ValidationError, doc, view, what: str, root_schema) -> list[
         return [_Problem(_plain_message(error, where, suggest=False), span_at(doc, path), value_group,
                          suggest=lambda: did_you_mean(error.instance, options))]
     return [_Problem(_plain_message(error, where), span_at(doc, path), value_group)]
+
+
+def _cut_expression(key) -> bool:
+    """Whether an unknown key is the tail of an unquoted expression that a ',' cut inside a flow mapping:
+    text no key is written with (a bracket or a quote; a space may be a misspelt key, 'hand bonuses')."""
+    return isinstance(key, str) and any(c in key for c in '()[]"\'')
 
 
 def _suggestion(key, known: list, path: list, root_schema):
