@@ -176,9 +176,7 @@ class Declarer:
         out = []
         tables: dict = {}             # per bonus: its passing multisets -> their ranks
         for name, spec in self.specs:
-            if spec.size > len(cards):
-                continue
-            if spec.rounds and round not in spec.rounds and not ("last" in spec.rounds and last_round):
+            if spec.size > len(cards) or not open_in(spec, round, last_round):
                 continue
             subs = subs_of.get(spec.size)
             if subs is None:
@@ -510,9 +508,7 @@ class Declarer:
         cards = _bits(avail)
         out = []
         for name, spec in self.specs:
-            if spec.size > len(cards):
-                continue
-            if spec.rounds and round not in spec.rounds and not ("last" in spec.rounds and last_round):
+            if spec.size > len(cards) or not open_in(spec, round, last_round):
                 continue
             for combo in combinations(cards, spec.size):
                 mask = sum(1 << c for c in combo)
@@ -648,6 +644,11 @@ class Declarer:
         except (AttributeError, TypeError, ValueError):
             return False
         return held <= set(sizes)
+
+
+def open_in(spec, round: int, last_round: bool) -> bool:
+    """Whether a hand bonus may be declared in this deal round (its `rounds`, "last" for the last one)."""
+    return not spec.rounds or round in spec.rounds or ("last" in spec.rounds and last_round)
 
 
 def choose(rules, options: list[Declaration], context: tuple) -> tuple:

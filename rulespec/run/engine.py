@@ -17,7 +17,7 @@ else:
     from rulespec.run.records import NamedTuple
 
 from rulespec.errors import RulespecError
-from rulespec.run.declarations import Declaration, declarer, unique_holder
+from rulespec.run.declarations import Declaration, declarer, open_in, unique_holder
 from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.runtime import bits as _rt_bits
 
@@ -764,8 +764,7 @@ class Hand:
             return False
         undeclared = (self.hands[seat] & ~self.shown[seat]).bit_count()
         last_round = self.round == len(self.schedule)
-        return any(spec.size <= undeclared and (not spec.rounds or self.round in spec.rounds
-                                                or ("last" in spec.rounds and last_round))
+        return any(spec.size <= undeclared and open_in(spec, self.round, last_round)
                    for spec in rules.HAND_BONUSES.values())
 
     def best_declarations(self, seat: int) -> list[Declaration]:
