@@ -1112,16 +1112,22 @@ def failure_span(compiled, exc: BaseException):
 
 
 def resume_for(compiled):
-    """The compiled ruleset's `resume` (a playout from a mid-hand state; see the generated source)."""
-    playout_for(compiled)
+    """The compiled ruleset's `resume` (a playout from a mid-hand state; see the generated source), or None
+    when the playout refuses the ruleset (support.py): `Hand` plays those rollouts."""
+    if playout_for(compiled) is None:
+        return None
     return compiled._playout_resume
 
 
 def playout_for(compiled):
-    """The compiled ruleset's playout function (generated and loaded on first use, then kept)."""
+    """The compiled ruleset's playout function (generated and loaded on first use, then kept), or None when
+    the ruleset has a construct the playout does not play (support.py): `Hand` plays it instead."""
     fn = getattr(compiled, "_playout", None)
     if fn is not None:
         return fn
+    from rulespec.compiler.support import playout_unsupported
+    if playout_unsupported(compiled.ruleset):
+        return None
     source, spans = generate_with_spans(compiled.ruleset)
     module = compiled.module
     namespace = dict(module.__dict__)

@@ -303,3 +303,20 @@ def test_legal_moves_are_listed_in_ascending_order(rid):
             hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
             play_out(hand, [make_bot("random", rng)] * n, on_turn=on_turn)
     assert turns[0]
+
+
+def test_a_ruleset_the_playout_refuses_is_played_by_hand_with_the_same_figures(monkeypatch):
+    """compiler/support.py: a refused construct makes simulate and ISMCTS fall back to `Hand`, never fail."""
+    from rulespec.bots.ismcts import _resume
+    from rulespec.compiler import support
+    compiled = compile_ruleset("scopa", disk=False)
+    monkeypatch.setattr(support, "CHECKS", (lambda rs: [("a construct under test", rs.span)],))
+    assert playout_for(compiled) is None and _resume(compiled.module) is None
+    import rulespec.bots.simulate as sim
+    fast = sim._play_fast
+    monkeypatch.setattr(sim, "_play_fast", lambda *a: pytest.fail("the refused playout played a hand"))
+    refused = to_dict(simulate(compiled, seed=4, workers=1, hands=30))
+    monkeypatch.setattr(sim, "_play_fast", fast)
+    monkeypatch.setattr(support, "CHECKS", ())
+    assert playout_for(compiled) is not None and _resume(compiled.module) is not None
+    assert refused == to_dict(simulate(compiled, seed=4, workers=1, hands=30))

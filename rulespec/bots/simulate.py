@@ -326,6 +326,8 @@ def _playout_job(job: dict, compiled):
     if fn is None:
         from rulespec.compiler.playout import playout_for
         fn = playout_for(compiled)
+        if fn is None:                           # a construct the playout refuses (compiler/support.py)
+            return None
     return fn, [PLAYOUT_BOTS[spec] for spec in job["bots"]], compiled
 
 
