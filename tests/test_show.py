@@ -16,11 +16,23 @@ def cli(*argv) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def test_a_shipped_ruleset_is_printed_as_written():
+def test_a_shipped_ruleset_is_printed_as_written(tmp_path, monkeypatch):
+    """As written, but for its editor line, which points where a file saved here finds the schema (the
+    shipped file's own line, `../schemas/...`, names nothing from the folder it is saved in)."""
+    monkeypatch.chdir(tmp_path)
     code, out, err = cli("show", "cirulla-a-cinque")
-    assert code == 0 and not err
-    assert out == (rulesets_dir() / "cirulla-a-cinque.yaml").read_text(encoding="utf-8")
+    first, _, rest = (rulesets_dir() / "cirulla-a-cinque.yaml").read_text(encoding="utf-8").partition("\n")
+    assert code == 0 and first.startswith("# yaml-language-server: $schema=../")
+    assert out == "# yaml-language-server: $schema=.rulespec/ruleset.schema.json\n" + rest
     assert "extends: cirulla" in out and "#" in out          # its own keys and comments, nothing inherited
+    assert "mkdir -p .rulespec && rulespec schema > .rulespec/ruleset.schema.json" in err   # not there yet
+    (tmp_path / ".rulespec").mkdir()
+    assert cli("schema")[0] == 0
+    (tmp_path / ".rulespec" / "ruleset.schema.json").write_text(cli("schema")[1], encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    code, out, err = cli("show", "cirulla-a-cinque")          # the copy a folder above has
+    assert code == 0 and not err and out.startswith("# yaml-language-server: $schema=../.rulespec/ruleset.schema.json\n")
 
 
 VARIANTS = [rid for rid in shipped_ids()
