@@ -106,7 +106,9 @@ def test_validate_of_an_empty_folder_says_so(tmp_path):
 
 
 @pytest.mark.parametrize("old, new, line, column, message", [
-    ("carte: 0, denari: 0, settebello: 1", "carte: 1, denari: 0, settebello: 1", 58, 26,
+    # (the total raised with it: a total that is not its categories' sum is reported before any play)
+    ("carte: 0, denari: 0, settebello: 1, primiera: 1, grande: 0, piccola: 0, total: 5",
+     "carte: 1, denari: 0, settebello: 1, primiera: 1, grande: 0, piccola: 0, total: 6", 58, 26,
      "expect.score: side 1 carte: expected 1, got 0"),
     ("1: [scopa, scopa, scopa]", "1: [scopa, scopa]", 55, 8,
      "expect.events: side 1: expected [scopa, scopa], got [scopa, scopa, scopa]"),
@@ -116,7 +118,9 @@ def test_a_mismatch_for_side_1_is_reported_at_side_1s_line(tmp_path, old, new, l
     assert old in FULL
     path = write(tmp_path, FULL.replace(old, new))
     result = replay(path)
-    assert result.failures == [f"{path}:{line}:{column}: {message}"]
+    assert result.failures[0] == f"{path}:{line}:{column}: {message}"
+    assert result.failures[1:] == ([f"{path}:58:98: expect.score: side 1 total: expected 6, got 5"]
+                                   if "total: 6" in new else [])
 
 
 def test_a_play_past_the_listed_rounds_is_refused_at_that_play(tmp_path):
@@ -395,3 +399,19 @@ def test_the_transcript_checklist_cites_no_file_of_the_repository():
     conventions = text.split("### Conventions", 1)[1]
     assert "test_golden.py" not in conventions and "tests/golden/scopa/" not in conventions
     assert "rulespec test --update` reads the first line" in " ".join(conventions.split())
+
+
+def test_validate_finds_a_total_that_is_not_the_sum_of_its_categories(tmp_path, monkeypatch):
+    """A hand's total is the sum of its categories: where every category is written, a wrong sum is the
+    author's arithmetic, located at the total before any play; with a category left out it is not checked."""
+    monkeypatch.chdir(tmp_path)
+    text = FULL.replace("piccola: 6, total: 23}", "piccola: 6, total: 22}")
+    write(tmp_path, text)
+    code, _, err = cli("validate", "t.yaml")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "total: 22" in t)
+    assert code == 1 and headlines(err) == [
+        f"t.yaml:{line}:{text.splitlines()[line - 1].index('22') + 1}: side 0's total is 22, but its categories "
+        "add up to 23 (15 + 1 + 1 + 0 + 0 + 0 + 6): a hand's total is the sum of its categories"], err
+    partial = text.replace("grande: 0, piccola: 6, total: 22", "grande: 0, total: 22")
+    assert cli("validate", write(tmp_path, partial))[0] == 0
+    assert cli("validate", write(tmp_path, FULL))[0] == 0

@@ -101,4 +101,24 @@ def check_names(transcript, ruleset) -> list[RulespecError]:
                     errors.append(_unknown("category", cat, known, rid, keys.get(cat) or e.score_span))
         if e.outcome is not None and e.outcome not in known["outcome"]:
             errors.append(_unknown("outcome", e.outcome, known, rid, e.outcome_span or e.span))
+        errors += _totals(e, ruleset)
+    return errors
+
+
+def _totals(expect, ruleset) -> list[RulespecError]:
+    """A side's `total` that is not the sum of its categories, where the expectation lists every category
+    (a hand's total is that sum): an author's arithmetic, found before any play."""
+    errors = []
+    for side, cats in sorted((expect.score or {}).items()):
+        if "total" not in cats or any(c not in cats for c in ruleset.categories):
+            continue
+        parts = [cats[c] for c in ruleset.categories]
+        if not all(type(v) is int for v in [*parts, cats["total"]]):
+            continue                                  # a value that is not a number is the schema's to report
+        if sum(parts) != cats["total"]:
+            span = expect.score_spans.get(side, {}).get("total") or expect.score_span or expect.span
+            shown = " + ".join(str(v) for v in parts)
+            errors.append(RulespecError(f"side {side}'s total is {cats['total']}, but its categories add up to "
+                                        f"{sum(parts)} ({shown}): a hand's total is the sum of its categories",
+                                        span))
     return errors
