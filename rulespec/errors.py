@@ -192,8 +192,9 @@ def fail(message: str, span: Span | None = None) -> NoReturn:
 
 
 def collect(errors: list[RulespecError]) -> None:
-    """Raise the first of several independent errors with the rest attached."""
-    flat = [e for r in errors for e in r.all]
+    """Raise the first of several independent errors with the rest attached, each problem once (an error
+    passed on with its others attached, and those others beside it, is still one report per problem)."""
+    flat = list({(e.span, e.message): e for r in errors for e in r.all}.values())
     if flat:
         raise RulespecError(flat[0].message, flat[0].span, others=flat[1:])
 

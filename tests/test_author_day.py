@@ -415,3 +415,15 @@ def test_validate_finds_a_total_that_is_not_the_sum_of_its_categories(tmp_path, 
     partial = text.replace("grande: 0, piccola: 6, total: 22", "grande: 0, total: 22")
     assert cli("validate", write(tmp_path, partial))[0] == 0
     assert cli("validate", write(tmp_path, FULL))[0] == 0
+
+
+def test_two_syntax_errors_in_a_variant_are_each_reported_once(tmp_path, monkeypatch):
+    """A variant's errors passed on with their base's name noted were reported with the last one twice."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "id: two\nextends: scopa\nname: Two\ndescription: d\n"
+                    "events:\n  scopa:\n    when: not empty(captured) and and empty(table)\n"
+                    "scoring:\n  denari: {points: '1 if most(count(pile)) else 0 +'}\n", "two.yaml")
+    code, _, err = cli("validate", "two.yaml")
+    assert code == 1 and headlines(err) == [
+        "two.yaml:7:39: unexpected 'empty' in expression; expected an operator or the end of the expression",
+        "two.yaml:9:52: unexpected end of expression; expected a value, name or '('"], err
