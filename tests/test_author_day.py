@@ -425,5 +425,5 @@ def test_two_syntax_errors_in_a_variant_are_each_reported_once(tmp_path, monkeyp
                     "scoring:\n  denari: {points: '1 if most(count(pile)) else 0 +'}\n", "two.yaml")
     code, _, err = cli("validate", "two.yaml")
     assert code == 1 and headlines(err) == [
-        "two.yaml:7:39: unexpected 'empty' in expression; expected an operator or the end of the expression",
+        "two.yaml:7:35: unexpected 'and' in expression; expected a value, name or '('",
         "two.yaml:9:52: unexpected end of expression; expected a value, name or '('"], err

@@ -133,6 +133,9 @@ SYNTAX_ERRORS = [
     ("x.y.z", "rules.yaml:12:14: unexpected '.' in expression; expected an operator or the end of the expression"),
     ("count(if)", "rules.yaml:12:17: unexpected 'if' in expression; expected a value, name or '('"),
     ("in.x", "rules.yaml:12:11: unexpected 'in' in expression; expected a value, name or '('"),
+    # a doubled keyword: the second is the mistake (it was read as a name, and the error fell on what follows)
+    ("a and and b", "rules.yaml:12:17: unexpected 'and' in expression; expected a value, name or '('"),
+    ("a or if b", "rules.yaml:12:16: unexpected 'if' in expression; expected a value, name or '('"),
     ("a $ b", "rules.yaml:12:13: unexpected character '$' in expression"),
     ("rank == \"D", "rules.yaml:12:19: unterminated string in expression"),
     ("\"\\x4\"", "rules.yaml:12:11: invalid escape in string literal \"\\x4\""),

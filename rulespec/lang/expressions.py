@@ -443,6 +443,13 @@ def _syntax_error(err: UnexpectedInput, text: str, loc: _Locator) -> RulespecErr
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
         what = "unterminated string" if ch and ch in "\"'" else f"unexpected character {ch!r}"
         return RulespecError(f"{what} in expression{_OTHER_LANGUAGES.get(ch, '')}", loc.at(err.line, err.column))
+    if isinstance(err, UnexpectedToken):
+        before = (err.token_history or [None])[-1]
+        if before is not None and before.type == "NAME" and str(before) in KEYWORDS:
+            # `a and and b`: the lexer read the second `and` as a name where a value was due; the name
+            # is the mistake, not what follows it.
+            return RulespecError(f"unexpected '{before}' in expression; expected a value, name or '('",
+                                 loc.token(before))
     if isinstance(err, UnexpectedToken) and err.token.type != "$END":
         tok = err.token
         expected = set(err.accepts or err.expected)
