@@ -400,7 +400,11 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
             _BY_FILE[quick] = (hit._disk_named, stamps, hit)
             return hit
     from rulespec.lang import model
-    rs = model.load(ref, relative_to=relative_to, span=span, root=root)
+    try:
+        rs = model.load(ref, relative_to=relative_to, span=span, root=root)
+    except RulespecError as err:
+        _raise_with_type_errors(err, options)
+        raise
     stamps = rs.stamps
     key = _key(stamps, options)
     hit = _CACHE.get(key)
@@ -419,6 +423,20 @@ def compile_ruleset(ref: str | Path, options: dict | None = None, *, relative_to
         _to_disk(compiled, rs, path=path, options_json=options_json, relative_to=relative_to,
                  root=root)
     return compiled
+
+
+def _raise_with_type_errors(err, options: dict | None) -> None:
+    """Syntax errors with the type errors of the expressions that did parse, in one report (when only
+    expressions failed to parse); otherwise return, and the caller raises `err` as it is."""
+    beside = getattr(err, "parsed_beside", None)
+    if beside is None:
+        return
+    from rulespec.checks.stage import MAX_ERRORS, errors_beside_syntax
+    from rulespec.errors import collect, in_order
+    from rulespec.source.rulesets import note_inherited
+    more = errors_beside_syntax(beside, options)
+    if more:
+        collect(in_order(err.all + note_inherited(more, beside.files), beside.files, MAX_ERRORS))
 
 
 def compiled_for(module) -> "Compiled | None":

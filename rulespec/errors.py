@@ -194,7 +194,16 @@ def fail(message: str, span: Span | None = None) -> NoReturn:
 def collect(errors: list[RulespecError]) -> None:
     """Raise the first of several independent errors with the rest attached, each problem once (an error
     passed on with its others attached, and those others beside it, is still one report per problem)."""
-    flat = list({(e.span, e.message): e for r in errors for e in r.all}.values())
+    # An error may come with its others attached while those others are listed beside it too (a list
+    # from in_order): each problem once, at the place the list gives it.
+    listed = {(r.span, r.message) for r in errors}
+    unique: dict = {}
+    for r in errors:
+        unique.setdefault((r.span, r.message), r)
+        for e in r.others:
+            if (e.span, e.message) not in listed:
+                unique.setdefault((e.span, e.message), e)
+    flat = list(unique.values())
     if flat:
         raise RulespecError(flat[0].message, flat[0].span, others=flat[1:])
 

@@ -427,3 +427,24 @@ def test_two_syntax_errors_in_a_variant_are_each_reported_once(tmp_path, monkeyp
     assert code == 1 and headlines(err) == [
         "two.yaml:7:35: unexpected 'and' in expression; expected a value, name or '('",
         "two.yaml:9:52: unexpected end of expression; expected a value, name or '('"], err
+
+
+def test_a_syntax_error_does_not_hide_the_other_expressions_type_errors(tmp_path, monkeypatch):
+    """The expressions that parse are typed beside those that do not, all reported in file order (the
+    unknown name appeared only once the syntax errors were fixed, a second round trip)."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "id: three\nextends: scopa\nname: Three\ndescription: d\n"
+                    "events:\n  scopa:\n    when: not empty(captured) and and empty(table)\n"
+                    "scoring:\n  carte: {points: '1 if most(count(pile)) else zz'}\n"
+                    "  denari: {points: '1 if most(count(pile)) else 0 +'}\n", "three.yaml")
+    code, _, err = cli("validate", "three.yaml")
+    assert code == 1 and headlines(err) == [
+        "three.yaml:7:35: unexpected 'and' in expression; expected a value, name or '('",
+        "three.yaml:9:48: unknown name 'zz'",
+        "three.yaml:10:52: unexpected end of expression; expected a value, name or '('"], err
+    # A structural problem beside a syntax error: the types are not checked (the model is not whole).
+    write(tmp_path, "id: three\nextends: scopa\nname: Three\ndescription: d\nplayers: {default: 5}\n"
+                    "scoring:\n  carte: {points: '1 if most(count(pile)) else zz'}\n"
+                    "  denari: {points: '1 if most(count(pile)) else 0 +'}\n", "three.yaml")
+    code, _, err = cli("validate", "three.yaml")
+    assert code == 1 and "unexpected end of expression" in err and "'zz'" not in err, err

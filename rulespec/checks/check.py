@@ -108,6 +108,8 @@ ENABLED_IS = "`enabled` is true, false, or a condition on the options such as 'o
 
 
 def _typed(rs, expr: Expression, names, expected, errors, allow_most=False, options_only=""):
+    if expr.tree is None:        # it did not parse: its syntax error is reported (errors_beside_syntax)
+        return
     try:
         tc.check(expr.tree, context(rs, names, allow_most=allow_most, options_only=options_only), expected)
     except RulespecError as err:

@@ -28,3 +28,15 @@ def check(rs: Ruleset, options: dict | None = None, options_span: Span | None = 
     # nothing brings closer), refused here when it is plain; a declaration search too long to finish.
     collect(note_inherited(guards(checked) + bonus_search(checked), rs.files))
     return checked
+
+
+def errors_beside_syntax(rs: Ruleset, options: dict | None = None) -> list:
+    """The type errors of the expressions that parsed, in a ruleset some of whose expressions did not
+    (model.build's `parsed_beside`): reported with the syntax errors, so that fixing one typo does not
+    reveal the next problem only on the following run. Option values that do not resolve: none."""
+    from rulespec.errors import RulespecError
+    try:
+        typed = with_options(rs, options)
+    except RulespecError:
+        return []
+    return check_types(typed)[0]

@@ -301,8 +301,15 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
                  for name, o in (doc.get("options") or {}).items()},
         doc=doc, chain_docs=chain_docs,
     )
-    errors += [x.error for x in _expressions(rs) if x.error is not None]
-    collect(in_order(errors, files))
+    syntax = [x.error for x in _expressions(rs) if x.error is not None]
+    try:
+        collect(in_order(errors + syntax, files))
+    except RulespecError as err:
+        if not errors:
+            # Only expressions failed to parse: the rest of the ruleset is whole, so the checker can still
+            # type the others (compiler/build.py reports both together; one typo hid every other problem).
+            err.parsed_beside = rs
+        raise
     return rs
 
 
@@ -439,5 +446,9 @@ def load(ref: str | Path, *, relative_to: Path | None = None, span: Span | None 
         stamps = tuple((str(p.resolve()), d.digest) for p, d in zip(files, docs))
         return replace(build(doc, files, docs), stamps=stamps)
     except RulespecError as err:
-        collect(note_inherited([err], files))
+        try:
+            collect(note_inherited([err], files))
+        except RulespecError as noted:
+            noted.parsed_beside = getattr(err, "parsed_beside", None)
+            raise noted from None
         raise
