@@ -94,7 +94,7 @@ def _constants(k: dict) -> str:
                                                                 "hand"))
     return f'''
 
-# ---- the counting path (compiler/playout.py, `_counting`): a ruleset whose options are every set
+# ---- the counting path (compiler/playout_counting.py): a ruleset whose options are every set
 # totalling a number card's value (or one card of a valueless card's rank), never forced. `tp`: per
 # total t <= {limit}, how many sets of table number cards total t, as the digits (base 2**{_DIGIT})
 # of one int; `tc`: per valueless rank, its cards on the table, as the digits above; `hq[seat]`:

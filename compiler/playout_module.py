@@ -26,10 +26,12 @@ def emit_helpers(g: PlayoutWriter) -> None:
     _prefill(g)
     g.blank(2)
     _positions(g)
+    g.blank(2, g.needs_sums)
     _sums(g)
     if g.counting:
         g.blank(2)
         g.w(g.counting)
+    g.blank(2, g.wild)
     _wild_options(g)
 
 
