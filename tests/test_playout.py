@@ -322,3 +322,19 @@ def test_a_ruleset_the_playout_refuses_is_played_by_hand_with_the_same_figures(m
     monkeypatch.setattr(support, "CHECKS", ())
     assert playout_for(compiled) is not None and _resume(compiled.module) is not None
     assert refused == to_dict(simulate(compiled, seed=4, workers=1, hands=30))
+
+
+def test_the_playout_generator_is_small_emitters():
+    """compiler/playout*.py: no function longer than 60 lines (generate_with_spans was one of 834, its
+    parts nested closures), so that each construct's text can be read and changed on its own."""
+    import ast
+    from pathlib import Path
+
+    import rulespec.compiler as compiler_package
+    folder = Path(compiler_package.__file__).parent
+    files = sorted(folder.glob("playout*.py"))
+    assert len(files) >= 5
+    long = [(f.name, node.name, node.end_lineno - node.lineno + 1)
+            for f in files for node in ast.walk(ast.parse(f.read_text(encoding="utf-8")))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno >= 60]
+    assert long == []
