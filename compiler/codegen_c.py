@@ -29,6 +29,7 @@ from rulespec.checks.check import (
     context,
 )
 from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, int_bounds, strings_of
+from rulespec.compiler.support import event_points_expressions, several_sets, several_values
 from rulespec.errors import Span
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.typecheck import BOOL, INT
@@ -124,6 +125,7 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     if max(rs.player_counts) > MAX_SEATS:
         out.append((f"more than {MAX_SEATS} players", rs.span))
     out += _declaration_room(rs)
+    out += [found for check in _REFUSED for found in check(rs)]
     if n <= MAX_INDICES:
         strings = _strings(rs)
         for expr, names, allow_most in _expressions(rs):
@@ -135,6 +137,11 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
         if not out:
             out += _score_range(rs, strings)
     return out
+
+
+# The constructs of capture.combine, several card values and event points as expressions, which the
+# native back end does not play (compiler/support.py finds them for the Python playout likewise).
+_REFUSED = (several_sets, several_values, event_points_expressions)
 
 
 def _declaration_room(rs: Ruleset) -> list[tuple[str, Span | None]]:

@@ -18,10 +18,12 @@ from rulespec.lang.words import (
     CODE_END,
     CODE_START,
     Words,
+    card_value_words,
     code,
     count_words,
     join_words,
     plain,
+    rank_value_words,
     rounds_words,
 )
 
@@ -108,10 +110,14 @@ class _Book:
                 items.append(f"With {n} players, {k} sides of {n // k}: seat i plays for side i mod {k} "
                              f"(partners are {k} seats apart).")
         deck = rs.deck
-        values = ", ".join(f"{r} = {v}" if v is not None else f"{r} no value" for r, v in zip(deck.ranks, deck.values))
+        values = ", ".join(f"{r} = {v}" if v != "no value" else f"{r} no value"
+                           for r, v in ((r, rank_value_words(deck, i)) for i, r in enumerate(deck.ranks)))
+        values += "".join(f"; the card {name} = {v}" for name, v in card_value_words(deck))
         suits = ", ".join(self._suit_label(s, name) for s, name in zip(deck.suits, deck.suit_names or deck.suits))
         items.append(f"The deck {code(deck.id)}: {deck.size} cards, suits {suits}; capture values {values}. "
-                     f"A card with no value captures only a card of its own rank and takes no part in sums.")
+                     f"A card with no value captures only a card of its own rank and takes no part in sums." +
+                     (" A card with several values counts as whichever its player chooses, in every match and sum "
+                      "(the played card and each table card alike)." if deck.several_values else ""))
         if rs.wild is not None:
             name = deck.names[rs.wild]
             ranks = " ".join(deck.ranks[r] for r in rs.wild_declare_as)
@@ -243,6 +249,8 @@ class _Book:
             fewest = "fewest" if rs.prefer == "fewest_cards" else "most"
             self.add("p", f"Of the captures offered (a kind that is the only capture offered aside), only those "
                           f"that take the {fewest} table cards may be chosen.")
+        if rs.combine != "one":
+            self.add("p", _COMBINE_WORDS[rs.combine])
         items = ["A card that can capture must capture." if rs.forced else "Capturing is optional: a card may be "
                  "left on the table even if it could capture."]
         items.append("A card that captures nothing stays face up on the table.")
@@ -257,8 +265,12 @@ class _Book:
             return
         self.add("h2", "Points made in play")
         self.add("p", "After each play, every one of these that holds scores for the player's side:")
-        self.add("ul", [f"{bold(name)}: when {self.cond(e.when)}: {_points(e.points)} in {code(e.category)}."
+        self.add("ul", [f"{bold(name)}: when {self.cond(e.when)}: {self.event_points(e)} in {code(e.category)}."
                         for name, e in rs.events.items()])
+
+    def event_points(self, e) -> str:
+        """An event's points in words: a number, or its expression's phrase."""
+        return _points(e.points) if isinstance(e.points, int) else self.words.points(e.points.tree)
 
     # -- scoring
     def score(self) -> None:
@@ -322,6 +334,15 @@ class _Book:
 
 def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
+
+
+# capture.combine in words (`one`, one set per capture, is said by the capture kinds alone).
+_COMBINE_WORDS = {
+    "all": "One card takes every set it is offered at once: every table card it matches and every disjoint set "
+           "of cards it makes, together (where the sets overlap, each largest union of disjoint sets is a choice).",
+    "union": "One card may take several of the sets it is offered at once, if no table card is in two of them: "
+             "any one of them, or any union of disjoint ones.",
+}
 
 
 def _ordinal(n: int) -> str:

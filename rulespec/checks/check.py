@@ -25,6 +25,10 @@ PLAY_CONTEXT = {"round": tc.INT, "turn": tc.INT, "play": tc.INT}
 CAPTURE_NAMES = {"played": tc.CARD, "table": tc.CARDS, **PLAY_CONTEXT}
 EVENT_NAMES = {"played": tc.CARD, "captured": tc.CARDS, "table": tc.CARDS, "table_before": tc.CARDS,
                "last_play": tc.BOOL, "previous": tc.CARDS, **PLAY_CONTEXT}
+# An event's points, written as an expression, read the play as its condition does, and how the capture
+# counted: `played_value`, the value the played card counted as (of its values, the one the capture used);
+# `sets`, how many disjoint offered sets the capture joined (0: nothing taken).
+EVENT_POINT_NAMES = {**EVENT_NAMES, "played_value": tc.INT, "sets": tc.INT}
 SCORE_NAMES = {"pile": tc.CARDS, "side": tc.INT}
 OUTCOME_NAMES = {"pile": tc.CARDS}
 
@@ -204,6 +208,8 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
             _typed(rs, k.when, CAPTURE_NAMES, tc.BOOL, errors)
     for e in rs.events.values():
         _typed(rs, e.when, EVENT_NAMES, tc.BOOL, errors)
+        if isinstance(e.points, Expression):
+            _typed(rs, e.points, EVENT_POINT_NAMES, tc.INT, errors)
     for c in rs.categories.values():
         if isinstance(c.points, Expression):
             _typed(rs, c.points, SCORE_NAMES, tc.INT, errors, allow_most=True)
@@ -295,7 +301,8 @@ def guards(rs: Ruleset) -> list[RulespecError]:
         if always:
             errors.append(RulespecError(f"deal check '{c.name}' holds for every deal (its condition does not "
                                         f"read the table), so every deal would be thrown in", c.when.span))
-    points = [e.points for e in rs.events.values()] + [b.points for b in rs.hand_bonuses.values()]
+    points = [e.points if isinstance(e.points, int) else 1 for e in rs.events.values()]   # an expression may score
+    points += [b.points for b in rs.hand_bonuses.values()]
     points += [b.points for b in rs.dealer_bonuses]
     for cat in rs.categories.values():
         if isinstance(cat.points, Expression):
