@@ -29,6 +29,7 @@ from rulespec.checks.check import (
     context,
 )
 from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, int_bounds, strings_of
+from rulespec.compiler.pile_support import pile_constructs
 from rulespec.errors import Span
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.typecheck import BOOL, INT
@@ -107,7 +108,9 @@ def _strings(rs: Ruleset) -> Strings:
 
 def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     """Every construct of a checked ruleset the native back end cannot compile: (what, where)."""
-    out = []
+    out = pile_constructs(rs)
+    if out:
+        return out         # a pile's `top` is no name the C expressions know: nothing else is asked
     doc = rs.doc or {}
     n = _n_indices(rs)
     if n > MAX_INDICES:

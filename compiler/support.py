@@ -10,8 +10,10 @@ from __future__ import annotations
 from rulespec.errors import Span
 from rulespec.lang.model import Ruleset
 
+from .pile_support import pile_constructs
+
 # Each check takes a checked Ruleset and yields (what, span) for every construct it refuses.
-CHECKS: tuple = ()
+CHECKS: tuple = (pile_constructs,)
 
 
 def playout_unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:

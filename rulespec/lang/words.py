@@ -58,6 +58,8 @@ _NAMES = {
     "turn": "the player's turn in this deal (1 for their first card of it)",
     "play": "the play's number in the hand (1 for the hand's first card)",
     "side": "the side's number",
+    "top": "the pile's top card",
+    "dealt": "the card dealt",
 }
 
 _ORDER = {">=": "{} or more", ">": "more than {}", "==": "exactly {}", "<=": "{} or less", "<": "less than {}",
