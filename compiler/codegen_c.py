@@ -30,6 +30,7 @@ from rulespec.checks.check import (
 )
 from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, int_bounds, strings_of
 from rulespec.compiler.support import event_points_expressions, several_sets, several_values
+from rulespec.compiler.pile_support import pile_constructs
 from rulespec.errors import Span
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.typecheck import BOOL, INT
@@ -108,7 +109,10 @@ def _strings(rs: Ruleset) -> Strings:
 
 def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     """Every construct of a checked ruleset the native back end cannot compile: (what, where)."""
-    out = []
+    piles = pile_constructs(rs)
+    out = piles + [found for check in _REFUSED for found in check(rs)]
+    if piles:
+        return out         # a pile's `top` is no name the C expressions know: nothing else is asked
     doc = rs.doc or {}
     n = _n_indices(rs)
     if n > MAX_INDICES:
@@ -125,7 +129,6 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     if max(rs.player_counts) > MAX_SEATS:
         out.append((f"more than {MAX_SEATS} players", rs.span))
     out += _declaration_room(rs)
-    out += [found for check in _REFUSED for found in check(rs)]
     if n <= MAX_INDICES:
         strings = _strings(rs)
         for expr, names, allow_most in _expressions(rs):

@@ -7,7 +7,7 @@ small emitter giving the list of sets it offers.
 """
 from __future__ import annotations
 
-from rulespec.checks.check import CAPTURE_NAMES
+from rulespec.checks.check import CAPTURE_NAMES, pile_names
 from rulespec.lang.model import CaptureKind, Ruleset
 
 from .emit_expr import emit_rule
@@ -210,7 +210,9 @@ class _Body:
         cond = []
         if k.when is not None:
             w.where(k.when)
-            cond.append(f"({emit_rule(self.rs, k.when, CAPTURE_NAMES, card_indices=_PLAYED_AT_P)})")
+            # With a pile the engine passes its top card as `table`: a condition's `top` is that local.
+            pile_top = {"top": "table"} if self.rs.pile else None
+            cond.append(f"({emit_rule(self.rs, k.when, pile_names(self.rs, CAPTURE_NAMES), card_indices=_PLAYED_AT_P, locals_as=pile_top)})")
         if k.kind in ("sum", "fifteen") and not self.cp.all_numbered:
             cond.insert(0, "numbered")
         if k.unless_match:

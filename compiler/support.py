@@ -38,8 +38,10 @@ def event_points_expressions(rs: Ruleset):
             yield f"event '{e.name}': points as an expression", e.points.span
 
 
+from .pile_support import pile_constructs
+
 # Each check takes a checked Ruleset and yields (what, span) for every construct it refuses.
-CHECKS: tuple = (several_sets, several_values, event_points_expressions)
+CHECKS: tuple = (pile_constructs, several_sets, several_values, event_points_expressions)
 
 
 def playout_unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:

@@ -91,6 +91,10 @@ class _Facts:
             if rs.wild is not None:
                 self.put(("declare_wild",), "the wild card may be declared", _yes(rs.declare_wild))
             self.put(("declared_first",), "declared cards are played before the others", _yes(rs.declared_first))
+        self.put(("table",), "the table", "one pile: only its top card is matched, a capture takes it all"
+                 if rs.pile else "spread: every card can be captured")
+        self.put(("bury",), "table cards dealt face up that go to the bottom of the stock, replaced",
+                 f"when {self.cond(rs.bury.when)}" if rs.bury is not None else "none")
         self.put(("forced",), "a card that can capture must capture", _yes(rs.forced))
         self.put(("leftovers",), "cards left on the table at the end go to",
                  "the side that captured last" if rs.leftovers == "last_capturer" else "nobody")
@@ -152,7 +156,7 @@ class _Facts:
             parts = []
             for s in steps:
                 if s.kind == "table":
-                    parts.append(f"{s.count} on the table")
+                    parts.append(f"{s.count} on the table" + (f" ({s.face_down} face down)" if s.face_down else ""))
                 else:
                     at = "" if s.packet == 1 else " in one packet" if s.packet == s.count else f" ({s.packet} at a time)"
                     parts.append(f"{s.count} each{at}")

@@ -129,6 +129,12 @@ class _Book:
 
     # -- the deal
     def step(self, step) -> str:
+        if step.kind == "table" and step.face_down:
+            up = step.count - step.face_down
+            return (f"{step.count} on the table, the first {step.face_down} face down (seen by nobody until "
+                    f"captured) and the last {up} face up on them" if up > 1 else
+                    f"{step.count} on the table, the first {step.face_down} face down (seen by nobody until "
+                    f"captured) and the last face up on them")
         if step.kind == "table":
             return f"{step.count} face up on the table"
         at = "" if step.packet == 1 and self.rs.packet == 1 else \
@@ -148,6 +154,10 @@ class _Book:
         if rs.repeat_last:
             items.append(f"Then rounds like round {len(rs.rounds)}, while cards remain, each when every hand "
                          f"is empty.")
+        if rs.bury is not None:
+            items.append(f"When a table card is dealt face up and {self.cond(rs.bury.when)}, it is put at the "
+                         f"bottom of the stock (dealt last) and the next card of the stock is laid in its place, "
+                         f"face up (and buried in turn if the same holds).")
         per = []
         for n, schedule in sorted(rs.schedules.items()):
             count = len(schedule.rounds)
@@ -221,8 +231,14 @@ class _Book:
     def play(self) -> None:
         rs = self.rs
         self.add("h2", "Play and captures")
-        self.add("p", "Players play one card each in turn, from the first player on. The played card may capture "
-                      "table cards; the player chooses among all the captures offered:")
+        if rs.pile:
+            self.add("p", "The table is one pile: each card laid goes on top of it. Players play one card each in "
+                          "turn, from the first player on. The capture kinds below are judged against the pile's "
+                          "top card alone, and a card that captures takes the whole pile (the cards lying face down "
+                          "in it too):")
+        else:
+            self.add("p", "Players play one card each in turn, from the first player on. The played card may "
+                          "capture table cards; the player chooses among all the captures offered:")
         items = []
         for k in rs.kinds:
             text = {

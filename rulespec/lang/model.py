@@ -35,6 +35,16 @@ class DealStep:
     kind: str            # "each" or "table"
     count: int
     packet: int = 1
+    face_down: int = 0   # a table step: how many of its cards, the first laid, lie face down
+
+
+@dataclass
+class Bury:
+    """deal.bury: a table card dealt face up for which `when` holds goes back into the stock (`to`)."""
+
+    when: Expression
+    to: str              # bottom
+    span: Span
 
 
 @dataclass
@@ -172,6 +182,8 @@ class Ruleset:
     target_rule: object = None  # once checked: the target as written when it depends on options (target: its value)
     hands_rule: object = None   # once checked: the number of hands as written when it depends on options
     hands: Expression | int | None = None   # the game's length in hands (None: played to the target)
+    bury: Bury | None = None    # deal.bury: dealt face-up table cards sent back into the stock
+    pile: bool = False          # capture.table: pile: only the top card is matched, a capture takes the whole pile
     combine: str = "one"    # one | all | union: how many of the offered capture sets one card takes
 
 
@@ -342,6 +354,7 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
                                   o.get("description", ""), doc["options"].key_spans[name])
                  for name, o in (doc.get("options") or {}).items()},
         doc=doc, chain_docs=chain_docs,
+        bury=_bury(deal), pile=cap.get("table", "spread") == "pile",
     )
     errors += [x.error for x in _expressions(rs) if x.error is not None]
     collect(in_order(errors, files))
@@ -354,6 +367,7 @@ def _expressions(rs: Ruleset) -> list[Expression]:
              *rs.outcomes.values()]
     found = [x for p in parts for x in (getattr(p, "when", None), p.enabled)]
     found += [c.points for c in rs.categories.values()] + [rs.target, rs.hands]
+    found += [rs.bury.when] if rs.bury is not None else []
     found += [e.points for e in rs.events.values()]
     return [x for x in found if isinstance(x, Expression)]
 
@@ -429,10 +443,17 @@ def _rounds(deal, packet: int, errors: list) -> list[list[DealStep]]:
                     errors.append(RulespecError(f"{step['each']} cards each cannot be given {p} at a time", step.span))
                 steps.append(DealStep("each", step["each"], p))
             else:
-                steps.append(DealStep("table", step["table"]))
+                steps.append(DealStep("table", step["table"], 1, step.get("face_down", 0)))
         rounds.append(steps)
     return rounds
 
+
+def _bury(deal) -> Bury | None:
+    """deal.bury, its condition parsed (None when not written)."""
+    bury = deal.get("bury")
+    if not bury:
+        return None
+    return Bury(_expr(bury, "when"), bury["to"], deal.key_spans["bury"])
 
 
 def _deal_checks(doc, errors: list) -> list[DealCheck]:

@@ -60,6 +60,8 @@ _NAMES = {
     "side": "the side's number",
     "played_value": "the value the played card counted as",
     "sets": "the number of sets the capture took",
+    "top": "the pile's top card",
+    "dealt": "the card dealt",
 }
 
 _ORDER = {">=": "{} or more", ">": "more than {}", "==": "exactly {}", "<=": "{} or less", "<": "less than {}",
