@@ -62,6 +62,19 @@ def test_combine_all_with_overlapping_sets_gives_each_maximal_union():
     assert runtime.combine([a | b], "all") == [a | b]
 
 
+def test_combine_refuses_more_unions_than_the_bound():
+    # 18 disjoint sets make 2**18 - 1 unions, more than runtime.MAX_SUBSETS: refused, never listed for minutes.
+    with pytest.raises(RulespecError, match="unions of capture sets"):
+        runtime.combine([1 << i for i in range(18)], "union")
+
+
+def test_partition_sets_counts_the_fewest_disjoint_sets():
+    a, b, c, d = 1, 2, 4, 8
+    assert runtime.partition_sets(a | b | c | d, [a | b, c | d, a, b, c, d]) == 2
+    assert runtime.partition_sets(a | b | c, [a | b, b | c]) == 0
+    assert runtime.partition_sets(0, [a]) == 0
+
+
 def test_combine_legal_moves_list_the_combined_masks_and_the_plain_lay(tmp_path):
     rules = _compile(tmp_path, "capture: {combine: all}\n").module
     h = _hand(rules, ["2C", "3C", "AC", "4D"], ["5C", "6H", "7H", "8H"])

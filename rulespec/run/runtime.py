@@ -321,17 +321,23 @@ def combine(sets: list[int], mode: str) -> list[int]:
 
 def partition_sets(mask: int, sets: list[int]) -> int:
     """The fewest pairwise disjoint sets of `sets` whose union is `mask` (0 when none is)."""
-    if not mask:
-        return 0
-    low = mask & -mask
-    best = 0
-    for s in sets:
-        if s & low and s & ~mask == 0:      # the set covering the lowest card, within the mask
-            rest = mask ^ s
-            k = partition_sets(rest, sets) if rest else 0
-            if (k or not rest) and (not best or k + 1 < best):
-                best = k + 1
-    return best
+    inside = [s for s in dict.fromkeys(sets) if s and s & ~mask == 0]
+    memo: dict = {0: 0}
+
+    def fewest(rest: int) -> int:          # each rest of the mask is solved once (a search over sets, memoised)
+        got = memo.get(rest)
+        if got is None:
+            low = rest & -rest
+            got = -1
+            for s in inside:
+                if s & low and s & ~rest == 0:      # the set covering the lowest card left
+                    k = fewest(rest ^ s)
+                    if k >= 0 and (got < 0 or k + 1 < got):
+                        got = k + 1
+            memo[rest] = got
+        return got
+
+    return max(fewest(mask), 0)
 
 
 def subset_sums_multi(table: int, values, numbered, limit: int, cache: dict) -> dict:
