@@ -213,3 +213,21 @@ def test_event_points_expressions_are_refused_by_the_playout_and_native(tmp_path
     [(what, span)] = playout_unsupported(rs)
     assert what == "event 'e': points as an expression" and span.line == 6
     assert any(w == what for w, _ in unsupported(rs))
+
+
+# -- in words: explain and diff ---------------------------------------------------------------------------
+
+def test_explain_and_diff_say_the_new_constructs_in_words(tmp_path):
+    from rulespec.authoring.diff import report
+    from rulespec.authoring.explain import explain
+    base = compile_ruleset("kontsina").ruleset
+    variant = _compile(tmp_path, HAND_VALUES + "capture: {combine: union}\nevents:\n  sweep:\n    when: empty(table)\n"
+                       "    points: 'played_value * sets'\nscoring:\n  sweep: {from_events: true}\n").ruleset
+    text = explain(variant)
+    assert "A = 1 (14 from the hand)" in text and "the card 2S = 2 (15 from the hand)" in text
+    assert "any union of disjoint ones" in text
+    assert "the value the played card counted as times the number of sets the capture took" in text
+    changes = report(base, variant)
+    assert "how many of the sets offered one card takes: one → any union of disjoint ones" in changes
+    assert "the capture value of rank A: 1 → 1 (14 from the hand)" in changes
+    assert "added: the capture value of the card 10D: 10 (16 from the hand)" in changes

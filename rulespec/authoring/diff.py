@@ -144,7 +144,7 @@ class _Facts:
             self.put(("deck", "value", rank), f"the capture value of rank {rank}",
                      value if value != "no value" else "none")
         for name, value in card_value_words(deck):
-            self.put(("deck", "card value", name), f"the capture value of the card {name}", value)
+            self.put(("card value", name), f"the capture value of the card {name}", value)
         names = deck.suit_names or ("",) * len(deck.suits)
         self.put(("deck", "suits"), "the deck's suits",
                  ", ".join(f"{s} {n}".strip() for s, n in zip(deck.suits, names)))
