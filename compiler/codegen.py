@@ -18,12 +18,13 @@ from .emit_captures import emit_captures
 from .emit_deal import emit_deal
 from .emit_events import emit_events
 from .emit_header import emit_header
+from .emit_pile import emit_pile
 from .emit_scoring import emit_outcomes, emit_scoring
 from .plan import build_plan
 from .writer import Generated, Writer
 
 # The constructs of a module, in the order they are written.
-EMITTERS = (emit_header, emit_deal, emit_hand_bonuses, emit_captures, emit_events, emit_scoring, emit_outcomes)
+EMITTERS = (emit_header, emit_deal, emit_hand_bonuses, emit_captures, emit_events, emit_scoring, emit_outcomes, emit_pile)
 
 
 def generate_module(rs: Ruleset) -> Generated:

@@ -29,6 +29,8 @@ from rulespec.checks.check import (
     context,
 )
 from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, int_bounds, strings_of
+from rulespec.compiler.support import event_points_expressions, several_sets, several_values
+from rulespec.compiler.pile_support import pile_constructs
 from rulespec.errors import Span
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.typecheck import BOOL, INT
@@ -107,7 +109,10 @@ def _strings(rs: Ruleset) -> Strings:
 
 def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     """Every construct of a checked ruleset the native back end cannot compile: (what, where)."""
-    out = []
+    piles = pile_constructs(rs)
+    out = piles + [found for check in _REFUSED for found in check(rs)]
+    if piles:
+        return out         # a pile's `top` is no name the C expressions know: nothing else is asked
     doc = rs.doc or {}
     n = _n_indices(rs)
     if n > MAX_INDICES:
@@ -135,6 +140,11 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
         if not out:
             out += _score_range(rs, strings)
     return out
+
+
+# The constructs of capture.combine, several card values and event points as expressions, which the
+# native back end does not play (compiler/support.py finds them for the Python playout likewise).
+_REFUSED = (several_sets, several_values, event_points_expressions)
 
 
 def _declaration_room(rs: Ruleset) -> list[tuple[str, Span | None]]:

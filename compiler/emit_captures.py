@@ -7,7 +7,7 @@ small emitter giving the list of sets it offers.
 """
 from __future__ import annotations
 
-from rulespec.checks.check import CAPTURE_NAMES
+from rulespec.checks.check import CAPTURE_NAMES, pile_names
 from rulespec.lang.model import CaptureKind, Ruleset
 
 from .emit_expr import emit_rule
@@ -27,6 +27,9 @@ def emit_captures(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"LEFTOVERS = {rs.leftovers!r}")
     w()
     w()
+    if cp.general:
+        _general(w, rs, cp)
+        return
     w("def _options(p, played, table, sums, round, turn, play):")
     w('    """The capture sets of card index `p` (mask `played`) against a non-empty table."""')
     with w.block():
@@ -41,6 +44,85 @@ def emit_captures(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w()
     w()
     _legal(w, rs, cp)
+    if cp.reading:
+        _reading(w, cp)
+
+
+def _general(w: Writer, rs: Ruleset, cp: CapturePlan) -> None:
+    """The capture functions where a card has several values or takes several sets (capture.combine):
+    a card's sets are listed for each value it may count as, then combined (runtime.combine)."""
+    w(f"COMBINE = {cp.combine!r}")
+    w()
+    w()
+    w("def _options(p, played, table, sums, round, turn, play, v):")
+    w('    """The capture sets of card index `p` (mask `played`) counted as value `v`, against a non-empty table."""')
+    with w.block():
+        _Body(w, rs, cp, pairs=False, value_given=True).write()
+    w()
+    w()
+    w("def _offered(p, played, table, sums, round, turn, play):")
+    w('    """Every set card index `p` is offered, over the values it may count as (before they are combined)."""')
+    w("    found = []")
+    w(f"    for v in {_played_values(cp)}:")
+    w("        found += _options(p, played, table, sums, round, turn, play, v)")
+    w("    return _rt.unique(found) if len(found) > 1 else found")
+    w()
+    w()
+    take = "_rt.combine({}, COMBINE)" if cp.combine != "one" else "{}"
+    w("def captures(played, table, round, turn, play):")
+    w('    """Every capture set (masks) the played card has against the table, at this point of the hand."""')
+    w("    if not table:")
+    w("        return []")
+    w("    p = played.bit_length() - 1")
+    w("    return " + take.format(f"_offered(p, played, table, {cp.sums_call}, round, turn, play)"))
+    w()
+    w()
+    w("def legal(hand, table, round, turn, play):")
+    w('    """Every (card index, capture mask) move of a hand, 0 for no capture (no declared wild card), in')
+    w('    ascending order (by card, then by mask: sorted(), the order every engine and bot draws from)."""')
+    with w.block():
+        w("if not table:")
+        w("    return [(p, 0) for p in _rt.bits(hand)]")
+        w(f"sums = {cp.sums_call}")
+        w("out = []")
+        w("for p in _rt.bits(hand):")
+        w("    got = " + take.format("_offered(p, 1 << p, table, sums, round, turn, play)"))
+        w("    out += [(p, m) for m in got]")
+        w("    if not got or not FORCED:")
+        w("        out.append((p, 0))")
+        w("out.sort()")
+        w("return out")
+    w()
+    w()
+    if cp.reading:
+        _reading(w, cp)
+
+
+def _played_values(cp: CapturePlan) -> str:
+    """The values card index `p` may count as when played (a card with no value: 0, its rank matches)."""
+    return "(_HVALUES[p] or (0,))" if cp.several else "(_VALUE[p],)"
+
+
+def _reading(w: Writer, cp: CapturePlan) -> None:
+    """`_reading`: how a play's capture counted, for an event's points (`played_value`, `sets`)."""
+    w("def _reading(played, captured, table, round, turn, play):")
+    w('    """(played_value, sets) of a play: the value the played card counted as (of its values, the highest')
+    w('    that makes the capture) and how many disjoint offered sets the capture joined (0: none taken)."""')
+    with w.block():
+        w("p = played.bit_length() - 1")
+        w(f"values = {_played_values(cp)}" if cp.general else "values = (_VALUE[p],)")
+        w("if not captured or not table:")
+        w("    return values[0], 0")
+        w(f"sums = {cp.sums_call}")
+        w("best = values[0], 0")
+        w("for v in values:")
+        args = "p, played, table, sums, round, turn, play, v" if cp.general else "p, played, table, sums, round, turn, play"
+        w(f"    k = _rt.partition_sets(captured, _options({args}))")
+        w("    if k and (not best[1] or v > best[0]):")
+        w("        best = v, k")
+        w("return best")
+    w()
+    w()
 
 
 def _legal(w: Writer, rs: Ruleset, cp: CapturePlan) -> None:
@@ -70,8 +152,9 @@ class _Body:
     moves): append (p, mask) moves straight to `out`, from position `n0` on.
     """
 
-    def __init__(self, w: Writer, rs: Ruleset, cp: CapturePlan, pairs: bool):
+    def __init__(self, w: Writer, rs: Ruleset, cp: CapturePlan, pairs: bool, value_given: bool = False):
         self.w, self.rs, self.cp, self.pairs = w, rs, cp, pairs
+        self.value_given = value_given      # `v` is a parameter: the value the card counts as (the general path)
 
     def comp(self, source: str, cond: str = "") -> str:
         """A list comprehension of the sets (or moves) in `source` that pass `cond`."""
@@ -83,7 +166,8 @@ class _Body:
 
     def write(self) -> None:
         w, cp = self.w, self.cp
-        w("v = _VALUE[p]")
+        if not self.value_given:
+            w("v = _VALUE[p]")
         # What the compiler knows: in a deck where every card has a value, `numbered` is always true.
         w("numbered = True" if cp.all_numbered else "numbered = _NUMBERED[p]")
         w("n0 = len(out)" if self.pairs else "found = []")
@@ -104,6 +188,7 @@ class _Body:
         w = self.w
         w("# a match: one table card of the same value (a card with no value: of the same rank)")
         singles = "[m for m in sums.get(v, ()) if m.bit_count() == 1]" if self.cp.needs_sums else \
+            "[1 << i for i in _rt.bits(table) if _NUMBERED[i] and v in _TVALUES[i]]" if self.cp.several else \
             "[1 << i for i in _rt.bits(table) if _NUMBERED[i] and _VALUE[i] == v]"
         w(f"matches = ({singles} if numbered")
         w(f"           else {_RANK_MATCHES})")
@@ -125,7 +210,9 @@ class _Body:
         cond = []
         if k.when is not None:
             w.where(k.when)
-            cond.append(f"({emit_rule(self.rs, k.when, CAPTURE_NAMES, card_indices=_PLAYED_AT_P)})")
+            # With a pile the engine passes its top card as `table`: a condition's `top` is that local.
+            pile_top = {"top": "table"} if self.rs.pile else None
+            cond.append(f"({emit_rule(self.rs, k.when, pile_names(self.rs, CAPTURE_NAMES), card_indices=_PLAYED_AT_P, locals_as=pile_top)})")
         if k.kind in ("sum", "fifteen") and not self.cp.all_numbered:
             cond.insert(0, "numbered")
         if k.unless_match:

@@ -1,8 +1,8 @@
 """Play events: the events one play makes."""
 from __future__ import annotations
 
-from rulespec.checks.check import EVENT_NAMES
-from rulespec.lang.model import Ruleset
+from rulespec.checks.check import EVENT_NAMES, EVENT_POINT_NAMES, pile_names
+from rulespec.lang.model import Expression, Ruleset
 
 from .emit_expr import emit_rule
 from .plan import Plan
@@ -22,14 +22,23 @@ def fired_names(rs: Ruleset) -> tuple[tuple[str, str, bool], ...]:
 def emit_events(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"EVENTS = {fired_names(rs)!r}")
     w()
-    w("def play_events(played, captured, table, table_before, last_play, previous, round, turn, play):")
+    # With a pile, `top` (the top card before the play) is passed too; other rulesets keep their call as it was.
+    w("def play_events(played, captured, table, table_before, last_play, previous, round, turn, play"
+      + (", top=0):" if rs.pile else "):"))
     w('    """The events one play makes: (event, points, category) each."""')
     with w.block():
         w("out = []")
+        if plan.captures.reading:
+            w("played_value, sets = _reading(played, captured, table_before, round, turn, play)")
         for e in rs.events.values():
             with w.at(e.when.span):
                 w.where(e.when)
-                w(f"if {emit_rule(rs, e.when, EVENT_NAMES)}:")
+                w(f"if {emit_rule(rs, e.when, pile_names(rs, EVENT_NAMES))}:")
+            if isinstance(e.points, Expression):
+                with w.at(e.points.span):
+                    w.where(e.points)
+                    w(f"    out.append(({e.name!r}, {emit_rule(rs, e.points, pile_names(rs, EVENT_POINT_NAMES))}, {e.category!r}))")
+            else:
                 w(f"    out.append(({e.name!r}, {e.points!r}, {e.category!r}))")
         w("return out")
     w()

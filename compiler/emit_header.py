@@ -22,6 +22,9 @@ def emit_header(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"_NUMBERED = {tuple(v is not None for v in t.values)!r}")
     w(f"_RANK = {t.ranks!r}")
     w(f"_SUIT = {t.suits!r}")
+    if deck.several_values:     # per card index: the values it may count as on the table, and from the hand
+        w(f"_TVALUES = {tuple(deck.table_values_of(i) for i in range(len(t.names)))!r}")
+        w(f"_HVALUES = {tuple(deck.hand_values_of(i) for i in range(len(t.names)))!r}")
     w(f"WILD_INDEX = {rs.wild if rs.wild is not None else -1}")
     w(f"WILD_BIT = _WILD = {hex(1 << rs.wild) if rs.wild is not None else 0}")
     w(f"WILD_DECLARE_AS = {tuple(rs.wild_declare_as)!r}")

@@ -44,13 +44,24 @@ class CapturePlan:
     reads_played_mask: bool              # some condition needs the played card as a mask
     forced: bool
     prefer: str                          # any | fewest_cards | most_cards
+    combine: str = "one"                 # one | all | union: the offered sets one card takes (runtime.combine)
+    several: bool = False                # some card has several values, or another from the hand
+    reading: bool = False                # an event's points read how the capture counted (played_value, sets)
 
     @property
     def sums_call(self) -> str:
         """The expression giving the table's subsets by total (or None when no kind needs them)."""
         if not self.needs_sums:
             return "None"
+        if self.several:
+            return f"_rt.subset_sums_multi(table, _TVALUES, _NUMBERED, {self.limit}, _SUMS)"
         return f"_rt.subset_sums(table, _VALUE, _NUMBERED, {self.limit}, _SUMS)"
+
+    @property
+    def general(self) -> bool:
+        """Whether the capture functions take the general path (several values, or sets combined): a card's
+        sets listed per value, then combined; the plain path, unchanged, serves every other ruleset."""
+        return self.several or self.combine != "one"
 
 
 @dataclass(frozen=True)
@@ -87,6 +98,7 @@ def _plain(k: CaptureKind) -> bool:
 def _captures(rs: Ruleset) -> CapturePlan:
     kinds = tuple(rs.kinds)
     deck_values = [rs.deck.value_of(i) for i in range(rs.deck.size)]
+    every_value = [v for i in range(rs.deck.size) for v in rs.deck.table_values_of(i) + rs.deck.hand_values_of(i)]
     match = next((k for k in kinds if k.kind == "match"), None)
     summ = next((k for k in kinds if k.kind == "sum"), None)
     merged = (match is not None and summ is not None and _plain(match) and _plain(summ) and summ.min_cards <= 2
@@ -99,13 +111,26 @@ def _captures(rs: Ruleset) -> CapturePlan:
         overlap=any(k.kind == "fifteen" and k.total % 2 == 0 for k in kinds)
         or any(k.kind == "sweep" and not k.exclusive for k in kinds),
         needs_sums=any(k.kind in ("sum", "fifteen") for k in kinds),
-        limit=max([max((x for x in deck_values if x), default=0)] + [k.total for k in kinds if k.kind == "fifteen"]),
+        limit=max([max(every_value, default=0)] + [k.total for k in kinds if k.kind == "fifteen"]),
         all_numbered=all(x is not None for x in deck_values),
         needs_matches=any(k.kind == "match" or k.unless_match for k in kinds) and not merged,
         reads_played_mask=any(k.when is not None and _reads_played_mask(k.when) for k in kinds),
         forced=rs.forced,
         prefer=rs.prefer,
+        combine=rs.combine,
+        several=rs.deck.several_values,
+        reading=reads_capture_reading(rs),
     )
+
+
+READING_NAMES = ("played_value", "sets")
+
+
+def reads_capture_reading(rs: Ruleset) -> bool:
+    """Whether some event's points read how the capture counted (`played_value` or `sets`)."""
+    return any(isinstance(e.points, Expression) and any(isinstance(n, Name) and n.id in READING_NAMES
+                                                         for n in walk(e.points.tree))
+               for e in rs.events.values())
 
 
 def _reads_played_mask(expr: Expression) -> bool:

@@ -8,10 +8,40 @@ the way codegen_c.unsupported lists the native back end's. A refused ruleset is 
 from __future__ import annotations
 
 from rulespec.errors import Span
-from rulespec.lang.model import Ruleset
+from rulespec.lang.model import Expression, Ruleset
+
+
+def _capture_section_span(rs: Ruleset, key: str) -> Span | None:
+    """Where `capture.<key>` is written (else the capture section, else the ruleset)."""
+    cap = (rs.doc or {}).get("capture") if isinstance(rs.doc, dict) else None
+    return getattr(cap, "value_spans", {}).get(key) or getattr(cap, "span", None) or rs.span
+
+
+def several_sets(rs: Ruleset):
+    """capture.combine other than `one`: a card taking several offered sets at once."""
+    if rs.combine != "one":
+        yield f"capture.combine: {rs.combine} (several sets in one capture)", _capture_section_span(rs, "combine")
+
+
+def several_values(rs: Ruleset):
+    """A deck with cards of several values, or of another value from the hand."""
+    if rs.deck.several_values:
+        deck = (rs.doc or {}).get("deck") if isinstance(rs.doc, dict) else None
+        yield "cards with several values (deck value lists, hand_value, card_values)", \
+            getattr(deck, "span", None) or rs.span
+
+
+def event_points_expressions(rs: Ruleset):
+    """An event whose points are an expression."""
+    for e in rs.events.values():
+        if isinstance(e.points, Expression):
+            yield f"event '{e.name}': points as an expression", e.points.span
+
+
+from .pile_support import pile_constructs
 
 # Each check takes a checked Ruleset and yields (what, span) for every construct it refuses.
-CHECKS: tuple = ()
+CHECKS: tuple = (pile_constructs, several_sets, several_values, event_points_expressions)
 
 
 def playout_unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:

@@ -14,6 +14,8 @@ FAMILY = {
                 {"target": 11, "three_kings": True}, [2, 3, 4], "chkobba40"),
     "scopa-a-15": (SCOPA, {"scopa"}, [], {"target": 11}, [2, 3, 4, 6], "latin40"),
     "kontsina": (["cards", "clubs", "good_two", "good_ten"], set(), [], {"hands": 4}, [2], "standard52"),
+    "tablanette": (["tablanettes", "cards", "honours", "ten_of_diamonds", "two_of_clubs"], {"tablanette"}, [],
+                   {"target": 251, "tablanette_counts_played": True}, [2], "tablanette52"),
 }
 
 
@@ -212,3 +214,69 @@ def test_kontsina_scoring(kontsina, piles, expected):
                       seats=2)
     h.piles = [mask_of(kontsina, *p) for p in piles]
     assert tuple(h.score()) == expected
+
+
+# -- tablanette (docs/fishing-family.md, Tablanette) --------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tablanette():
+    return compile_ruleset("tablanette").module
+
+
+def _tablanette_hand(rules, table, first):
+    pool = [r + s for s in "SCDH" for r in ["2", "3", "4", "5", "6", "7", "8", "9"]]
+    other = [c for c in pool if c not in table + first][:6]
+    return explicit_hand(rules, 0, table, {1: first, 0: other}, seats=2)
+
+
+def test_tablanette_deck_values_ace_one_or_eleven_queen_13_king_14_jack_none():
+    deck = compile_ruleset("tablanette").ruleset.deck
+    assert sorted(deck.names) == sorted(r + s for s in "HDCS" for r in
+                                        ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"])
+    values = {r: deck.table_values_of(deck.index(r + "H")) for r in ("A", "10", "J", "Q", "K")}
+    assert values == {"A": (1, 11), "10": (10,), "J": (), "Q": (13,), "K": (14,)}
+
+
+def test_tablanette_a_card_takes_every_set_at_once(tablanette):
+    # "every table card of its value and every set summing to it, all at once": a king on 10 4 9 5 takes all four
+    h = _tablanette_hand(tablanette, ["10H", "4D", "9C", "5S"], ["KS", "2H", "3H", "6D", "QH", "AH"])
+    assert [names(tablanette, m) for m in h.captures_for(card_of(tablanette, "KS"))] == [["10H", "4D", "5S", "9C"]]
+    with pytest.raises(IllegalMove, match="cannot take"):
+        h.play(1, card_of(tablanette, "KS"), mask_of(tablanette, "10H", "4D"))
+
+
+def test_tablanette_ace_counts_one_or_eleven_played_and_on_the_table(tablanette):
+    h = _tablanette_hand(tablanette, ["AS", "6H", "3D", "8C"], ["7D", "AH", "KS", "2H", "QH", "10C"])
+    assert [names(tablanette, m) for m in h.captures_for(card_of(tablanette, "7D"))] == [["6H", "AS"]]   # 1 + 6
+    # 11 + 3 and 6 + 8, at once
+    assert [names(tablanette, m) for m in h.captures_for(card_of(tablanette, "KS"))] == [["3D", "6H", "8C", "AS"]]
+    # played as 11: 3 + 8; as 1 or 11: the ace AS; both sets at once
+    assert [names(tablanette, m) for m in h.captures_for(card_of(tablanette, "AH"))] == [["3D", "8C", "AS"]]
+
+
+def test_tablanette_jack_takes_the_whole_table_without_a_tablanette(tablanette):
+    h = _tablanette_hand(tablanette, ["10H", "4D", "9C", "QS"], ["JS", "2H", "3H", "6D", "QH", "AH"])
+    assert [names(tablanette, m) for m in h.captures_for(card_of(tablanette, "JS"))] == [["10H", "4D", "9C", "QS"]]
+    assert h.play(1, card_of(tablanette, "JS"), mask_of(tablanette, "10H", "4D", "9C", "QS")) == []
+
+
+@pytest.mark.parametrize("table, card, points", [
+    (["10H", "4D", "9C", "5S"], "KS", 42),          # two sets of 14: 10 + 4 + 9 + 5 + 14
+    (["2H", "9S", "AS", "QC"], "AH", None),         # QC stays: no tablanette
+    (["2H", "9S", "AS"], "AH", 33),                 # the ace as 11: 2 + 9, and AS as 11; 11 x 3
+    (["AS", "6H"], "7D", 14),                       # the ace on the table as 1: 1 + 6 + 7
+])
+def test_tablanette_scores_the_values_of_the_cards_taken(tablanette, table, card, points):
+    rest = [c for c in ["3D", "4C", "5C", "8D", "10D"] if c not in table][:4 - len(table)]
+    h = _tablanette_hand(tablanette, table + rest, [card, "2D", "3C", "6C", "7C", "8C"])
+    h.table &= ~mask_of(tablanette, *rest)          # the table as the case gives it (the rest out of play)
+    [capture] = h.captures_for(card_of(tablanette, card))
+    events = h.play(1, card_of(tablanette, card), capture)
+    assert [(e.name, e.points) for e in events] == ([("tablanette", points)] if points else [])
+
+
+def test_tablanette_option_scores_the_table_cards_alone():
+    rules = compile_ruleset("tablanette", {"tablanette_counts_played": False}).module
+    h = _tablanette_hand(rules, ["10H", "4D", "9C", "5S"], ["KS", "2H", "3H", "6D", "QH", "AH"])
+    events = h.play(1, card_of(rules, "KS"), mask_of(rules, "10H", "4D", "9C", "5S"))
+    assert [(e.name, e.points) for e in events] == [("tablanette", 28)]

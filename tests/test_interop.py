@@ -363,7 +363,10 @@ def _reference_array(observer, d, seat):
     hand = d.hand
     me_side = seat % k
     hands = hand.hands
-    big = hands[seat] | hand.table << N | hand.previous << 2 * N
+    big = hands[seat] | (hand.table & ~hand.face_down) << N | hand.previous << 2 * N
+    if "top" in at:                         # a pile: its top card, and how many cards lie face down under it
+        top = hand.table_order[-1] if hand.table else None
+        big |= (1 << at["top"] + top if top is not None else 0) | 1 << at["face_down"] + hand.face_down.bit_count()
     for j in range(k):
         big |= hand.piles[(me_side + j) % k] << (3 + j) * N
     for j in range(n):

@@ -28,7 +28,13 @@ SHIPPED = sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 HAS_CC = native.find_compiler() is not None
 needs_cc = pytest.mark.skipif(not HAS_CC, reason="no C compiler on this machine (the native engine needs one)")
 
-SUPPORTED = SHIPPED     # every shipped ruleset; what is not supported is shown on rulesets written below
+# Every shipped ruleset but those with a construct the native back end refuses, each with one it names:
+# capture.combine, cards of several values, event points as expressions (tablanette); a pile (pishti, kseri).
+# What is not supported is shown on rulesets written below.
+REFUSED = {"tablanette": "capture.combine: all (several sets in one capture)",
+           "pishti": "capture.table: pile (only the top card matched)",
+           "kseri": "capture.table: pile (only the top card matched)"}
+SUPPORTED = [rid for rid in SHIPPED if rid not in REFUSED]
 
 # Rulesets with constructs the native back end does not do (yet): (file text, construct, line of it).
 # Filters whose condition reads run-time values, inside an event and inside most().
@@ -135,8 +141,11 @@ def _private_cache(tmp_path_factory, monkeypatch):
 
 
 def test_every_shipped_ruleset_is_supported():
-    for rid in SHIPPED:
+    for rid in SUPPORTED:
         assert codegen_c.unsupported(compile_ruleset(rid).ruleset) == [], rid
+    for rid in sorted(set(REFUSED) & set(SHIPPED)):
+        found = [what for what, _ in codegen_c.unsupported(compile_ruleset(rid).ruleset)]
+        assert REFUSED[rid] in found, rid
 
 
 @pytest.mark.parametrize("case", [BIG_DECK, PRODUCT, SUITS, BIG_POINTS, MANY_DECLARATIONS],

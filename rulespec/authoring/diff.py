@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulespec.lang.model import Expression, Ruleset
-from rulespec.lang.words import Words, count_words, join_words, plain, rounds_words
+from rulespec.lang.words import Words, card_value_words, count_words, join_words, plain, rank_value_words, rounds_words
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,10 @@ class _Facts:
             if rs.wild is not None:
                 self.put(("declare_wild",), "the wild card may be declared", _yes(rs.declare_wild))
             self.put(("declared_first",), "declared cards are played before the others", _yes(rs.declared_first))
+        self.put(("table",), "the table", "one pile: only its top card is matched, a capture takes it all"
+                 if rs.pile else "spread: every card can be captured")
+        self.put(("bury",), "table cards dealt face up that go to the bottom of the stock, replaced",
+                 f"when {self.cond(rs.bury.when)}" if rs.bury is not None else "none")
         self.put(("forced",), "a card that can capture must capture", _yes(rs.forced))
         self.put(("leftovers",), "cards left on the table at the end go to",
                  "the side that captured last" if rs.leftovers == "last_capturer" else "nobody")
@@ -101,10 +105,12 @@ class _Facts:
             self.capture_kind(key, k)
         self.put(("kind_order",), "the order of the capture kinds", ", ".join(k.kind for k in rs.kinds))
         self.put(("prefer",), "which of the captures offered may be taken", _PREFER[rs.prefer])
+        self.put(("combine",), "how many of the sets offered one card takes", _COMBINE[rs.combine])
         for name, e in rs.events.items():
-            self.put(("event", name), f"event {name}", f"when {self.cond(e.when)}: {_points(e.points)} in "
+            points = _points(e.points) if isinstance(e.points, int) else self.words.points(e.points.tree)
+            self.put(("event", name), f"event {name}", f"when {self.cond(e.when)}: {points} in "
                      f"{e.category}", f"when {self.cond(e.when)}")
-            self.put(("event", name, "points"), f"event {name}: points", f"{_points(e.points)} in {e.category}")
+            self.put(("event", name, "points"), f"event {name}: points", f"{points} in {e.category}")
         for name, c in rs.categories.items():
             if c.from_events:
                 value = "the points of the events and bonuses scored in it"
@@ -133,9 +139,12 @@ class _Facts:
         deck = self.rs.deck
         self.put(("deck",), "the deck", f"{deck.size} cards, {len(deck.ranks)} ranks in {len(deck.suits)} suits")
         self.put(("deck", "ranks"), "the deck's ranks", " ".join(deck.ranks))
-        for rank, value in zip(deck.ranks, deck.values):
+        for r, rank in enumerate(deck.ranks):
+            value = rank_value_words(deck, r)
             self.put(("deck", "value", rank), f"the capture value of rank {rank}",
-                     str(value) if value is not None else "none")
+                     value if value != "no value" else "none")
+        for name, value in card_value_words(deck):
+            self.put(("card value", name), f"the capture value of the card {name}", value)
         names = deck.suit_names or ("",) * len(deck.suits)
         self.put(("deck", "suits"), "the deck's suits",
                  ", ".join(f"{s} {n}".strip() for s, n in zip(deck.suits, names)))
@@ -147,7 +156,7 @@ class _Facts:
             parts = []
             for s in steps:
                 if s.kind == "table":
-                    parts.append(f"{s.count} on the table")
+                    parts.append(f"{s.count} on the table" + (f" ({s.face_down} face down)" if s.face_down else ""))
                 else:
                     at = "" if s.packet == 1 else " in one packet" if s.packet == s.count else f" ({s.packet} at a time)"
                     parts.append(f"{s.count} each{at}")
@@ -207,6 +216,8 @@ class _Facts:
             self.put(base + ("unless_match",), f"capture {key}: not when a match exists", _yes(k.unless_match))
 
 
+_COMBINE = {"one": "one", "all": "all of them at once (each largest union of disjoint sets)",
+            "union": "any union of disjoint ones"}
 _PREFER = {"any": "any of them", "fewest_cards": "only those with the fewest cards",
            "most_cards": "only those with the most cards"}
 

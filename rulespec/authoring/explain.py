@@ -18,10 +18,12 @@ from rulespec.lang.words import (
     CODE_END,
     CODE_START,
     Words,
+    card_value_words,
     code,
     count_words,
     join_words,
     plain,
+    rank_value_words,
     rounds_words,
 )
 
@@ -108,10 +110,14 @@ class _Book:
                 items.append(f"With {n} players, {k} sides of {n // k}: seat i plays for side i mod {k} "
                              f"(partners are {k} seats apart).")
         deck = rs.deck
-        values = ", ".join(f"{r} = {v}" if v is not None else f"{r} no value" for r, v in zip(deck.ranks, deck.values))
+        values = ", ".join(f"{r} = {v}" if v != "no value" else f"{r} no value"
+                           for r, v in ((r, rank_value_words(deck, i)) for i, r in enumerate(deck.ranks)))
+        values += "".join(f"; the card {name} = {v}" for name, v in card_value_words(deck))
         suits = ", ".join(self._suit_label(s, name) for s, name in zip(deck.suits, deck.suit_names or deck.suits))
         items.append(f"The deck {code(deck.id)}: {deck.size} cards, suits {suits}; capture values {values}. "
-                     f"A card with no value captures only a card of its own rank and takes no part in sums.")
+                     f"A card with no value captures only a card of its own rank and takes no part in sums." +
+                     (" A card with several values counts as whichever its player chooses, in every match and sum "
+                      "(the played card and each table card alike)." if deck.several_values else ""))
         if rs.wild is not None:
             name = deck.names[rs.wild]
             ranks = " ".join(deck.ranks[r] for r in rs.wild_declare_as)
@@ -123,6 +129,12 @@ class _Book:
 
     # -- the deal
     def step(self, step) -> str:
+        if step.kind == "table" and step.face_down:
+            up = step.count - step.face_down
+            return (f"{step.count} on the table, the first {step.face_down} face down (seen by nobody until "
+                    f"captured) and the last {up} face up on them" if up > 1 else
+                    f"{step.count} on the table, the first {step.face_down} face down (seen by nobody until "
+                    f"captured) and the last face up on them")
         if step.kind == "table":
             return f"{step.count} face up on the table"
         at = "" if step.packet == 1 and self.rs.packet == 1 else \
@@ -142,6 +154,10 @@ class _Book:
         if rs.repeat_last:
             items.append(f"Then rounds like round {len(rs.rounds)}, while cards remain, each when every hand "
                          f"is empty.")
+        if rs.bury is not None:
+            items.append(f"When a table card is dealt face up and {self.cond(rs.bury.when)}, it is put at the "
+                         f"bottom of the stock (dealt last) and the next card of the stock is laid in its place, "
+                         f"face up (and buried in turn if the same holds).")
         per = []
         for n, schedule in sorted(rs.schedules.items()):
             count = len(schedule.rounds)
@@ -215,8 +231,14 @@ class _Book:
     def play(self) -> None:
         rs = self.rs
         self.add("h2", "Play and captures")
-        self.add("p", "Players play one card each in turn, from the first player on. The played card may capture "
-                      "table cards; the player chooses among all the captures offered:")
+        if rs.pile:
+            self.add("p", "The table is one pile: each card laid goes on top of it. Players play one card each in "
+                          "turn, from the first player on. The capture kinds below are judged against the pile's "
+                          "top card alone, and a card that captures takes the whole pile (the cards lying face down "
+                          "in it too):")
+        else:
+            self.add("p", "Players play one card each in turn, from the first player on. The played card may "
+                          "capture table cards; the player chooses among all the captures offered:")
         items = []
         for k in rs.kinds:
             text = {
@@ -243,6 +265,8 @@ class _Book:
             fewest = "fewest" if rs.prefer == "fewest_cards" else "most"
             self.add("p", f"Of the captures offered (a kind that is the only capture offered aside), only those "
                           f"that take the {fewest} table cards may be chosen.")
+        if rs.combine != "one":
+            self.add("p", _COMBINE_WORDS[rs.combine])
         items = ["A card that can capture must capture." if rs.forced else "Capturing is optional: a card may be "
                  "left on the table even if it could capture."]
         items.append("A card that captures nothing stays face up on the table.")
@@ -257,8 +281,12 @@ class _Book:
             return
         self.add("h2", "Points made in play")
         self.add("p", "After each play, every one of these that holds scores for the player's side:")
-        self.add("ul", [f"{bold(name)}: when {self.cond(e.when)}: {_points(e.points)} in {code(e.category)}."
+        self.add("ul", [f"{bold(name)}: when {self.cond(e.when)}: {self.event_points(e)} in {code(e.category)}."
                         for name, e in rs.events.items()])
+
+    def event_points(self, e) -> str:
+        """An event's points in words: a number, or its expression's phrase."""
+        return _points(e.points) if isinstance(e.points, int) else self.words.points(e.points.tree)
 
     # -- scoring
     def score(self) -> None:
@@ -322,6 +350,15 @@ class _Book:
 
 def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
+
+
+# capture.combine in words (`one`, one set per capture, is said by the capture kinds alone).
+_COMBINE_WORDS = {
+    "all": "One card takes every set it is offered at once: every table card it matches and every disjoint set "
+           "of cards it makes, together (where the sets overlap, each largest union of disjoint sets is a choice).",
+    "union": "One card may take several of the sets it is offered at once, if no table card is in two of them: "
+             "any one of them, or any union of disjoint ones.",
+}
 
 
 def _ordinal(n: int) -> str:

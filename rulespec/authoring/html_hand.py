@@ -243,6 +243,10 @@ function table(step) {
     t.appendChild(el("span", "", "No cards on the table."));
   }
   box.appendChild(t);
+  if (step.face_down) {
+    // Face-down cards are shown as a number only: which cards they are, no seat knows until they are taken.
+    box.appendChild(el("p", "", step.face_down + " card" + (step.face_down === 1 ? "" : "s") + " face down under them."));
+  }
 }
 
 function piles(step) {

@@ -106,8 +106,8 @@ def _examples(rs: Ruleset) -> list[tuple[str, list[str]]]:
     if category not in rs.categories:
         out.append((f"A new scoring category: 1 point to the side that captured {card}:",
                     ["scoring:", f"  {category}: {{points: '1 if holds(pile, {card}) else 0'}}"]))
-    if rs.events:
-        name, e = next(iter(rs.events.items()))
+    if any(isinstance(e.points, int) for e in rs.events.values()):
+        name, e = next((n, e) for n, e in rs.events.items() if isinstance(e.points, int))
         out.append((f"Change the points of an event ({name}: {e.points}):",
                     ["events:", f"  {name}: {{points: {e.points + 1}}}"]))
     out.append(("Optional captures:" if rs.forced else "Compulsory captures:",

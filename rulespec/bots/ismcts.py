@@ -66,9 +66,11 @@ def determinise(hand: Hand, seat: int, rng: random.Random) -> Hand:
         need = obs["hand_sizes"][s] - len(obs["shown"][s])
         hidden[s] = _mask(obs["shown"][s]) | _mask(unseen[:need])
         unseen = unseen[need:]
+    down = obs.get("face_down", 0)          # a pile's face-down cards: unseen, redrawn like the rest
+    face_down, unseen = unseen[:down], unseen[down:]
     if len(unseen) != hand.stock_size():
         raise AssertionError(f"determinise: {len(unseen)} unseen cards left for a stock of {hand.stock_size()}")
-    return hand.with_hidden(hidden, unseen, random.Random(rng.getrandbits(32)))
+    return hand.with_hidden(hidden, unseen, random.Random(rng.getrandbits(32)), face_down)
 
 
 def playout_value(hand: Hand, side: int, rng: random.Random, resume) -> float:

@@ -25,8 +25,25 @@ PLAY_CONTEXT = {"round": tc.INT, "turn": tc.INT, "play": tc.INT}
 CAPTURE_NAMES = {"played": tc.CARD, "table": tc.CARDS, **PLAY_CONTEXT}
 EVENT_NAMES = {"played": tc.CARD, "captured": tc.CARDS, "table": tc.CARDS, "table_before": tc.CARDS,
                "last_play": tc.BOOL, "previous": tc.CARDS, **PLAY_CONTEXT}
+# An event's points, written as an expression, read the play as its condition does, and how the capture
+# counted: `played_value`, the value the played card counted as (of its values, the one the capture used);
+# `sets`, how many disjoint offered sets the capture joined (0: nothing taken).
+EVENT_POINT_NAMES = {**EVENT_NAMES, "played_value": tc.INT, "sets": tc.INT}
 SCORE_NAMES = {"pile": tc.CARDS, "side": tc.INT}
+# deal.bury's condition: the table card just dealt face up.
+BURY_NAMES = {"dealt": tc.CARD}
 OUTCOME_NAMES = {"pile": tc.CARDS}
+
+
+def pile_names(rs: Ruleset, names: dict) -> dict:
+    """A context's names in a ruleset whose table is a pile (capture.table: pile): `top`, the pile's top card
+    (a set of one card; empty when nothing is on the table), joins the deal checks and the events; a capture
+    kind sees `top` in place of `table`, since the top card is all it can match. Else `names` as they are."""
+    if not rs.pile:
+        return names
+    if names is CAPTURE_NAMES:
+        return {"played": tc.CARD, "top": tc.CARDS, **PLAY_CONTEXT}
+    return {**names, "top": tc.CARDS}
 
 
 @dataclass
@@ -114,7 +131,18 @@ def _typed(rs, expr: Expression, names, expected, errors, allow_most=False, opti
         tc.check(expr.tree, context(rs, names, allow_most=allow_most, options_only=options_only), expected)
     except RulespecError as err:
         errors.append(RulespecError(err.message + _HINTS.get(err.message, ""), err.span)
-                      if err.span == expr.tree.span else err)
+                      if err.span == expr.tree.span else _pile_hint(rs, err))
+
+
+def _pile_hint(rs: Ruleset, err: RulespecError) -> RulespecError:
+    """`top` read where the table is not a pile (or a pile's capture kind reading `table`): say why."""
+    if err.message.startswith("unknown name 'top'") and not rs.pile:
+        return RulespecError("unknown name 'top': it names the top card of a pile; declare capture.table: pile",
+                             err.span)
+    if err.message.startswith("unknown name 'table'") and rs.pile:
+        return RulespecError("unknown name 'table': with capture.table: pile a capture kind matches only the top "
+                             "card; write top", err.span)
+    return err
 
 
 # What to write instead, when a whole expression has the other type.
@@ -131,6 +159,29 @@ def constant(rs: Ruleset, expr: Expression | bool | int, expected):
     ctx = context(rs, {})
     tc.check(expr.tree, ctx, expected)
     return value_of(expr.tree, ctx)
+
+
+def pile_problems(rs: Ruleset) -> list[RulespecError]:
+    """Face-down table cards only under a pile, and never all of a step's cards (its top card is the face-up
+    one that is matched); a pile game has no wild card (declaring it would change what the top card is)."""
+    errors = []
+    rounds = rs.doc["deal"].get("rounds") if isinstance(rs.doc, dict) else None
+    for i, steps in enumerate(rs.rounds):
+        for j, step in enumerate(steps):
+            if not step.face_down:
+                continue
+            written = rounds[i][j] if rounds is not None else None
+            at = written.value_spans.get("face_down") if written is not None else None
+            if not rs.pile:
+                errors.append(RulespecError("face_down table cards lie under a pile: declare capture.table: pile "
+                                            "(on a spread table a face-down card could be captured unseen)", at))
+            elif step.face_down >= step.count:
+                errors.append(RulespecError(f"face_down {step.face_down} of a table step of {step.count} cards: "
+                                            f"at least the last card laid (the top) lies face up", at))
+    if rs.pile and rs.wild is not None:
+        errors.append(RulespecError("a pile game (capture.table: pile) has no wild card",
+                                    rs.doc.value_spans.get("wild") if isinstance(rs.doc, dict) else None))
+    return errors
 
 
 def _round_span(rs: Ruleset, i: int) -> Span:
@@ -183,7 +234,7 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
 # The fields of a ruleset that hold expressions: the check stage types copies of them, so the
 # ruleset it was given keeps its trees as they were.
 EXPRESSION_FIELDS = ("deal_checks", "dealer_bonuses", "hand_bonuses", "kinds", "events", "categories",
-                     "outcomes", "target", "hands")
+                     "outcomes", "target", "hands", "bury")
 
 
 def with_options(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
@@ -196,16 +247,20 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
     """Every expression's type (annotating the ruleset's trees) and the deal schedules: (problems, schedules)."""
     errors: list[RulespecError] = []
     for c in rs.deal_checks:
-        _typed(rs, c.when, TABLE_NAMES, tc.BOOL, errors)
+        _typed(rs, c.when, pile_names(rs, TABLE_NAMES), tc.BOOL, errors)
+    if rs.bury is not None:
+        _typed(rs, rs.bury.when, BURY_NAMES, tc.BOOL, errors)
     for b in rs.dealer_bonuses:
         _typed(rs, b.when, TABLE_NAMES, tc.BOOL, errors)
     for b in rs.hand_bonuses.values():
         _typed(rs, b.when, BONUS_NAMES, tc.BOOL, errors)
     for k in rs.kinds:
         if k.when is not None:
-            _typed(rs, k.when, CAPTURE_NAMES, tc.BOOL, errors)
+            _typed(rs, k.when, pile_names(rs, CAPTURE_NAMES), tc.BOOL, errors)
     for e in rs.events.values():
-        _typed(rs, e.when, EVENT_NAMES, tc.BOOL, errors)
+        _typed(rs, e.when, pile_names(rs, EVENT_NAMES), tc.BOOL, errors)
+        if isinstance(e.points, Expression):
+            _typed(rs, e.points, pile_names(rs, EVENT_POINT_NAMES), tc.INT, errors)
     for c in rs.categories.values():
         if isinstance(c.points, Expression):
             _typed(rs, c.points, SCORE_NAMES, tc.INT, errors, allow_most=True)
@@ -218,6 +273,7 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
     for length, says in ((rs.target, TARGET_IS), (rs.hands, HANDS_IS)):
         if isinstance(length, Expression):
             _typed(rs, length, {}, tc.INT, errors, options_only=says)
+    errors += pile_problems(rs)
     try:
         return errors, schedules(rs)
     except RulespecError as err:
@@ -297,7 +353,8 @@ def guards(rs: Ruleset) -> list[RulespecError]:
         if always:
             errors.append(RulespecError(f"deal check '{c.name}' holds for every deal (its condition does not "
                                         f"read the table), so every deal would be thrown in", c.when.span))
-    points = [e.points for e in rs.events.values()] + [b.points for b in rs.hand_bonuses.values()]
+    points = [e.points if isinstance(e.points, int) else 1 for e in rs.events.values()]   # an expression may score
+    points += [b.points for b in rs.hand_bonuses.values()]
     points += [b.points for b in rs.dealer_bonuses]
     for cat in rs.categories.values():
         if isinstance(cat.points, Expression):

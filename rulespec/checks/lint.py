@@ -105,7 +105,7 @@ def expressions(rs: Ruleset):
         for value in (getattr(item, "when", None), getattr(item, "enabled", None)):
             if isinstance(value, Expression):
                 yield value
-    for c in rs.categories.values():
+    for c in [*rs.categories.values(), *rs.events.values()]:
         if isinstance(c.points, Expression):
             yield c.points
     for length in (rs.target, rs.hands):

@@ -89,7 +89,8 @@ class TerminalGame:
         wild = self.rules.WILD_INDEX
         declared = (f"   (the wild card {self.names([wild])} counts as {obs['wild_as']})"
                     if obs["wild_as"] else "")
-        self.say(f"table: {self.names(obs['table'])}" + (declared if wild in obs["table"] else ""))
+        self.say(f"table: {self.names(obs['table'])}" + (declared if wild in obs["table"] else "")
+                 + (f"   ({obs['face_down']} face down under them)" if obs.get("face_down") else ""))
         for s, shown in enumerate(obs["shown"]):
             if shown and s != self.me:
                 self.say(f"{self.who(s)} shows {self.names(shown)}")

@@ -126,4 +126,4 @@ class RulespecEnv(gym.Env):
             return None
         hand = self.decisions.hand
         names = self.rules.module.card_names
-        return f"round {hand.round}, table: {names(hand.table)}, hand: {names(hand.hands[self.seat])}"
+        return f"round {hand.round}, table: {names(hand.visible_table())}, hand: {names(hand.hands[self.seat])}"

@@ -7,7 +7,7 @@ names each block's slice); every block but the last two is 0/1:
 | block | size | meaning |
 |---|---|---|
 | hand | N | own cards |
-| table | N | the table |
+| table | N | the table's face-up cards (a face-down card is in no block) |
 | previous | N | the card the previous play left on the table |
 | piles | k×N | each side's captured cards (public: captures are made face up) |
 | shown | n×N | each seat's declared cards still in its hand (shown face up) |
@@ -24,6 +24,11 @@ names each block's slice); every block but the last two is 0/1:
 | round | S+1 | deal rounds dealt so far, one-hot (0..S) |
 | bonuses | n×B | declarations each seat has made, per hand bonus (counts) |
 | event_points | k×C | each side's points from events, per category |
+
+A ruleset whose table is a pile (capture.table: pile) has two more 0/1 blocks
+after `round`: `top` (N, the pile's top card; all zero when the table is
+empty) and `face_down` (N+1, how many cards lie face down under the pile,
+one-hot).
 
 N cards, n seats, k sides, B hand bonuses, C scoring categories, R ranks, H
 the largest hand and S the rounds of the deal schedule. Nothing in it
@@ -78,6 +83,9 @@ class Observer:
                       ("pending_declared", N), ("card", N), ("partial", N), ("wild_as", self.n_ranks),
                       ("seat", n), ("dealer", n), ("to_move", n), ("phase", len(PHASES)),
                       ("hand_sizes", n * (self.max_hand + 1)), ("stock", N + 1), ("round", len(schedule) + 1)]
+        self._pile = bool(rules.PILE)
+        if self._pile:                   # the pile's top card and how many lie face down under it
+            bit_blocks += [("top", N), ("face_down", N + 1)]
         count_blocks = [("bonuses", n * len(self.bonuses)), ("event_points", k * len(self.categories))]
         self.blocks: dict[str, slice] = {}
         pos = 0
@@ -138,7 +146,7 @@ class Observer:
         hand = d.hand
         hands = hand.hands
         # Every 0/1 block as one integer, each block shifted into place (offsets from self.blocks).
-        big = (hands[seat] | hand.table << self.N | hand.previous << self._shift2
+        big = (hands[seat] | (hand.table & ~hand.face_down) << self.N | hand.previous << self._shift2
                | self._seat_bits[seat][hand.dealer] | self._round_bits[hand.round])
         piles = hand.piles
         for side, shift in self._pile_shifts[seat]:
@@ -166,6 +174,9 @@ class Observer:
                     big |= (1 << d.card) << shift | d.partial << shift + self.N
         if hand.wild_as is not None:
             big |= 1 << self._wild_at + hand.wild_as - self.N
+        if self._pile:
+            big |= hand.top_mask() << self.blocks["top"].start | 1 << self.blocks["face_down"].start + \
+                hand.face_down.bit_count()
         out = _BITS.take(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8), axis=0).reshape(-1)
         events = hand.events
         if events:

@@ -224,7 +224,7 @@ class RulespecState(pyspiel.State):
         hand = self.decisions.hand
         names = self._game.rules.module.card_names
         seats = " | ".join(f"s{s}[{names(hand.hands[s])}]" for s in range(hand.n))
-        return f"round {hand.round} table[{names(hand.table)}] {seats}"
+        return f"round {hand.round} table[{names(hand.visible_table())}] {seats}"
 
 
 def shares(hand: Hand) -> list[float]:
@@ -277,7 +277,7 @@ class _Observer:
         hand = d.hand
         shown = " ".join(f"s{s}[{names(hand.shown[s] & hand.hands[s])}]" for s in range(hand.n))
         piles = " ".join(f"side{k}[{names(p)}]" for k, p in enumerate(hand.piles))
-        return (f"{head} round {hand.round} hand[{names(hand.hands[player])}] table[{names(hand.table)}] "
+        return (f"{head} round {hand.round} hand[{names(hand.hands[player])}] table[{names(hand.visible_table())}] "
                 f"shown {shown} piles {piles} stock {hand.stock_size()}{current}")
 
 

@@ -173,7 +173,7 @@ class RulespecAEC(AECEnv):
     def _render_text(self) -> str:
         hand = self.decisions.hand
         names = self.rules.module.card_names
-        lines = [f"round {hand.round}, table: {names(hand.table)}"]
+        lines = [f"round {hand.round}, table: {names(hand.visible_table())}"]
         for s in range(self.seats):
             lines.append(f"  seat {s}: {names(hand.hands[s])}")
         if hand.is_over:

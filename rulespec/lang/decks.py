@@ -22,6 +22,12 @@ class Deck:
     suits: tuple[str, ...]
     suit_names: tuple[str, ...] = ()
     suit_words: tuple[str, ...] = ()    # the suits in English prose, plural ("the most swords"); default suit_names
+    # Cards with several values, or another value from the hand (empty: every card one value, `values`):
+    # per rank its values on the table and from the hand, each a tuple (the first is the card's `value`),
+    # and per card index that differs from its rank, (index, table values, hand values).
+    rank_values: tuple = ()
+    rank_hand_values: tuple = ()
+    card_values: tuple = ()
     _index: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):
@@ -48,7 +54,36 @@ class Deck:
         return wild // len(self.ranks)
 
     def value_of(self, index: int) -> int | None:
+        if self.card_values:
+            found = self.table_values_of(index)
+            return found[0] if found else None
         return self.values[index % len(self.ranks)] if index < self.size else self.values[index - self.size]
+
+    @property
+    def several_values(self) -> bool:
+        """Whether some card has more than one value, or another value from the hand than on the table."""
+        return bool(self.rank_values or self.card_values)
+
+    def table_values_of(self, index: int) -> tuple[int, ...]:
+        """The values a card (or a virtual card: its rank's) may count as on the table; () for none."""
+        rank = index % len(self.ranks) if index < self.size else index - self.size
+        for i, table, _hand in self.card_values:
+            if i == index:
+                return table
+        if self.rank_values:
+            return self.rank_values[rank]
+        value = self.values[rank]
+        return () if value is None else (value,)
+
+    def hand_values_of(self, index: int) -> tuple[int, ...]:
+        """The values a card may count as when played from the hand; () for none."""
+        rank = index % len(self.ranks) if index < self.size else index - self.size
+        for i, _table, hand in self.card_values:
+            if i == index:
+                return hand
+        if self.rank_hand_values:
+            return self.rank_hand_values[rank]
+        return self.table_values_of(index)
 
     def index(self, name: str) -> int | None:
         """The index of a card name, or None if it is not in this deck."""
@@ -106,6 +141,8 @@ def index_tables(deck, wild: int | None = None) -> dict[str, object]:
     count = deck.size + (len(deck.ranks) if wild is not None else 0)
     return {
         "_VALUE": tuple(deck.value_of(i) or 0 for i in range(count)),
+        "_TVALUES": tuple(deck.table_values_of(i) for i in range(count)),
+        "_HVALUES": tuple(deck.hand_values_of(i) for i in range(count)),
         "_RANK": tuple(deck.rank_of(i) for i in range(count)),
         "_SUIT": tuple(deck.suits[deck.suit_index(i, wild)] for i in range(count)),
         "_WILD": (1 << wild) if wild is not None else 0,

@@ -35,6 +35,16 @@ class DealStep:
     kind: str            # "each" or "table"
     count: int
     packet: int = 1
+    face_down: int = 0   # a table step: how many of its cards, the first laid, lie face down
+
+
+@dataclass
+class Bury:
+    """deal.bury: a table card dealt face up for which `when` holds goes back into the stock (`to`)."""
+
+    when: Expression
+    to: str              # bottom
+    span: Span
 
 
 @dataclass
@@ -88,7 +98,7 @@ class CaptureKind:
 class EventRule:
     name: str
     when: Expression
-    points: int
+    points: Expression | int      # a number, or an expression over the play (docs/language.md, events)
     category: str
     enabled: object = True
 
@@ -172,6 +182,9 @@ class Ruleset:
     target_rule: object = None  # once checked: the target as written when it depends on options (target: its value)
     hands_rule: object = None   # once checked: the number of hands as written when it depends on options
     hands: Expression | int | None = None   # the game's length in hands (None: played to the target)
+    bury: Bury | None = None    # deal.bury: dealt face-up table cards sent back into the stock
+    pile: bool = False          # capture.table: pile: only the top card is matched, a capture takes the whole pile
+    combine: str = "one"    # one | all | union: how many of the offered capture sets one card takes
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -250,7 +263,48 @@ def _deck(doc) -> Deck:
                             spec.value_spans["suit_names"])
     if len(set(names)) != len(names):
         raise RulespecError("a suit name is listed twice", spec.value_spans["suit_names"])
-    return Deck(spec["id"], tuple(ranks), tuple(r["value"] for r in spec["ranks"]), tuple(suits), tuple(names))
+    deck = Deck(spec["id"], tuple(ranks), tuple(_first(r["value"]) for r in spec["ranks"]), tuple(suits), tuple(names))
+    return _several_values(spec, deck)
+
+
+def _first(value):
+    """A rank's `value` as one value: the first of a list (the value expressions see)."""
+    return value[0] if isinstance(value, list) else value
+
+
+def _values(value) -> tuple[int, ...]:
+    """A `value` or `hand_value` as written (a number, a list of them, or null) as a tuple of values."""
+    if value is None:
+        return ()
+    return tuple(dict.fromkeys(value)) if isinstance(value, list) else (value,)
+
+
+def _several_values(spec, deck: Deck) -> Deck:
+    """The deck with its cards' several values: a rank's list of values, its `hand_value`, `card_values`.
+
+    A deck where every card has one value, the same from the hand, is returned as it was.
+    """
+    ranks = spec["ranks"]
+    per_card = spec.get("card_values") or {}
+    if not per_card and not any(isinstance(r["value"], list) or "hand_value" in r for r in ranks):
+        return deck
+    table = tuple(_values(r["value"]) for r in ranks)
+    hand = tuple(_values(r["hand_value"]) if "hand_value" in r else table[i] for i, r in enumerate(ranks))
+    for i, r in enumerate(ranks):
+        if "hand_value" in r and not table[i]:
+            raise RulespecError(f"rank {deck.ranks[i]} has no value on the table (value: null) but a hand_value; "
+                                f"a card with no value captures by rank only", r.value_spans["hand_value"])
+    cards = []
+    for name, given in per_card.items():
+        index = deck.card(name, per_card.key_spans.get(name), " (in card_values)")
+        rank = index % len(deck.ranks)
+        values = _values(given["value"]) if "value" in given else table[rank]
+        from_hand = _values(given["hand_value"]) if "hand_value" in given else \
+            (values if "value" in given and hand[rank] == table[rank] else hand[rank])
+        if not values and from_hand:
+            raise RulespecError(f"card {name} has no value on the table but a hand_value", given.span)
+        cards.append((index, values, from_hand))
+    return replace(deck, rank_values=table, rank_hand_values=hand, card_values=tuple(cards))
 
 
 def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
@@ -284,11 +338,11 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         timing=decl.get("timing", "first_turn"), declare_wild=decl.get("wild", True),
         declared_first=decl.get("declared_first", False), per_turn=decl.get("per_turn", "all"),
         forced=cap.get("forced", True), leftovers=cap.get("leftovers", "last_capturer"),
-        prefer=cap.get("prefer", "any"),
+        prefer=cap.get("prefer", "any"), combine=cap.get("combine", "one"),
         kinds=[CaptureKind(k["kind"], _expr(k, "when") if "when" in k else None, k.get("exclusive", False),
                            k.get("total", 15), k.get("min_cards", 2 if k["kind"] == "sum" else 1),
                            k.get("unless_match", False), k.span, _enabled(k)) for k in cap["kinds"]],
-        events={name: EventRule(name, _expr(e, "when"), e.get("points", 1), e.get("category", name), _enabled(e))
+        events={name: EventRule(name, _expr(e, "when"), _event_points(e), e.get("category", name), _enabled(e))
                 for name, e in (doc.get("events") or {}).items() if e is not None},
         categories=_categories(doc, errors),
         outcomes={name: Outcome(name, _expr(o, "when"), o["result"], _enabled(o))
@@ -300,6 +354,7 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
                                   o.get("description", ""), doc["options"].key_spans[name])
                  for name, o in (doc.get("options") or {}).items()},
         doc=doc, chain_docs=chain_docs,
+        bury=_bury(deal), pile=cap.get("table", "spread") == "pile",
     )
     syntax = [x.error for x in _expressions(rs) if x.error is not None]
     try:
@@ -319,7 +374,15 @@ def _expressions(rs: Ruleset) -> list[Expression]:
              *rs.outcomes.values()]
     found = [x for p in parts for x in (getattr(p, "when", None), p.enabled)]
     found += [c.points for c in rs.categories.values()] + [rs.target, rs.hands]
+    found += [rs.bury.when] if rs.bury is not None else []
+    found += [e.points for e in rs.events.values()]
     return [x for x in found if isinstance(x, Expression)]
+
+
+def _event_points(e) -> Expression | int:
+    """An event's points: a number (1 when not written) or an expression over the play."""
+    points = e.get("points", 1)
+    return _expr(e, "points") if isinstance(points, str) else points
 
 
 def _game_length(game, key: str, errors: list):
@@ -387,10 +450,17 @@ def _rounds(deal, packet: int, errors: list) -> list[list[DealStep]]:
                     errors.append(RulespecError(f"{step['each']} cards each cannot be given {p} at a time", step.span))
                 steps.append(DealStep("each", step["each"], p))
             else:
-                steps.append(DealStep("table", step["table"]))
+                steps.append(DealStep("table", step["table"], 1, step.get("face_down", 0)))
         rounds.append(steps)
     return rounds
 
+
+def _bury(deal) -> Bury | None:
+    """deal.bury, its condition parsed (None when not written)."""
+    bury = deal.get("bury")
+    if not bury:
+        return None
+    return Bury(_expr(bury, "when"), bury["to"], deal.key_spans["bury"])
 
 
 def _deal_checks(doc, errors: list) -> list[DealCheck]:

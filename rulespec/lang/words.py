@@ -58,6 +58,10 @@ _NAMES = {
     "turn": "the player's turn in this deal (1 for their first card of it)",
     "play": "the play's number in the hand (1 for the hand's first card)",
     "side": "the side's number",
+    "played_value": "the value the played card counted as",
+    "sets": "the number of sets the capture took",
+    "top": "the pile's top card",
+    "dealt": "the card dealt",
 }
 
 _ORDER = {">=": "{} or more", ">": "more than {}", "==": "exactly {}", "<=": "{} or less", "<": "less than {}",
@@ -497,6 +501,24 @@ class Words:
 
 def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _either(values: tuple) -> str:
+    return " or ".join(map(str, values)) if values else "no value"
+
+
+def rank_value_words(deck, r: int) -> str:
+    """A rank's capture value in words: `5`, `1 or 11`, `1 (14 from the hand)`, `no value`."""
+    if not deck.several_values:
+        return str(deck.values[r]) if deck.values[r] is not None else "no value"
+    table, hand = deck.rank_values[r], deck.rank_hand_values[r]
+    return _either(table) + (f" ({_either(hand)} from the hand)" if hand != table else "")
+
+
+def card_value_words(deck) -> list[tuple[str, str]]:
+    """The single cards whose values differ from their rank's, each with its value in words."""
+    return [(deck.names[i], _either(table) + (f" ({_either(hand)} from the hand)" if hand != table else ""))
+            for i, table, hand in deck.card_values]
 
 
 # -- builtins as numbers: (words, call) -> phrase or None

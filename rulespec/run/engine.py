@@ -202,6 +202,7 @@ class Hand:
     schedule: tuple
     hands: list[int]
     table: int
+    face_down: int
     _arrivals: list[int]
     piles: list[int]
     round: int
@@ -225,6 +226,7 @@ class Hand:
     redeal_marked: bool
     round_pending: bool
     deal_log: list[tuple[int, tuple[int, ...]] | None]
+    table_laid: list[tuple[int, ...] | None]
     final_table: int
     _options_key: tuple | None
     _options: dict[int, list[int]]
@@ -244,6 +246,7 @@ class Hand:
         self.schedule = rules.schedule(seats)       # list of (seat_cards, table_cards, steps) per round
         self.hands = [0] * seats
         self.table = 0
+        self.face_down = 0                           # table cards lying face down (a pile's first deal), unseen
         self._arrivals: list[int] = []               # cards in the order they reached the table
         self.piles = [0] * self.k
         self.round = 0
@@ -268,6 +271,8 @@ class Hand:
         self.round_pending = False                   # a written deal stopped at a round's end (see _play_card)
         # Per deal round: (table cards laid, cards per seat) as masks; None after a thrown-in deal.
         self.deal_log: list[tuple[int, tuple[int, ...]] | None] = []
+        # Per entry of deal_log: every table card the round laid, in the order laid (face-down ones too).
+        self.table_laid: list[tuple[int, ...] | None] = []
         self.final_table = 0
         self._options_key = None
         self._options: dict[int, list[int]] = {}
@@ -293,12 +298,19 @@ class Hand:
         self.round += 1
         seat_cards, table_cards, steps = self.schedule[self.round - 1]
         table_before = self.table
+        arrived = len(self._arrivals)
         src = self.source
         if src.order is not None:
             n = self.n
             first = (self.dealer + 1) % n
             hands = self.hands
+            special = self.rules.BURY_TO is not None or self.rules.FACE_DOWN
+            table_step = 0
             for kind, count, packet in steps:
+                if kind == "table" and special:
+                    self._lay_table(count, table_step)
+                    table_step += 1
+                    continue
                 if kind == "table":
                     for c in self._take(count):
                         self.table |= 1 << c
@@ -319,10 +331,62 @@ class Hand:
             src.round_no += 1
             self._lay_explicit(given, seat_cards, table_cards)
         self.round_dealt = list(self.hands)
-        self.deal_log.append((self.table & ~table_before, tuple(self.hands)))
+        # The public record: a card laid face down is not in it (table_laid, the rules' own record, has it).
+        self.deal_log.append((self.table & ~table_before & ~self.face_down, tuple(self.hands)))
+        self.table_laid.append(tuple(self._arrivals[arrived:]))
         self.played_this_round = [0] * self.n
         self.played_round = [0] * self.n
         self.knocked_round = [False] * self.n
+
+    def _face_down_counts(self) -> tuple:
+        """How many cards of each table step of the current round lie face down (deal step face_down)."""
+        rules = self.rules
+        return rules.FACE_DOWN.get(min(self.round, rules.FACE_DOWN_ROUNDS), ()) if rules.FACE_DOWN else ()
+
+    def _lay_table(self, count: int, table_step: int) -> None:
+        """Lay one table step's cards from the deck order, one by one (the last on top): its first face_down
+        cards face down; a face-up card the rules bury goes to the bottom of the stock, the next card in its place."""
+        counts = self._face_down_counts()
+        down = counts[table_step] if table_step < len(counts) else 0
+        rules = self.rules
+        for i in range(count):
+            c = self._take(1)[0]
+            if i >= down and rules.BURY_TO is not None:
+                c = self._replace_buried(c)
+            self.table |= 1 << c
+            self._arrivals.append(c)
+            if i < down:
+                self.face_down |= 1 << c
+
+    def _replace_buried(self, card: int) -> int:
+        """`card`, or, while the rules bury it, the next card of the stock (the buried one put at the bottom)."""
+        src = self.source
+        tries = len(src.order) - src.pos + 1
+        while self.rules.bury(1 << card):
+            tries -= 1
+            if tries < 0:
+                raise RulespecError("deal.bury buries every card left in the stock: the table cannot be dealt")
+            src.order.append(card)         # to the bottom: dealt after every other card of the stock
+            card = self._take(1)[0]
+        return card
+
+    def _check_explicit_table(self, given: "ExplicitRound") -> None:
+        """A written round's table, the first cards of each table step face down; one the rules would bury
+        is refused (a transcript writes the table as it lies once buried cards are replaced)."""
+        rules = self.rules
+        counts = self._face_down_counts()
+        steps = [count for kind, count, _ in self.schedule[self.round - 1][2] if kind == "table"]
+        at = 0
+        for k, count in enumerate(steps):
+            down = counts[k] if k < len(counts) else 0
+            for i, c in enumerate((given.table or ())[at:at + count]):
+                if i < down:
+                    self.face_down |= 1 << c
+                elif rules.BURY_TO is not None and rules.bury(1 << c):
+                    raise RulespecError(f"round {self.round} lays {rules.CARD_NAMES[c]} face up on the table, but "
+                                        f"the rules bury it (deal.bury): write the table as it lies after burying, "
+                                        f"and {rules.CARD_NAMES[c]} in the round that deals it", given.span)
+            at += count
 
     def _deal_pending(self) -> None:
         """Deal the round a written deal left out, now that a play needs it (an error if it is not there)."""
@@ -356,6 +420,8 @@ class Hand:
                 self._arrivals.append(c)
             else:
                 self.hands[seat] |= 1 << c
+        if self.rules.BURY_TO is not None or self.rules.FACE_DOWN:
+            self._check_explicit_table(given)
         self.redeal_marked = given.redeal
 
     def _start(self) -> None:
@@ -364,7 +430,7 @@ class Hand:
         thrown_in = 0
         while True:
             self._lay_round()
-            check = rules.deal_check(self.table)
+            check = rules.deal_check(self.table, self.top_mask()) if rules.PILE else rules.deal_check(self.table)
             if check is not None:
                 thrown_in += 1
                 if thrown_in > MAX_REDEALS:
@@ -405,6 +471,7 @@ class Hand:
             if capture_table:
                 self.piles[side] |= self.table
                 self.table = 0
+                self.face_down = 0
                 self.last_capturer = side
         self.turn = (self.dealer + 1) % self.n
 
@@ -419,9 +486,11 @@ class Hand:
             src.rng.shuffle(src.order)
             src.pos = 0
         self.deal_log.append(None)     # marks the deal before as thrown in
+        self.table_laid.append(None)
         self.source.seen = 0
         self.hands = [0] * self.n
         self.table = 0
+        self.face_down = 0
         self._arrivals = []
         self.round = 0
 
@@ -444,6 +513,43 @@ class Hand:
         """The table's cards in the order they arrived (for display)."""
         table = self.table
         return [c for c in self._arrivals if table >> c & 1]
+
+    def top_mask(self) -> int:
+        """The top card of the table as a mask (0 when it is empty): the card laid last (a pile's capture takes
+        every card, so the last card laid is still there whenever the table is not empty)."""
+        if not self.table:
+            return 0
+        table = self.table
+        for c in reversed(self._arrivals):
+            if table >> c & 1:
+                return 1 << c
+        return 0
+
+    def visible_table(self) -> int:
+        """The table's cards every seat sees: all but those lying face down."""
+        return self.table & ~self.face_down
+
+    def _pile_captures(self, card: int) -> list[int]:
+        """With a pile: the capture kinds judge the top card alone; any capture they offer takes the whole pile.
+
+        The move names the pile's face-up cards only (the face-down ones go with them): a move must not say
+        which cards lie face down, to the player or to a search that redraws them."""
+        try:
+            offered = self.rules.captures(1 << card, self.top_mask(), *self._moment())
+        except Exception as exc:
+            _raise_located(exc, self.rules)
+        return [self.table & ~self.face_down] if offered else []
+
+    def _pile_legal(self, hand: int) -> list[tuple[int, int]]:
+        """legal_moves() with a pile: per card, taking the whole pile when the kinds offer the top card."""
+        forced = self.rules.FORCED
+        moves = []
+        for c in _lowbits(hand):
+            takes = self._pile_captures(c) if self.table else []
+            if not takes or not forced:
+                moves.append((c, 0))
+            moves += [(c, m) for m in takes]
+        return moves
 
     @property
     def declares_with_play(self) -> bool:
@@ -475,6 +581,8 @@ class Hand:
 
     def _captures_as(self, card: int, wild_as: int | None) -> list[int]:
         """The card's capture sets (real masks) with the wild card declared as `wild_as` (or not)."""
+        if self.rules.PILE:
+            return self._pile_captures(card)     # a pile game has no wild card (checks/check.pile_problems)
         try:
             if wild_as is None:
                 return self.rules.captures(1 << card, self.table, *self._moment())
@@ -516,6 +624,10 @@ class Hand:
         pending = self.declared[self.turn] & hand
         if self.rules.DECLARED_FIRST and pending:
             hand = pending
+        if self.rules.PILE:
+            moves = self._pile_legal(hand)
+            self._legal = (self.turn, hand, self.table, moves, self.plays)
+            return moves
         if self.wild_as is None:
             try:
                 moves = self.rules.legal(hand, self.table, self.round, self.played_this_round[self.turn] + 1,
@@ -842,6 +954,8 @@ class Hand:
             if pending and not pending & bit:
                 raise IllegalMove(f"declared cards are played first ({rules.card_names(pending)})")
         table = self.table
+        if self.face_down and capture:
+            capture &= ~self.face_down     # a move names the face-up cards; a transcript may write them all
         wild_as = self.wild_as
         known = self._legal
         if not (wild_as is None and known is not None and known[0] == seat and known[1] == hand
@@ -850,6 +964,8 @@ class Hand:
             options = self._options_now(card)
             if capture not in options:
                 self._refuse(card, capture, options)
+        if self.face_down and capture:
+            capture |= self.face_down      # the face-down cards under the pile go with it
         side = seat % self.k
         if wild_as is None:
             eff_card, table_before, eff_capture, previous = bit, table, capture, self.previous
@@ -862,9 +978,15 @@ class Hand:
         last_play = hands_empty and self.round >= len(self.schedule)
         # Every rule this play asks is asked before anything changes: one that fails leaves the hand as it was.
         try:
-            fired = rules.play_events(eff_card, eff_capture, table_after if wild_as is None else self._eff(table_after),
-                                      table_before, last_play, previous, self.round,
-                                      self.played_this_round[seat] + 1, self.plays + 1)
+            if rules.PILE:           # a pile's events read `top` too: the top card before the play
+                fired = rules.play_events(eff_card, eff_capture, table_after, table_before, last_play, previous,
+                                          self.round, self.played_this_round[seat] + 1, self.plays + 1,
+                                          self.top_mask())
+            else:
+                fired = rules.play_events(eff_card, eff_capture,
+                                          table_after if wild_as is None else self._eff(table_after),
+                                          table_before, last_play, previous, self.round,
+                                          self.played_this_round[seat] + 1, self.plays + 1)
             found = self._final_outcome(side, capture | bit if capture else 0, table_after) if last_play else None
         except Exception as exc:
             _raise_located(exc, rules)
@@ -878,6 +1000,8 @@ class Hand:
             self.piles[side] |= capture | bit
             self.last_capturer = side
             self.previous = 0
+            if self.face_down:
+                self.face_down &= ~capture     # taken: face up in the capturer's pile
         else:
             self._arrivals.append(card)
             self.previous = bit
@@ -916,7 +1040,8 @@ class Hand:
         """The capture sets `card` may take now, 0 for none (without the per-table cache)."""
         if self.wild_as is not None:
             return self.options_for(card)
-        options = self.rules.captures(1 << card, self.table, *self._moment())
+        options = self._pile_captures(card) if self.rules.PILE else \
+            self.rules.captures(1 << card, self.table, *self._moment())
         if not options or not self.rules.FORCED:
             options.append(0)
         return options
@@ -939,6 +1064,7 @@ class Hand:
         """End of hand: leftovers to the last capturer; `found` is the outcome, asked beforehand."""
         rules = self.rules
         self.final_table = self.table
+        self.face_down = 0                 # the hand is over: every card is shown
         if self.table and self.last_capturer is not None and rules.LEFTOVERS == "last_capturer":
             self.piles[self.last_capturer] |= self.table
             self.table = 0
@@ -972,6 +1098,8 @@ class Hand:
         """What `seat` can see: its own hand, the table, shown declarations, piles, plays of the round, events."""
         self._check_seat(seat)
         rules = self.rules
+        if rules.PILE:
+            return self._pile_observation(seat)
         return {
             "seat": seat,
             "side": seat % self.k,
@@ -990,6 +1118,30 @@ class Hand:
             "played": [_lowbits(m) for m in self.played_round],
         }
 
+    def _pile_observation(self, seat: int) -> dict:
+        """observation() of a pile game: the table's face-up cards in order (the top last), the top card,
+        and how many cards lie face down under them (which ones, no seat sees)."""
+        obs = {
+            "seat": seat,
+            "side": seat % self.k,
+            "dealer": self.dealer,
+            "round": self.round,
+            "turn": self.current_seat,
+            "hand": _lowbits(self.hands[seat]),
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "shown": [_lowbits(self.shown[s] & self.hands[s]) for s in range(self.n)],
+            "table": [c for c in self.table_order if not self.face_down >> c & 1],
+            "top": self.top_mask().bit_length() - 1 if self.table else None,
+            "face_down": self.face_down.bit_count(),
+            "wild_as": None,
+            "pile_sizes": [p.bit_count() for p in self.piles],
+            "captured": [_lowbits(p) for p in self.piles],
+            "events": [(e.play, e.seat, e.side, e.name) for e in self.events],
+            "previous": _lowbits(self.previous),
+            "played": [_lowbits(m) for m in self.played_round],
+        }
+        return obs
+
     def stock_size(self) -> int:
         """How many cards the rounds still to be dealt will give (public: it follows from the schedule)."""
         return sum(seat_cards * self.n + table_cards for seat_cards, table_cards, _ in self.schedule[self.round:])
@@ -1002,8 +1154,10 @@ class Hand:
         probe._apply_declarations(seat, declarations, with_card=self.declares_with_play)
         return probe
 
-    def with_hidden(self, hands: dict[int, int], stock: list[int], rng: random.Random | None = None) -> "Hand":
-        """A copy whose hidden information is replaced: these seats' hands (masks) and the stock's order.
+    def with_hidden(self, hands: dict[int, int], stock: list[int], rng: random.Random | None = None,
+                    face_down: list[int] = ()) -> "Hand":
+        """A copy whose hidden information is replaced: these seats' hands (masks), the stock's order and
+        (where the table has face-down cards) which cards lie face down, in the order laid.
 
         For determinised search: what was dealt to those seats this round is
         taken to be their hands as given, and the record of the deal is dropped.
@@ -1017,19 +1171,37 @@ class Hand:
             self._check_card(card)
         if len(stock) != self.stock_size():
             raise IllegalMove(f"the stock holds {self.stock_size()} cards, not {len(stock)}")
-        self._check_world(hands, stock)
+        for card in face_down:
+            self._check_card(card)
+        if face_down and len(face_down) != self.face_down.bit_count():
+            raise IllegalMove(f"{self.face_down.bit_count()} cards lie face down, not {len(face_down)}")
+        self._check_world(hands, list(stock) + list(face_down))
         new = self.clone()
+        if face_down:
+            new._redraw_face_down(list(face_down))
         for seat, mask in hands.items():
             new.hands[seat] = mask
             new.round_dealt[seat] = mask | new.played_round[seat]   # what it was dealt: in hand, or played
         new.deal_log = []
+        new.table_laid = []
         new.source = DealSource(order=list(stock), rng=rng)
         return new
 
+    def _redraw_face_down(self, cards: list[int]) -> None:
+        """The face-down table cards replaced by `cards`, laid in the same places of the table's order."""
+        old = self.face_down
+        new_cards = iter(cards)
+        self._arrivals = [next(new_cards) if old >> c & 1 else c for c in self._arrivals]
+        self.face_down = 0
+        for c in cards:
+            self.face_down |= 1 << c
+        self.table = (self.table & ~old) | self.face_down
+
     def _check_world(self, hands: dict[int, int], stock: list[int]) -> None:
         """IllegalMove unless the redrawn hands and stock make a deal with what all can see: each hand
-        of its size and holding its shown cards, every card of the deck in exactly one place."""
-        placed = self.table
+        of its size and holding its shown cards, every card of the deck in exactly one place (`stock`
+        also holds the redrawn face-down table cards, if any)."""
+        placed = self.table & ~self.face_down if len(stock) > self.stock_size() else self.table
         for pile in self.piles:
             placed |= pile
         for seat in range(self.n):

@@ -38,6 +38,11 @@ class CompiledRules(Protocol):
     SIDES: Mapping[int, int]           # seats -> sides
     SCHEDULES: Mapping[int, Schedule]
     MISDEAL_LIMIT: int | None
+    # -- the table as a pile, face-down and buried cards (compiler/emit_pile.py)
+    PILE: bool                         # capture.table: pile
+    FACE_DOWN: Mapping[int, tuple[int, ...]]   # deal round (as written) -> face-down cards per table step
+    FACE_DOWN_ROUNDS: int              # the rounds written (the last one repeats)
+    BURY_TO: str | None                # deal.bury.to, None without deal.bury
     # -- hand bonuses
     HAND_BONUSES: Mapping[str, BonusSpec]
     BONUS_READS: tuple[str, ...]       # what the bonus conditions read besides the cards (hand, round, ...)
@@ -59,6 +64,8 @@ class CompiledRules(Protocol):
     def card_names(self, mask: int) -> str: ...
 
     def deal_check(self, table: int) -> tuple[str, str, str] | None: ...
+
+    def bury(self, dealt: int) -> bool: ...
 
     def dealer_bonus(self, table: int) -> tuple[str, int, str | None, bool] | None: ...
 

@@ -291,3 +291,84 @@ def unique(masks: list[int]) -> list[int]:
 def card_names(mask: int, names) -> str:
     """The names of a mask's cards, space-separated, lowest index first."""
     return " ".join(names[i] for i in bits(mask))
+
+
+# ====================================================================
+# Several sets in one capture, cards with several values (capture.combine, deck values)
+# ====================================================================
+
+
+def combine(sets: list[int], mode: str) -> list[int]:
+    """The captures a card may make from the sets it is offered, by `capture.combine`, ascending.
+
+    `union`: every union of one or more pairwise disjoint offered sets. `all`: of those unions, the ones
+    no larger union contains (the card takes every set it can at once). Refused, like the subset lists,
+    where the unions grow past MAX_SUBSETS.
+    """
+    if len(sets) < 2:
+        return sets
+    unions = {0}
+    for s in dict.fromkeys(sets):
+        unions |= {u | s for u in unions if not u & s}
+        if len(unions) > MAX_SUBSETS:
+            raise RulespecError(f"a card is offered more than {MAX_SUBSETS} unions of capture sets; this "
+                                f"ruleset's deck makes captures too many to list")
+    unions.discard(0)
+    if mode == "all":
+        unions = {u for u in unions if not any(w != u and w & u == u for w in unions)}
+    return sorted(unions)
+
+
+def partition_sets(mask: int, sets: list[int]) -> int:
+    """The fewest pairwise disjoint sets of `sets` whose union is `mask` (0 when none is)."""
+    inside = [s for s in dict.fromkeys(sets) if s and s & ~mask == 0]
+    memo: dict = {0: 0}
+
+    def fewest(rest: int) -> int:          # each rest of the mask is solved once (a search over sets, memoised)
+        got = memo.get(rest)
+        if got is None:
+            low = rest & -rest
+            got = -1
+            for s in inside:
+                if s & low and s & ~rest == 0:      # the set covering the lowest card left
+                    k = fewest(rest ^ s)
+                    if k >= 0 and (got < 0 or k + 1 < got):
+                        got = k + 1
+            memo[rest] = got
+        return got
+
+    return max(fewest(mask), 0)
+
+
+def subset_sums_multi(table: int, values, numbered, limit: int, cache: dict) -> dict:
+    """`subset_sums` for cards with several values (`values[i]`: a tuple, one or more): a set is listed under
+    every total one value per card gives it, once per total."""
+    got = cache.get(table)
+    if got is not None:
+        return got
+    by: dict = {0: {0: None}}
+    listed = 1
+    for i in bits(table):
+        if numbered[i]:
+            bit = 1 << i
+            grown: dict = {}
+            for total, masks in by.items():
+                for value in values[i]:
+                    new = total + value
+                    if new <= limit:
+                        have = grown.setdefault(new, {})
+                        for m in masks:
+                            have[m | bit] = None
+            for new, masks in grown.items():
+                listed += len(masks)
+                by.setdefault(new, {}).update(masks)
+            if listed > MAX_SUBSETS:
+                raise RulespecError(f"the table ({table.bit_count()} cards) has more than {MAX_SUBSETS} sets of "
+                                    f"cards totalling {limit} or less; this ruleset's deck makes captures too many "
+                                    f"to list")
+    del by[0]
+    out = {total: list(masks) for total, masks in by.items()}
+    if len(cache) > 2048:
+        cache.clear()      # a bound on memory: the cache serves one move (legal moves, then the play)
+    cache[table] = out
+    return out

@@ -69,7 +69,10 @@ def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bo
             continue
         table, hands = r
         entry = {}
-        if table:
+        laid = hand.table_laid[i] if rules.PILE else None
+        if laid:                       # a pile's order matters: bottom first, the top last (face-down ones too)
+            entry["table"] = [rules.CARD_NAMES[c] for c in laid]
+        elif table:
             entry["table"] = rules.card_names(table).split()
         entry["hands"] = {seat: rules.card_names(mask).split() for seat, mask in enumerate(hands)}
         if i + 1 < len(rounds) and rounds[i + 1] is None:

@@ -317,7 +317,8 @@ class _Replayer:
             probe._apply_declarations(play.seat, decls, with_card=True)
         expected = set()
         for option in play.legal:
-            expected.add(self.mask(option, "a legal capture set"))
+            # A pile's face-down cards go with it: a set may name them or not (Hand's moves do not).
+            expected.add(self.mask(option, "a legal capture set") & ~hand.face_down)
         got = set(probe.options_for(card)) if probe.hands[play.seat] >> card & 1 else set()
         if got != expected:
             fmt = lambda ms: ", ".join(_ms(self.names(m)) for m in sorted(ms, key=lambda m: self.names(m)))

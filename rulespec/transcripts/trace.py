@@ -35,6 +35,7 @@ class Step:
     wild_as: str | None
     note: str = ""                   # a refusal the transcript expects, or what the replay found wrong
     refused: bool = False            # the play was refused (as the transcript expects): nothing changed
+    face_down: int = 0               # table cards lying face down under `table` (which ones, nobody sees)
 
 
 @dataclass
@@ -78,7 +79,8 @@ def _snapshot(hand: Hand, number: int, seat, card, capture: int, declared, event
                 for e in events],
         hands=[_names(rules, h) for h in hand.hands],
         shown=[_names(rules, hand.shown[s] & hand.hands[s]) for s in range(hand.n)],
-        table=[rules.CARD_NAMES[c] for c in hand.table_order],
+        table=[rules.CARD_NAMES[c] for c in hand.table_order if not hand.face_down >> c & 1],
+        face_down=hand.face_down.bit_count(),
         piles=[_names(rules, p) for p in hand.piles],
         points=hand.event_points(),
         round=hand.round,

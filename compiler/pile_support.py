@@ -1,0 +1,22 @@
+"""The pile constructs neither generated back end plays (capture.table: pile, face-down table cards,
+deal.bury): listed (what, where) for compiler/support.py and codegen_c.unsupported; `Hand` plays them."""
+from __future__ import annotations
+
+from rulespec.errors import Span
+from rulespec.lang.model import Ruleset
+
+
+def pile_constructs(rs: Ruleset) -> list[tuple[str, Span | None]]:
+    """Every pile construct of a checked ruleset: (what, where)."""
+    doc = rs.doc if isinstance(rs.doc, dict) else {}
+    out = []
+    if rs.pile:
+        capture = doc.get("capture") or {}
+        out.append(("capture.table: pile (only the top card matched)",
+                    getattr(capture, "value_spans", {}).get("table", rs.span)))
+    if any(step.face_down for steps in rs.rounds for step in steps):
+        deal = doc.get("deal") or {}
+        out.append(("face-down table cards (deal face_down)", getattr(deal, "value_spans", {}).get("rounds", rs.span)))
+    if rs.bury is not None:
+        out.append(("deal.bury (dealt table cards sent back into the stock)", rs.bury.span))
+    return out
