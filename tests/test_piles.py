@@ -256,3 +256,19 @@ def test_pile_in_words():
     changes = report(compile_ruleset("kontsina").ruleset, compile_ruleset("pishti").ruleset)
     assert "the table: spread: every card can be captured → one pile" in changes
     assert "(3 face down)" in changes
+
+
+@pytest.mark.parametrize("text, says, fatal", [
+    (BURYING.replace("'rank(dealt) == \"J\" or dealt == 7D'", "'true'"), "holds for every card", True),
+    (BURYING.replace("'rank(dealt) == \"J\" or dealt == 7D'", "'false'"), "holds for no card", False),
+    (PILE_RULES.replace("    - kind: sweep\n", "    - kind: sum\n    - kind: sweep\n"), "this kind never applies", False),
+])
+def test_pile_and_bury_lint(tmp_path, text, says, fatal):
+    from rulespec.checks.stage import check
+    from rulespec.lang.model import load
+    if fatal:
+        with pytest.raises(RulespecError, match=says):
+            compile_ruleset(_write(tmp_path, text))
+        return
+    checked = check(load(_write(tmp_path, text)))
+    assert any(says in w.message for w in checked.warnings)
