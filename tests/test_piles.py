@@ -272,3 +272,25 @@ def test_pile_and_bury_lint(tmp_path, text, says, fatal):
         return
     checked = check(load(_write(tmp_path, text)))
     assert any(says in w.message for w in checked.warnings)
+
+
+def test_pile_rulespec_play_shows_the_top_card_and_a_count_of_face_down_cards():
+    import io
+    import re
+
+    from rulespec.cli.play import TerminalGame
+    compiled = compile_ruleset("pishti")
+    out = io.StringIO()
+    assert TerminalGame(compiled, inp=io.StringIO("1\n" * 60), out=out, seed=3, hands=1, seats=2).run() == 0
+    text = out.getvalue()
+    first = text.split("your moves")[0]
+    # The dealt table names its one face-up card; the table line adds how many lie face down under the pile.
+    dealt = re.search(r"dealt to the table: (.*)", first).group(1).split()
+    assert len(dealt) == 1
+    table = re.search(r"table: (.+?)   \(3 face down under them\)", first).group(1).split()
+    assert table[0] == dealt[0]
+
+
+def test_pile_hand_page_says_how_many_cards_lie_face_down():
+    from rulespec.authoring import html_hand
+    assert "face down under them." in html_hand.__loader__.get_source(html_hand.__name__)
