@@ -55,7 +55,8 @@ def _names(rules, mask):
 # -- item 5: bury ------------------------------------------------------------------------------------
 
 def test_bury_sends_a_dealt_jack_and_7d_to_the_bottom_and_deals_the_next_card(burying):
-    # 4 to each of 2 players (8 cards), then the table: JS buried, 5H laid, 7D buried, JH buried, 6H laid, 8H laid, then 7H (the rest in index order).
+    # 4 to each of 2 players (8 cards), then the table one by one: JS buried, 5H laid, 7D buried, JH buried,
+    # 6H laid, 8H laid, then 7H (the rest of the order is the index order).
     order = _order(burying, ["AH", "2H", "3H", "4H", "AS", "2S", "3S", "4S", "JS", "5H", "7D", "JH", "6H", "8H"])
     hand = Hand(burying, 2, 0, DealSource(order=order))
     assert [burying.CARD_NAMES[c] for c in hand.table_order] == ["5H", "6H", "8H", "7H"]
