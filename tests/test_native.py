@@ -28,7 +28,9 @@ SHIPPED = sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 HAS_CC = native.find_compiler() is not None
 needs_cc = pytest.mark.skipif(not HAS_CC, reason="no C compiler on this machine (the native engine needs one)")
 
-SUPPORTED = SHIPPED     # every shipped ruleset; what is not supported is shown on rulesets written below
+# The pile games: the C back end refuses a pile, face-down cards and deal.bury (Hand plays them; docs/language.md).
+PILE_GAMES = {"pishti", "kseri"}
+SUPPORTED = [rid for rid in SHIPPED if rid not in PILE_GAMES]   # what is not supported is shown on rulesets below
 
 # Rulesets with constructs the native back end does not do (yet): (file text, construct, line of it).
 # Filters whose condition reads run-time values, inside an event and inside most().
@@ -136,7 +138,12 @@ def _private_cache(tmp_path_factory, monkeypatch):
 
 def test_every_shipped_ruleset_is_supported():
     for rid in SHIPPED:
-        assert codegen_c.unsupported(compile_ruleset(rid).ruleset) == [], rid
+        found = codegen_c.unsupported(compile_ruleset(rid).ruleset)
+        if rid in PILE_GAMES:
+            assert found and all(what.startswith(("capture.table: pile", "face-down", "deal.bury"))
+                                 for what, _ in found), rid
+        else:
+            assert found == [], rid
 
 
 @pytest.mark.parametrize("case", [BIG_DECK, PRODUCT, SUITS, BIG_POINTS, MANY_DECLARATIONS],
