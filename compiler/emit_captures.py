@@ -212,7 +212,9 @@ class _Body:
             w.where(k.when)
             # With a pile the engine passes its top card as `table`: a condition's `top` is that local.
             pile_top = {"top": "table"} if self.rs.pile else None
-            cond.append(f"({emit_rule(self.rs, k.when, pile_names(self.rs, CAPTURE_NAMES), card_indices=_PLAYED_AT_P, locals_as=pile_top)})")
+            rule = emit_rule(self.rs, k.when, pile_names(self.rs, CAPTURE_NAMES), card_indices=_PLAYED_AT_P,
+                             locals_as=pile_top)
+            cond.append(f"({rule})")
         if k.kind in ("sum", "fifteen") and not self.cp.all_numbered:
             cond.insert(0, "numbered")
         if k.unless_match:

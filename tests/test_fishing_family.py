@@ -16,6 +16,10 @@ FAMILY = {
     "kontsina": (["cards", "clubs", "good_two", "good_ten"], set(), [], {"hands": 4}, [2], "standard52"),
     "tablanette": (["tablanettes", "cards", "honours", "ten_of_diamonds", "two_of_clubs"], {"tablanette"}, [],
                    {"target": 251, "tablanette_counts_played": True}, [2], "tablanette52"),
+    "pishti": (["pishtis", "cards", "jacks", "aces", "two_of_clubs", "ten_of_diamonds"], {"pishti", "jack_pishti"}, [],
+               {"target": 151, "last_card_pishti": True}, [2, 4], "standard52"),
+    "kseri": (["xeres", "cards", "honours", "ten_of_diamonds", "two_of_clubs"], {"xeri", "jack_xeri"}, ["pile_redealt"],
+              {"hands": 4}, [2, 4], "standard52"),
 }
 
 
@@ -280,3 +284,48 @@ def test_tablanette_option_scores_the_table_cards_alone():
     h = _tablanette_hand(rules, ["10H", "4D", "9C", "5S"], ["KS", "2H", "3H", "6D", "QH", "AH"])
     events = h.play(1, card_of(rules, "KS"), mask_of(rules, "10H", "4D", "9C", "5S"))
     assert [(e.name, e.points) for e in events] == [("tablanette", 28)]
+# -- pishti and kseri: a pile (docs/fishing-family.md, Pishti, Kseri) -----------------------------------------
+
+@pytest.mark.parametrize("rid, pishti, jack", [("pishti", "pishti", "jack_pishti"), ("kseri", "xeri", "jack_xeri")])
+def test_pile_games_event_points(rid, pishti, jack):
+    # pishti/xeri 10, jack pishti/xeri 20 (pagat): both in the first category.
+    rs = compile_ruleset(rid).ruleset
+    first = list(rs.categories)[0]
+    assert (rs.events[pishti].points, rs.events[pishti].category) == (10, first)
+    assert (rs.events[jack].points, rs.events[jack].category) == (20, first)
+
+
+@pytest.mark.parametrize("piles, expected", [
+    # cards 3 to strictly the most; 1 per jack, 1 per ace; 2C 2; 10D 3
+    ((["JH", "JD", "AS", "2C", "3H"], ["10D", "AC"]),
+     ({"pishtis": 0, "cards": 3, "jacks": 2, "aces": 1, "two_of_clubs": 2, "ten_of_diamonds": 0, "total": 8},
+      {"pishtis": 0, "cards": 0, "jacks": 0, "aces": 1, "two_of_clubs": 0, "ten_of_diamonds": 3, "total": 4})),
+    ((["2C", "4H"], ["10D", "3C"]),
+     ({"pishtis": 0, "cards": 0, "jacks": 0, "aces": 0, "two_of_clubs": 2, "ten_of_diamonds": 0, "total": 2},
+      {"pishtis": 0, "cards": 0, "jacks": 0, "aces": 0, "two_of_clubs": 0, "ten_of_diamonds": 3, "total": 3})),
+])
+def test_pishti_scoring(piles, expected):
+    rules = compile_ruleset("pishti").module
+    h = explicit_hand(rules, 0, ["5H", "6H", "7H", "8H"], {1: ["QH", "10S", "2S", "3S"], 0: ["AH", "5C", "7C", "8C"]},
+                      seats=2)
+    h.piles = [mask_of(rules, *p) for p in piles]
+    assert tuple(h.score()) == expected
+
+
+def test_kseri_honours_are_k_q_j_10_but_the_ten_of_diamonds():
+    rules = compile_ruleset("kseri").module
+    h = explicit_hand(rules, 0, ["5H", "6H", "7H", "8H"], {1: ["QH", "10S", "2S", "3S", "4S", "5S"],
+                                                         0: ["AH", "5C", "7C", "8C", "9C", "9D"]}, seats=2)
+    h.piles = [mask_of(rules, "KH", "QS", "JD", "10C", "10D", "2C", "3H"), mask_of(rules, "AS")]
+    assert h.score()[0] == {"xeres": 0, "cards": 3, "honours": 4, "ten_of_diamonds": 2, "two_of_clubs": 1, "total": 10}
+
+
+def test_pishti_option_last_card_pishti_off():
+    # The hand's last card taking a lone card of its rank: a pishti by default, nothing with the option off.
+    for on, want in ((True, ["pishti"]), (False, [])):
+        rules = compile_ruleset("pishti", {"last_card_pishti": on}).module
+        nine, other = mask_of(rules, "9D"), mask_of(rules, "9S")
+        fired = rules.play_events(nine, other, 0, other, True, other, 6, 4, 48, other)
+        assert [name for name, _, _ in fired] == want
+        fired = rules.play_events(nine, other, 0, other, False, other, 5, 4, 40, other)
+        assert [name for name, _, _ in fired] == ["pishti"]

@@ -55,7 +55,8 @@ def _names(rules, mask):
 # -- item 5: bury ------------------------------------------------------------------------------------
 
 def test_bury_sends_a_dealt_jack_and_7d_to_the_bottom_and_deals_the_next_card(burying):
-    # 4 to each of 2 players (8 cards), then the table: JS buried, 5H laid, 7D buried, JH buried, 6H laid, 8H laid, then 7H (the rest in index order).
+    # 4 to each of 2 players (8 cards), then the table one by one: JS buried, 5H laid, 7D buried, JH buried,
+    # 6H laid, 8H laid, then 7H (the rest of the order is the index order).
     order = _order(burying, ["AH", "2H", "3H", "4H", "AS", "2S", "3S", "4S", "JS", "5H", "7D", "JH", "6H", "8H"])
     hand = Hand(burying, 2, 0, DealSource(order=order))
     assert [burying.CARD_NAMES[c] for c in hand.table_order] == ["5H", "6H", "8H", "7H"]
@@ -112,3 +113,185 @@ def test_bury_in_words():
     text = explain(compile_ruleset("pishti").ruleset)
     assert "When a table card is dealt face up and the card dealt is a jack, it is put at the bottom of the stock" \
         in text
+
+
+# -- item 2: the pile, its top card and its face-down cards ----------------------------------------------
+
+def _pishti_hand(rules, table=("2H", "3H", "4H", "5C"), seat1=("6D", "KS", "9S", "5D"), seat0=("5S", "KC", "9C", "10C")):
+    idx = rules.CARD_NAMES.index
+    return Hand(rules, 2, 0, DealSource(rounds=[ExplicitRound([idx(c) for c in table],
+                                                              {1: [idx(c) for c in seat1], 0: [idx(c) for c in seat0]})]))
+
+
+def test_pile_only_the_top_card_is_matched_and_a_capture_takes_it_all(pishti):
+    hand = _pishti_hand(pishti)
+    c = pishti.CARD_NAMES.index
+    assert hand.top_mask() == mask_of(pishti, "5C")
+    # 5D takes the pile; the move names the face-up 5C, the three face-down cards go with it.
+    assert hand.options_for(c("5D")) == [mask_of(pishti, "5C")]
+    hand.play(1, c("6D"), 0)
+    assert hand.top_mask() == mask_of(pishti, "6D")
+    assert hand.options_for(c("5S")) == [0]         # 5C lies under the top: not matched
+    hand.play(0, c("5S"), 0)
+    hand.play(1, c("KS"), 0)
+    with pytest.raises(IllegalMove):
+        hand.play(0, c("KC"), mask_of(pishti, "KS"))  # the top card alone: refused
+    hand.play(0, c("KC"), mask_of(pishti, "5C", "6D", "5S", "KS"))
+    assert _names(pishti, hand.piles[0]) == sorted(["2H", "3H", "4H", "5C", "6D", "5S", "KS", "KC"])
+    assert hand.table == 0 and hand.face_down == 0
+
+
+def _views(hand, seat):
+    """Everything an adapter shows `seat`: the engine's dict, the observation array, the information state,
+    OpenSpiel-style strings and the public log of the deals."""
+    from rulespec.interop.decisions import ActionLayout, Decisions
+    from rulespec.interop.infostate import InfoStateEncoder
+    from rulespec.interop.observation import Observer
+    rules = hand.rules
+    d = Decisions(hand.clone())
+    layout = ActionLayout(rules, hand.n)
+    return (repr(hand.observation(seat)), Observer(rules, hand.n).array(d, seat).tobytes(),
+            InfoStateEncoder(rules, hand.n, layout).array(d, seat).tobytes(), repr(d.public_log(seat)),
+            repr(hand.legal_moves()), repr(hand.deal_log))
+
+
+def test_pile_face_down_cards_reach_no_seat_view(pishti):
+    # The same deal with other cards lying face down: every seat sees exactly the same, in every adapter.
+    hand = _pishti_hand(pishti)
+    c = pishti.CARD_NAMES.index
+    twin = _pishti_hand(pishti, table=("7H", "8H", "9H", "5C"))
+    for seat in (0, 1):
+        assert _views(hand, seat) == _views(twin, seat)
+        obs = hand.observation(seat)
+        assert obs["table"] == [c("5C")] and obs["top"] == c("5C") and obs["face_down"] == 3
+        for hidden in ("2H", "3H", "4H"):
+            assert c(hidden) not in obs["table"] and all(c(hidden) not in p for p in obs["captured"])
+    # Taken, they are seen: in the capturer's pile.
+    hand.play(1, c("5D"), mask_of(pishti, "5C"))
+    assert {c("2H"), c("3H"), c("4H")} <= set(hand.observation(0)["captured"][1])
+    assert hand.observation(0)["face_down"] == 0
+
+
+def test_pile_face_down_cards_hidden_in_the_trace_and_play(pishti):
+    from rulespec.transcripts.trace import _snapshot
+    hand = _pishti_hand(pishti)
+    step = _snapshot(hand, 0, None, None, 0, [], [])
+    assert step.table == ["5C"] and step.face_down == 3
+
+
+def test_pile_determinised_worlds_redraw_the_face_down_cards(pishti):
+    from rulespec.bots.ismcts import determinise
+    hand = Hand(pishti, 2, 0, DealSource(order=random.Random(5).sample(range(52), 52)))
+    seen = set()
+    for i in range(20):
+        world = determinise(hand, hand.current_seat, random.Random(i))
+        assert world.face_down.bit_count() == 3 and world.top_mask() == hand.top_mask()
+        assert world.observation(hand.current_seat) == hand.observation(hand.current_seat)
+        seen.add(world.face_down)
+    assert len(seen) > 1
+
+
+PILE_RULES = """\
+id: piled
+extends: pishti
+deal_checks:
+  - {name: king_on_top, when: 'count(top, rank == "K") == 1', result: redeal}
+capture:
+  kinds:
+    - kind: match
+      when: 'count(top, rank == "Q") == 0'     # a queen on top is matched by nothing
+    - kind: sweep
+      when: 'rank(played) == "J"'
+events:
+  on_a_nine: {when: 'count(top, rank == "9") == 1 and empty(captured)', points: 1, category: pishtis}
+"""
+
+
+def test_pile_top_is_visible_to_capture_kinds_events_and_deal_checks(tmp_path):
+    rules = compile_ruleset(_write(tmp_path, PILE_RULES)).module
+    idx = rules.CARD_NAMES.index
+    with pytest.raises(RulespecError, match="king_on_top"):     # a king on top throws the deal in
+        _pishti_hand(rules, table=("2H", "3H", "4H", "KD"))
+    hand = _pishti_hand(rules, table=("2H", "3H", "4H", "QC"), seat1=("QD", "9D", "JS", "2S"))
+    assert hand.options_for(idx("QD")) == [0]                  # the queen on top is not matched
+    events = hand.play(1, idx("9D"), 0)
+    assert [e.name for e in events] == []                     # the top before the play was QC
+    events = hand.play(0, idx("5S"), 0)
+    assert [e.name for e in events] == ["on_a_nine"]          # laid on 9D, the top before this play
+    hand2 = _pishti_hand(rules, table=("2H", "3H", "4H", "9H"), seat1=("5D", "6D", "7D", "8D"))
+    assert [e.name for e in hand2.play(1, idx("5D"), 0)] == ["on_a_nine"]
+
+
+@pytest.mark.parametrize("text, says", [
+    (BURYING.replace("  bury:", "  rounds_x: 1\n  bury:"), "rounds_x"),
+    (BURYING.replace("{table: 4}", "{table: 4, face_down: 2}"), "face_down table cards lie under a pile"),
+    (PILE_RULES.replace("id: piled\nextends: pishti\n", "id: piled\nextends: pishti\ndeal:\n  rounds: "
+                        "[[{table: 4, face_down: 4}, {each: 4}], [{each: 4}]]\n  repeat_last: true\n"),
+     "at least the last card laid (the top) lies face up"),
+    (BURYING + "deal_checks:\n  - {name: x, when: 'count(top) == 1', result: redeal}\n",
+     "it names the top card of a pile; declare capture.table: pile"),
+    (PILE_RULES.replace("count(top, rank == \"Q\") == 0", "count(table) > 0"),
+     "a capture kind matches only the top card; write top"),
+    (PILE_RULES.replace("capture:\n", "capture:\n  table: heap\n"), "heap"),
+])
+def test_pile_mistakes_are_located(tmp_path, text, says):
+    with pytest.raises(RulespecError) as err:
+        compile_ruleset(_write(tmp_path, text))
+    assert says in str(err.value) and "r.yaml:" in str(err.value)
+
+
+def test_pile_is_refused_by_the_generated_back_ends_located(pishti):
+    rs = compile_ruleset("pishti").ruleset
+    for found in (playout_unsupported(rs), unsupported(rs)):
+        assert [what for what, _ in found] == ["capture.table: pile (only the top card matched)",
+                                               "face-down table cards (deal face_down)",
+                                               "deal.bury (dealt table cards sent back into the stock)"]
+        assert all(span is not None and str(span.file).endswith("pishti.yaml") for _, span in found)
+
+
+def test_pile_in_words():
+    from rulespec.authoring.diff import report
+    from rulespec.authoring.explain import explain
+    text = explain(compile_ruleset("pishti").ruleset)
+    assert "The table is one pile" in text and "the first 3 face down" in text
+    changes = report(compile_ruleset("kontsina").ruleset, compile_ruleset("pishti").ruleset)
+    assert "the table: spread: every card can be captured → one pile" in changes
+    assert "(3 face down)" in changes
+
+
+@pytest.mark.parametrize("text, says, fatal", [
+    (BURYING.replace("'rank(dealt) == \"J\" or dealt == 7D'", "'true'"), "holds for every card", True),
+    (BURYING.replace("'rank(dealt) == \"J\" or dealt == 7D'", "'false'"), "holds for no card", False),
+    (PILE_RULES.replace("    - kind: sweep\n", "    - kind: sum\n    - kind: sweep\n"), "this kind never applies", False),
+])
+def test_pile_and_bury_lint(tmp_path, text, says, fatal):
+    from rulespec.checks.stage import check
+    from rulespec.lang.model import load
+    if fatal:
+        with pytest.raises(RulespecError, match=says):
+            compile_ruleset(_write(tmp_path, text))
+        return
+    checked = check(load(_write(tmp_path, text)))
+    assert any(says in w.message for w in checked.warnings)
+
+
+def test_pile_rulespec_play_shows_the_top_card_and_a_count_of_face_down_cards():
+    import io
+    import re
+
+    from rulespec.cli.play import TerminalGame
+    compiled = compile_ruleset("pishti")
+    out = io.StringIO()
+    assert TerminalGame(compiled, inp=io.StringIO("1\n" * 60), out=out, seed=3, hands=1, seats=2).run() == 0
+    text = out.getvalue()
+    first = text.split("your moves")[0]
+    # The dealt table names its one face-up card; the table line adds how many lie face down under the pile.
+    dealt = re.search(r"dealt to the table: (.*)", first).group(1).split()
+    assert len(dealt) == 1
+    table = re.search(r"table: (.+?)   \(3 face down under them\)", first).group(1).split()
+    assert table[0] == dealt[0]
+
+
+def test_pile_hand_page_says_how_many_cards_lie_face_down():
+    from rulespec.authoring import html_hand
+    assert "face down under them." in html_hand.__loader__.get_source(html_hand.__name__)

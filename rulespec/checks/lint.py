@@ -13,6 +13,7 @@ from itertools import combinations
 from rulespec.errors import RulespecError, Span, did_you_mean
 from rulespec.lang.expressions import Attr, BinOp, Call, IfElse, Int, Name, Neg, uses_runtime, walk
 from rulespec.lang.model import Expression, Ruleset
+from rulespec.lang.typecheck import BOOL as _BOOL
 from rulespec.lang.words import rounds_words
 from rulespec.source.rulesets import merge
 from rulespec.source.yamlsafe import plain as _plain
@@ -248,6 +249,36 @@ def check_deal_settings(rs: Ruleset, report: _Report) -> None:
     elif decl and rs.per_turn == "one" and rs.timing != "own_turn":
         report.warning(f"per_turn: one only matters with timing: own_turn (timing is {rs.timing})",
                        _value_span(decl, "per_turn"))
+
+
+def check_pile_and_bury(rs: Ruleset, report: _Report) -> None:
+    """A pile's sum kind never applies (its kinds see one table card); a bury condition that does not read
+    `dealt` buries every card (an error: the table could never be dealt) or none; a bury with no table card
+    dealt face up never applies."""
+    if rs.pile:
+        for k in rs.kinds:
+            if k.kind == "sum":
+                report.warning("a sum takes two or more table cards, but a pile's capture kinds see only its top "
+                               "card: this kind never applies", k.span)
+    bury = rs.bury
+    if bury is None or bury.when.tree is None or getattr(bury.when.tree, "type", None) is None:
+        return
+    if not any(isinstance(node, Name) and node.id == "dealt" for node in walk(bury.when.tree)):
+        import copy
+
+        from rulespec.checks.check import constant
+        try:
+            always = constant(rs, copy.deepcopy(bury.when), _BOOL)   # a copy: typing it again marks no tree
+        except RulespecError:
+            return
+        if always:
+            report.error("deal.bury.when holds for every card (it does not read `dealt`): every table card dealt "
+                         "face up would be buried and the table could never be dealt", bury.when.span)
+        else:
+            report.warning("deal.bury.when holds for no card (it does not read `dealt`): nothing is buried",
+                           bury.when.span)
+    if not any(s.kind == "table" and s.count > s.face_down for steps in rs.rounds for s in steps):
+        report.warning("deal.bury: no table card is dealt face up, so none is ever buried", bury.span)
 
 
 def _seat_cards(rs: Ruleset) -> dict[int, list[int]]:
@@ -529,6 +560,7 @@ CHECKS = [
     check_event_names,
     check_options,
     check_deal_settings,
+    check_pile_and_bury,
     check_bonus_rounds,
     check_divisions,
 ]
