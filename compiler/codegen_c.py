@@ -195,7 +195,8 @@ _MOMENT = {"round": "h->round", "turn": "(h->played_this_round[seat] + 1)", "pla
 # play_events' arguments, in play_card after the play is counted (the same moment: already + 1).
 _EVENT_ARGS = {"played": "eff_card", "captured": "eff_capture", "table": "eff(h, h->table)",
                "table_before": "table_before", "last_play": "last_play", "previous": "previous",
-               "round": "h->round", "turn": "h->played_this_round[seat]", "play": "h->plays"}
+               "round": "h->round", "turn": "h->played_this_round[seat]", "play": "h->plays",
+               "last_round": "(h->round == h->n_rounds)", "players": "h->n"}
 
 
 def _params(names: dict) -> str:

@@ -22,7 +22,8 @@ def fired_names(rs: Ruleset) -> tuple[tuple[str, str, bool], ...]:
 def emit_events(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"EVENTS = {fired_names(rs)!r}")
     w()
-    w("def play_events(played, captured, table, table_before, last_play, previous, round, turn, play):")
+    w("def play_events(played, captured, table, table_before, last_play, previous, round, turn, play, last_round, "
+      "players):")
     w('    """The events one play makes: (event, points, category) each."""')
     with w.block():
         w("out = []")

@@ -860,7 +860,7 @@ if decls:
                         after = teff | played_eff
                     score = 0
                     for _name, pts, _cat in play_events(played_eff, cap_eff, after, teff, lp, prev_eff, rnd,
-                                                               TURN, plays + 1):
+                                                               TURN, plays + 1, last_round, n):
                         score += pts
                     key = (score, cap.bit_count(), rng.random())
                     if best is None or key > best:
@@ -990,7 +990,8 @@ if decls:
     ''', "previous" in reads)
         # the moment as locals (the turn after the count above: this play's turn in the round); the last
         # play found only where an event asks
-        moment = {"round": "rnd", "play": "plays", "turn": "nplayed[seat]", "last_play": "(not left and rnd >= nrounds)"}
+        moment = {"round": "rnd", "play": "plays", "turn": "nplayed[seat]", "last_play": "(not left and rnd >= nrounds)",
+                  "last_round": "last_round", "players": "n"}
 
         def events(pad: str, locals_as: dict) -> None:
             for e in rs.events.values():

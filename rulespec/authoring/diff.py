@@ -91,9 +91,9 @@ class _Facts:
             if rs.wild is not None:
                 self.put(("declare_wild",), "the wild card may be declared", _yes(rs.declare_wild))
             self.put(("declared_first",), "declared cards are played before the others", _yes(rs.declared_first))
-        self.put(("forced",), "a card that can capture must capture", _yes(rs.forced))
-        self.put(("leftovers",), "cards left on the table at the end go to",
-                 "the side that captured last" if rs.leftovers == "last_capturer" else "nobody")
+        self.put(("forced",), "a card that can capture must capture", self.words.forced_rule() or _yes(rs.forced))
+        self.put(("leftovers",), "cards left on the table at the end go to", self.words.leftovers_rule() or
+                 ("the side that captured last" if rs.leftovers == "last_capturer" else "nobody"))
         seen: dict[str, int] = {}
         for k in rs.kinds:
             seen[k.kind] = seen.get(k.kind, 0) + 1

@@ -245,10 +245,16 @@ class _Book:
                           f"that take the {fewest} table cards may be chosen.")
         items = ["A card that can capture must capture." if rs.forced else "Capturing is optional: a card may be "
                  "left on the table even if it could capture."]
+        if self.words.forced_rule():
+            items[0] = (f"A card that can capture must capture {self.words.forced_rule()}, otherwise capturing is "
+                        f"optional ({'compulsory' if rs.forced else 'optional'} with the options given).")
         items.append("A card that captures nothing stays face up on the table.")
         items.append("At the end of the hand, the cards left on the table go to the side that captured last."
                      if rs.leftovers == "last_capturer" else "At the end of the hand, the cards left on the table "
                      "go to nobody.")
+        if self.words.leftovers_rule():
+            items[-1] = (f"At the end of the hand, the cards left on the table go to: {self.words.leftovers_rule()} "
+                         f"(last_capturer: the side that captured last; {rs.leftovers} with the options given).")
         self.add("p", " ".join(items))
 
     def events(self) -> None:

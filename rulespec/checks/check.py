@@ -7,6 +7,7 @@ type; `apply_switches` then folds the compile-time constants (options,
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, replace
 
 from rulespec.errors import RulespecError, Span, collect, did_you_mean
@@ -24,7 +25,9 @@ BONUS_NAMES = {"cards": tc.CARDS, "hand": tc.CARDS, "round": tc.INT, "last_round
 PLAY_CONTEXT = {"round": tc.INT, "turn": tc.INT, "play": tc.INT}
 CAPTURE_NAMES = {"played": tc.CARD, "table": tc.CARDS, **PLAY_CONTEXT}
 EVENT_NAMES = {"played": tc.CARD, "captured": tc.CARDS, "table": tc.CARDS, "table_before": tc.CARDS,
-               "last_play": tc.BOOL, "previous": tc.CARDS, **PLAY_CONTEXT}
+               "last_play": tc.BOOL, "previous": tc.CARDS, **PLAY_CONTEXT,
+               # whether this play is in the hand's last deal round, and the number of players at the table
+               "last_round": tc.BOOL, "players": tc.INT}
 SCORE_NAMES = {"pile": tc.CARDS, "side": tc.INT}
 OUTCOME_NAMES = {"pile": tc.CARDS}
 
@@ -105,14 +108,45 @@ TARGET_IS = "the target is a whole number such as 61, or an expression of the op
 HANDS_IS = ("the game's number of hands is a whole number such as 4, or an expression of the options such as "
             "'options.hands'")
 ENABLED_IS = "`enabled` is true, false, or a condition on the options such as 'options.short'"
+FORCED_IS = "capture.forced is true, false, or a condition on the options such as 'not options.free_play'"
+LEFTOVERS_IS = ("capture.leftovers is last_capturer, nobody, or an expression of the options such as "
+                "'options.leftovers' or '\"nobody\" if options.short else \"last_capturer\"'")
 
 
 def _typed(rs, expr: Expression, names, expected, errors, allow_most=False, options_only=""):
     try:
         tc.check(expr.tree, context(rs, names, allow_most=allow_most, options_only=options_only), expected)
     except RulespecError as err:
+        elsewhere = _visible_elsewhere(err.message, names, rs.wild is not None)
+        if elsewhere:
+            errors.append(RulespecError(elsewhere, err.span))
+            return
         errors.append(RulespecError(err.message + _HINTS.get(err.message, ""), err.span)
                       if err.span == expr.tree.span else err)
+
+
+# Each context of the runtime names, as a message names it (docs/language.md, "Names by context").
+CONTEXTS = (("deal checks and dealer bonuses", TABLE_NAMES), ("hand bonuses", BONUS_NAMES),
+            ("capture kinds", CAPTURE_NAMES), ("events", EVENT_NAMES), ("scoring", SCORE_NAMES),
+            ("outcomes", OUTCOME_NAMES))
+_UNKNOWN_NAME = re.compile(r"unknown name '([a-z_][a-z0-9_]*)'")
+
+
+def _visible_elsewhere(message: str, names: dict, wild: bool) -> str | None:
+    """For an unknown name that another context has: the message saying what is visible here and where that
+    name is (None for any other message)."""
+    found = _UNKNOWN_NAME.match(message)
+    if not found or not message.startswith("unknown name"):
+        return None
+    name = found.group(1)
+    where = [label for label, seen in CONTEXTS if name in seen]
+    here = next((label for label, seen in CONTEXTS if seen is names), None)
+    if not where or here is None:
+        return None
+    visible = ", ".join(names) or "none but options"
+    return (f"'{name}' is not visible in {here} (visible here: {visible}; and deck,{' wild,' * wild} "
+            f"options.<name>); "
+            f"'{name}' is visible in {' and '.join(where)}")
 
 
 # What to write instead, when a whole expression has the other type.
@@ -181,7 +215,7 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
 # The fields of a ruleset that hold expressions: the check stage types copies of them, so the
 # ruleset it was given keeps its trees as they were.
 EXPRESSION_FIELDS = ("deal_checks", "dealer_bonuses", "hand_bonuses", "kinds", "events", "categories",
-                     "outcomes", "target", "hands")
+                     "outcomes", "target", "hands", "forced", "leftovers")
 
 
 def with_options(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
@@ -216,10 +250,29 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
     for length, says in ((rs.target, TARGET_IS), (rs.hands, HANDS_IS)):
         if isinstance(length, Expression):
             _typed(rs, length, {}, tc.INT, errors, options_only=says)
+    errors += _structural_fields(rs)
     try:
         return errors, schedules(rs)
     except RulespecError as err:
         return errors + [err], {}
+
+
+def _structural_fields(rs: Ruleset) -> list[RulespecError]:
+    """`capture.forced` and `capture.leftovers` written as expressions of the options: typed, and
+    leftovers' value one of its words (with the options given)."""
+    from rulespec.lang.model import STRUCTURAL_VALUES
+    errors: list[RulespecError] = []
+    if isinstance(rs.forced, Expression):
+        _typed(rs, rs.forced, {}, tc.BOOL, errors, options_only=FORCED_IS)
+    if isinstance(rs.leftovers, Expression):
+        before = len(errors)
+        _typed(rs, rs.leftovers, {}, tc.STR, errors, options_only=LEFTOVERS_IS)
+        if len(errors) == before:
+            value = constant(rs, copy.deepcopy(rs.leftovers), tc.STR)   # a copy: typing it again marks no tree
+            if value not in STRUCTURAL_VALUES["leftovers"]:
+                errors.append(RulespecError(f"capture.leftovers is last_capturer or nobody; this expression gives "
+                                            f"{_shown(value)} with the options given", rs.leftovers.span))
+    return errors
 
 
 def apply_switches(rs: Ruleset) -> Ruleset:
@@ -236,6 +289,10 @@ def apply_switches(rs: Ruleset) -> Ruleset:
         target_rule=rs.target if isinstance(rs.target, Expression) else None,
         hands_rule=rs.hands if isinstance(rs.hands, Expression) else None,
         hands=constant(rs, rs.hands, tc.INT),
+        forced=constant(rs, rs.forced, tc.BOOL),
+        forced_rule=rs.forced if isinstance(rs.forced, Expression) else None,
+        leftovers=constant(rs, rs.leftovers, tc.STR),
+        leftovers_rule=rs.leftovers if isinstance(rs.leftovers, Expression) else None,
     )
 
 

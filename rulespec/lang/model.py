@@ -153,8 +153,8 @@ class Ruleset:
     declare_wild: bool
     declared_first: bool
     per_turn: str
-    forced: bool
-    leftovers: str
+    forced: bool | Expression        # an Expression: written over the options (a bool once checked)
+    leftovers: str | Expression      # last_capturer | nobody, or an expression of the options (a str once checked)
     kinds: list[CaptureKind]
     events: dict[str, EventRule]
     categories: dict[str, Category]
@@ -172,6 +172,9 @@ class Ruleset:
     target_rule: object = None  # once checked: the target as written when it depends on options (target: its value)
     hands_rule: object = None   # once checked: the number of hands as written when it depends on options
     hands: Expression | int | None = None   # the game's length in hands (None: played to the target)
+    # once checked: `capture.forced` / `capture.leftovers` as written when they depend on options (else None)
+    forced_rule: object = None
+    leftovers_rule: object = None
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -283,7 +286,8 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         hand_bonuses=_hand_bonuses(doc, errors),
         timing=decl.get("timing", "first_turn"), declare_wild=decl.get("wild", True),
         declared_first=decl.get("declared_first", False), per_turn=decl.get("per_turn", "all"),
-        forced=cap.get("forced", True), leftovers=cap.get("leftovers", "last_capturer"),
+        forced=_structural(cap, "forced", True, errors),
+        leftovers=_structural(cap, "leftovers", "last_capturer", errors),
         prefer=cap.get("prefer", "any"),
         kinds=[CaptureKind(k["kind"], _expr(k, "when") if "when" in k else None, k.get("exclusive", False),
                            k.get("total", 15), k.get("min_cards", 2 if k["kind"] == "sum" else 1),
@@ -311,7 +315,7 @@ def _expressions(rs: Ruleset) -> list[Expression]:
     parts = [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds, *rs.events.values(),
              *rs.outcomes.values()]
     found = [x for p in parts for x in (getattr(p, "when", None), p.enabled)]
-    found += [c.points for c in rs.categories.values()] + [rs.target, rs.hands]
+    found += [c.points for c in rs.categories.values()] + [rs.target, rs.hands, rs.forced, rs.leftovers]
     return [x for x in found if isinstance(x, Expression)]
 
 
@@ -325,6 +329,30 @@ def _game_length(game, key: str, errors: list):
     if key not in game:
         return None
     return game[key] if isinstance(game[key], int) else _expr(game, key)
+
+
+# The structural fields of `capture` that may be an expression of the options, with the plain values each takes.
+STRUCTURAL_VALUES = {"forced": (True, False), "leftovers": ("last_capturer", "nobody")}
+
+
+def _structural(cap, key: str, default, errors: list):
+    """`capture.forced` or `capture.leftovers`: its plain value, or an Expression over the options.
+
+    `forced` is true, false or a string (an expression); `leftovers` one of its words, or any other
+    string (an expression whose value is one of them). A lone word that is neither is a misspelt value."""
+    if key not in cap:
+        return default
+    value = cap[key]
+    plain = STRUCTURAL_VALUES[key]
+    if value in plain and type(value) is type(default):
+        return value
+    words = [v for v in plain if isinstance(v, str)]
+    if words and isinstance(value, str) and value.isidentifier() and value != "options":
+        errors.append(RulespecError(f"capture.{key} is {' or '.join(words)}, or an expression of the options "
+                                    f"such as 'options.{key}'; found '{value}'{did_you_mean(value, words)}",
+                                    cap.value_spans[key]))
+        return default
+    return _expr(cap, key)
 
 
 def _wild(doc, deck: Deck, errors: list) -> tuple[int | None, list[int]]:

@@ -58,6 +58,7 @@ _NAMES = {
     "turn": "the player's turn in this deal (1 for their first card of it)",
     "play": "the play's number in the hand (1 for the hand's first card)",
     "side": "the side's number",
+    "players": "the number of players",
 }
 
 _ORDER = {">=": "{} or more", ">": "more than {}", "==": "exactly {}", "<=": "{} or less", "<": "less than {}",
@@ -280,6 +281,29 @@ class Words:
             default = self.rs.options[tree.name].default if tree.name in self.rs.options else tree.value
             return f"option {tree.name} ({default} by default)"
         return self.number(tree)
+
+    def forced_rule(self) -> str | None:
+        """`capture.forced` as written, in words, when it depends on options (`when option x is off`); None
+        for a plain true or false."""
+        rule = getattr(self.rs, "forced_rule", None)
+        return None if rule is None else f"when {self.condition(rule.tree)}"
+
+    def leftovers_rule(self) -> str | None:
+        """`capture.leftovers` as written, in words, when it depends on options; None for a plain word."""
+        rule = getattr(self.rs, "leftovers_rule", None)
+        return None if rule is None else self.word_rule(rule.tree)
+
+    def word_rule(self, e: Expr) -> str:
+        """A string expression of the options in words: `option leftovers (nobody by default)`, `nobody if
+        option short is on, otherwise last_capturer`."""
+        if isinstance(e, Str):
+            return e.value
+        if isinstance(e, Attr) and e.base == "options":
+            default = self.rs.options[e.name].default if e.name in self.rs.options else e.value
+            return f"option {e.name} ({default} by default)"
+        if isinstance(e, IfElse):
+            return f"{self.word_rule(e.then)} if {self.condition(e.cond)}, otherwise {self.word_rule(e.other)}"
+        return self._code(e)
 
     # -- noun phrases for numbers
     def number(self, e: Expr) -> str:

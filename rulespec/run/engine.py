@@ -864,7 +864,8 @@ class Hand:
         try:
             fired = rules.play_events(eff_card, eff_capture, table_after if wild_as is None else self._eff(table_after),
                                       table_before, last_play, previous, self.round,
-                                      self.played_this_round[seat] + 1, self.plays + 1)
+                                      self.played_this_round[seat] + 1, self.plays + 1,
+                                      self.round == len(self.schedule), self.n)
             found = self._final_outcome(side, capture | bit if capture else 0, table_after) if last_play else None
         except Exception as exc:
             _raise_located(exc, rules)
