@@ -123,6 +123,7 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
             out.append((f"hand bonus '{b.name}': unique_by {b.unique_by}", b.span))
     if max(rs.player_counts) > MAX_SEATS:
         out.append((f"more than {MAX_SEATS} players", rs.span))
+    out += [("capture kind run", k.span) for k in rs.kinds if k.kind == "run"]
     out += _declaration_room(rs)
     if n <= MAX_INDICES:
         strings = _strings(rs)

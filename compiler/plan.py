@@ -97,8 +97,9 @@ def _captures(rs: Ruleset) -> CapturePlan:
         match=match,
         summ=summ,
         overlap=any(k.kind == "fifteen" and k.total % 2 == 0 for k in kinds)
-        or any(k.kind == "sweep" and not k.exclusive for k in kinds),
-        needs_sums=any(k.kind in ("sum", "fifteen") for k in kinds),
+        or any(k.kind == "sweep" and not k.exclusive for k in kinds)
+        or any(k.kind == "run" for k in kinds),      # a run's sets may repeat a match's, or each other
+        needs_sums=any(k.kind in ("sum", "fifteen") or "sum" in k.after for k in kinds),
         limit=max([max((x for x in deck_values if x), default=0)] + [k.total for k in kinds if k.kind == "fifteen"]),
         all_numbered=all(x is not None for x in deck_values),
         needs_matches=any(k.kind == "match" or k.unless_match for k in kinds) and not merged,

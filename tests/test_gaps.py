@@ -221,3 +221,122 @@ def test_a_name_of_no_context_is_still_unknown(tmp_path):
     with pytest.raises(RulespecError) as err:
         compile_ruleset(path)
     assert "unknown name 'tabel'" in str(err.value) and "did you mean 'table'" in str(err.value)
+
+
+# -- issue 22 item 6: capture kind run --------------------------------------------------------------
+
+GAPS = __import__("pathlib").Path(__file__).parent / "gaps"
+RUNS = GAPS / "cuarenta-runs.yaml"
+
+
+def test_the_run_transcript_replays():
+    result = replay(GAPS / "cuarenta-runs.transcript.yaml")
+    assert result.ok, result.summary()
+
+
+def _run_hand():
+    from rulespec.run.engine import DealSource, ExplicitRound
+    rules = compile_ruleset(RUNS).module
+    card = {name: i for i, name in enumerate(rules.CARD_NAMES)}
+    hands = {1: [card[c] for c in ("5S", "4H", "KS")], 0: [card[c] for c in ("3C", "AS", "JC")]}
+    source = DealSource(rounds=[ExplicitRound([card[c] for c in ("5H", "6C", "6D", "7S")], hands)])
+    return rules, card, Hand(rules, 2, 0, source)
+
+
+def test_a_run_is_taken_whole():
+    from rulespec.run.engine import IllegalMove
+    rules, card, hand = _run_hand()
+    mask = lambda *names: sum(1 << card[n] for n in names)   # noqa: E731
+    with pytest.raises(IllegalMove) as err:
+        hand.play(1, card["5S"], mask("5H", "6C"))
+    assert "5H 6C 7S" in str(err.value) or "5H 6D 7S" in str(err.value)
+    assert sorted(hand.legal_moves()) == hand.legal_moves()
+    assert {m for c, m in hand.legal_moves() if c == card["5S"]} == {mask("5H", "6C", "7S"), mask("5H", "6D", "7S")}
+
+
+def test_run_sets_one_card_per_rank_as_far_as_the_table_goes():
+    from rulespec.run.runtime import run_sets
+    rank_no = (0, 1, 2, 3) * 2                # two suits of four ranks: indices 0-3 and 4-7
+    masks = (0b00010001, 0b00100010, 0b01000100, 0b10001000)
+    # played rank 0 (index 0) takes its match (index 4), then rank 1 (1 or 5), rank 2 (2); rank 3 is absent
+    assert sorted(run_sets(0, 0b00110110, [1 << 4], rank_no, masks)) == sorted([0b00010110, 0b00110100])
+    # a rank in two suits at two steps: every pick of one card per rank
+    assert len(run_sets(0, 0b01110110, [1 << 4], rank_no, masks)) == 4
+    assert run_sets(3, 0b11111111, [1 << 7], rank_no, masks) == [1 << 7]     # the top rank: nothing above
+
+
+def test_the_python_playout_and_the_c_back_end_refuse_a_run_located():
+    from rulespec.compiler import codegen_c
+    from rulespec.compiler.playout import playout_for
+    from rulespec.compiler.support import playout_unsupported
+    compiled = compile_ruleset(RUNS)
+    refused = playout_unsupported(compiled.ruleset)
+    assert [what for what, _ in refused] == ["capture kind run"]
+    assert str(refused[0][1].file).endswith("cuarenta-runs.yaml") and refused[0][1].line == 33
+    assert playout_for(compiled) is None
+    assert [(what, span.line) for what, span in codegen_c.unsupported(compiled.ruleset)] == [("capture kind run", 33)]
+
+
+def test_simulate_plays_a_run_ruleset_with_hand():
+    from rulespec.bots.simulate import simulate, to_dict
+    stats = to_dict(simulate(compile_ruleset(RUNS), seed=2, workers=1, hands=20))
+    assert stats["hands"] == 20
+
+
+def test_after_belongs_to_run(tmp_path):
+    path = _written(tmp_path, "bad", """\
+        id: bad
+        extends: scopa
+        capture:
+          kinds:
+            - {kind: match, after: [sum]}
+        """)
+    with pytest.raises(RulespecError) as err:
+        compile_ruleset(path)
+    assert "`after` belongs to kind run" in str(err.value) and "bad.yaml:5:" in str(err.value)
+
+
+def test_after_takes_only_match_and_sum(tmp_path):
+    path = _written(tmp_path, "bad", """\
+        id: bad
+        extends: scopa
+        capture:
+          kinds:
+            - {kind: run, after: [sweep]}
+        """)
+    with pytest.raises(RulespecError) as err:
+        compile_ruleset(path)
+    assert "bad.yaml:5:" in str(err.value) and "sweep" in str(err.value)
+
+
+def test_a_run_is_said_in_words_by_explain_and_diff(tmp_path):
+    from rulespec.authoring.diff import report
+    from rulespec.authoring.explain import explain
+    text = explain(compile_ruleset(RUNS).ruleset)
+    assert "then every table card continuing the sequence upward from the played card in the deck's rank order " \
+           "(A 2 3 4 5 6 7 J Q K), one card per rank" in text
+    (tmp_path / RUNS.name).write_text(RUNS.read_text(encoding="utf-8"), encoding="utf-8")
+    only_match = _written(tmp_path, "only-match", "id: only-match\nextends: cuarenta-runs.yaml\n"
+                                                  "capture:\n  kinds: [{kind: run}]\n")
+    changed = report(compile_ruleset(RUNS).ruleset, compile_ruleset(only_match).ruleset)
+    assert "a match or a sum, then every table card continuing" in changed
+    assert "→ a match, then every table card continuing" in changed
+
+
+def test_the_adapters_reach_exactly_the_legal_moves_of_a_run_ruleset():
+    pytest.importorskip("numpy", reason="the rl extra is not installed")
+    import rulespec
+    from rulespec.interop.decisions import CARD, Decisions
+    from tests.test_interop import _completions
+    rng = random.Random(5)
+    compared = runs = 0
+    for seed in range(4):
+        d = Decisions(rulespec.compile(str(RUNS)).new_hand(seed=seed))
+        while not d.is_over:
+            if d.phase == CARD and not d.decls:
+                moves = set(d.hand.legal_moves())
+                assert _completions(d, set()) == moves
+                compared += 1
+                runs += any(m.bit_count() >= 2 for _c, m in moves)
+            d.apply(rng.choice(d.legal_actions()))
+    assert compared > 20 and runs

@@ -190,13 +190,15 @@ class _Facts:
         base = ("kind", key)
         what = {"sweep": "takes the whole table", "match": "one table card of the played card's value",
                 "sum": "table cards adding up to the played card's value",
-                "fifteen": f"table cards that with the played card total {k.total}"}[k.kind]
+                "fifteen": f"table cards that with the played card total {k.total}",
+                "run": f"{_run_base(k)}, then every table card continuing the ranks upward from the played card, "
+                       f"one per rank"}[k.kind]
         # The whole kind in one phrase (what an added or removed kind shows); its parts are facts too.
         whole = what + (f", only when {self.cond(k.when)}" if k.when is not None else "")
         if k.min_cards != (2 if k.kind == "sum" else 1):
             whole += f", at least {k.min_cards} table cards"
-        if k.kind == "sum" and k.unless_match:
-            whole += ", not when a match exists"
+        if k.kind in ("sum", "run") and k.unless_match:
+            whole += ", not when a match exists" if k.kind == "sum" else ", its sums not when a match exists"
         if k.exclusive:
             whole += "; when it applies, the only capture offered"
         self.put(base, f"capture {key}", whole, what)
@@ -213,6 +215,11 @@ _PREFER = {"any": "any of them", "fewest_cards": "only those with the fewest car
 
 def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _run_base(k) -> str:
+    """What a run kind continues, in words: `a match`, `a match or a sum`."""
+    return " or ".join({"match": "a match", "sum": "a sum"}[x] for x in k.after)
 
 
 def _yes(flag: bool) -> str:

@@ -226,6 +226,9 @@ class _Book:
                        f"card's value",
                 "fifteen": f"{count_words(k.min_cards)} or more table cards that, with the played card, total "
                            f"{k.total}",
+                "run": f"{_run_base(k)}, and then every table card continuing the sequence upward from the "
+                       f"played card in the deck's rank order ({' '.join(self.rs.deck.ranks)}), one card per rank, "
+                       f"as far as the table goes (where a rank lies there in several suits, the player picks one)",
             }[k.kind]
             # A fifteen kind to another total is not a fifteen: named by its total, the kind said after.
             label = bold(k.kind) if k.kind != "fifteen" or k.total == 15 else \
@@ -234,7 +237,7 @@ class _Book:
             if k.when is not None:
                 text += f", when {self.cond(k.when)}"
             if k.unless_match:
-                text += ", unless a match is possible"
+                text += ", unless a match is possible" if k.kind != "run" else ", its sums only when no match is possible"
             if k.exclusive:
                 text += "; when it applies, it is the only capture offered"
             items.append(text + ".")
@@ -324,6 +327,14 @@ class _Book:
                          user(o.description)])
         self.add("table", rows)
         self.add("p", f"Set them with {code('--option NAME=VALUE')}.")
+
+
+def _run_base(k) -> str:
+    """What a run kind continues, in words."""
+    return " or ".join({"match": "a match (one table card of the played card's value; a card with no value: "
+                                 "of its rank)",
+                        "sum": "a sum (two or more table cards adding up to the played card's value)"}[x]
+                       for x in k.after)
 
 
 def _points(n: int) -> str:

@@ -82,6 +82,7 @@ class CaptureKind:
     unless_match: bool
     span: Span
     enabled: object = True
+    after: tuple = ()        # kind run: the captures a run continues ("match", "sum")
 
 
 @dataclass
@@ -291,7 +292,8 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         prefer=cap.get("prefer", "any"),
         kinds=[CaptureKind(k["kind"], _expr(k, "when") if "when" in k else None, k.get("exclusive", False),
                            k.get("total", 15), k.get("min_cards", 2 if k["kind"] == "sum" else 1),
-                           k.get("unless_match", False), k.span, _enabled(k)) for k in cap["kinds"]],
+                           k.get("unless_match", False), k.span, _enabled(k), _run_after(k, errors))
+               for k in cap["kinds"]],
         events={name: EventRule(name, _expr(e, "when"), e.get("points", 1), e.get("category", name), _enabled(e))
                 for name, e in (doc.get("events") or {}).items() if e is not None},
         categories=_categories(doc, errors),
@@ -353,6 +355,19 @@ def _structural(cap, key: str, default, errors: list):
                                     cap.value_spans[key]))
         return default
     return _expr(cap, key)
+
+
+def _run_after(k, errors: list) -> tuple:
+    """A run kind's `after` (the captures it continues; default: a match), checked; () for other kinds."""
+    if k["kind"] != "run":
+        if "after" in k:
+            errors.append(RulespecError(f"`after` belongs to kind run (the captures a run continues); "
+                                        f"kind {k['kind']} has none", k.key_spans["after"]))
+        return ()
+    after = list(k.get("after", ["match"]))
+    if len(set(after)) != len(after):
+        errors.append(RulespecError("a capture is listed twice in `after`", k.value_spans["after"]))
+    return tuple(x for x in ("match", "sum") if x in after)
 
 
 def _wild(doc, deck: Deck, errors: list) -> tuple[int | None, list[int]]:
