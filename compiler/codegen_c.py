@@ -124,6 +124,9 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     if max(rs.player_counts) > MAX_SEATS:
         out.append((f"more than {MAX_SEATS} players", rs.span))
     out += [("capture kind run", k.span) for k in rs.kinds if k.kind == "run"]
+    if rs.deck.extras:
+        out.append((f"a deck with extra cards ({' '.join(r + s for r, s, _v, _n in rs.deck.extras)})",
+                    getattr(doc, "value_spans", {}).get("deck", rs.span)))
     out += _declaration_room(rs)
     if n <= MAX_INDICES:
         strings = _strings(rs)

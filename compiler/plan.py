@@ -76,7 +76,7 @@ def _tables(rs: Ruleset) -> DeckTables:
         names=tuple(names),
         values=tuple(deck.value_of(i) for i in range(n_all)),
         ranks=tuple(deck.rank_of(i) for i in range(n_all)),
-        suits=tuple(deck.suits[i // nr] if i < deck.size else wild_suit for i in range(n_all)),
+        suits=tuple(deck.suit_of(i) if i < deck.size else wild_suit for i in range(n_all)),
     )
 
 

@@ -340,3 +340,194 @@ def test_the_adapters_reach_exactly_the_legal_moves_of_a_run_ruleset():
                 runs += any(m.bit_count() >= 2 for _c, m in moves)
             d.apply(rng.choice(d.legal_actions()))
     assert compared > 20 and runs
+
+
+# -- issue 22 item 7: a deck's extra cards and a short last deal -----------------------------------
+
+JOKERS = GAPS / "jokers-short-deal.yaml"
+
+
+def test_extra_cards_follow_the_deck_and_are_written_by_name():
+    rules = compile_ruleset(JOKERS).module
+    assert rules.N_CARDS == 55 and rules.CARD_NAMES[52:] == ("15X", "20X", "25X")
+    assert rules._VALUE[52:55] == (15, 20, 25) and rules._SUIT[52:55] == ("X",) * 3
+    assert rules._RANK[52:55] == ("15", "20", "25")
+
+
+def test_the_short_last_round_is_dealt_evenly_the_rest_to_the_table():
+    rules = compile_ruleset(JOKERS).module
+    # 55 cards: 4 each and 3 to the table, then 4 each; the last round is what is left, evenly
+    assert rules.schedule(4)[-1][:2] == (1, 0) and len(rules.schedule(4)) == 4
+    assert rules.schedule(3)[-1][:2] == (1, 1) and len(rules.schedule(3)) == 5
+    assert rules.schedule(2)[-1][:2] == (2, 0) and len(rules.schedule(2)) == 7
+    for seats in (2, 3, 4):
+        for seed in range(3):
+            hand = Hand(rules, seats, seed % seats, shuffled_source(rules.N_CARDS, random.Random(seed)))
+            while not hand.is_over:
+                hand.play(hand.current_seat, *hand.legal_moves()[0])
+            last_table, last_hands = hand.deal_log[-1]
+            assert [h.bit_count() for h in last_hands] == [rules.schedule(seats)[-1][0]] * seats
+            assert last_table.bit_count() == rules.schedule(seats)[-1][1]
+            everything = hand.final_table
+            for pile in hand.piles:
+                everything |= pile
+            assert everything == (1 << 55) - 1
+
+
+def test_a_short_round_with_no_card_for_each_player_is_refused(tmp_path):
+    (tmp_path / JOKERS.name).write_text(JOKERS.read_text(encoding="utf-8"), encoding="utf-8")
+    path = _written(tmp_path, "bad", """\
+        id: bad
+        extends: jokers-short-deal.yaml
+        players: {counts: [4], default: 4, sides: {4: 2}}
+        deal:
+          rounds: [[{each: 4}, {table: 6}], [{each: 4}]]
+        """)
+    with pytest.raises(RulespecError) as err:
+        compile_ruleset(path)
+    assert "with 4 players the last round would deal the 1 cards left to the table" in str(err.value)
+
+
+def test_without_short_last_a_deck_that_does_not_divide_is_refused_as_before(tmp_path):
+    (tmp_path / JOKERS.name).write_text(JOKERS.read_text(encoding="utf-8"), encoding="utf-8")
+    path = _written(tmp_path, "bad", "id: bad\nextends: jokers-short-deal.yaml\ndeal: {short_last: null}\n")
+    with pytest.raises(RulespecError) as err:
+        compile_ruleset(path)
+    assert "but only 4 remain of the 55-card deck" in str(err.value)
+
+
+def test_the_jokers_transcript_replays():
+    result = replay(GAPS / "jokers-short-deal.transcript.yaml")
+    assert result.ok, result.summary()
+
+
+def test_a_card_the_deck_does_not_have_is_named(tmp_path):
+    text = (GAPS / "jokers-short-deal.transcript.yaml").read_text(encoding="utf-8")
+    (tmp_path / JOKERS.name).write_text(JOKERS.read_text(encoding="utf-8"), encoding="utf-8")
+    path = tmp_path / "t.yaml"
+    path.write_text(text.replace("25X, 9H", "30X, 9H"), encoding="utf-8")
+    with pytest.raises(RulespecError) as err:
+        replay(path)
+    assert "unknown card '30X' in deck french52-jokers: unknown rank '30' (ranks: A 2 3 4 5 6 7 8 9 10 J Q K 15 20 " \
+           "25); did you mean '20X'?" in str(err.value) and "t.yaml:8:" in str(err.value)
+
+
+@pytest.mark.parametrize("extra, says", [
+    ("{card: 15H, value: 15}", "extra card '15H' has suit symbol 'H', one of the deck's suits"),
+    ("{card: 15X, value: 15}, {card: 15X, value: 20}", "extra card '15X' is listed twice"),
+    ("{card: 15x, value: 15}", "15x"),
+    ("{card: 15X, value: 15, colour: red}", "colour"),
+])
+def test_a_bad_extra_card_is_located(tmp_path, extra, says):
+    text = JOKERS.read_text(encoding="utf-8")
+    start = text.index("  extra:")
+    end = text.index("\nplayers:")
+    path = tmp_path / "bad.yaml"
+    path.write_text(text[:start] + f"  extra: [{extra}]\n" + text[end:], encoding="utf-8")
+    with pytest.raises(RulespecError) as err:
+        compile_ruleset(path)
+    assert says in str(err.value) and f"bad.yaml:{text[:start].count(chr(10)) + 1}:" in str(err.value)
+
+
+def test_the_wild_card_is_no_extra_card(tmp_path):
+    (tmp_path / JOKERS.name).write_text(JOKERS.read_text(encoding="utf-8"), encoding="utf-8")
+    path = _written(tmp_path, "bad", "id: bad\nextends: jokers-short-deal.yaml\n"
+                                     "wild: {card: 25X, declare_as: [A]}\n")
+    with pytest.raises(RulespecError) as err:
+        compile_ruleset(path)
+    assert "not the extra card 25X" in str(err.value) and "bad.yaml:3:" in str(err.value)
+
+
+def test_extra_cards_in_conditions(tmp_path):
+    (tmp_path / JOKERS.name).write_text(JOKERS.read_text(encoding="utf-8"), encoding="utf-8")
+    path = _written(tmp_path, "jk", """\
+        id: jk
+        extends: jokers-short-deal.yaml
+        scoring:
+          large: {points: '1 if holds(pile, 25X) else 0'}
+          fifteen: {points: 'count(pile, rank == "15")'}
+        """)
+    compiled = compile_ruleset(path)
+    score = compiled.module.score([1 << 54 | 1 << 52, 0], [{}, {}])
+    assert score[0]["large"] == 1 and score[0]["fifteen"] == 1 and score[0]["jokers"] == 2
+
+
+def test_extra_cards_and_the_short_deal_in_words(tmp_path):
+    from rulespec.authoring.diff import report
+    from rulespec.authoring.explain import explain
+    text = explain(compile_ruleset(JOKERS).ruleset)
+    assert "three extra cards, each of its own rank and suit: the small joker (15X), value 15" in text
+    assert "with 3 players the last round gives 1 card each and 1 to the table" in text
+    (tmp_path / JOKERS.name).write_text(JOKERS.read_text(encoding="utf-8"), encoding="utf-8")
+    other = _written(tmp_path, "other", "id: other\nextends: jokers-short-deal.yaml\n"
+                                        "deal:\n  short_last: null\n  repeat_last: false\n"
+                                        "  rounds: [[{each: 4}, {table: 3}], [{each: 4}], [{each: 4}], [{each: 1}]]\n"
+                                        "players: {counts: [4], default: 4, sides: {4: 2}}\n"
+                                        "deck:\n  extra: [{card: 15X, value: 15}, {card: 20X, value: 20},"
+                                        " {card: 25X, value: 21}]\n")
+    changed = report(compile_ruleset(JOKERS).ruleset, compile_ruleset(other).ruleset)
+    assert "the extra card 25X: large joker, value 25 → value 21" in changed
+    assert "the rest to the table" in changed
+
+
+def test_the_playout_plays_extra_cards_and_a_short_deal_as_hand():
+    from tests.test_playout import _bots, via_hand, via_playout
+    compiled = compile_ruleset(JOKERS)
+    rules = compiled.module
+    for n in rules.SEATS_ALLOWED:
+        for i in range(3):
+            seed = f"jokers:{n}:{i}"
+            assert via_playout(compiled, n, i % n, seed, _bots(i, n)) == via_hand(rules, n, i % n, seed, _bots(i, n))
+
+
+def test_the_c_back_end_refuses_extra_cards_located():
+    from rulespec.compiler import codegen_c
+    found = codegen_c.unsupported(compile_ruleset(JOKERS).ruleset)
+    assert [(what, span.line) for what, span in found] == [("a deck with extra cards (15X 20X 25X)", 12)]
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be",
+                            "ignore:Observation is not a NumPy array")   # as tests/test_interop.py
+def test_the_adapters_play_a_deck_with_extra_cards():
+    pytest.importorskip("numpy", reason="the rl extra is not installed")
+    pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
+    import contextlib
+    import io
+    from pettingzoo.test import api_test
+    from rulespec.interop.pettingzoo import env
+    e = env(str(JOKERS))
+    with contextlib.redirect_stdout(io.StringIO()):
+        api_test(e, num_cycles=300)
+    import rulespec
+    from rulespec.interop.decisions import CARD, Decisions
+    from tests.test_interop import _completions
+    rng = random.Random(2)
+    d = Decisions(rulespec.compile(str(JOKERS)).new_hand(seats=3, seed=1))
+    while not d.is_over:
+        if d.phase == CARD and not d.decls:
+            assert _completions(d, set()) == set(d.hand.legal_moves())
+        d.apply(rng.choice(d.legal_actions()))
+
+
+SHORT_40 = """\
+    id: short-40
+    extends: scopa
+    name: Scopa for three, five cards a round
+    players: {counts: [3], default: 3, sides: {3: 3}}
+    deal:
+      rounds: [[{each: 5}, {table: 4}], [{each: 5}]]
+      repeat_last: true
+      short_last: even
+    """
+
+
+def test_the_native_back_end_plays_a_short_last_deal_as_hand(tmp_path):
+    from tests.test_native import HAS_CC, lockstep
+    if not HAS_CC:
+        pytest.skip("no C compiler on this machine")
+    compiled = compile_ruleset(_written(tmp_path, "short-40", SHORT_40))
+    # 40 cards, 3 players: 15 + 4, then 15, then the 6 left: 2 each
+    assert [r[:2] for r in compiled.module.schedule(3)] == [(5, 4), (5, 0), (2, 0)]
+    played = lockstep(compiled, hands=40, seats=3)
+    whole = [hand for hand, _moves in played if hand.plays == 36]      # 40 cards less the 4 dealt to the table
+    assert whole and all([h.bit_count() for h in hand.deal_log[-1][1]] == [2, 2, 2] for hand in whole)

@@ -139,6 +139,9 @@ class _Facts:
         names = deck.suit_names or ("",) * len(deck.suits)
         self.put(("deck", "suits"), "the deck's suits",
                  ", ".join(f"{s} {n}".strip() for s, n in zip(deck.suits, names)))
+        for rank, suit, value, name in deck.extras:
+            self.put(("deck", "extra", rank + suit), f"the extra card {rank + suit}",
+                     (f"{name}, " if name else "") + (f"value {value}" if value is not None else "no value"))
 
     def deal(self) -> str:
         rs = self.rs
@@ -155,6 +158,8 @@ class _Facts:
         text = "; ".join(rounds)
         if rs.repeat_last:
             text += f"; round {len(rs.rounds)} again while cards remain"
+        if rs.short_last == "even":
+            text += "; a last round short of cards: the same number to each player, the rest to the table"
         return text
 
     def sets_per_hand(self) -> str:

@@ -112,6 +112,11 @@ class _Book:
         suits = ", ".join(self._suit_label(s, name) for s, name in zip(deck.suits, deck.suit_names or deck.suits))
         items.append(f"The deck {code(deck.id)}: {deck.size} cards, suits {suits}; capture values {values}. "
                      f"A card with no value captures only a card of its own rank and takes no part in sums.")
+        if deck.extras:
+            extra = [f"{self.words.card_name(rank + suit)}, " + (f"value {value}" if value is not None else "no value")
+                     for rank, suit, value, _name in deck.extras]
+            items.append(f"Besides the ranks in the suits, {count_words(len(extra))} extra card"
+                         f"{'s' if len(extra) != 1 else ''}, each of its own rank and suit: {join_words(extra)}.")
         if rs.wild is not None:
             name = deck.names[rs.wild]
             ranks = " ".join(deck.ranks[r] for r in rs.wild_declare_as)
@@ -142,6 +147,15 @@ class _Book:
         if rs.repeat_last:
             items.append(f"Then rounds like round {len(rs.rounds)}, while cards remain, each when every hand "
                          f"is empty.")
+        if rs.short_last == "even":
+            items.append("A last round that the cards left cannot fill gives each player the same number of "
+                         "them, one at a time, as many as go round, and lays the rest face up on the table.")
+        short = [f"with {n} players the last round gives {seat} card{'s' if seat != 1 else ''} each"
+                 + (f" and {table} to the table" if table else "")
+                 for n, s in sorted(rs.schedules.items()) for seat, table, steps in s.rounds[-1:]
+                 if rs.short_last == "even" and _is_short(rs, n, s)]
+        if short:
+            items.append(f"So {join_words(short)}.")
         per = []
         for n, schedule in sorted(rs.schedules.items()):
             count = len(schedule.rounds)
@@ -335,6 +349,14 @@ def _run_base(k) -> str:
                                  "of its rank)",
                         "sum": "a sum (two or more table cards adding up to the played card's value)"}[x]
                        for x in k.after)
+
+
+def _is_short(rs: Ruleset, n: int, schedule) -> bool:
+    """Whether the schedule's last round for `n` players is a short one (short_last), not a written round."""
+    written = rs.rounds[min(len(schedule.rounds), len(rs.rounds)) - 1]
+    seat, table, _steps = schedule.rounds[-1]
+    return (seat, table) != (sum(s.count for s in written if s.kind == "each"),
+                             sum(s.count for s in written if s.kind == "table"))
 
 
 def _points(n: int) -> str:

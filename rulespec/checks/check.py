@@ -196,6 +196,10 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
                 raise RulespecError(f"round {i + 1} deals {table_cards} cards to the table and none to the "
                                     f"players, who would have nothing to play (give each player cards with "
                                     f"`each`)", _round_span(rs, i))
+            if used + need > size and rs.short_last == "even":
+                rounds.append(_short_round(rs, n, size - used, steps, i))
+                used = size
+                break
             if used + need > size:
                 raise RulespecError(
                     f"with {n} players round {i + 1} needs {need} cards but only {size - used} remain "
@@ -210,6 +214,20 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
                                 f"(set repeat_last or add rounds)", rs.doc["deal"].value_spans["rounds"])
         out[n] = Schedule(rounds)
     return out
+
+
+def _short_round(rs: Ruleset, n: int, left: int, steps, i: int) -> tuple:
+    """deal.short_last even: the last round, which `left` cards cannot fill (round `i`, 0-based, shaped by
+    `steps`): every player the same number of cards, as many as go round (at most the round's own count),
+    one at a time, and the cards that do not go round face up to the table."""
+    seat_cards = min(left // n, sum(s.count for s in steps if s.kind == "each"))
+    if seat_cards == 0:
+        raise RulespecError(f"with {n} players the last round would deal the {left} cards left to the table and "
+                            f"none to the players (short_last: even needs at least one card for each player)",
+                            _round_span(rs, i))
+    table_cards = left - seat_cards * n
+    shaped = (("each", seat_cards, 1),) + ((("table", table_cards, 1),) if table_cards else ())
+    return seat_cards, table_cards, shaped
 
 
 # The fields of a ruleset that hold expressions: the check stage types copies of them, so the

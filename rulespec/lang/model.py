@@ -173,6 +173,7 @@ class Ruleset:
     target_rule: object = None  # once checked: the target as written when it depends on options (target: its value)
     hands_rule: object = None   # once checked: the number of hands as written when it depends on options
     hands: Expression | int | None = None   # the game's length in hands (None: played to the target)
+    short_last: str | None = None   # even: a last round short of cards deals them evenly, the rest to the table
     # once checked: `capture.forced` / `capture.leftovers` as written when they depend on options (else None)
     forced_rule: object = None
     leftovers_rule: object = None
@@ -254,7 +255,32 @@ def _deck(doc) -> Deck:
                             spec.value_spans["suit_names"])
     if len(set(names)) != len(names):
         raise RulespecError("a suit name is listed twice", spec.value_spans["suit_names"])
-    return Deck(spec["id"], tuple(ranks), tuple(r["value"] for r in spec["ranks"]), tuple(suits), tuple(names))
+    return Deck(spec["id"], tuple(ranks), tuple(r["value"] for r in spec["ranks"]), tuple(suits), tuple(names),
+                extras=_extra_cards(spec, ranks, suits))
+
+
+def _extra_cards(spec, ranks: list, suits: list) -> tuple:
+    """A custom deck's `extra` cards (jokers): (rank, suit, value, name) each, in the order written.
+
+    Each is written as a card name (rank symbol, then a suit symbol of one capital letter, the last
+    character, as every card); its suit symbol is not one of the deck's suits, so that suit filters over
+    the deck's suits never count it, and no two extra cards share a name."""
+    out, seen = [], set()
+    for i, e in enumerate(spec.get("extra") or ()):
+        name, at = str(e["card"]), e.value_spans["card"]
+        rank, suit = name[:-1], name[-1:]
+        if len(name) < 2 or not (suit.isascii() and suit.isupper()) or \
+                not all(c.isascii() and (c.isupper() or c.isdigit()) for c in rank):
+            raise RulespecError(f"an extra card is written as a rank (capital letters or digits) and then a suit "
+                                f"symbol (one capital letter), such as '25X'; found '{name}'", at)
+        if suit in suits:
+            raise RulespecError(f"extra card '{name}' has suit symbol '{suit}', one of the deck's suits "
+                                f"({' '.join(suits)}): give extra cards a suit symbol of their own, such as X", at)
+        if name in seen:
+            raise RulespecError(f"extra card '{name}' is listed twice", at)
+        seen.add(name)
+        out.append((rank, suit, e.get("value"), str(e.get("name", ""))))
+    return tuple(out)
 
 
 def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
@@ -280,6 +306,7 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         deck=deck, wild=wild, wild_declare_as=declare_as,
         player_counts=list(players["counts"]), default_players=players["default"], sides=_sides(players, errors),
         packet=packet, rounds=_rounds(deal, packet, errors), repeat_last=deal.get("repeat_last", False),
+        short_last=deal.get("short_last"),
         deal_checks=_deal_checks(doc, errors),
         misdeal_limit=misdeals["limit"] if misdeals else None,
         dealer_bonuses=[DealerBonus(b["event"], _expr(b, "when"), b["points"], b["category"],
@@ -376,6 +403,9 @@ def _wild(doc, deck: Deck, errors: list) -> tuple[int | None, list[int]]:
     if not wild_doc:
         return None, []
     wild = deck.card(wild_doc["card"], wild_doc.value_spans["card"], " (the wild card)")
+    if wild >= deck.regular:
+        raise RulespecError(f"the wild card is a card of the deck's ranks and suits, not the extra card "
+                            f"{wild_doc['card']}", wild_doc.value_spans["card"])
     declare_as = []
     for i, rank in enumerate(wild_doc["declare_as"]):
         r = deck.rank_index(str(rank))

@@ -195,8 +195,11 @@ class Words:
         return f"suit {suit}"
 
     def card_name(self, name: str) -> str:
-        """`7D` -> `the seven of diamonds (7D)`."""
+        """`7D` -> `the seven of diamonds (7D)`; an extra card by its own name (`the large joker (25X)`)."""
         rank, suit = name[:-1], name[-1]
+        extra = next((e for e in self.deck.extras if e[0] + e[1] == name), None)
+        if extra is not None:
+            return f"the {extra[3]} ({name})" if extra[3] else f"the extra card {name}"
         return f"the {self.rank_word(rank)} of {self.suit_word(suit)} ({name})"
 
     def card_list(self, names: list[str]) -> str:
