@@ -531,3 +531,34 @@ def test_the_native_back_end_plays_a_short_last_deal_as_hand(tmp_path):
     played = lockstep(compiled, hands=40, seats=3)
     whole = [hand for hand, _moves in played if hand.plays == 36]      # 40 cards less the 4 dealt to the table
     assert whole and all([h.bit_count() for h in hand.deal_log[-1][1]] == [2, 2, 2] for hand in whole)
+
+
+# -- issue 22 item 4: kontsina checked against pagat.com's page ------------------------------------
+
+def test_kontsina_pagat_one_matching_card_and_one_combination():
+    # pagat, Kontsina, "The Play": "capture one card ... of matching value" and "if more than one separate
+    # combination of cards yields the same sum, only one of these" may be taken: two 7s on the table are
+    # two captures of one card each, and 3+4 and 2+5 two captures, never taken together.
+    from tests.conftest import card_of, explicit_hand, mask_of
+    rules = compile_ruleset("kontsina").module
+    h = explicit_hand(rules, 0, ["7H", "7D", "3C", "4S"], {1: ["7S", "2H", "5D", "KC"], 0: ["AC", "8C", "9C", "JD"]},
+                      seats=2)
+    h.play(1, card_of(rules, "2H"), 0)
+    h.play(0, card_of(rules, "AC"), 0)
+    want = {mask_of(rules, "7H"), mask_of(rules, "7D"), mask_of(rules, "3C", "4S"), mask_of(rules, "2H", "4S", "AC")}
+    assert set(h.captures_for(card_of(rules, "7S"))) == want
+    assert {m for c, m in h.legal_moves() if c == card_of(rules, "7S")} == want | {0}    # laying is the third action
+
+
+def test_kontsina_pagat_the_non_dealer_leads_and_the_deal_alternates():
+    # pagat, Kontsina: "The non-dealer begins play after each deal"; "the turn to deal alternates between the
+    # players from round to round".
+    from rulespec.run.engine import Game
+    rules = compile_ruleset("kontsina").module
+    game = Game(rules, seed=4, dealer=0)
+    for dealer in (0, 1, 0):
+        hand = game.new_hand()
+        assert hand.dealer == dealer and hand.current_seat == 1 - dealer
+        while not hand.is_over:
+            hand.play(hand.current_seat, *hand.legal_moves()[0])
+        game.finish_hand()
