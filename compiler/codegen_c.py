@@ -124,9 +124,6 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     if max(rs.player_counts) > MAX_SEATS:
         out.append((f"more than {MAX_SEATS} players", rs.span))
     out += [("capture kind run", k.span) for k in rs.kinds if k.kind == "run"]
-    if rs.deck.extras:
-        out.append((f"a deck with extra cards ({' '.join(r + s for r, s, _v, _n in rs.deck.extras)})",
-                    getattr(doc, "value_spans", {}).get("deck", rs.span)))
     out += _declaration_room(rs)
     if n <= MAX_INDICES:
         strings = _strings(rs)
@@ -319,9 +316,11 @@ class _Tables:
         self.val = [v or 0 for v in self.values]
         self.numbered = [v is not None for v in self.values]
         self.rank_id = [strings.id(deck.rank_of(i)) for i in range(n_all)]
-        suits = [deck.suits[deck.suit_index(i, rs.wild)] for i in range(n_all)]
+        suits = [deck.suit_of(i, rs.wild) for i in range(n_all)]
         self.suit_id = [strings.id(s) for s in suits]
-        self.rank_no = [i % nr if i < deck.size else i - deck.size for i in range(n_all)]
+        # an extra card's rank: its place among every rank symbol (the deck's first, so a regular card's is i % nr)
+        self.rank_no = [i % nr if i < deck.regular else deck.all_ranks.index(deck.rank_of(i)) if i < deck.size
+                        else i - deck.size for i in range(n_all)]
         self.max_value = max([v for v in self.values if v is not None] + [0])
         self.limit = max([self.max_value] + [k.total for k in rs.kinds if k.kind == "fifteen"])
 
@@ -339,7 +338,7 @@ class _Tables:
         w(_array("uint64_t", "VALUE_MASK", [_u64(sum(1 << i for i in range(n_all)
                                                          if self.numbered[i] and self.val[i] == v))
                                              for v in range(self.max_value + 1)]))
-        rank_masks = [sum(1 << i for i in range(n_all) if self.rank_no[i] == r) for r in range(len(rs.deck.ranks))]
+        rank_masks = [sum(1 << i for i in range(n_all) if self.rank_no[i] == r) for r in range(len(rs.deck.all_ranks))]
         w(_array("uint64_t", "RANK_MASK", [_u64(m) for m in rank_masks]))
         # What a card matches on the table: the numbered cards of its value, or (a card with no value) the
         # cards of its rank with no value.

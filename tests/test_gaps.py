@@ -480,10 +480,29 @@ def test_the_playout_plays_extra_cards_and_a_short_deal_as_hand():
             assert via_playout(compiled, n, i % n, seed, _bots(i, n)) == via_hand(rules, n, i % n, seed, _bots(i, n))
 
 
-def test_the_c_back_end_refuses_extra_cards_located():
-    from rulespec.compiler import codegen_c
-    found = codegen_c.unsupported(compile_ruleset(JOKERS).ruleset)
-    assert [(what, span.line) for what, span in found] == [("a deck with extra cards (15X 20X 25X)", 12)]
+def test_the_native_back_end_plays_extra_cards_and_a_short_deal_as_hand(tmp_path):
+    from tests.test_native import HAS_CC, lockstep
+    if not HAS_CC:
+        pytest.skip("no C compiler on this machine")
+    (tmp_path / JOKERS.name).write_text(JOKERS.read_text(encoding="utf-8"), encoding="utf-8")
+    # the jokers matched by rank too (no value: a 15X takes only a card of rank 15), and scored by rank and suit
+    path = _written(tmp_path, "jk", """\
+        id: jk
+        extends: jokers-short-deal.yaml
+        deck:
+          extra: [{card: 15X, value: null}, {card: 15Y, value: null}, {card: 25X, value: 25}]
+        scoring:
+          jokers: {points: 'count(pile, suit == "X") + max_same_rank(pile)'}
+          fifteens: {points: 'count(pile, rank == "15")'}
+        """)
+    by_rank = 0
+    for compiled in (compile_ruleset(JOKERS), compile_ruleset(path)):
+        for seats in (3, 4):
+            played = lockstep(compiled, hands=40, seats=seats)
+            assert any(hand.plays for hand, _moves in played)
+            # moves are (hand, seat, card, capture, declared, wild): a 15 joker taking the other by rank
+            by_rank += sum(1 for _h, moves in played for m in moves if m[2] in (52, 53) and m[3] in (1 << 52, 1 << 53))
+    assert by_rank
 
 
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be",
