@@ -10,15 +10,8 @@ from __future__ import annotations
 from rulespec.errors import Span
 from rulespec.lang.model import Ruleset
 
-def _run_kinds(rs: Ruleset):
-    """Capture kind run (a match continued up the ranks): the playout's capture paths do not list it."""
-    for k in rs.kinds:
-        if k.kind == "run":
-            yield "capture kind run", k.span
-
-
 # Each check takes a checked Ruleset and yields (what, span) for every construct it refuses.
-CHECKS: tuple = (_run_kinds,)
+CHECKS: tuple = ()
 
 
 def playout_unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:

@@ -265,16 +265,27 @@ def test_run_sets_one_card_per_rank_as_far_as_the_table_goes():
     assert run_sets(3, 0b11111111, [1 << 7], rank_no, masks) == [1 << 7]     # the top rank: nothing above
 
 
-def test_the_python_playout_and_the_c_back_end_refuse_a_run_located():
-    from rulespec.compiler import codegen_c
-    from rulespec.compiler.playout import playout_for
-    from rulespec.compiler.support import playout_unsupported
+def test_the_python_playout_plays_runs_as_hand():
+    # the playout asks the compiled capture functions for a card of the played card's class (its value and
+    # rank): a run reads no more of the played card than its rank, so the same sets come out
+    from tests.test_playout import _bots, via_hand, via_playout
     compiled = compile_ruleset(RUNS)
-    refused = playout_unsupported(compiled.ruleset)
-    assert [what for what, _ in refused] == ["capture kind run"]
-    assert str(refused[0][1].file).endswith("cuarenta-runs.yaml") and refused[0][1].line == 33
-    assert playout_for(compiled) is None
-    assert [(what, span.line) for what, span in codegen_c.unsupported(compiled.ruleset)] == [("capture kind run", 33)]
+    rules = compiled.module
+    runs = 0
+    for n in rules.SEATS_ALLOWED:
+        for i in range(6):
+            seed = f"runs:{n}:{i}"
+            want = via_hand(rules, n, i % n, seed, _bots(i, n))
+            assert via_playout(compiled, n, i % n, seed, _bots(i, n)) == want, (n, i)
+            runs += sum(1 for _s, _d, card, capture in want[0] if capture.bit_count() >= 2)
+    assert runs
+
+
+def test_the_c_back_end_refuses_a_run_located():
+    from rulespec.compiler import codegen_c
+    found = codegen_c.unsupported(compile_ruleset(RUNS).ruleset)
+    assert [(what, str(span.file).endswith("cuarenta-runs.yaml"), span.line) for what, span in found] == \
+        [("capture kind run", True, 33)]
 
 
 def test_simulate_plays_a_run_ruleset_with_hand():
