@@ -11,7 +11,7 @@ from rulespec.checks.check import CAPTURE_NAMES
 from rulespec.lang.model import CaptureKind, Ruleset
 
 from .emit_expr import emit_rule
-from .plan import CapturePlan, Plan
+from .plan import CapturePlan, Plan, run_tables
 from .writer import Writer, file_name
 
 # In the capture functions the played card's index is already the local `p`.
@@ -26,7 +26,7 @@ def emit_captures(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w("_SUMS = {}  # table mask -> its subsets by total (runtime.subset_sums)")
     w(f"LEFTOVERS = {rs.leftovers!r}")
     if any(k.kind == "run" for k in rs.kinds):
-        _run_tables(w, plan)
+        _run_tables(w, rs)
     w()
     w()
     w("def _options(p, played, table, sums, round, turn, play):")
@@ -45,13 +45,12 @@ def emit_captures(w: Writer, rs: Ruleset, plan: Plan) -> None:
     _legal(w, rs, cp)
 
 
-def _run_tables(w: Writer, plan: Plan) -> None:
-    """What a run kind reads: each card index's place in the deck's rank order, and per rank the mask of
-    its cards (the wild card declared as that rank too)."""
-    ranks = list(dict.fromkeys(plan.tables.ranks))
+def _run_tables(w: Writer, rs: Ruleset) -> None:
+    """What a run kind reads (plan.run_tables): each card index's place in the deck's rank order, and per
+    rank the mask of its cards (the wild card declared as that rank too)."""
+    rank_no, masks = run_tables(rs)
     w("# kind run: per card index its rank's place in the deck's order; per rank, the mask of its cards")
-    w(f"_RANK_NO = {tuple(ranks.index(r) for r in plan.tables.ranks)!r}")
-    masks = tuple(sum(1 << i for i, r in enumerate(plan.tables.ranks) if r == rank) for rank in ranks)
+    w(f"_RANK_NO = {rank_no!r}")
     w(f"_RANK_MASKS = ({''.join(hex(m) + ', ' for m in masks)})")
 
 

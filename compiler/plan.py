@@ -80,6 +80,18 @@ def _tables(rs: Ruleset) -> DeckTables:
     )
 
 
+def run_tables(rs: Ruleset) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What capture kind run reads, the same for every back end: per card index (the wild card's declared
+    ranks too) its place in the deck's rank order, and per rank the mask of its cards. An extra card with a
+    rank symbol of its own has place len(ranks): no rank follows it, and it continues no run."""
+    deck = rs.deck
+    n_all = deck.size + (len(deck.ranks) if rs.wild is not None else 0)
+    order = {rank: r for r, rank in enumerate(deck.ranks)}
+    rank_no = tuple(order.get(deck.rank_of(i), len(deck.ranks)) for i in range(n_all))
+    masks = tuple(sum(1 << i for i in range(n_all) if rank_no[i] == r) for r in range(len(deck.ranks)))
+    return rank_no, masks
+
+
 def _plain(k: CaptureKind) -> bool:
     return k.when is None and not k.exclusive and not k.unless_match
 
@@ -98,7 +110,7 @@ def _captures(rs: Ruleset) -> CapturePlan:
         summ=summ,
         overlap=any(k.kind == "fifteen" and k.total % 2 == 0 for k in kinds)
         or any(k.kind == "sweep" and not k.exclusive for k in kinds)
-        or any(k.kind == "run" for k in kinds),      # a run's sets may repeat a match's, or each other
+        or any(k.kind == "run" for k in kinds),      # a run's sets may repeat another kind's
         needs_sums=any(k.kind in ("sum", "fifteen") or "sum" in k.after for k in kinds),
         limit=max([max((x for x in deck_values if x), default=0)] + [k.total for k in kinds if k.kind == "fifteen"]),
         all_numbered=all(x is not None for x in deck_values),

@@ -281,11 +281,31 @@ def test_the_python_playout_plays_runs_as_hand():
     assert runs
 
 
-def test_the_c_back_end_refuses_a_run_located():
+RUN_VARIANTS = {
+    "as-written": "",
+    # only after a match; its sums after a match wait; a run of at least 3 cards; beside a plain match
+    "match-only": "capture:\n  kinds: [{kind: run}]\n",
+    "unless-match": "capture:\n  kinds: [{kind: run, after: [match, sum], unless_match: true}]\n",
+    "beside-a-match": "capture:\n  kinds: [{kind: match}, {kind: run, after: [sum], min_cards: 3}]\n",
+}
+
+
+@pytest.mark.parametrize("variant", sorted(RUN_VARIANTS))
+def test_the_native_back_end_plays_runs_as_hand(variant, tmp_path):
+    from tests.test_native import HAS_CC, lockstep
+    if not HAS_CC:
+        pytest.skip("no C compiler on this machine")
+    (tmp_path / RUNS.name).write_text(RUNS.read_text(encoding="utf-8"), encoding="utf-8")
+    path = _written(tmp_path, "v", f"id: v\nextends: cuarenta-runs.yaml\n{RUN_VARIANTS[variant]}")
+    compiled = compile_ruleset(path)
     from rulespec.compiler import codegen_c
-    found = codegen_c.unsupported(compile_ruleset(RUNS).ruleset)
-    assert [(what, str(span.file).endswith("cuarenta-runs.yaml"), span.line) for what, span in found] == \
-        [("capture kind run", True, 33)]
+    assert codegen_c.unsupported(compiled.ruleset) == []
+    rules = compiled.module
+    longest = 0
+    for seats in (2, 4):
+        for hand, moves in lockstep(compiled, hands=30, seats=seats):
+            longest = max([longest] + [m[3].bit_count() for m in moves])
+    assert longest >= 3
 
 
 def test_simulate_plays_a_run_ruleset_with_hand():
