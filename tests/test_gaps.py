@@ -416,7 +416,7 @@ def test_a_short_round_with_no_card_for_each_player_is_refused(tmp_path):
         """)
     with pytest.raises(RulespecError) as err:
         compile_ruleset(path)
-    assert "with 4 players the last round would deal the 1 cards left to the table" in str(err.value)
+    assert "with 4 players the last round would deal the 1 card left to the table" in str(err.value)
 
 
 def test_without_short_last_a_deck_that_does_not_divide_is_refused_as_before(tmp_path):
@@ -612,3 +612,20 @@ def test_kontsina_pagat_the_non_dealer_leads_and_the_deal_alternates():
         while not hand.is_over:
             hand.play(hand.current_seat, *hand.legal_moves()[0])
         game.finish_hand()
+
+
+def test_lint_warns_of_a_short_last_deal_no_player_count_needs(tmp_path):
+    path = _written(tmp_path, "even", "id: even\nextends: scopa\ndeal: {short_last: even}\n")
+    warnings = compile_ruleset(path).ruleset.warnings
+    assert any("deal.short_last: the rounds use the deck exactly for every number of players" in w.message
+               and w.span.line == 3 for w in warnings)
+    assert not any("short_last" in w.message for w in compile_ruleset(JOKERS).ruleset.warnings)
+
+
+def test_lint_warns_of_unless_match_on_a_run_without_sums(tmp_path):
+    (tmp_path / RUNS.name).write_text(RUNS.read_text(encoding="utf-8"), encoding="utf-8")
+    path = _written(tmp_path, "v", "id: v\nextends: cuarenta-runs.yaml\n"
+                                   "capture:\n  kinds: [{kind: run, unless_match: true}]\n")
+    warnings = compile_ruleset(path).ruleset.warnings
+    assert any("this run takes no sums" in w.message and w.span.line == 4 for w in warnings)
+    assert not any("takes no sums" in w.message for w in compile_ruleset(RUNS).ruleset.warnings)

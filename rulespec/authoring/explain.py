@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from rulespec.authoring.html_page import isolate
+from rulespec.checks.check import is_short
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.words import (
     CODE_END,
@@ -153,7 +154,7 @@ class _Book:
         short = [f"with {n} players the last round gives {seat} card{'s' if seat != 1 else ''} each"
                  + (f" and {table} to the table" if table else "")
                  for n, s in sorted(rs.schedules.items()) for seat, table, steps in s.rounds[-1:]
-                 if rs.short_last == "even" and _is_short(rs, n, s)]
+                 if rs.short_last == "even" and is_short(rs, s)]
         if short:
             items.append(f"So {join_words(short)}.")
         per = []
@@ -349,14 +350,6 @@ def _run_base(k) -> str:
                                  "of its rank)",
                         "sum": "a sum (two or more table cards adding up to the played card's value)"}[x]
                        for x in k.after)
-
-
-def _is_short(rs: Ruleset, n: int, schedule) -> bool:
-    """Whether the schedule's last round for `n` players is a short one (short_last), not a written round."""
-    written = rs.rounds[min(len(schedule.rounds), len(rs.rounds)) - 1]
-    seat, table, _steps = schedule.rounds[-1]
-    return (seat, table) != (sum(s.count for s in written if s.kind == "each"),
-                             sum(s.count for s in written if s.kind == "table"))
 
 
 def _points(n: int) -> str:

@@ -222,12 +222,23 @@ def _short_round(rs: Ruleset, n: int, left: int, steps, i: int) -> tuple:
     one at a time, and the cards that do not go round face up to the table."""
     seat_cards = min(left // n, sum(s.count for s in steps if s.kind == "each"))
     if seat_cards == 0:
-        raise RulespecError(f"with {n} players the last round would deal the {left} cards left to the table and "
-                            f"none to the players (short_last: even needs at least one card for each player)",
+        raise RulespecError(f"with {n} players the last round would deal the {left} card{'s' * (left != 1)} left to "
+                            f"the table and none to the players (short_last: even needs at least one card for each "
+                            f"player)",
                             _round_span(rs, i))
     table_cards = left - seat_cards * n
     shaped = (("each", seat_cards, 1),) + ((("table", table_cards, 1),) if table_cards else ())
     return seat_cards, table_cards, shaped
+
+
+def is_short(rs: Ruleset, schedule: Schedule) -> bool:
+    """Whether a schedule's last round is a short one (deal.short_last), not the round as written."""
+    if not schedule.rounds:
+        return False
+    written = rs.rounds[min(len(schedule.rounds), len(rs.rounds)) - 1]
+    seat, table, _steps = schedule.rounds[-1]
+    return (seat, table) != (sum(s.count for s in written if s.kind == "each"),
+                             sum(s.count for s in written if s.kind == "table"))
 
 
 # The fields of a ruleset that hold expressions: the check stage types copies of them, so the
