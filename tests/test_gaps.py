@@ -66,6 +66,13 @@ def test_events_see_the_last_round_and_the_number_of_players(tmp_path):
         assert bool(crowded) == (seats == 4)
 
 
+def test_an_event_reading_the_last_round_and_players_is_said_in_words(tmp_path):
+    from rulespec.authoring.explain import explain
+    text = explain(compile_ruleset(_written(tmp_path, "late", LATE)).ruleset)
+    assert "**late\\_sweep**: when it is the last round and the play captures something" in text
+    assert "**crowded\\_sweep**: when the number of players is exactly 4 and" in text
+
+
 def test_an_event_reading_the_last_round_and_players_replays(tmp_path):
     _written(tmp_path, "late", LATE)
     # 2 players, 40 cards: round 1 deals 3 each and 4 to the table, rounds 2..6 three each; the last is 6.
