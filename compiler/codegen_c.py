@@ -31,6 +31,7 @@ from rulespec.checks.check import (
 from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, int_bounds, strings_of
 from rulespec.compiler.support import event_points_expressions, several_sets, several_values
 from rulespec.compiler.pile_support import pile_constructs
+from rulespec.compiler.plan import run_tables
 from rulespec.errors import Span
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.typecheck import BOOL, INT
@@ -205,7 +206,8 @@ _MOMENT = {"round": "h->round", "turn": "(h->played_this_round[seat] + 1)", "pla
 # play_events' arguments, in play_card after the play is counted (the same moment: already + 1).
 _EVENT_ARGS = {"played": "eff_card", "captured": "eff_capture", "table": "eff(h, h->table)",
                "table_before": "table_before", "last_play": "last_play", "previous": "previous",
-               "round": "h->round", "turn": "h->played_this_round[seat]", "play": "h->plays"}
+               "round": "h->round", "turn": "h->played_this_round[seat]", "play": "h->plays",
+               "last_round": "(h->round == h->n_rounds)", "players": "h->n"}
 
 
 def _params(names: dict) -> str:
@@ -287,7 +289,7 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     # As the Python engine's capture plan (compiler/plan.py): two kinds can offer the same set only if a
     # fifteen's total is twice a played value, or a sweep is offered beside other kinds.
     overlap = any(k.kind == "fifteen" and k.total % 2 == 0 for k in rs.kinds) or \
-        any(k.kind == "sweep" and not k.exclusive for k in rs.kinds)
+        any(k.kind == "sweep" and not k.exclusive for k in rs.kinds) or any(k.kind == "run" for k in rs.kinds)
     w(f"#define OVERLAP {int(overlap)}")
     # A uniform choice needs only each card's number of moves, then the chosen card's sorted list: where
     # no set can be offered twice and no preference filters the sets, the number is a sum of counts.
@@ -324,9 +326,11 @@ class _Tables:
         self.val = [v or 0 for v in self.values]
         self.numbered = [v is not None for v in self.values]
         self.rank_id = [strings.id(deck.rank_of(i)) for i in range(n_all)]
-        suits = [deck.suits[deck.suit_index(i, rs.wild)] for i in range(n_all)]
+        suits = [deck.suit_of(i, rs.wild) for i in range(n_all)]
         self.suit_id = [strings.id(s) for s in suits]
-        self.rank_no = [i % nr if i < deck.size else i - deck.size for i in range(n_all)]
+        # an extra card's rank: its place among every rank symbol (the deck's first, so a regular card's is i % nr)
+        self.rank_no = [i % nr if i < deck.regular else deck.all_ranks.index(deck.rank_of(i)) if i < deck.size
+                        else i - deck.size for i in range(n_all)]
         self.max_value = max([v for v in self.values if v is not None] + [0])
         self.limit = max([self.max_value] + [k.total for k in rs.kinds if k.kind == "fifteen"])
 
@@ -344,7 +348,7 @@ class _Tables:
         w(_array("uint64_t", "VALUE_MASK", [_u64(sum(1 << i for i in range(n_all)
                                                          if self.numbered[i] and self.val[i] == v))
                                              for v in range(self.max_value + 1)]))
-        rank_masks = [sum(1 << i for i in range(n_all) if self.rank_no[i] == r) for r in range(len(rs.deck.ranks))]
+        rank_masks = [sum(1 << i for i in range(n_all) if self.rank_no[i] == r) for r in range(len(rs.deck.all_ranks))]
         w(_array("uint64_t", "RANK_MASK", [_u64(m) for m in rank_masks]))
         # What a card matches on the table: the numbered cards of its value, or (a card with no value) the
         # cards of its rank with no value.
@@ -456,11 +460,42 @@ def _played_index(code: str) -> str:
 def countable(rs: Ruleset) -> bool:
     """Whether a card's number of capture options is the sum of its kinds' counts (card_count)."""
     overlap = any(k.kind == "fifteen" and k.total % 2 == 0 for k in rs.kinds) or \
-        any(k.kind == "sweep" and not k.exclusive for k in rs.kinds)
+        any(k.kind == "sweep" and not k.exclusive for k in rs.kinds) or any(k.kind == "run" for k in rs.kinds)
     return rs.prefer == "any" and not overlap
 
 
+def _run_helper(w, rs) -> None:
+    """Capture kind run's tables (plan.run_tables, as the Python engine's) and its extension of a base set."""
+    rank_no, masks = run_tables(rs)
+    w("/* ---- capture kind run: per card index its place in the rank order; per rank its cards ---- */")
+    w(_array("int", "RUN_NO", rank_no))
+    w(_array("uint64_t", "RUN_MASK", [_u64(m) for m in masks]))
+    w(f"#define RUN_RANKS {len(masks)}")
+    w("""/* `set` with the table's cards of ranks r, r + 1, ... one per rank (each pick a set), as far as the table
+ * goes, appended to out (runtime.run_sets) */
+static int run_from(uint64_t set, uint64_t table, int r, uint64_t *out, int n) {
+    uint64_t avail = r < RUN_RANKS ? table & ~set & RUN_MASK[r] : 0;
+    if (!avail) {
+        if (n >= MAX_MOVES) return rs_too_many(n);
+        out[n++] = set;
+        return n;
+    }
+    for (; avail && !rs_err_code; avail &= avail - 1) n = run_from(set | (avail & (~avail + 1)), table, r + 1, out, n);
+    return n;
+}
+/* the base sets out[n0..n) each continued by its run: the runs written after them, then moved down */
+static int run_extend(uint64_t *out, int n0, int n, uint64_t table, int p, int min_cards) {
+    int nb = n;
+    for (int i = n0; i < nb && !rs_err_code; i++) n = run_from(out[i], table, RUN_NO[p] + 1, out, n);
+    int k = n0;
+    for (int i = nb; i < n; i++) if (rs_popcount(out[i]) >= min_cards) out[k++] = out[i];
+    return k;
+}""")
+
+
 def _capture_function(w, rs, strings, aux):
+    if any(k.kind == "run" for k in rs.kinds):
+        _run_helper(w, rs)
     w("/* ---- capture kinds: the capture sets of card index p (mask v_played) against a table ---- */")
     extra = {n: t for n, t in CAPTURE_NAMES.items() if n not in ("played", "table")}
     unknown = set(extra) - set(_MOMENT)
@@ -492,6 +527,17 @@ def _capture_function(w, rs, strings, aux):
             w("        }")
         elif k.kind == "sum":
             w(f"        n = subsets_into(v_table, v, {max(k.min_cards, 2)}, out, n);")
+        elif k.kind == "run":
+            if "match" in k.after:
+                w("        for (uint64_t m = matches; m; m &= m - 1) {")
+                w("            if (n >= MAX_MOVES) return rs_too_many(n);")
+                w("            out[n++] = m & (~m + 1);")
+                w("        }")
+            if "sum" in k.after:
+                w(f"        if (numbered{' && matches == 0' if k.unless_match else ''}) "
+                  f"n = subsets_into(v_table, v, 2, out, n);")
+            w(f"        n = run_extend(out, n0, n, v_table, p, {k.min_cards});")
+            w("        if (rs_err_code) return n;")
         else:
             w(f"        n = subsets_into(v_table, {k.total} - v, {k.min_cards}, out, n);")
         if k.exclusive:
@@ -527,7 +573,7 @@ def _kind_condition(rs, k, strings, aux) -> str:
         cond.append(_played_index(emit(k.when.tree, context(rs, CAPTURE_NAMES), strings, aux)))
     if k.kind in ("sum", "fifteen"):
         cond.insert(0, "numbered")
-    if k.unless_match:
+    if k.unless_match and k.kind != "run":      # a run's sums wait for no match, not its matches
         cond.append("matches == 0")
     return " && ".join(cond) or "1"
 

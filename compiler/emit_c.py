@@ -67,7 +67,7 @@ class Strings:
 
 def strings_of(trees, deck, option_values) -> set[str]:
     """The strings that expressions `trees` may compare: ranks, suits, literals, map keys, option values."""
-    out = set(deck.ranks) | set(deck.suits)
+    out = set(deck.all_ranks) | set(deck.all_suits)
     out |= {v for v in option_values.values() if isinstance(v, str)}
     for tree in trees:
         for n in walk(tree):

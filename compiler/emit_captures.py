@@ -11,7 +11,7 @@ from rulespec.checks.check import CAPTURE_NAMES, pile_names
 from rulespec.lang.model import CaptureKind, Ruleset
 
 from .emit_expr import emit_rule
-from .plan import CapturePlan, Plan
+from .plan import CapturePlan, Plan, run_tables
 from .writer import Writer, file_name
 
 # In the capture functions the played card's index is already the local `p`.
@@ -25,6 +25,8 @@ def emit_captures(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"FORCED = {rs.forced!r}")
     w("_SUMS = {}  # table mask -> its subsets by total (runtime.subset_sums)")
     w(f"LEFTOVERS = {rs.leftovers!r}")
+    if any(k.kind == "run" for k in rs.kinds):
+        _run_tables(w, rs)
     w()
     w()
     if cp.general:
@@ -125,6 +127,15 @@ def _reading(w: Writer, cp: CapturePlan) -> None:
     w()
 
 
+def _run_tables(w: Writer, rs: Ruleset) -> None:
+    """What a run kind reads (plan.run_tables): each card index's place in the deck's rank order, and per
+    rank the mask of its cards (the wild card declared as that rank too)."""
+    rank_no, masks = run_tables(rs)
+    w("# kind run: per card index its rank's place in the deck's order; per rank, the mask of its cards")
+    w(f"_RANK_NO = {rank_no!r}")
+    w(f"_RANK_MASKS = ({''.join(hex(m) + ', ' for m in masks)})")
+
+
 def _legal(w: Writer, rs: Ruleset, cp: CapturePlan) -> None:
     w("def legal(hand, table, round, turn, play):")
     w('    """Every (card index, capture mask) move of a hand, 0 for no capture (no declared wild card), in')
@@ -217,7 +228,7 @@ class _Body:
             cond.append(f"({rule})")
         if k.kind in ("sum", "fifteen") and not self.cp.all_numbered:
             cond.insert(0, "numbered")
-        if k.unless_match:
+        if k.unless_match and k.kind != "run":      # a run's sums wait for no match, not its matches (run())
             cond.append("not matches")
         sets = _KIND_SETS[k.kind](self, k)
         test = " and ".join(cond) if cond else "True"
@@ -283,5 +294,21 @@ class _Body:
     def fifteen(self, k: CaptureKind) -> str:
         return self.comp(f"sums.get({k.total} - v, ())", f"m.bit_count() >= {k.min_cards}" if k.min_cards > 1 else "")
 
+    def run(self, k: CaptureKind) -> str:
+        """A match (and, with `after: [.., sum]`, a sum) each continued by the table's cards of the next
+        ranks up from the played card, one per rank, as far as the table goes (runtime.run_sets)."""
+        bases = []
+        if "match" in k.after:
+            same = "_NUMBERED[i] and _VALUE[i] == v" if self.cp.all_numbered else \
+                "(_NUMBERED[i] and _VALUE[i] == v if numbered else not _NUMBERED[i] and _RANK[i] == _RANK[p])"
+            bases.append(f"[1 << i for i in _rt.bits(table) if {same}]")
+        if "sum" in k.after:
+            when = " and not matches" if k.unless_match else ""
+            sums = "[m for m in sums.get(v, ()) if m.bit_count() >= 2]"
+            bases.append(sums if self.cp.all_numbered and not when else f"({sums} if numbered{when} else [])")
+        sets = f"_rt.run_sets(p, table, {' + '.join(bases)}, _RANK_NO, _RANK_MASKS)"
+        return self.comp(sets, f"m.bit_count() >= {k.min_cards}" if k.min_cards > 1 else "")
 
-_KIND_SETS = {"sweep": _Body.sweep, "match": _Body.match, "sum": _Body.sum, "fifteen": _Body.fifteen}
+
+_KIND_SETS = {"sweep": _Body.sweep, "match": _Body.match, "sum": _Body.sum, "fifteen": _Body.fifteen,
+              "run": _Body.run}

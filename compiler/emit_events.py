@@ -23,8 +23,8 @@ def emit_events(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"EVENTS = {fired_names(rs)!r}")
     w()
     # With a pile, `top` (the top card before the play) is passed too; other rulesets keep their call as it was.
-    w("def play_events(played, captured, table, table_before, last_play, previous, round, turn, play"
-      + (", top=0):" if rs.pile else "):"))
+    w("def play_events(played, captured, table, table_before, last_play, previous, round, turn, play, last_round, "
+      "players" + (", top=0):" if rs.pile else "):"))
     w('    """The events one play makes: (event, points, category) each."""')
     with w.block():
         w("out = []")

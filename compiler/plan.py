@@ -87,8 +87,20 @@ def _tables(rs: Ruleset) -> DeckTables:
         names=tuple(names),
         values=tuple(deck.value_of(i) for i in range(n_all)),
         ranks=tuple(deck.rank_of(i) for i in range(n_all)),
-        suits=tuple(deck.suits[i // nr] if i < deck.size else wild_suit for i in range(n_all)),
+        suits=tuple(deck.suit_of(i) if i < deck.size else wild_suit for i in range(n_all)),
     )
+
+
+def run_tables(rs: Ruleset) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What capture kind run reads, the same for every back end: per card index (the wild card's declared
+    ranks too) its place in the deck's rank order, and per rank the mask of its cards. An extra card with a
+    rank symbol of its own has place len(ranks): no rank follows it, and it continues no run."""
+    deck = rs.deck
+    n_all = deck.size + (len(deck.ranks) if rs.wild is not None else 0)
+    order = {rank: r for r, rank in enumerate(deck.ranks)}
+    rank_no = tuple(order.get(deck.rank_of(i), len(deck.ranks)) for i in range(n_all))
+    masks = tuple(sum(1 << i for i in range(n_all) if rank_no[i] == r) for r in range(len(deck.ranks)))
+    return rank_no, masks
 
 
 def _plain(k: CaptureKind) -> bool:
@@ -109,8 +121,9 @@ def _captures(rs: Ruleset) -> CapturePlan:
         match=match,
         summ=summ,
         overlap=any(k.kind == "fifteen" and k.total % 2 == 0 for k in kinds)
-        or any(k.kind == "sweep" and not k.exclusive for k in kinds),
-        needs_sums=any(k.kind in ("sum", "fifteen") for k in kinds),
+        or any(k.kind == "sweep" and not k.exclusive for k in kinds)
+        or any(k.kind == "run" for k in kinds),      # a run's sets may repeat another kind's
+        needs_sums=any(k.kind in ("sum", "fifteen") or "sum" in k.after for k in kinds),
         limit=max([max(every_value, default=0)] + [k.total for k in kinds if k.kind == "fifteen"]),
         all_numbered=all(x is not None for x in deck_values),
         needs_matches=any(k.kind == "match" or k.unless_match for k in kinds) and not merged,

@@ -228,7 +228,7 @@ def _choose(g: PlayoutWriter) -> None:
                         after = teff | played_eff
                     score = 0
                     for _name, pts, _cat in play_events(played_eff, cap_eff, after, teff, lp, prev_eff, rnd,
-                                                               TURN, plays + 1):
+                                                               TURN, plays + 1, last_round, n):
                         score += pts
                     key = (score, cap.bit_count(), rng.random())
                     if best is None or key > best:
@@ -379,7 +379,8 @@ def _events(g: PlayoutWriter) -> None:
     ''', "previous" in reads)
     # the moment as locals (the turn after the count above: this play's turn in the round); the last
     # play found only where an event asks
-    moment = {"round": "rnd", "play": "plays", "turn": "nplayed[seat]", "last_play": "(not left and rnd >= nrounds)"}
+    moment = {"round": "rnd", "play": "plays", "turn": "nplayed[seat]", "last_play": "(not left and rnd >= nrounds)",
+              "last_round": "last_round", "players": "n"}
     plain = {**moment, **{name: local for name, local, _d in seen}}
     if g.wild:
         w("            if wild_as is None:")

@@ -325,7 +325,7 @@ def test_pishti_option_last_card_pishti_off():
     for on, want in ((True, ["pishti"]), (False, [])):
         rules = compile_ruleset("pishti", {"last_card_pishti": on}).module
         nine, other = mask_of(rules, "9D"), mask_of(rules, "9S")
-        fired = rules.play_events(nine, other, 0, other, True, other, 6, 4, 48, other)
+        fired = rules.play_events(nine, other, 0, other, True, other, 6, 4, 48, True, 4, other)
         assert [name for name, _, _ in fired] == want
-        fired = rules.play_events(nine, other, 0, other, False, other, 5, 4, 40, other)
+        fired = rules.play_events(nine, other, 0, other, False, other, 5, 4, 40, False, 4, other)
         assert [name for name, _, _ in fired] == ["pishti"]

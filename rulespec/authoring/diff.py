@@ -95,9 +95,9 @@ class _Facts:
                  if rs.pile else "spread: every card can be captured")
         self.put(("bury",), "table cards dealt face up that go to the bottom of the stock, replaced",
                  f"when {self.cond(rs.bury.when)}" if rs.bury is not None else "none")
-        self.put(("forced",), "a card that can capture must capture", _yes(rs.forced))
-        self.put(("leftovers",), "cards left on the table at the end go to",
-                 "the side that captured last" if rs.leftovers == "last_capturer" else "nobody")
+        self.put(("forced",), "a card that can capture must capture", self.words.forced_rule() or _yes(rs.forced))
+        self.put(("leftovers",), "cards left on the table at the end go to", self.words.leftovers_rule() or
+                 ("the side that captured last" if rs.leftovers == "last_capturer" else "nobody"))
         seen: dict[str, int] = {}
         for k in rs.kinds:
             seen[k.kind] = seen.get(k.kind, 0) + 1
@@ -148,6 +148,9 @@ class _Facts:
         names = deck.suit_names or ("",) * len(deck.suits)
         self.put(("deck", "suits"), "the deck's suits",
                  ", ".join(f"{s} {n}".strip() for s, n in zip(deck.suits, names)))
+        for rank, suit, value, name in deck.extras:
+            self.put(("deck", "extra", rank + suit), f"the extra card {rank + suit}",
+                     (f"{name}, " if name else "") + (f"value {value}" if value is not None else "no value"))
 
     def deal(self) -> str:
         rs = self.rs
@@ -164,6 +167,8 @@ class _Facts:
         text = "; ".join(rounds)
         if rs.repeat_last:
             text += f"; round {len(rs.rounds)} again while cards remain"
+        if rs.short_last == "even":
+            text += "; a last round short of cards: the same number to each player, the rest to the table"
         return text
 
     def sets_per_hand(self) -> str:
@@ -199,13 +204,15 @@ class _Facts:
         base = ("kind", key)
         what = {"sweep": "takes the whole table", "match": "one table card of the played card's value",
                 "sum": "table cards adding up to the played card's value",
-                "fifteen": f"table cards that with the played card total {k.total}"}[k.kind]
+                "fifteen": f"table cards that with the played card total {k.total}",
+                "run": f"{_run_base(k)}, then every table card continuing the ranks upward from the played card, "
+                       f"one per rank"}[k.kind]
         # The whole kind in one phrase (what an added or removed kind shows); its parts are facts too.
         whole = what + (f", only when {self.cond(k.when)}" if k.when is not None else "")
         if k.min_cards != (2 if k.kind == "sum" else 1):
             whole += f", at least {k.min_cards} table cards"
-        if k.kind == "sum" and k.unless_match:
-            whole += ", not when a match exists"
+        if k.kind in ("sum", "run") and k.unless_match:
+            whole += ", not when a match exists" if k.kind == "sum" else ", its sums not when a match exists"
         if k.exclusive:
             whole += "; when it applies, the only capture offered"
         self.put(base, f"capture {key}", whole, what)
@@ -224,6 +231,11 @@ _PREFER = {"any": "any of them", "fewest_cards": "only those with the fewest car
 
 def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _run_base(k) -> str:
+    """What a run kind continues, in words: `a match`, `a match or a sum`."""
+    return " or ".join({"match": "a match", "sum": "a sum"}[x] for x in k.after)
 
 
 def _yes(flag: bool) -> str:

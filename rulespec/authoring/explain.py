@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from rulespec.authoring.html_page import isolate
+from rulespec.checks.check import is_short
 from rulespec.lang.model import Expression, Ruleset
 from rulespec.lang.words import (
     CODE_END,
@@ -118,6 +119,11 @@ class _Book:
                      f"A card with no value captures only a card of its own rank and takes no part in sums." +
                      (" A card with several values counts as whichever its player chooses, in every match and sum "
                       "(the played card and each table card alike)." if deck.several_values else ""))
+        if deck.extras:
+            extra = [f"{self.words.card_name(rank + suit)}, " + (f"value {value}" if value is not None else "no value")
+                     for rank, suit, value, _name in deck.extras]
+            items.append(f"Besides the ranks in the suits, {count_words(len(extra))} extra card"
+                         f"{'s' if len(extra) != 1 else ''}, each of its own rank and suit: {join_words(extra)}.")
         if rs.wild is not None:
             name = deck.names[rs.wild]
             ranks = " ".join(deck.ranks[r] for r in rs.wild_declare_as)
@@ -158,6 +164,15 @@ class _Book:
             items.append(f"When a table card is dealt face up and {self.cond(rs.bury.when)}, it is put at the "
                          f"bottom of the stock (dealt last) and the next card of the stock is laid in its place, "
                          f"face up (and buried in turn if the same holds).")
+        if rs.short_last == "even":
+            items.append("A last round that the cards left cannot fill gives each player the same number of "
+                         "them, one at a time, as many as go round, and lays the rest face up on the table.")
+        short = [f"with {n} players the last round gives {seat} card{'s' if seat != 1 else ''} each"
+                 + (f" and {table} to the table" if table else "")
+                 for n, s in sorted(rs.schedules.items()) for seat, table, steps in s.rounds[-1:]
+                 if rs.short_last == "even" and is_short(rs, s)]
+        if short:
+            items.append(f"So {join_words(short)}.")
         per = []
         for n, schedule in sorted(rs.schedules.items()):
             count = len(schedule.rounds)
@@ -248,6 +263,9 @@ class _Book:
                        f"card's value",
                 "fifteen": f"{count_words(k.min_cards)} or more table cards that, with the played card, total "
                            f"{k.total}",
+                "run": f"{_run_base(k)}, and then every table card continuing the sequence upward from the "
+                       f"played card in the deck's rank order ({' '.join(self.rs.deck.ranks)}), one card per rank, "
+                       f"as far as the table goes (where a rank lies there in several suits, the player picks one)",
             }[k.kind]
             # A fifteen kind to another total is not a fifteen: named by its total, the kind said after.
             label = bold(k.kind) if k.kind != "fifteen" or k.total == 15 else \
@@ -256,7 +274,7 @@ class _Book:
             if k.when is not None:
                 text += f", when {self.cond(k.when)}"
             if k.unless_match:
-                text += ", unless a match is possible"
+                text += ", unless a match is possible" if k.kind != "run" else ", its sums only when no match is possible"
             if k.exclusive:
                 text += "; when it applies, it is the only capture offered"
             items.append(text + ".")
@@ -269,10 +287,16 @@ class _Book:
             self.add("p", _COMBINE_WORDS[rs.combine])
         items = ["A card that can capture must capture." if rs.forced else "Capturing is optional: a card may be "
                  "left on the table even if it could capture."]
+        if self.words.forced_rule():
+            items[0] = (f"A card that can capture must capture {self.words.forced_rule()}, otherwise capturing is "
+                        f"optional ({'compulsory' if rs.forced else 'optional'} with the options given).")
         items.append("A card that captures nothing stays face up on the table.")
         items.append("At the end of the hand, the cards left on the table go to the side that captured last."
                      if rs.leftovers == "last_capturer" else "At the end of the hand, the cards left on the table "
                      "go to nobody.")
+        if self.words.leftovers_rule():
+            items[-1] = (f"At the end of the hand, the cards left on the table go to: {self.words.leftovers_rule()} "
+                         f"(last_capturer: the side that captured last; {rs.leftovers} with the options given).")
         self.add("p", " ".join(items))
 
     def events(self) -> None:
@@ -346,6 +370,14 @@ class _Book:
                          user(o.description)])
         self.add("table", rows)
         self.add("p", f"Set them with {code('--option NAME=VALUE')}.")
+
+
+def _run_base(k) -> str:
+    """What a run kind continues, in words."""
+    return " or ".join({"match": "a match (one table card of the played card's value; a card with no value: "
+                                 "of its rank)",
+                        "sum": "a sum (two or more table cards adding up to the played card's value)"}[x]
+                       for x in k.after)
 
 
 def _points(n: int) -> str:

@@ -7,6 +7,7 @@ type; `apply_switches` then folds the compile-time constants (options,
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, replace
 
 from rulespec.errors import RulespecError, Span, collect, did_you_mean
@@ -24,7 +25,9 @@ BONUS_NAMES = {"cards": tc.CARDS, "hand": tc.CARDS, "round": tc.INT, "last_round
 PLAY_CONTEXT = {"round": tc.INT, "turn": tc.INT, "play": tc.INT}
 CAPTURE_NAMES = {"played": tc.CARD, "table": tc.CARDS, **PLAY_CONTEXT}
 EVENT_NAMES = {"played": tc.CARD, "captured": tc.CARDS, "table": tc.CARDS, "table_before": tc.CARDS,
-               "last_play": tc.BOOL, "previous": tc.CARDS, **PLAY_CONTEXT}
+               "last_play": tc.BOOL, "previous": tc.CARDS, **PLAY_CONTEXT,
+               # whether this play is in the hand's last deal round, and the number of players at the table
+               "last_round": tc.BOOL, "players": tc.INT}
 # An event's points, written as an expression, read the play as its condition does, and how the capture
 # counted: `played_value`, the value the played card counted as (of its values, the one the capture used);
 # `sets`, how many disjoint offered sets the capture joined (0: nothing taken).
@@ -122,6 +125,9 @@ TARGET_IS = "the target is a whole number such as 61, or an expression of the op
 HANDS_IS = ("the game's number of hands is a whole number such as 4, or an expression of the options such as "
             "'options.hands'")
 ENABLED_IS = "`enabled` is true, false, or a condition on the options such as 'options.short'"
+FORCED_IS = "capture.forced is true, false, or a condition on the options such as 'not options.free_play'"
+LEFTOVERS_IS = ("capture.leftovers is last_capturer, nobody, or an expression of the options such as "
+                "'options.leftovers' or '\"nobody\" if options.short else \"last_capturer\"'")
 
 
 def _typed(rs, expr: Expression, names, expected, errors, allow_most=False, options_only=""):
@@ -130,6 +136,10 @@ def _typed(rs, expr: Expression, names, expected, errors, allow_most=False, opti
     try:
         tc.check(expr.tree, context(rs, names, allow_most=allow_most, options_only=options_only), expected)
     except RulespecError as err:
+        elsewhere = _visible_elsewhere(err.message, names, rs.wild is not None)
+        if elsewhere:
+            errors.append(RulespecError(elsewhere, err.span))
+            return
         errors.append(RulespecError(err.message + _HINTS.get(err.message, ""), err.span)
                       if err.span == expr.tree.span else _pile_hint(rs, err))
 
@@ -143,6 +153,30 @@ def _pile_hint(rs: Ruleset, err: RulespecError) -> RulespecError:
         return RulespecError("unknown name 'table': with capture.table: pile a capture kind matches only the top "
                              "card; write top", err.span)
     return err
+
+
+# Each context of the runtime names, as a message names it (docs/language.md, "Names by context").
+CONTEXTS = (("deal checks and dealer bonuses", TABLE_NAMES), ("hand bonuses", BONUS_NAMES),
+            ("capture kinds", CAPTURE_NAMES), ("events", EVENT_NAMES), ("scoring", SCORE_NAMES),
+            ("outcomes", OUTCOME_NAMES))
+_UNKNOWN_NAME = re.compile(r"unknown name '([a-z_][a-z0-9_]*)'")
+
+
+def _visible_elsewhere(message: str, names: dict, wild: bool) -> str | None:
+    """For an unknown name that another context has: the message saying what is visible here and where that
+    name is (None for any other message)."""
+    found = _UNKNOWN_NAME.match(message)
+    if not found or not message.startswith("unknown name"):
+        return None
+    name = found.group(1)
+    where = [label for label, seen in CONTEXTS if name in seen]
+    here = next((label for label, seen in CONTEXTS if seen is names), None)
+    if not where or here is None:
+        return None
+    visible = ", ".join(names) or "none but options"
+    return (f"'{name}' is not visible in {here} (visible here: {visible}; and deck,{' wild,' * wild} "
+            f"options.<name>); "
+            f"'{name}' is visible in {' and '.join(where)}")
 
 
 # What to write instead, when a whole expression has the other type.
@@ -215,6 +249,10 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
                 raise RulespecError(f"round {i + 1} deals {table_cards} cards to the table and none to the "
                                     f"players, who would have nothing to play (give each player cards with "
                                     f"`each`)", _round_span(rs, i))
+            if used + need > size and rs.short_last == "even":
+                rounds.append(_short_round(rs, n, size - used, steps, i))
+                used = size
+                break
             if used + need > size:
                 raise RulespecError(
                     f"with {n} players round {i + 1} needs {need} cards but only {size - used} remain "
@@ -231,10 +269,35 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
     return out
 
 
+def _short_round(rs: Ruleset, n: int, left: int, steps, i: int) -> tuple:
+    """deal.short_last even: the last round, which `left` cards cannot fill (round `i`, 0-based, shaped by
+    `steps`): every player the same number of cards, as many as go round (at most the round's own count),
+    one at a time, and the cards that do not go round face up to the table."""
+    seat_cards = min(left // n, sum(s.count for s in steps if s.kind == "each"))
+    if seat_cards == 0:
+        raise RulespecError(f"with {n} players the last round would deal the {left} card{'s' * (left != 1)} left to "
+                            f"the table and none to the players (short_last: even needs at least one card for each "
+                            f"player)",
+                            _round_span(rs, i))
+    table_cards = left - seat_cards * n
+    shaped = (("each", seat_cards, 1),) + ((("table", table_cards, 1),) if table_cards else ())
+    return seat_cards, table_cards, shaped
+
+
+def is_short(rs: Ruleset, schedule: Schedule) -> bool:
+    """Whether a schedule's last round is a short one (deal.short_last), not the round as written."""
+    if not schedule.rounds:
+        return False
+    written = rs.rounds[min(len(schedule.rounds), len(rs.rounds)) - 1]
+    seat, table, _steps = schedule.rounds[-1]
+    return (seat, table) != (sum(s.count for s in written if s.kind == "each"),
+                             sum(s.count for s in written if s.kind == "table"))
+
+
 # The fields of a ruleset that hold expressions: the check stage types copies of them, so the
 # ruleset it was given keeps its trees as they were.
 EXPRESSION_FIELDS = ("deal_checks", "dealer_bonuses", "hand_bonuses", "kinds", "events", "categories",
-                     "outcomes", "target", "hands", "bury")
+                     "outcomes", "target", "hands", "bury", "forced", "leftovers")
 
 
 def with_options(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
@@ -274,10 +337,29 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
         if isinstance(length, Expression):
             _typed(rs, length, {}, tc.INT, errors, options_only=says)
     errors += pile_problems(rs)
+    errors += _structural_fields(rs)
     try:
         return errors, schedules(rs)
     except RulespecError as err:
         return errors + [err], {}
+
+
+def _structural_fields(rs: Ruleset) -> list[RulespecError]:
+    """`capture.forced` and `capture.leftovers` written as expressions of the options: typed, and
+    leftovers' value one of its words (with the options given)."""
+    from rulespec.lang.model import STRUCTURAL_VALUES
+    errors: list[RulespecError] = []
+    if isinstance(rs.forced, Expression):
+        _typed(rs, rs.forced, {}, tc.BOOL, errors, options_only=FORCED_IS)
+    if isinstance(rs.leftovers, Expression):
+        before = len(errors)
+        _typed(rs, rs.leftovers, {}, tc.STR, errors, options_only=LEFTOVERS_IS)
+        if len(errors) == before:
+            value = constant(rs, copy.deepcopy(rs.leftovers), tc.STR)   # a copy: typing it again marks no tree
+            if value not in STRUCTURAL_VALUES["leftovers"]:
+                errors.append(RulespecError(f"capture.leftovers is last_capturer or nobody; this expression gives "
+                                            f"{_shown(value)} with the options given", rs.leftovers.span))
+    return errors
 
 
 def apply_switches(rs: Ruleset) -> Ruleset:
@@ -294,6 +376,10 @@ def apply_switches(rs: Ruleset) -> Ruleset:
         target_rule=rs.target if isinstance(rs.target, Expression) else None,
         hands_rule=rs.hands if isinstance(rs.hands, Expression) else None,
         hands=constant(rs, rs.hands, tc.INT),
+        forced=constant(rs, rs.forced, tc.BOOL),
+        forced_rule=rs.forced if isinstance(rs.forced, Expression) else None,
+        leftovers=constant(rs, rs.leftovers, tc.STR),
+        leftovers_rule=rs.leftovers if isinstance(rs.leftovers, Expression) else None,
     )
 
 

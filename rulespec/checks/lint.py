@@ -552,6 +552,21 @@ def check_extends(rs: Ruleset, report: _Report) -> None:
         _overrides(body, base, [], base_id, report)
 
 
+def check_short_deal_and_runs(rs: Ruleset, report: _Report) -> None:
+    """A short last deal that no number of players needs; unless_match on a run that takes no sums."""
+    from rulespec.checks.check import is_short
+    deal = rs.doc.get("deal") or {}
+    if rs.short_last and rs.schedules and not any(is_short(rs, s) for s in rs.schedules.values()):
+        report.warning("deal.short_last: the rounds use the deck exactly for every number of players, so no last "
+                       "round is short", _value_span(deal, "short_last"))
+    kinds = (rs.doc.get("capture") or {}).get("kinds") or []
+    for i, k in enumerate(rs.kinds):
+        if k.kind == "run" and k.unless_match and "sum" not in k.after:
+            report.warning("unless_match on a run keeps its sums back when a match exists, but this run takes no "
+                           "sums (after: [match, sum])", _value_span(kinds[i], "unless_match") if i < len(kinds)
+                           else k.span)
+
+
 CHECKS = [
     check_extends,
     check_categories,
@@ -563,4 +578,5 @@ CHECKS = [
     check_pile_and_bury,
     check_bonus_rounds,
     check_divisions,
+    check_short_deal_and_runs,
 ]

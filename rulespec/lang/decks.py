@@ -1,9 +1,11 @@
 """Decks: ranks, suits, capture values, and the card numbering every stage shares.
 
 A card's index is `suit_index * len(ranks) + rank_index`; a set of cards is an
-int bitmask over those indices. When a ruleset has a wild card, indices
-`size + rank_index` are *virtual* cards: the wild card declared as that rank
-(its suit stays the wild card's suit). Virtual cards never reach a pile.
+int bitmask over those indices. A deck's extra cards (jokers: cards outside
+ranks x suits, each with its own rank and suit symbol) follow, in the order
+the deck lists them; `size` counts them. When a ruleset has a wild card,
+indices `size + rank_index` are *virtual* cards: the wild card declared as that
+rank (its suit stays the wild card's suit). Virtual cards never reach a pile.
 """
 from __future__ import annotations
 
@@ -28,28 +30,60 @@ class Deck:
     rank_values: tuple = ()
     rank_hand_values: tuple = ()
     card_values: tuple = ()
+    # Cards outside ranks x suits, after them in index order: (rank symbol, suit symbol, value or None, name).
+    extras: tuple[tuple[str, str, int | None, str], ...] = ()
     _index: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):
         for s, suit in enumerate(self.suits):
             for r, rank in enumerate(self.ranks):
                 self._index[rank + suit] = s * len(self.ranks) + r
+        for e, (rank, suit, _value, _name) in enumerate(self.extras):
+            self._index[rank + suit] = self.regular + e
+
+    @property
+    def regular(self) -> int:
+        """The number of cards of ranks x suits (the extra cards come after them)."""
+        return len(self.ranks) * len(self.suits)
 
     @property
     def size(self) -> int:
-        return len(self.ranks) * len(self.suits)
+        return self.regular + len(self.extras)
 
     @property
     def names(self) -> tuple[str, ...]:
         """Card names by index (real cards only)."""
-        return tuple(rank + suit for suit in self.suits for rank in self.ranks)
+        return tuple(rank + suit for suit in self.suits for rank in self.ranks) + \
+            tuple(rank + suit for rank, suit, _v, _n in self.extras)
+
+    @property
+    def all_ranks(self) -> tuple[str, ...]:
+        """The rank symbols of every card: the deck's ranks, then those only extra cards have."""
+        return tuple(dict.fromkeys(self.ranks + tuple(rank for rank, _s, _v, _n in self.extras)))
+
+    @property
+    def all_suits(self) -> tuple[str, ...]:
+        """The suit symbols of every card: the deck's suits, then those only extra cards have."""
+        return tuple(dict.fromkeys(self.suits + tuple(suit for _r, suit, _v, _n in self.extras)))
 
     def rank_of(self, index: int) -> str:
-        return self.ranks[index % len(self.ranks)] if index < self.size else self.ranks[index - self.size]
+        if index < self.regular:
+            return self.ranks[index % len(self.ranks)]
+        if index < self.size:
+            return self.extras[index - self.regular][0]
+        return self.ranks[index - self.size]
+
+    def suit_of(self, index: int, wild: int | None = None) -> str:
+        """The suit symbol of a card index (a virtual wild card: the wild card's)."""
+        if self.regular <= index < self.size:
+            return self.extras[index - self.regular][1]
+        return self.suits[self.suit_index(index, wild)]
 
     def suit_index(self, index: int, wild: int | None = None) -> int:
-        if index < self.size:
+        if index < self.regular:
             return index // len(self.ranks)
+        if index < self.size:
+            raise ValueError(f"extra card {index} has no suit among the deck's suits")
         assert wild is not None
         return wild // len(self.ranks)
 
@@ -57,7 +91,11 @@ class Deck:
         if self.card_values:
             found = self.table_values_of(index)
             return found[0] if found else None
-        return self.values[index % len(self.ranks)] if index < self.size else self.values[index - self.size]
+        if index < self.regular:
+            return self.values[index % len(self.ranks)]
+        if index < self.size:
+            return self.extras[index - self.regular][2]
+        return self.values[index - self.size]
 
     @property
     def several_values(self) -> bool:
@@ -66,10 +104,13 @@ class Deck:
 
     def table_values_of(self, index: int) -> tuple[int, ...]:
         """The values a card (or a virtual card: its rank's) may count as on the table; () for none."""
-        rank = index % len(self.ranks) if index < self.size else index - self.size
         for i, table, _hand in self.card_values:
             if i == index:
                 return table
+        if self.regular <= index < self.size:           # an extra card: its own value
+            value = self.extras[index - self.regular][2]
+            return () if value is None else (value,)
+        rank = index % len(self.ranks) if index < self.regular else index - self.size
         if self.rank_values:
             return self.rank_values[rank]
         value = self.values[rank]
@@ -77,10 +118,12 @@ class Deck:
 
     def hand_values_of(self, index: int) -> tuple[int, ...]:
         """The values a card may count as when played from the hand; () for none."""
-        rank = index % len(self.ranks) if index < self.size else index - self.size
         for i, _table, hand in self.card_values:
             if i == index:
                 return hand
+        if self.regular <= index < self.size:
+            return self.table_values_of(index)
+        rank = index % len(self.ranks) if index < self.regular else index - self.size
         if self.rank_hand_values:
             return self.rank_hand_values[rank]
         return self.table_values_of(index)
@@ -97,10 +140,10 @@ class Deck:
         if idx is None:
             if len(name) < 2:
                 why = "a card is a rank followed by a suit, such as '7D'"
-            elif name[-1] not in self.suits:
-                why = f"unknown suit '{name[-1]}' (suits: {' '.join(self.suits)})"
-            elif name[:-1] not in self.ranks:
-                why = f"unknown rank '{name[:-1]}' (ranks: {' '.join(self.ranks)})"
+            elif name[-1] not in self.all_suits:
+                why = f"unknown suit '{name[-1]}' (suits: {' '.join(self.all_suits)})"
+            elif name[:-1] not in self.all_ranks:
+                why = f"unknown rank '{name[:-1]}' (ranks: {' '.join(self.all_ranks)})"
             else:
                 why = "not a card of this deck"
             raise RulespecError(
@@ -144,6 +187,6 @@ def index_tables(deck, wild: int | None = None) -> dict[str, object]:
         "_TVALUES": tuple(deck.table_values_of(i) for i in range(count)),
         "_HVALUES": tuple(deck.hand_values_of(i) for i in range(count)),
         "_RANK": tuple(deck.rank_of(i) for i in range(count)),
-        "_SUIT": tuple(deck.suits[deck.suit_index(i, wild)] for i in range(count)),
+        "_SUIT": tuple(deck.suit_of(i, wild) for i in range(count)),
         "_WILD": (1 << wild) if wild is not None else 0,
     }

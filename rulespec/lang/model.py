@@ -92,6 +92,7 @@ class CaptureKind:
     unless_match: bool
     span: Span
     enabled: object = True
+    after: tuple = ()        # kind run: the captures a run continues ("match", "sum")
 
 
 @dataclass
@@ -163,8 +164,8 @@ class Ruleset:
     declare_wild: bool
     declared_first: bool
     per_turn: str
-    forced: bool
-    leftovers: str
+    forced: bool | Expression        # an Expression: written over the options (a bool once checked)
+    leftovers: str | Expression      # last_capturer | nobody, or an expression of the options (a str once checked)
     kinds: list[CaptureKind]
     events: dict[str, EventRule]
     categories: dict[str, Category]
@@ -185,6 +186,10 @@ class Ruleset:
     bury: Bury | None = None    # deal.bury: dealt face-up table cards sent back into the stock
     pile: bool = False          # capture.table: pile: only the top card is matched, a capture takes the whole pile
     combine: str = "one"    # one | all | union: how many of the offered capture sets one card takes
+    short_last: str | None = None   # even: a last round short of cards deals them evenly, the rest to the table
+    # once checked: `capture.forced` / `capture.leftovers` as written when they depend on options (else None)
+    forced_rule: object = None
+    leftovers_rule: object = None
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -263,7 +268,8 @@ def _deck(doc) -> Deck:
                             spec.value_spans["suit_names"])
     if len(set(names)) != len(names):
         raise RulespecError("a suit name is listed twice", spec.value_spans["suit_names"])
-    deck = Deck(spec["id"], tuple(ranks), tuple(_first(r["value"]) for r in spec["ranks"]), tuple(suits), tuple(names))
+    deck = Deck(spec["id"], tuple(ranks), tuple(_first(r["value"]) for r in spec["ranks"]), tuple(suits), tuple(names),
+                extras=_extra_cards(spec, ranks, suits))
     return _several_values(spec, deck)
 
 
@@ -307,6 +313,30 @@ def _several_values(spec, deck: Deck) -> Deck:
     return replace(deck, rank_values=table, rank_hand_values=hand, card_values=tuple(cards))
 
 
+def _extra_cards(spec, ranks: list, suits: list) -> tuple:
+    """A custom deck's `extra` cards (jokers): (rank, suit, value, name) each, in the order written.
+
+    Each is written as a card name (rank symbol, then a suit symbol of one capital letter, the last
+    character, as every card); its suit symbol is not one of the deck's suits, so that suit filters over
+    the deck's suits never count it, and no two extra cards share a name."""
+    out, seen = [], set()
+    for i, e in enumerate(spec.get("extra") or ()):
+        name, at = str(e["card"]), e.value_spans["card"]
+        rank, suit = name[:-1], name[-1:]
+        if len(name) < 2 or not (suit.isascii() and suit.isupper()) or \
+                not all(c.isascii() and (c.isupper() or c.isdigit()) for c in rank):
+            raise RulespecError(f"an extra card is written as a rank (capital letters or digits) and then a suit "
+                                f"symbol (one capital letter), such as '25X'; found '{name}'", at)
+        if suit in suits:
+            raise RulespecError(f"extra card '{name}' has suit symbol '{suit}', one of the deck's suits "
+                                f"({' '.join(suits)}): give extra cards a suit symbol of their own, such as X", at)
+        if name in seen:
+            raise RulespecError(f"extra card '{name}' is listed twice", at)
+        seen.add(name)
+        out.append((rank, suit, e.get("value"), str(e.get("name", ""))))
+    return tuple(out)
+
+
 def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
     """Typed ruleset from a merged, schema-valid document (expressions parsed, not checked).
 
@@ -330,6 +360,7 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         deck=deck, wild=wild, wild_declare_as=declare_as,
         player_counts=list(players["counts"]), default_players=players["default"], sides=_sides(players, errors),
         packet=packet, rounds=_rounds(deal, packet, errors), repeat_last=deal.get("repeat_last", False),
+        short_last=deal.get("short_last"),
         deal_checks=_deal_checks(doc, errors),
         misdeal_limit=misdeals["limit"] if misdeals else None,
         dealer_bonuses=[DealerBonus(b["event"], _expr(b, "when"), b["points"], b["category"],
@@ -337,11 +368,13 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         hand_bonuses=_hand_bonuses(doc, errors),
         timing=decl.get("timing", "first_turn"), declare_wild=decl.get("wild", True),
         declared_first=decl.get("declared_first", False), per_turn=decl.get("per_turn", "all"),
-        forced=cap.get("forced", True), leftovers=cap.get("leftovers", "last_capturer"),
+        forced=_structural(cap, "forced", True, errors),
+        leftovers=_structural(cap, "leftovers", "last_capturer", errors),
         prefer=cap.get("prefer", "any"), combine=cap.get("combine", "one"),
         kinds=[CaptureKind(k["kind"], _expr(k, "when") if "when" in k else None, k.get("exclusive", False),
                            k.get("total", 15), k.get("min_cards", 2 if k["kind"] == "sum" else 1),
-                           k.get("unless_match", False), k.span, _enabled(k)) for k in cap["kinds"]],
+                           k.get("unless_match", False), k.span, _enabled(k), _run_after(k, errors))
+               for k in cap["kinds"]],
         events={name: EventRule(name, _expr(e, "when"), _event_points(e), e.get("category", name), _enabled(e))
                 for name, e in (doc.get("events") or {}).items() if e is not None},
         categories=_categories(doc, errors),
@@ -373,7 +406,7 @@ def _expressions(rs: Ruleset) -> list[Expression]:
     parts = [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds, *rs.events.values(),
              *rs.outcomes.values()]
     found = [x for p in parts for x in (getattr(p, "when", None), p.enabled)]
-    found += [c.points for c in rs.categories.values()] + [rs.target, rs.hands]
+    found += [c.points for c in rs.categories.values()] + [rs.target, rs.hands, rs.forced, rs.leftovers]
     found += [rs.bury.when] if rs.bury is not None else []
     found += [e.points for e in rs.events.values()]
     return [x for x in found if isinstance(x, Expression)]
@@ -397,12 +430,52 @@ def _game_length(game, key: str, errors: list):
     return game[key] if isinstance(game[key], int) else _expr(game, key)
 
 
+# The structural fields of `capture` that may be an expression of the options, with the plain values each takes.
+STRUCTURAL_VALUES = {"forced": (True, False), "leftovers": ("last_capturer", "nobody")}
+
+
+def _structural(cap, key: str, default, errors: list):
+    """`capture.forced` or `capture.leftovers`: its plain value, or an Expression over the options.
+
+    `forced` is true, false or a string (an expression); `leftovers` one of its words, or any other
+    string (an expression whose value is one of them). A lone word that is neither is a misspelt value."""
+    if key not in cap:
+        return default
+    value = cap[key]
+    plain = STRUCTURAL_VALUES[key]
+    if value in plain and type(value) is type(default):
+        return value
+    words = [v for v in plain if isinstance(v, str)]
+    if words and isinstance(value, str) and value.isidentifier() and value != "options":
+        errors.append(RulespecError(f"capture.{key} is {' or '.join(words)}, or an expression of the options "
+                                    f"such as 'options.{key}'; found '{value}'{did_you_mean(value, words)}",
+                                    cap.value_spans[key]))
+        return default
+    return _expr(cap, key)
+
+
+def _run_after(k, errors: list) -> tuple:
+    """A run kind's `after` (the captures it continues; default: a match), checked; () for other kinds."""
+    if k["kind"] != "run":
+        if "after" in k:
+            errors.append(RulespecError(f"`after` belongs to kind run (the captures a run continues); "
+                                        f"kind {k['kind']} has none", k.key_spans["after"]))
+        return ()
+    after = list(k.get("after", ["match"]))
+    if len(set(after)) != len(after):
+        errors.append(RulespecError("a capture is listed twice in `after`", k.value_spans["after"]))
+    return tuple(x for x in ("match", "sum") if x in after)
+
+
 def _wild(doc, deck: Deck, errors: list) -> tuple[int | None, list[int]]:
     """The wild card's index and the rank indices it may be declared as."""
     wild_doc = doc.get("wild")
     if not wild_doc:
         return None, []
     wild = deck.card(wild_doc["card"], wild_doc.value_spans["card"], " (the wild card)")
+    if wild >= deck.regular:
+        raise RulespecError(f"the wild card is a card of the deck's ranks and suits, not the extra card "
+                            f"{wild_doc['card']}", wild_doc.value_spans["card"])
     declare_as = []
     for i, rank in enumerate(wild_doc["declare_as"]):
         r = deck.rank_index(str(rank))

@@ -446,7 +446,7 @@ class _Checker:
             kind = subject.func
         else:
             return
-        symbols = self.ctx.deck.ranks if kind == "rank" else self.ctx.deck.suits
+        symbols = self.ctx.deck.all_ranks if kind == "rank" else self.ctx.deck.all_suits
         for item in other.items if isinstance(other, ListLit) else [other]:
             text = {CardLit: lambda n: n.name, Int: lambda n: str(n.value), Name: lambda n: n.id}.get(
                 type(item), lambda n: None)(item)
@@ -468,7 +468,7 @@ class _Checker:
     def check_symbol(self, kind: str, text: str, span: Span) -> None:
         """Fail unless `text` is a rank (kind 'rank') or suit symbol of the deck."""
         deck = self.ctx.deck
-        symbols = deck.ranks if kind == "rank" else deck.suits
+        symbols = deck.all_ranks if kind == "rank" else deck.all_suits
         if text in symbols:
             return
         folded = [s for s in symbols if s.lower() == text.lower()]

@@ -62,6 +62,7 @@ _NAMES = {
     "sets": "the number of sets the capture took",
     "top": "the pile's top card",
     "dealt": "the card dealt",
+    "players": "the number of players",
 }
 
 _ORDER = {">=": "{} or more", ">": "more than {}", "==": "exactly {}", "<=": "{} or less", "<": "less than {}",
@@ -198,8 +199,11 @@ class Words:
         return f"suit {suit}"
 
     def card_name(self, name: str) -> str:
-        """`7D` -> `the seven of diamonds (7D)`."""
+        """`7D` -> `the seven of diamonds (7D)`; an extra card by its own name (`the large joker (25X)`)."""
         rank, suit = name[:-1], name[-1]
+        extra = next((e for e in self.deck.extras if e[0] + e[1] == name), None)
+        if extra is not None:
+            return f"the {extra[3]} ({name})" if extra[3] else f"the extra card {name}"
         return f"the {self.rank_word(rank)} of {self.suit_word(suit)} ({name})"
 
     def card_list(self, names: list[str]) -> str:
@@ -284,6 +288,29 @@ class Words:
             default = self.rs.options[tree.name].default if tree.name in self.rs.options else tree.value
             return f"option {tree.name} ({default} by default)"
         return self.number(tree)
+
+    def forced_rule(self) -> str | None:
+        """`capture.forced` as written, in words, when it depends on options (`when option x is off`); None
+        for a plain true or false."""
+        rule = getattr(self.rs, "forced_rule", None)
+        return None if rule is None else f"when {self.condition(rule.tree)}"
+
+    def leftovers_rule(self) -> str | None:
+        """`capture.leftovers` as written, in words, when it depends on options; None for a plain word."""
+        rule = getattr(self.rs, "leftovers_rule", None)
+        return None if rule is None else self.word_rule(rule.tree)
+
+    def word_rule(self, e: Expr) -> str:
+        """A string expression of the options in words: `option leftovers (nobody by default)`, `nobody if
+        option short is on, otherwise last_capturer`."""
+        if isinstance(e, Str):
+            return e.value
+        if isinstance(e, Attr) and e.base == "options":
+            default = self.rs.options[e.name].default if e.name in self.rs.options else e.value
+            return f"option {e.name} ({default} by default)"
+        if isinstance(e, IfElse):
+            return f"{self.word_rule(e.then)} if {self.condition(e.cond)}, otherwise {self.word_rule(e.other)}"
+        return self._code(e)
 
     # -- noun phrases for numbers
     def number(self, e: Expr) -> str:

@@ -978,15 +978,16 @@ class Hand:
         last_play = hands_empty and self.round >= len(self.schedule)
         # Every rule this play asks is asked before anything changes: one that fails leaves the hand as it was.
         try:
+            last_round = self.round == len(self.schedule)
             if rules.PILE:           # a pile's events read `top` too: the top card before the play
                 fired = rules.play_events(eff_card, eff_capture, table_after, table_before, last_play, previous,
                                           self.round, self.played_this_round[seat] + 1, self.plays + 1,
-                                          self.top_mask())
+                                          last_round, self.n, self.top_mask())
             else:
                 fired = rules.play_events(eff_card, eff_capture,
                                           table_after if wild_as is None else self._eff(table_after),
                                           table_before, last_play, previous, self.round,
-                                          self.played_this_round[seat] + 1, self.plays + 1)
+                                          self.played_this_round[seat] + 1, self.plays + 1, last_round, self.n)
             found = self._final_outcome(side, capture | bit if capture else 0, table_after) if last_play else None
         except Exception as exc:
             _raise_located(exc, rules)

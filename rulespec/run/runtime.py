@@ -277,6 +277,28 @@ def subset_sums(table: int, values, numbered, limit: int, cache: dict) -> dict:
     return by
 
 
+def run_sets(p: int, table: int, bases: list[int], rank_no, rank_masks) -> list[int]:
+    """Capture kind run: each base set (a match, a sum) with the table's cards continuing the ranks upward
+    from card index `p`'s, one card per rank, as far as the table goes; a rank held in several suits gives
+    a set for each. `rank_no` is each index's place in the deck's rank order, `rank_masks` each rank's cards."""
+    out: list[int] = []
+    for base in bases:
+        sets = [base]
+        rest = table & ~base
+        r = rank_no[p] + 1
+        while r < len(rank_masks):
+            avail = rest & rank_masks[r]
+            if not avail:
+                break
+            sets = [m | 1 << i for m in sets for i in bits(avail)]
+            if len(sets) > MAX_SUBSETS:
+                raise RulespecError(f"the table ({table.bit_count()} cards) continues a run in more than "
+                                    f"{MAX_SUBSETS} ways; this ruleset's deck makes captures too many to list")
+            r += 1
+        out += sets
+    return out
+
+
 def unique(masks: list[int]) -> list[int]:
     """The masks without repeats, in first-seen order."""
     seen = set()

@@ -214,9 +214,10 @@ def mutations(doc) -> list[Mutation]:
             add(("hand_bonuses", name), b, rule, f"not excluded by {other}", _drop_item("excluded_by", other),
                 "excluded_by")
     cap = doc["capture"]
-    forced = bool(cap.get("forced", True))
-    add(("capture",), cap, "capture.forced", str(not forced).lower(), _set("forced", not forced),
-        "forced" if "forced" in cap else None)
+    forced = cap.get("forced", True)
+    if isinstance(forced, bool):           # an expression of the options is no rule to flip here
+        add(("capture",), cap, "capture.forced", str(not forced).lower(), _set("forced", not forced),
+            "forced" if "forced" in cap else None)
     for i, k in enumerate(cap["kinds"]):
         rule = f"capture.kinds[{i}] ({k['kind']})"
         path = ("capture", "kinds", i)
