@@ -317,6 +317,8 @@ def test_a_ruleset_the_playout_refuses_is_played_by_hand_with_the_same_figures(m
     from rulespec.bots.ismcts import _resume
     from rulespec.compiler import support
     compiled = compile_ruleset("scopa", disk=False)
+    # The playout an earlier test loaded for this Compiled (kept on it) is set aside: CHECKS decide anew.
+    monkeypatch.setattr(compiled, "_playout", None, raising=False)
     monkeypatch.setattr(support, "CHECKS", (lambda rs: [("a construct under test", rs.span)],))
     assert playout_for(compiled) is None and _resume(compiled.module) is None
     import rulespec.bots.simulate as sim
