@@ -1,7 +1,8 @@
 """Play events: the events one play makes."""
 from __future__ import annotations
 
-from rulespec.checks.check import EVENT_NAMES
+from rulespec.checks.check import EVENT_NAMES, EVENT_RULE_NAMES, RUNNING_NAMES
+from rulespec.checks.running import reads
 from rulespec.lang.model import Ruleset
 
 from .emit_expr import emit_rule
@@ -21,15 +22,19 @@ def fired_names(rs: Ruleset) -> tuple[tuple[str, str, bool], ...]:
 
 def emit_events(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"EVENTS = {fired_names(rs)!r}")
+    # The running state the events read: `Hand` passes it only then, so a ruleset without it keeps its signature.
+    read = sorted(set().union(*(reads(e.when) for e in rs.events.values())) & set(RUNNING_NAMES))
+    w(f"EVENT_READS = {tuple(read)!r}")
     w()
-    w("def play_events(played, captured, table, table_before, last_play, previous, round, turn, play):")
+    state = "".join(f", {name}=0" for name in read)
+    w(f"def play_events(played, captured, table, table_before, last_play, previous, round, turn, play{state}):")
     w('    """The events one play makes: (event, points, category) each."""')
     with w.block():
         w("out = []")
         for e in rs.events.values():
             with w.at(e.when.span):
                 w.where(e.when)
-                w(f"if {emit_rule(rs, e.when, EVENT_NAMES)}:")
+                w(f"if {emit_rule(rs, e.when, EVENT_RULE_NAMES if read else EVENT_NAMES)}:")
                 w(f"    out.append(({e.name!r}, {e.points!r}, {e.category!r}))")
         w("return out")
     w()

@@ -25,8 +25,17 @@ PLAY_CONTEXT = {"round": tc.INT, "turn": tc.INT, "play": tc.INT}
 CAPTURE_NAMES = {"played": tc.CARD, "table": tc.CARDS, **PLAY_CONTEXT}
 EVENT_NAMES = {"played": tc.CARD, "captured": tc.CARDS, "table": tc.CARDS, "table_before": tc.CARDS,
                "last_play": tc.BOOL, "previous": tc.CARDS, **PLAY_CONTEXT}
+# The game's running state (docs/language.md, "The game's running state"): the side's game score and the
+# best other side's, before this hand (in an event, with `game.points: as_made`, the points made so far too).
+# EVENT_NAMES and SCORE_NAMES are what every back end plays; the *_RULE_NAMES, what a rule may read, add the
+# running state, which the Python playout and the C back end refuse (compiler/support.py, codegen_c.unsupported).
+RUNNING_NAMES = {"game_score": tc.INT, "rival_score": tc.INT}
 SCORE_NAMES = {"pile": tc.CARDS, "side": tc.INT}
+EVENT_RULE_NAMES = {**EVENT_NAMES, **RUNNING_NAMES}
+SCORE_RULE_NAMES = {**SCORE_NAMES, **RUNNING_NAMES, "dealer_side": tc.INT}
 OUTCOME_NAMES = {"pile": tc.CARDS}
+# A deal-time outcome (`at: deal`) is asked of each seat's hand and the table after every deal round.
+DEAL_OUTCOME_NAMES = {"hand": tc.CARDS, "table": tc.CARDS}
 
 
 @dataclass
@@ -104,6 +113,8 @@ def context(rs: Ruleset, names: dict, *, allow_most: bool = False, options_only:
 TARGET_IS = "the target is a whole number such as 61, or an expression of the options such as '31 if options.short else 51'"
 HANDS_IS = ("the game's number of hands is a whole number such as 4, or an expression of the options such as "
             "'options.hands'")
+LEAD_IS = ("the lead that wins is a whole number such as 100, or an expression of the options such as "
+           "'options.lead'")
 ENABLED_IS = "`enabled` is true, false, or a condition on the options such as 'options.short'"
 
 
@@ -181,7 +192,7 @@ def schedules(rs: Ruleset) -> dict[int, Schedule]:
 # The fields of a ruleset that hold expressions: the check stage types copies of them, so the
 # ruleset it was given keeps its trees as they were.
 EXPRESSION_FIELDS = ("deal_checks", "dealer_bonuses", "hand_bonuses", "kinds", "events", "categories",
-                     "outcomes", "target", "hands")
+                     "outcomes", "target", "hands", "lead")
 
 
 def with_options(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
@@ -203,17 +214,17 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
         if k.when is not None:
             _typed(rs, k.when, CAPTURE_NAMES, tc.BOOL, errors)
     for e in rs.events.values():
-        _typed(rs, e.when, EVENT_NAMES, tc.BOOL, errors)
+        _typed(rs, e.when, EVENT_RULE_NAMES, tc.BOOL, errors)
     for c in rs.categories.values():
         if isinstance(c.points, Expression):
-            _typed(rs, c.points, SCORE_NAMES, tc.INT, errors, allow_most=True)
+            _typed(rs, c.points, SCORE_RULE_NAMES, tc.INT, errors, allow_most=True)
     for o in rs.outcomes.values():
-        _typed(rs, o.when, OUTCOME_NAMES, tc.BOOL, errors)
+        _typed(rs, o.when, DEAL_OUTCOME_NAMES if o.at == "deal" else OUTCOME_NAMES, tc.BOOL, errors)
     for item in [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds,
                  *rs.events.values(), *rs.outcomes.values()]:
         if isinstance(item.enabled, Expression):
             _typed(rs, item.enabled, {}, tc.BOOL, errors, options_only=ENABLED_IS)
-    for length, says in ((rs.target, TARGET_IS), (rs.hands, HANDS_IS)):
+    for length, says in ((rs.target, TARGET_IS), (rs.hands, HANDS_IS), (rs.lead, LEAD_IS)):
         if isinstance(length, Expression):
             _typed(rs, length, {}, tc.INT, errors, options_only=says)
     try:
@@ -236,6 +247,8 @@ def apply_switches(rs: Ruleset) -> Ruleset:
         target_rule=rs.target if isinstance(rs.target, Expression) else None,
         hands_rule=rs.hands if isinstance(rs.hands, Expression) else None,
         hands=constant(rs, rs.hands, tc.INT),
+        lead=constant(rs, rs.lead, tc.INT),
+        lead_rule=rs.lead if isinstance(rs.lead, Expression) else None,
     )
 
 

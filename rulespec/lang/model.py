@@ -107,6 +107,7 @@ class Outcome:
     when: Expression
     result: str
     enabled: object = True
+    at: str = "hand_end"    # hand_end: asked of each side's pile when the hand ends; deal: of each seat's hand when dealt
 
 
 @dataclass
@@ -172,6 +173,9 @@ class Ruleset:
     target_rule: object = None  # once checked: the target as written when it depends on options (target: its value)
     hands_rule: object = None   # once checked: the number of hands as written when it depends on options
     hands: Expression | int | None = None   # the game's length in hands (None: played to the target)
+    points_mode: str = "end_of_hand"   # end_of_hand | as_made: when events' and bonuses' points join the game totals
+    lead: Expression | int | None = None   # a side this many points ahead of every other wins (None: no such rule)
+    lead_rule: object = None    # once checked: the lead as written when it depends on options (lead: its value)
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -291,10 +295,12 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         events={name: EventRule(name, _expr(e, "when"), e.get("points", 1), e.get("category", name), _enabled(e))
                 for name, e in (doc.get("events") or {}).items() if e is not None},
         categories=_categories(doc, errors),
-        outcomes={name: Outcome(name, _expr(o, "when"), o["result"], _enabled(o))
+        outcomes={name: Outcome(name, _expr(o, "when"), o["result"], _enabled(o), o.get("at", "hand_end"))
                   for name, o in (doc.get("outcomes") or {}).items() if o is not None},
         target=_game_length(game, "target", errors),
         hands=_game_length(game, "hands", errors),
+        points_mode=game.get("points", "end_of_hand"),
+        lead=_game_length(game, "lead", errors),
         tie=game.get("tie", "play_on"),
         options={name: OptionDecl(name, o["type"], o["default"], o.get("choices"), o.get("min"), o.get("max"),
                                   o.get("description", ""), doc["options"].key_spans[name])
@@ -311,7 +317,7 @@ def _expressions(rs: Ruleset) -> list[Expression]:
     parts = [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds, *rs.events.values(),
              *rs.outcomes.values()]
     found = [x for p in parts for x in (getattr(p, "when", None), p.enabled)]
-    found += [c.points for c in rs.categories.values()] + [rs.target, rs.hands]
+    found += [c.points for c in rs.categories.values()] + [rs.target, rs.hands, rs.lead]
     return [x for x in found if isinstance(x, Expression)]
 
 
