@@ -17,7 +17,7 @@ def emit_scoring(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"TIE = {rs.tie!r}")
     w(f"POINTS = {rs.points_mode!r}")    # end_of_hand | as_made: when events' points join the game totals
     w(f"LEAD = {rs.lead!r}")       # None: no lead wins the game
-    w(f"CARRY = {dict((c.name, c.carry) for c in rs.categories.values() if getattr(c, 'carry', None))!r}")
+    w(f"CARRY = {dict((c.name, c.carry) for c in rs.categories.values() if c.carry)!r}")
     # What the categories read of the game's state; `Hand` passes it only then (scoring of other rulesets unchanged).
     read = sorted(set().union(*(reads(c.points) for c in rs.categories.values()))
                   & {"game_score", "rival_score", "dealer_side", "made", "rivals_made"})

@@ -215,3 +215,71 @@ def test_explain_and_diff_say_the_running_state_in_words(tmp_path):
     assert "a lead that wins the game: none → 10 points" in said
     assert ("when a hand's points of play count toward the game: as they are made (the game ends the moment a side "
             "reaches the target) → at the end of the hand") in said
+
+
+CARRY = HERE / "carry.yaml"
+TIED = [(1, "AH"), (0, "AS", ["AH"]), (1, "2H"), (0, "3S"), (1, "3H", ["3S"]), (0, "2S")]   # 2 cards each
+TAKEN = [(1, "AH"), (0, "AS", ["AH"]), (1, "2H"), (0, "2S", ["2H"]), (1, "3H"), (0, "3S", ["3H"])]
+
+
+def played_hand(game: Game, plays) -> Hand:
+    rules = game.rules
+    idx = rules.CARD_NAMES.index
+    deal = {1: ["AH", "2H", "3H"], 0: ["AS", "2S", "3S"]}
+    game.hand = hand = Hand(rules, 2, game.dealer,
+                            DealSource(rounds=[ExplicitRound(None, {s: [idx(c) for c in cs] for s, cs in deal.items()})]),
+                            game.state())
+    for seat, card, *capture in plays:
+        if hand.current_seat != seat:        # the dealer passes on: the same plays, seats swapped
+            seat = 1 - seat
+        play(hand, seat, card, *capture)
+    return hand
+
+
+def test_a_tied_category_carries_its_points_to_the_next_hand_that_has_a_winner():
+    rules = compile_ruleset(CARRY).module
+    assert rules.CARRY == {"cards": 30}
+    game = Game(rules, dealer=0)
+    hand = played_hand(game, TIED)
+    assert [r["cards"] for r in hand.score()] == [0, 0]
+    game.finish_hand()
+    assert game.carried == {"cards": 30} and game.totals == [1, 1]
+    game.dealer = 0
+    hand = played_hand(game, TIED)
+    assert hand.carried == (("cards", 30),)
+    game.finish_hand()
+    assert game.carried == {"cards": 60}           # tied again: both hands' points carried on
+    game.dealer = 0
+    hand = played_hand(game, TAKEN)
+    assert hand.score()[0] == {"cards": 90, "pairs": 3, "total": 93}
+    game.finish_hand()
+    assert game.carried == {} and game.totals == [95, 2]
+
+
+def test_a_transcript_states_the_points_carried_into_its_hand():
+    result = replay_file(HERE / "golden" / "carry-taken.yaml")
+    assert result.ok, result.failures
+
+
+def test_carry_is_refused_by_the_back_ends_and_said_in_words(tmp_path):
+    import io
+
+    from rulespec.authoring.explain import explain
+    from rulespec.cli.main import run
+    rs = compile_ruleset(CARRY).ruleset
+    assert [(w, s.line, s.column) for w, s in playout_unsupported(rs)] == \
+        [("scoring category 'cards': carry (points carried to the next hand)", 29, 60)]
+    assert [(w, s.line) for w, s in unsupported(rs)] == [(w, s.line) for w, s in playout_unsupported(rs)]
+    assert ("When no one side scores the most in `cards` (a tie, or nobody scores in it), 30 points are carried to "
+            "the next hand") in explain(rs)
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(CARRY.read_text().replace(", carry: 30", "").replace("id: carry", "id: plain"))
+    out = io.StringIO()
+    run(["diff", str(plain), str(CARRY)], out, io.StringIO())
+    assert ("added: scoring category cards: points carried to the next hand when no one side scores the most in "
+            "it: 30 points") in out.getvalue()
+    for bad, where in [("carry: 0", "expected at least 1, found 0"), ("carry: lots", "expected an integer")]:
+        broken = tmp_path / "broken.yaml"
+        broken.write_text(CARRY.read_text().replace("carry: 30", bad).replace("id: carry", "id: broken"))
+        with pytest.raises(RulespecError, match=f"broken.yaml:29:60: {where}"):
+            compile_ruleset(broken)

@@ -113,6 +113,9 @@ class _Facts:
             else:
                 value = _points(c.points)
             self.put(("category", name), f"scoring category {name}", value)
+            if c.carry:
+                self.put(("carry", name), f"scoring category {name}: points carried to the next hand "
+                         f"when no one side scores the most in it", _points(c.carry))
         for name, o in rs.outcomes.items():
             if o.at == "deal":
                 self.put(("outcome", name), f"outcome {name}",

@@ -285,6 +285,11 @@ class _Book:
         self.add("p", "At the end of a hand each side scores, per category:")
         self.add("table", [["category", "points"], *rows])
         self.add("p", "A side's total for the hand is the sum of its categories.")
+        for name, c in rs.categories.items():
+            if c.carry:
+                self.add("p", f"When no one side scores the most in {code(name)} (a tie, or nobody scores in it), "
+                              f"{_points(c.carry)} are carried to the next hand, and on from hand to hand, until "
+                              f"a side scores the most in it: that side takes them on top of the category's points.")
 
     def end(self) -> None:
         rs = self.rs

@@ -62,6 +62,8 @@ def constructs(rs: Ruleset) -> list[tuple[str, Span | None]]:
         if o.at == "deal":
             out.append((f"outcome '{o.name}' at: deal (an outcome asked at the deal)", o.when.span))
     for c in rs.categories.values():
-        if getattr(c, "carry", None):
-            out.append((f"scoring category '{c.name}': carry (points carried to the next hand)", c.span))
+        if c.carry:
+            doc = ((rs.doc or {}).get("scoring") or {}).get(c.name)
+            out.append((f"scoring category '{c.name}': carry (points carried to the next hand)",
+                        getattr(doc, "value_spans", {}).get("carry", c.span)))
     return out

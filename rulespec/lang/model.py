@@ -99,6 +99,7 @@ class Category:
     points: Expression | int | None
     from_events: bool
     span: Span
+    carry: int | None = None   # points carried to the next hand when no one side scores the most in it
 
 
 @dataclass
@@ -432,7 +433,8 @@ def _categories(doc, errors: list) -> dict[str, Category]:
         pts = None
         if "points" in c:
             pts = c["points"] if isinstance(c["points"], int) else _expr(c, "points")
-        categories[name] = Category(name, pts, bool(c.get("from_events")), doc["scoring"].key_spans[name])
+        categories[name] = Category(name, pts, bool(c.get("from_events")), doc["scoring"].key_spans[name],
+                                    c.get("carry"))
     return categories
 
 
