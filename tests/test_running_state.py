@@ -145,9 +145,9 @@ def test_the_back_ends_refuse_the_running_state_where_it_is_written(race):
     refused = playout_unsupported(race.ruleset)
     said = {what.split(" (")[0]: (span.line if span else None) for what, span in refused}
     assert said == {"event 'limpia' reads the game's running state": 32,
-                    "scoring category 'carton' reads the game's running state": 39,
-                    "game.points: as_made": 49,
-                    "outcome 'four_dealt' at: deal": 43}
+                    "scoring category 'carton' reads the game's running state": 40,
+                    "game.points: as_made": 52,
+                    "outcome 'four_dealt' at: deal": 46}
     assert [(w, s.line) for w, s in unsupported(race.ruleset)] == [(w, s.line) for w, s in refused]
     # A lead alone is the game's, not the hand's: both back ends play it.
     lead = compile_ruleset(LEAD, {}).ruleset
@@ -283,3 +283,136 @@ def test_carry_is_refused_by_the_back_ends_and_said_in_words(tmp_path):
         broken.write_text(CARRY.read_text().replace("carry: 30", bad).replace("id: carry", "id: broken"))
         with pytest.raises(RulespecError, match=f"broken.yaml:29:60: {where}"):
             compile_ruleset(broken)
+
+
+SWEEPS = HERE / "sweeps.yaml"
+# Seat 1 sweeps AH 2S with 3H; seat 0 sweeps AS 2H with 3S and 4H with 4S; the last play sweeps no more.
+TWO_TO_ONE = [(1, "AH"), (0, "2S"), (1, "3H", ["AH", "2S"]), (0, "AS"), (1, "2H"), (0, "3S", ["AS", "2H"]),
+              (1, "4H"), (0, "4S", ["4H"]), (1, "5H"), (0, "5S", ["5H"])]
+
+
+def sweeps_hand(rules, dealer: int = 0) -> Hand:
+    """Hearts to the seat after the dealer, spades to the dealer."""
+    idx = rules.CARD_NAMES.index
+    first = (dealer + 1) % 2
+    deal = {first: ["AH", "2H", "3H", "4H", "5H"], dealer: ["AS", "2S", "3S", "4S", "5S"]}
+    return Hand(rules, 2, dealer,
+                DealSource(rounds=[ExplicitRound(None, {s: [idx(c) for c in cs] for s, cs in deal.items()})]))
+
+
+def test_scoring_sees_each_sides_events_and_sweeps_cancel():
+    rules = compile_ruleset(SWEEPS).module
+    hand = sweeps_hand(rules)
+    for seat, card, *capture in TWO_TO_ONE:
+        play(hand, seat, card, *capture)
+    assert hand.made() == [{"sweep": 2}, {"sweep": 1}]
+    rows = hand.score()
+    assert [r["sweeps"] for r in rows] == [1, 0]          # 2 - 1, and 1 - 2 floored at 0
+    # Side 0 took AS 2H 3S 4H 4S 5H 5S (3 hearts), side 1 AH 2S 3H (2 hearts): 4 hearts points to side 0;
+    # cards 7 to 3: 2 to side 0.
+    assert rows[0] == {"sweeps": 1, "hearts": 4, "cards": 2, "total": 7}
+    assert rows[1] == {"sweeps": 0, "hearts": 0, "cards": 0, "total": 0}
+
+
+def test_a_tie_is_shared_rounded_down_and_the_dealers_side_is_seen():
+    rules = compile_ruleset(SWEEPS).module
+    # The first player takes AH 2S 3H 5H 5S, the dealer AS 2H 3S 4H 4S: five cards each, a sweep each.
+    plays = [(1, "AH"), (0, "2S"), (1, "3H", ["AH", "2S"]), (0, "AS"), (1, "2H"), (0, "3S", ["AS", "2H"]),
+             (1, "4H"), (0, "5S"), (1, "5H", ["5S"]), (0, "4S", ["4H"])]
+    for dealer in (0, 1):
+        hand = sweeps_hand(rules, dealer)
+        for seat, card, *capture in plays:
+            play(hand, seat if dealer == 0 else 1 - seat, card, *capture)
+        first = 1 - dealer
+        rows = hand.score()
+        assert [r["sweeps"] for r in rows] == [0, 0]                    # one each: they cancel
+        assert rows[first]["hearts"] == 4 and rows[dealer]["hearts"] == 0   # 3 hearts to 2
+        # Five cards each: the cards' tie gives 1 to the side that did not deal.
+        assert rows[first]["cards"] == 1 and rows[dealer]["cards"] == 0
+    # Hearts tied (AH 2H to the first player, 3H 4H to the dealer): 4 shared, 2 each.
+    hand = sweeps_hand(rules, 0)
+    for seat, card, *capture in [(1, "AH"), (0, "AS", ["AH"]), (1, "2H"), (0, "2S", ["2H"]), (1, "3H"),
+                                 (0, "3S", ["3H"]), (1, "4H"), (0, "4S", ["4H"]), (1, "5H"), (0, "5S", ["5H"])]:
+        play(hand, seat, card, *capture)
+    assert [r["hearts"] for r in hand.score()] == [4, 0]
+    hand = sweeps_hand(rules, 0)
+    for seat, card, *capture in [(1, "AH"), (0, "2S"), (1, "2H", ["2S"]), (0, "AS", ["AH"]), (1, "3H"),
+                                 (0, "3S", ["3H"]), (1, "4H"), (0, "4S", ["4H"]), (1, "5H"), (0, "5S", ["5H"])]:
+        play(hand, seat, card, *capture)
+    # Side 1: 2H 2S; side 0: AS AH 3S 3H 4S 4H 5S 5H: hearts 1 to 4. Not a tie: 4 to side 0.
+    assert [r["hearts"] for r in hand.score()] == [4, 0]
+
+
+def test_rounding_builtins():
+    from rulespec.run import runtime
+    assert [runtime.round_up(n, 2) for n in (5, 6, 7, 8, -3)] == [6, 6, 8, 8, -2]
+    assert [runtime.round_down(n, 3) for n in (5, 6, -1)] == [3, 6, -3]
+    with pytest.raises(RulespecError, match="found 0"):
+        runtime.round_up(3, 0)
+
+
+def test_made_refuses_what_it_cannot_count(tmp_path):
+    (tmp_path / "sweeps.yaml").write_text(SWEEPS.read_text())
+    for text, message in [
+        ("scoring:\n  sweeps: {points: 'made(\"swep\")'}\n",
+         "v.yaml:4:26: made() counts event 'swep', which this ruleset does not make (events: sweep); did you mean "
+         "'sweep'?"),
+        ("scoring:\n  sweeps: {points: 'made(rank(deck))'}\n",
+         "v.yaml:4:26: made() takes an event's name in quotes"),
+        ("events:\n  sweep: {when: 'made(\"sweep\") > 0'}\n", "v.yaml:4:18: made() is only allowed in scoring"),
+        ("scoring:\n  sweeps: {points: 'round_up(count(pile), 0)'}\n",
+         "v.yaml:4:43: round_up() rounds to a multiple of a whole number of at least 1, found 0"),
+        ("scoring:\n  sweeps: {points: '1 if tied(made(\"sweep\")) else 0'}\n",
+         "v.yaml:4:31: made() counts this side's events: it cannot stand inside most()"),
+    ]:
+        path = tmp_path / "v.yaml"
+        path.write_text(f"id: v\nextends: sweeps.yaml\n{text}")
+        with pytest.raises(RulespecError) as err:
+            compile_ruleset(path)
+        assert message in str(err.value), text
+
+
+def test_scoring_over_events_dealer_and_ties_is_said_and_refused_where_needed():
+    from rulespec.authoring.explain import explain
+    rs = compile_ruleset(SWEEPS).ruleset
+    text = explain(rs)
+    assert "the number of sweep events the side made in the hand minus the most sweep events another side made" in text
+    assert "4 divided by the number of sides sharing the most hearts with the side (0 if it is not among them), " \
+        "rounded down" in text
+    assert "the side ties with another side for the most cards and the side's number is other than the dealer's " \
+        "side's number" in text
+    # The playout scores with the module's score() and no events counted: made() and dealer_side refused there;
+    # sharing() and tied() read only the piles, and the playout plays them (the C back end refuses them).
+    refused = [w for w, _ in playout_unsupported(rs)]
+    assert refused == ["scoring category 'sweeps' reads the game's running state (made, rivals_made)",
+                       "scoring category 'cards' reads the game's running state (dealer_side)"]
+    c_refused = [w for w, _ in unsupported(rs)]
+    assert c_refused[:2] == refused
+
+
+def test_the_carton_is_an_expression_with_its_tie_rule_for_the_dealers_side(race):
+    rules = race.module
+    deck = (1 << 40) - 1
+
+    def carton(taken: int, dealer_side: int = 0, before=(0, 0)) -> list[int]:
+        piles = [deck & ((1 << taken) - 1), deck & ~((1 << taken) - 1)]
+        return [r["carton"] for r in rules.score(piles, [{}, {}], before=before, dealer_side=dealer_side)]
+
+    assert carton(20) == [0, 2] and carton(20, dealer_side=1) == [2, 0]   # 20 each: the side that did not deal
+    assert [carton(n)[0] for n in (19, 21, 22, 23, 24, 30)] == [0, 8, 8, 10, 10, 16]
+    assert carton(19) == [0, 8]
+    assert carton(24, before=(38, 0)) == [0, 0]                          # at 38 the carton no longer counts
+
+
+def test_ties_alone_are_played_by_the_playout_in_lockstep(tmp_path):
+    from rulespec.compiler.playout import playout_for
+    (tmp_path / "sweeps.yaml").write_text(SWEEPS.read_text())
+    path = tmp_path / "ties.yaml"
+    path.write_text("id: ties\nextends: sweeps.yaml\nscoring:\n  sweeps: {points: 1}\n"
+                    "  cards: {points: '2 if most(count(pile)) else (1 if tied(count(pile)) else 0)'}\n")
+    compiled = compile_ruleset(path)
+    assert playout_unsupported(compiled.ruleset) == [] and playout_for(compiled) is not None
+    refused = [(w, s.line) for w, s in unsupported(compiled.ruleset)]       # located in the variant
+    assert [("sharing()" in w or "tied()" in w, line) for w, line in refused] == [(True, 41), (True, 5)]
+    fast = to_dict(simulate(compiled, hands=200, seed=2, workers=1))
+    assert fast == to_dict(simulate(compiled, hands=200, seed=2, workers=1, playout=False))

@@ -597,6 +597,6 @@ _CONDITION_CALLS = {
     "can_total": _c_can_total,
     "subset_total": _c_subset_total,
     "most": _c_most,
-    "tied": lambda w, e, negate: (f"{'not ' if negate else ''}"
-                                  f"{w.most_side(e.args[0])}, with another side (a tie at the top)"),
+    "tied": lambda w, e, negate: (f"the side {'does not tie' if negate else 'ties'} with another side for "
+                                  f"{w.most_side(e.args[0]).replace('the side with ', '', 1)}"),
 }
