@@ -143,9 +143,10 @@ def test_simulate_games_play_the_running_state_through_hand():
 
 def test_the_back_ends_refuse_the_running_state_where_it_is_written(race):
     refused = playout_unsupported(race.ruleset)
-    said = {what.split(" (")[0]: (span.line if span else None) for what, span in refused}
-    assert said == {"event 'limpia' reads the game's running state": 32,
-                    "scoring category 'carton' reads the game's running state": 40,
+    said = {what.split(" (")[0] if "running" not in what else what: (span.line if span else None)
+            for what, span in refused}
+    assert said == {"the game's running state (game_score) in event 'limpia'": 32,
+                    "the game's running state (dealer_side, game_score) in scoring category 'carton'": 40,
                     "game.points: as_made": 52,
                     "outcome 'four_dealt' at: deal": 46}
     assert [(w, s.line) for w, s in unsupported(race.ruleset)] == [(w, s.line) for w, s in refused]
@@ -384,8 +385,8 @@ def test_scoring_over_events_dealer_and_ties_is_said_and_refused_where_needed():
     # The playout scores with the module's score() and no events counted: made() and dealer_side refused there;
     # sharing() and tied() read only the piles, and the playout plays them (the C back end refuses them).
     refused = [w for w, _ in playout_unsupported(rs)]
-    assert refused == ["scoring category 'sweeps' reads the game's running state (made, rivals_made)",
-                       "scoring category 'cards' reads the game's running state (dealer_side)"]
+    assert refused == ["the game's running state (made, rivals_made) in scoring category 'sweeps'",
+                       "the game's running state (dealer_side) in scoring category 'cards'"]
     c_refused = [w for w, _ in unsupported(rs)]
     assert c_refused[:2] == refused
 

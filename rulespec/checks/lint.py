@@ -239,6 +239,21 @@ def check_made_names(rs: Ruleset, report: _Report) -> None:
                                  f"{known}){did_you_mean(name, made)}", node.args[0].span)
 
 
+def check_running_game(rs: Ruleset, report: _Report) -> None:
+    """`game.points: as_made` ends a game at its target: without one it changes nothing; `carry` on a category
+    that can give points to several sides at once (a from_events one) would carry on every hand they both score."""
+    game = _section(rs, "game")
+    if rs.points_mode == "as_made" and rs.target is None:
+        report.warning("game.points is as_made but the game has no target: points made in play end nothing, "
+                       "and count as at the end of the hand", _value_span(game, "points"))
+    for name, c in rs.categories.items():
+        if c.carry and c.from_events:
+            node = _section(rs, "scoring").get(name)
+            report.warning(f"scoring category '{name}' carries its {c.carry} point{'s' if c.carry != 1 else ''} when no one side scores the most "
+                           f"in it, but it is from_events: every hand that no event or bonus scores in it, or that "
+                           f"two sides score alike, carries them on", _value_span(node, "carry"))
+
+
 # ------------------------------------------------------------ options
 
 
@@ -549,6 +564,7 @@ CHECKS = [
     check_unique_by,
     check_event_names,
     check_made_names,
+    check_running_game,
     check_options,
     check_deal_settings,
     check_bonus_rounds,

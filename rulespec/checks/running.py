@@ -54,7 +54,7 @@ def constructs(rs: Ruleset) -> list[tuple[str, Span | None]]:
     for what, expression in rules:
         used = reads(expression)
         if used:
-            out.append((f"{what} reads the game's running state ({', '.join(sorted(used))})",
+            out.append((f"the game's running state ({', '.join(sorted(used))}) in {what}",
                         _first_use(expression)))
     if rs.points_mode == "as_made":
         out.append(("game.points: as_made (points that count as they are made)", _game_span(rs, "points")))
