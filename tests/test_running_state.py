@@ -168,6 +168,10 @@ def test_a_transcript_states_the_game_around_its_hand(tmp_path):
     bad.write_text(text.replace("totals: {0: 38, 1: 12}", "totals: {0: 38, 1: 12}\n  carried: {carton: 30}"))
     with pytest.raises(RulespecError, match="bad.yaml:11:13: game.carried: category 'carton' carries no points in race"):
         replay_file(bad)
+    bad.write_text(text.replace("totals: {0: 38, 1: 12}", "totals: {0: 38, 1: 12}\n  carried: {cartn: 30}"))
+    with pytest.raises(RulespecError, match="bad.yaml:11:13: game.carried: 'cartn' is not a category of race; did "
+                                            "you mean 'carton'"):
+        replay_file(bad)
     bad.write_text(text.replace("totals: {0: 38, 1: 12}", "totalz: {0: 38, 1: 12}"))
     with pytest.raises(RulespecError, match="bad.yaml:10:3: .*totalz"):
         replay_file(bad)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulespec.compiler.build import compile_ruleset
-from rulespec.errors import RulespecError, Span, collect
+from rulespec.errors import RulespecError, Span, collect, did_you_mean
 from rulespec.source.validate import MAX_ERRORS
 from rulespec.source.rulesets import is_path_ref, locate
 from rulespec.run.engine import (
@@ -133,9 +133,12 @@ class _Replayer:
         for category in t.game_carried:
             if category not in rules.CARRY:
                 carries = ", ".join(rules.CARRY) or "none"
+                at = t.game_carried_spans.get(category) or t.game_span
+                if category not in rules.CATEGORIES:
+                    raise RulespecError(f"game.carried: '{category}' is not a category of {rules.RULESET_ID}"
+                                        f"{did_you_mean(category, rules.CATEGORIES)}", at)
                 raise RulespecError(f"game.carried: category '{category}' carries no points in {rules.RULESET_ID} "
-                                    f"(categories with carry: {carries})", t.game_carried_spans.get(category)
-                                    or t.game_span)
+                                    f"(categories with carry: {carries})", at)
         return GameState(totals, tuple(sorted(t.game_carried.items())))
 
     def declarations(self, hand: Hand, play) -> list[Declaration]:
