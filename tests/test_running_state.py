@@ -421,3 +421,13 @@ def test_ties_alone_are_played_by_the_playout_in_lockstep(tmp_path):
     assert [("sharing()" in w or "tied()" in w, line) for w, line in refused] == [(True, 41), (True, 5)]
     fast = to_dict(simulate(compiled, hands=200, seed=2, workers=1))
     assert fast == to_dict(simulate(compiled, hands=200, seed=2, workers=1, playout=False))
+
+
+def test_the_public_api_gives_a_hand_its_game():
+    import rulespec
+    rules = rulespec.compile(str(RACE))
+    hand = rules.new_hand(seed=3, game=rulespec.GameState((36, 12)))
+    assert hand.before == (36, 12) and hand.running_totals() == [36, 12]
+    for bad in [(36, 12), rulespec.GameState(36), rulespec.GameState((1, 2), (("carton", 5),))]:
+        with pytest.raises(RulespecError):
+            rules.new_hand(seed=3, game=bad)

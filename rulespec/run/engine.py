@@ -88,6 +88,9 @@ def _game_state(game: GameState | None, k: int, rules) -> tuple[tuple, tuple]:
     categories of the ruleset that carry."""
     if game is None:
         return (0,) * k, ()
+    if not isinstance(game, GameState) or not isinstance(game.totals, (tuple, list)) \
+            or not isinstance(game.carried, (tuple, list)):
+        raise RulespecError(f"game is a GameState(totals, carried) of tuples, found {_shown(game)}")
     totals = tuple(game.totals) if game.totals else (0,) * k
     if len(totals) != k or not all(_is_int(t) for t in totals):
         raise RulespecError(f"the game's totals are one whole number per side ({k} sides), found {_shown(game.totals)}")
