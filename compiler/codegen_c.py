@@ -28,6 +28,7 @@ from rulespec.checks.check import (
     TABLE_NAMES,
     context,
 )
+from rulespec.checks import running
 from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, int_bounds, strings_of
 from rulespec.compiler.support import event_points_expressions, several_sets, several_values
 from rulespec.compiler.pile_support import pile_constructs
@@ -130,7 +131,9 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     if max(rs.player_counts) > MAX_SEATS:
         out.append((f"more than {MAX_SEATS} players", rs.span))
     out += _declaration_room(rs)
-    if n <= MAX_INDICES:
+    state = running.constructs(rs)     # the game's running state: only Hand keeps it
+    out += state
+    if n <= MAX_INDICES and not state:     # (its names and builtins have no C to emit)
         strings = _strings(rs)
         for expr, names, allow_most in _expressions(rs):
             try:

@@ -1,7 +1,8 @@
 """Play events: the events one play makes."""
 from __future__ import annotations
 
-from rulespec.checks.check import EVENT_NAMES, EVENT_POINT_NAMES, pile_names
+from rulespec.checks.check import EVENT_NAMES, EVENT_POINT_NAMES, EVENT_RULE_NAMES, RUNNING_NAMES, pile_names
+from rulespec.checks.running import reads
 from rulespec.lang.model import Expression, Ruleset
 
 from .emit_expr import emit_rule
@@ -21,10 +22,15 @@ def fired_names(rs: Ruleset) -> tuple[tuple[str, str, bool], ...]:
 
 def emit_events(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"EVENTS = {fired_names(rs)!r}")
+    # The running state the events read: `Hand` passes it only then, so a ruleset without it keeps its signature.
+    read = sorted(set().union(*(reads(e.when) for e in rs.events.values())) & set(RUNNING_NAMES))
+    w(f"EVENT_READS = {tuple(read)!r}")
     w()
-    # With a pile, `top` (the top card before the play) is passed too; other rulesets keep their call as it was.
+    # With a pile, `top` (the top card before the play) is passed too; where the events read the game's
+    # running state, that state by name; other rulesets keep their call as it was.
+    state = "".join(f", {name}=0" for name in read)
     w("def play_events(played, captured, table, table_before, last_play, previous, round, turn, play, last_round, "
-      "players" + (", top=0):" if rs.pile else "):"))
+      f"players{', top=0' if rs.pile else ''}{state}):")
     w('    """The events one play makes: (event, points, category) each."""')
     with w.block():
         w("out = []")
@@ -33,7 +39,7 @@ def emit_events(w: Writer, rs: Ruleset, plan: Plan) -> None:
         for e in rs.events.values():
             with w.at(e.when.span):
                 w.where(e.when)
-                w(f"if {emit_rule(rs, e.when, pile_names(rs, EVENT_NAMES))}:")
+                w(f"if {emit_rule(rs, e.when, pile_names(rs, EVENT_RULE_NAMES if read else EVENT_NAMES))}:")
             if isinstance(e.points, Expression):
                 with w.at(e.points.span):
                     w.where(e.points)

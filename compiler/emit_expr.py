@@ -426,6 +426,31 @@ def _most(em: _Emitter, node: Call) -> Code:
     return Code(f"_rt.most({values}, side)", P_ATOM)
 
 
+def _per_side(runtime: str, test: str = ""):
+    """sharing()/tied(): the runtime helper over every side's value (`pile` rebound per side, as in most())."""
+
+    def emit_call(em: _Emitter, node: Call) -> Code:
+        value = em.emit(node.args[0])
+        return Code(f"(_rt.{runtime}([{value.text} for pile in piles], side){test})", P_ATOM)
+
+    return emit_call
+
+
+def _made(em: _Emitter, node: Call) -> Code:
+    # The score function's `_made`: per side, event name -> how many times it was made this hand.
+    name = node.args[0].value
+    if node.func == "made":
+        return Code(f"_made[side].get({name!r}, 0)", P_ATOM)
+    return Code(f"_rt.rivals_made(_made, side, {name!r})", P_ATOM)
+
+
+def _rounding(name: str):
+    def emit_call(em: _Emitter, node: Call) -> Code:
+        parts = [em.emit(a) for a in node.args]
+        return em.folded(f"_rt.{name}({parts[0].text}, {parts[1].text})", P_ATOM, node, parts)
+    return emit_call
+
+
 EMITTERS = {
     "count": _count,
     "select": _select,
@@ -449,6 +474,12 @@ EMITTERS = {
     "max": _python_builtin("max"),
     "abs": _python_builtin("abs"),
     "most": _most,
+    "sharing": _per_side("sharing"),
+    "tied": _per_side("sharing", " > 1"),
+    "made": _made,
+    "rivals_made": _made,
+    "round_up": _rounding("round_up"),
+    "round_down": _rounding("round_down"),
 }
 
 

@@ -1,7 +1,8 @@
 """End of hand: the scoring categories per side, and the outcomes that end the game."""
 from __future__ import annotations
 
-from rulespec.checks.check import OUTCOME_NAMES, SCORE_NAMES
+from rulespec.checks.check import DEAL_OUTCOME_NAMES, OUTCOME_NAMES, SCORE_RULE_NAMES
+from rulespec.checks.running import reads
 from rulespec.lang.model import Expression, Ruleset
 
 from .emit_expr import emit_rule
@@ -14,6 +15,13 @@ def emit_scoring(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"TARGET = {rs.target!r}")     # None: no target (the game lasts HANDS hands)
     w(f"HANDS = {rs.hands!r}")       # None: played to the target
     w(f"TIE = {rs.tie!r}")
+    w(f"POINTS = {rs.points_mode!r}")    # end_of_hand | as_made: when events' points join the game totals
+    w(f"LEAD = {rs.lead!r}")       # None: no lead wins the game
+    w(f"CARRY = {dict((c.name, c.carry) for c in rs.categories.values() if c.carry)!r}")
+    # What the categories read of the game's state; `Hand` passes it only then (scoring of other rulesets unchanged).
+    read = sorted(set().union(*(reads(c.points) for c in rs.categories.values()))
+                  & {"game_score", "rival_score", "dealer_side", "made", "rivals_made"})
+    w(f"SCORE_READS = {tuple(read)!r}")
     w()
     w()
     # Each most(...) compares one value per side: the list of values is the same for every
@@ -23,17 +31,25 @@ def emit_scoring(w: Writer, rs: Ruleset, plan: Plan) -> None:
     exprs = {}
     for c in rs.categories.values():
         if isinstance(c.points, Expression):
-            exprs[c.name] = emit_rule(rs, c.points, SCORE_NAMES, allow_most=True, hoisted=hoisted)
+            exprs[c.name] = emit_rule(rs, c.points, SCORE_RULE_NAMES, allow_most=True, hoisted=hoisted)
             spans += [c.points.span] * (len(hoisted) - len(spans))
-    w("def score(piles, event_points):")
+    state = ", before=None, dealer_side=0, _made=None" if read else ""
+    w(f"def score(piles, event_points{state}):")
     w('    """Per side: every category\'s points and the total."""')
     with w.block():
         for i, values in enumerate(hoisted):
             with w.at(spans[i]):
                 w(f"_most{i} = {values}")
         w("out = []")
+        if read:
+            w("before = before or (0,) * len(piles)")
+            w("_made = _made or [{} for _ in piles]")
         w("for side, pile in enumerate(piles):")
         with w.block():
+            if "game_score" in read:
+                w("game_score = before[side]")
+            if "rival_score" in read:
+                w("rival_score = max(before[:side] + before[side + 1:], default=0)")
             w("row = {}")
             w("got = event_points[side]")
             for c in rs.categories.values():
@@ -63,9 +79,26 @@ def emit_outcomes(w: Writer, rs: Ruleset, plan: Plan) -> None:
         w("for side, pile in enumerate(piles):")
         with w.block():
             for o in rs.outcomes.values():
+                if o.at != "hand_end":
+                    continue
                 with w.at(o.when.span):
                     w.where(o.when)
                     w(f"if {emit_rule(rs, o.when, OUTCOME_NAMES)}:")
                     w(f"    return ({o.name!r}, side)")
             w("pass")
+        w("return None")
+    at_deal = [o for o in rs.outcomes.values() if o.at == "deal"]
+    w()
+    w()
+    w(f"DEAL_OUTCOMES = {bool(at_deal)!r}")
+    w()
+    w()
+    w("def deal_outcome(hand, table):")
+    w('    """An outcome asked of a seat\'s hand after a deal round that ends the game: its name, or None."""')
+    with w.block():
+        for o in at_deal:
+            with w.at(o.when.span):
+                w.where(o.when)
+                w(f"if {emit_rule(rs, o.when, DEAL_OUTCOME_NAMES)}:")
+                w(f"    return {o.name!r}")
         w("return None")

@@ -7,6 +7,7 @@ the way codegen_c.unsupported lists the native back end's. A refused ruleset is 
 """
 from __future__ import annotations
 
+from rulespec.checks import running
 from rulespec.errors import Span
 from rulespec.lang.model import Expression, Ruleset
 
@@ -41,7 +42,9 @@ def event_points_expressions(rs: Ruleset):
 from .pile_support import pile_constructs
 
 # Each check takes a checked Ruleset and yields (what, span) for every construct it refuses.
-CHECKS: tuple = (pile_constructs, several_sets, several_values, event_points_expressions)
+# running.constructs: the game's running state (scores so far, points as made, deal-time outcomes, carried
+# points, the events, dealer and ties in scoring), which the playout's hand does not keep.
+CHECKS: tuple = (pile_constructs, several_sets, several_values, event_points_expressions, running.constructs)
 
 
 def playout_unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:

@@ -4,7 +4,8 @@ The public API (imported on first use, so `import rulespec` stays cheap):
 
 - `rulespec.compile(ruleset, **options)` -> `Rules` (`new_hand()`, `new_game()`)
 - `rulespec.Hand`, `rulespec.Game`, `rulespec.Declaration`, `rulespec.Event`, `rulespec.DealSource`,
-  `rulespec.ExplicitRound` (a round dealt as given, for `DealSource(rounds=[...])`)
+  `rulespec.ExplicitRound` (a round dealt as given, for `DealSource(rounds=[...])`), `rulespec.GameState`
+  (the game around a hand: the totals before it, the points carried into it)
 - `rulespec.RulespecError`, `rulespec.IllegalMove`
 - `rulespec.CompiledRules`: the typed Protocol of a compiled ruleset module
 """
@@ -22,6 +23,7 @@ _LAZY = {
     "Event": "rulespec.run.engine",
     "DealSource": "rulespec.run.engine",
     "ExplicitRound": "rulespec.run.engine",
+    "GameState": "rulespec.run.engine",
     "IllegalMove": "rulespec.run.engine",
     "RulespecError": "rulespec.errors",
     "CompiledRules": "rulespec.run.protocol",
@@ -32,7 +34,7 @@ __all__ = sorted(_LAZY)
 if TYPE_CHECKING:
     from rulespec.api import Rules, compile  # noqa: A004
     from rulespec.errors import RulespecError
-    from rulespec.run.engine import DealSource, Declaration, Event, ExplicitRound, Game, Hand, IllegalMove
+    from rulespec.run.engine import DealSource, Declaration, Event, ExplicitRound, Game, GameState, Hand, IllegalMove
     from rulespec.run.protocol import CompiledRules
 
 del TYPE_CHECKING                     # not a public name (dir(rulespec) lists the API)

@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 
 from rulespec.errors import RulespecError
-from rulespec.run.engine import DealSource, Game, Hand, shuffled_source
+from rulespec.run.engine import DealSource, Game, GameState, Hand, shuffled_source
 from rulespec.run.protocol import CompiledRules
 
 
@@ -56,15 +56,16 @@ class Rules:
         return tuple(self.module.CARD_NAMES[:self.module.N_CARDS])
 
     def new_hand(self, seats: int | None = None, dealer: int = 0, seed: int | None = None, *,
-                 source: DealSource | None = None) -> Hand:
-        """A freshly dealt hand: shuffled from `seed` (None: unpredictable), or dealt from `source`."""
+                 source: DealSource | None = None, game: GameState | None = None) -> Hand:
+        """A freshly dealt hand: shuffled from `seed` (None: unpredictable), or dealt from `source`; `game`: the
+        game around it (the totals before it, the points carried into it), for rules that read it."""
         if source is not None and seed is not None:
             raise RulespecError("new_hand takes a seed or a source, not both")
         if source is None:
             source = shuffled_source(self.module.N_CARDS, random.Random(seed))
         else:
             _check_source(source, self.module.N_CARDS)
-        return Hand(self.module, self.module.DEFAULT_SEATS if seats is None else seats, dealer, source)
+        return Hand(self.module, self.module.DEFAULT_SEATS if seats is None else seats, dealer, source, game)
 
     def new_game(self, seats: int | None = None, seed: int | None = None, dealer: int = 0) -> Game:
         """A game played hand after hand to the target (call game.new_hand() for each hand)."""

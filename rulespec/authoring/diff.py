@@ -119,8 +119,20 @@ class _Facts:
             else:
                 value = _points(c.points)
             self.put(("category", name), f"scoring category {name}", value)
+            if c.carry:
+                self.put(("carry", name), f"scoring category {name}: points carried to the next hand "
+                         f"when no one side scores the most in it", _points(c.carry))
         for name, o in rs.outcomes.items():
+            if o.at == "deal":
+                self.put(("outcome", name), f"outcome {name}",
+                         f"after a deal, a seat for which {self.cond(o.when)}: its side wins the game")
+                continue
             self.put(("outcome", name), f"outcome {name}", f"{self.scoring.side(o.when.tree)} wins the game")
+        self.put(("points",), "when a hand's points of play count toward the game",
+                 "as they are made (the game ends the moment a side reaches the target)"
+                 if rs.points_mode == "as_made" else "at the end of the hand")
+        self.put(("lead",), "a lead that wins the game",
+                 self.words.game_rule(rs.lead_rule) or ("none" if rs.lead is None else f"{rs.lead} points"))
         self.put(("target",), "points to win the game",
                  self.words.target() or ("none" if rs.target is None else str(rs.target)))
         self.put(("hands",), "the game's length in hands", self.words.hands() or ("not fixed" if rs.hands is None else str(rs.hands)))

@@ -337,13 +337,26 @@ class _Book:
         self.add("p", "At the end of a hand each side scores, per category:")
         self.add("table", [["category", "points"], *rows])
         self.add("p", "A side's total for the hand is the sum of its categories.")
+        for name, c in rs.categories.items():
+            if c.carry:
+                self.add("p", f"When no one side scores the most in {code(name)} (a tie, or nobody scores in it), "
+                              f"{_points(c.carry)} are carried to the next hand, and on from hand to hand, until "
+                              f"a side scores the most in it: that side takes them on top of the category's points.")
 
     def end(self) -> None:
         rs = self.rs
         self.add("h2", "End of the game")
         items = []
         for name, o in rs.outcomes.items():
+            if o.at == "deal":
+                items.append(f"{bold(name)}: after every deal, the first seat (in dealing order) for which "
+                             f"{self.cond(o.when)} wins the game at once for its side.")
+                continue
             items.append(f"{bold(name)}: {self.scoring.side(o.when.tree)} at the end of a hand wins the game at once.")
+        if rs.points_mode == "as_made":
+            items.append("The points of events and bonuses count toward the game as they are made: the moment a "
+                         f"side reaches {rs.target}, alone at the top, it wins, and the hand ends there (only the "
+                         "points made in it so far count).")
         ends = []
         if rs.target is not None:
             # A target that depends on options is said whole: its value here alone would hide the others.
@@ -357,6 +370,11 @@ class _Book:
         items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end of a "
                      f"hand, {' or '.join(ends)}, the side with the highest total wins; a tie at the top plays "
                      f"another hand.")
+        if rs.lead is not None:
+            rule = self.words.game_rule(rs.lead_rule)
+            note = f" (the lead: {rule})" if rule is not None else ""
+            items.append(f"Otherwise, at the end of a hand, a side {rs.lead} or more points ahead of every other "
+                         f"side wins{note}.")
         self.add("ul", items)
 
     def options(self) -> None:

@@ -32,10 +32,19 @@ EVENT_NAMES = {"played": tc.CARD, "captured": tc.CARDS, "table": tc.CARDS, "tabl
 # counted: `played_value`, the value the played card counted as (of its values, the one the capture used);
 # `sets`, how many disjoint offered sets the capture joined (0: nothing taken).
 EVENT_POINT_NAMES = {**EVENT_NAMES, "played_value": tc.INT, "sets": tc.INT}
-SCORE_NAMES = {"pile": tc.CARDS, "side": tc.INT}
 # deal.bury's condition: the table card just dealt face up.
 BURY_NAMES = {"dealt": tc.CARD}
+# The game's running state (docs/language.md, "The game's running state"): the side's game score and the
+# best other side's, before this hand (in an event, with `game.points: as_made`, the points made so far too).
+# EVENT_NAMES and SCORE_NAMES are what every back end plays; the *_RULE_NAMES, what a rule may read, add the
+# running state, which the Python playout and the C back end refuse (compiler/support.py, codegen_c.unsupported).
+RUNNING_NAMES = {"game_score": tc.INT, "rival_score": tc.INT}
+SCORE_NAMES = {"pile": tc.CARDS, "side": tc.INT}
+EVENT_RULE_NAMES = {**EVENT_NAMES, **RUNNING_NAMES}
+SCORE_RULE_NAMES = {**SCORE_NAMES, **RUNNING_NAMES, "dealer_side": tc.INT}
 OUTCOME_NAMES = {"pile": tc.CARDS}
+# A deal-time outcome (`at: deal`) is asked of each seat's hand and the table after every deal round.
+DEAL_OUTCOME_NAMES = {"hand": tc.CARDS, "table": tc.CARDS}
 
 
 def pile_names(rs: Ruleset, names: dict) -> dict:
@@ -124,6 +133,8 @@ def context(rs: Ruleset, names: dict, *, allow_most: bool = False, options_only:
 TARGET_IS = "the target is a whole number such as 61, or an expression of the options such as '31 if options.short else 51'"
 HANDS_IS = ("the game's number of hands is a whole number such as 4, or an expression of the options such as "
             "'options.hands'")
+LEAD_IS = ("the lead that wins is a whole number such as 100, or an expression of the options such as "
+           "'options.lead'")
 ENABLED_IS = "`enabled` is true, false, or a condition on the options such as 'options.short'"
 FORCED_IS = "capture.forced is true, false, or a condition on the options such as 'not options.free_play'"
 LEFTOVERS_IS = ("capture.leftovers is last_capturer, nobody, or an expression of the options such as "
@@ -297,7 +308,7 @@ def is_short(rs: Ruleset, schedule: Schedule) -> bool:
 # The fields of a ruleset that hold expressions: the check stage types copies of them, so the
 # ruleset it was given keeps its trees as they were.
 EXPRESSION_FIELDS = ("deal_checks", "dealer_bonuses", "hand_bonuses", "kinds", "events", "categories",
-                     "outcomes", "target", "hands", "bury", "forced", "leftovers")
+                     "outcomes", "target", "hands", "bury", "forced", "leftovers", "lead")
 
 
 def with_options(rs: Ruleset, options: dict | None = None, options_span: Span | None = None) -> Ruleset:
@@ -321,19 +332,19 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
         if k.when is not None:
             _typed(rs, k.when, pile_names(rs, CAPTURE_NAMES), tc.BOOL, errors)
     for e in rs.events.values():
-        _typed(rs, e.when, pile_names(rs, EVENT_NAMES), tc.BOOL, errors)
+        _typed(rs, e.when, pile_names(rs, EVENT_RULE_NAMES), tc.BOOL, errors)
         if isinstance(e.points, Expression):
             _typed(rs, e.points, pile_names(rs, EVENT_POINT_NAMES), tc.INT, errors)
     for c in rs.categories.values():
         if isinstance(c.points, Expression):
-            _typed(rs, c.points, SCORE_NAMES, tc.INT, errors, allow_most=True)
+            _typed(rs, c.points, SCORE_RULE_NAMES, tc.INT, errors, allow_most=True)
     for o in rs.outcomes.values():
-        _typed(rs, o.when, OUTCOME_NAMES, tc.BOOL, errors)
+        _typed(rs, o.when, DEAL_OUTCOME_NAMES if o.at == "deal" else OUTCOME_NAMES, tc.BOOL, errors)
     for item in [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds,
                  *rs.events.values(), *rs.outcomes.values()]:
         if isinstance(item.enabled, Expression):
             _typed(rs, item.enabled, {}, tc.BOOL, errors, options_only=ENABLED_IS)
-    for length, says in ((rs.target, TARGET_IS), (rs.hands, HANDS_IS)):
+    for length, says in ((rs.target, TARGET_IS), (rs.hands, HANDS_IS), (rs.lead, LEAD_IS)):
         if isinstance(length, Expression):
             _typed(rs, length, {}, tc.INT, errors, options_only=says)
     errors += pile_problems(rs)
@@ -380,6 +391,8 @@ def apply_switches(rs: Ruleset) -> Ruleset:
         forced_rule=rs.forced if isinstance(rs.forced, Expression) else None,
         leftovers=constant(rs, rs.leftovers, tc.STR),
         leftovers_rule=rs.leftovers if isinstance(rs.leftovers, Expression) else None,
+        lead=constant(rs, rs.lead, tc.INT),
+        lead_rule=rs.lead if isinstance(rs.lead, Expression) else None,
     )
 
 

@@ -109,7 +109,7 @@ def expressions(rs: Ruleset):
     for c in [*rs.categories.values(), *rs.events.values()]:
         if isinstance(c.points, Expression):
             yield c.points
-    for length in (rs.target, rs.hands):
+    for length in (rs.target, rs.hands, rs.lead):
         if isinstance(length, Expression):
             yield length
 
@@ -138,9 +138,13 @@ def _scorers(rs: Ruleset):
 def check_categories(rs: Ruleset, report: _Report) -> None:
     """Every category scored in exists and is from_events; every from_events category is scored in."""
     used = set()
+    # An event of 0 points that names no category is only counted (made() in scoring): it scores nowhere.
+    counted_only = {e.category for e in rs.events.values() if e.points == 0}
     for what, cat, span, defaulted in _scorers(rs):
         used.add(cat)
         c = rs.categories.get(cat)
+        if c is None and defaulted and cat in counted_only:
+            continue
         if c is None:
             hint = " (an event scores in the category of its own name unless it says category:)" if defaulted else ""
             report.error(f"{what} scores in unknown scoring category '{cat}'{did_you_mean(cat, rs.categories)}"
@@ -217,6 +221,38 @@ def check_event_names(rs: Ruleset, report: _Report) -> None:
         see(name, "hand bonus", f"hand bonus '{name}'", b.span)
     for name in rs.events:
         see(name, "play event", f"event '{name}'", _key_span(_section(rs, "events"), name))
+
+
+def check_made_names(rs: Ruleset, report: _Report) -> None:
+    """made("x") and rivals_made("x") in scoring count an event of the ruleset: a play event, a hand bonus, a
+    dealer bonus or a deal check's event (a name it never makes would count 0 in every hand)."""
+    made = {*rs.events, *rs.hand_bonuses, *(b.event for b in rs.dealer_bonuses),
+            *(c.event for c in rs.deal_checks if c.result != "dealer_wins")}
+    for c in rs.categories.values():
+        if not isinstance(c.points, Expression) or c.points.tree is None:
+            continue
+        for node in walk(c.points.tree):
+            if isinstance(node, Call) and node.func in ("made", "rivals_made") and node.args:
+                name = getattr(node.args[0], "value", None)
+                if isinstance(name, str) and name not in made:
+                    known = ", ".join(sorted(made)) or "none"
+                    report.error(f"{node.func}() counts event '{name}', which this ruleset does not make (events: "
+                                 f"{known}){did_you_mean(name, made)}", node.args[0].span)
+
+
+def check_running_game(rs: Ruleset, report: _Report) -> None:
+    """`game.points: as_made` ends a game at its target: without one it changes nothing; `carry` on a category
+    that can give points to several sides at once (a from_events one) would carry on every hand they both score."""
+    game = _section(rs, "game")
+    if rs.points_mode == "as_made" and rs.target is None:
+        report.warning("game.points is as_made but the game has no target: points made in play end nothing, "
+                       "and count as at the end of the hand", _value_span(game, "points"))
+    for name, c in rs.categories.items():
+        if c.carry and c.from_events:
+            node = _section(rs, "scoring").get(name)
+            report.warning(f"scoring category '{name}' carries its {c.carry} point{'s' if c.carry != 1 else ''} when no one side scores the most "
+                           f"in it, but it is from_events: every hand that no event or bonus scores in it, or that "
+                           f"two sides score alike, carries them on", _value_span(node, "carry"))
 
 
 # ------------------------------------------------------------ options
@@ -573,6 +609,8 @@ CHECKS = [
     check_bonus_names,
     check_unique_by,
     check_event_names,
+    check_made_names,
+    check_running_game,
     check_options,
     check_deal_settings,
     check_pile_and_bury,

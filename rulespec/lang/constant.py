@@ -248,6 +248,13 @@ def _python(function):
     return fold
 
 
+def _round(f: Folder, node: Call, candidates, up: bool):
+    n, step = (f.value(a, candidates) for a in node.args)
+    if step < 1:
+        fail(f"{node.func}() rounds to a multiple of a whole number of at least 1, found {step}", node.args[1].span)
+    return (-(-n // step) if up else n // step) * step
+
+
 # One fold per builtin, the same computation as rulespec/run/runtime.py's helper; most()
 # compares the sides' piles, which exist only at the end of a hand.
 _BUILTINS = {
@@ -271,4 +278,6 @@ _BUILTINS = {
     "min": _python(min),
     "max": _python(max),
     "abs": _python(abs),
+    "round_up": lambda f, node, c: _round(f, node, c, up=True),
+    "round_down": lambda f, node, c: _round(f, node, c, up=False),
 }

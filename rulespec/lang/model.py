@@ -110,6 +110,7 @@ class Category:
     points: Expression | int | None
     from_events: bool
     span: Span
+    carry: int | None = None   # points carried to the next hand when no one side scores the most in it
 
 
 @dataclass
@@ -118,6 +119,7 @@ class Outcome:
     when: Expression
     result: str
     enabled: object = True
+    at: str = "hand_end"    # hand_end: asked of each side's pile when the hand ends; deal: of each seat's hand when dealt
 
 
 @dataclass
@@ -190,6 +192,9 @@ class Ruleset:
     # once checked: `capture.forced` / `capture.leftovers` as written when they depend on options (else None)
     forced_rule: object = None
     leftovers_rule: object = None
+    points_mode: str = "end_of_hand"   # end_of_hand | as_made: when events' and bonuses' points join the game totals
+    lead: Expression | int | None = None   # a side this many points ahead of every other wins (None: no such rule)
+    lead_rule: object = None    # once checked: the lead as written when it depends on options (lead: its value)
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -378,10 +383,12 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         events={name: EventRule(name, _expr(e, "when"), _event_points(e), e.get("category", name), _enabled(e))
                 for name, e in (doc.get("events") or {}).items() if e is not None},
         categories=_categories(doc, errors),
-        outcomes={name: Outcome(name, _expr(o, "when"), o["result"], _enabled(o))
+        outcomes={name: Outcome(name, _expr(o, "when"), o["result"], _enabled(o), o.get("at", "hand_end"))
                   for name, o in (doc.get("outcomes") or {}).items() if o is not None},
         target=_game_length(game, "target", errors),
         hands=_game_length(game, "hands", errors),
+        points_mode=game.get("points", "end_of_hand"),
+        lead=_game_length(game, "lead", errors),
         tie=game.get("tie", "play_on"),
         options={name: OptionDecl(name, o["type"], o["default"], o.get("choices"), o.get("min"), o.get("max"),
                                   o.get("description", ""), doc["options"].key_spans[name])
@@ -406,7 +413,7 @@ def _expressions(rs: Ruleset) -> list[Expression]:
     parts = [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds, *rs.events.values(),
              *rs.outcomes.values()]
     found = [x for p in parts for x in (getattr(p, "when", None), p.enabled)]
-    found += [c.points for c in rs.categories.values()] + [rs.target, rs.hands, rs.forced, rs.leftovers]
+    found += [c.points for c in rs.categories.values()] + [rs.target, rs.hands, rs.forced, rs.leftovers, rs.lead]
     found += [rs.bury.when] if rs.bury is not None else []
     found += [e.points for e in rs.events.values()]
     return [x for x in found if isinstance(x, Expression)]
@@ -576,7 +583,8 @@ def _categories(doc, errors: list) -> dict[str, Category]:
         pts = None
         if "points" in c:
             pts = c["points"] if isinstance(c["points"], int) else _expr(c, "points")
-        categories[name] = Category(name, pts, bool(c.get("from_events")), doc["scoring"].key_spans[name])
+        categories[name] = Category(name, pts, bool(c.get("from_events")), doc["scoring"].key_spans[name],
+                                    c.get("carry"))
     return categories
 
 

@@ -143,6 +143,23 @@ def _check_best_per_suit(checker: "_Checker", node: Call) -> None:
         checker.check_symbol("rank", key.value, key.span)
 
 
+def _check_made(checker: "_Checker", node: Call) -> None:
+    # Scoring only, and the event named in the ruleset's text: lint checks the name against its events.
+    if not checker.ctx.allow_most:
+        fail(f"{node.func}() is only allowed in scoring expressions", node.span)
+    if checker.in_most or checker.pred_depth:
+        fail(f"{node.func}() counts this side's events: it cannot stand inside most(), sharing(), tied() or a "
+             f"filter", node.span)
+    if not isinstance(node.args[0], Str):
+        fail(f"{node.func}() takes an event's name in quotes, such as {node.func}(\"sweep\")", node.args[0].span)
+
+
+def _check_round(checker: "_Checker", node: Call) -> None:
+    step = node.args[1]
+    if isinstance(step, Int) and step.value < 1:
+        fail(f"{node.func}() rounds to a multiple of a whole number of at least 1, found {step.value}", step.span)
+
+
 BUILTINS: dict[str, Builtin] = {
     "count": Builtin((CARDS, PRED), INT, optional=1),
     "select": Builtin((CARDS, PRED), CARDS),
@@ -167,6 +184,14 @@ BUILTINS: dict[str, Builtin] = {
     "max": Builtin((INT, INT), INT, variadic=True),
     "abs": Builtin((INT,), INT),
     "most": Builtin((PER_SIDE,), BOOL),
+    # Scoring: how many sides share the greatest value with this side (0: this side is not at the top), and
+    # whether this side is at the top with another; this side's and the other sides' events of a name.
+    "sharing": Builtin((PER_SIDE,), INT),
+    "tied": Builtin((PER_SIDE,), BOOL),
+    "made": Builtin((STR,), INT, check=_check_made),
+    "rivals_made": Builtin((STR,), INT, check=_check_made),
+    "round_up": Builtin((INT, INT), INT, check=_check_round),
+    "round_down": Builtin((INT, INT), INT, check=_check_round),
 }
 
 
@@ -264,6 +289,9 @@ class _Checker:
         if self.in_most and name == "pile":
             node.ref = "local"
             return CARDS
+        if self.in_most and name in ("game_score", "rival_score", "dealer_side") and name in ctx.names:
+            fail(f"'{name}' is this side's: inside most(), sharing() or tied(), which compare every side, only "
+                 f"'pile' is each side's", node.span)
         if name in ctx.names:
             node.ref = "local"
             return ctx.names[name]

@@ -63,6 +63,9 @@ _NAMES = {
     "top": "the pile's top card",
     "dealt": "the card dealt",
     "players": "the number of players",
+    "game_score": "the side's game score so far",
+    "rival_score": "the best other side's game score so far",
+    "dealer_side": "the dealer's side's number",
 }
 
 _ORDER = {">=": "{} or more", ">": "more than {}", "==": "exactly {}", "<=": "{} or less", "<": "less than {}",
@@ -563,6 +566,12 @@ def _n_run(w: Words, e: Call):
     return None
 
 
+def _whole(w: Words, e: Expr) -> str:
+    """A number that a phrase after it applies to as a whole: a sum or difference in brackets."""
+    text = w.number(e)
+    return f"({text})" if isinstance(e, BinOp) else text
+
+
 _NUMBER_CALLS = {
     "count": _n_count,
     "total": lambda w, e: f"the total value of {w.cards(e.args[0])}",
@@ -574,6 +583,12 @@ _NUMBER_CALLS = {
     "abs": lambda w, e: f"the size of {w.number(e.args[0])}",
     "rank": lambda w, e: f"the rank of {w.cards(e.args[0])}",
     "suit": lambda w, e: f"the suit of {w.cards(e.args[0])}",
+    "round_up": lambda w, e: f"{_whole(w, e.args[0])} rounded up to a multiple of {w.number(e.args[1])}",
+    "round_down": lambda w, e: f"{_whole(w, e.args[0])} rounded down to a multiple of {w.number(e.args[1])}",
+    "made": lambda w, e: f"the number of {e.args[0].value} events the side made in the hand",
+    "rivals_made": lambda w, e: f"the most {e.args[0].value} events another side made in the hand",
+    "sharing": lambda w, e: f"the number of sides sharing {w.most_side(e.args[0]).replace('the side with ', '', 1)} "
+                            f"with the side (0 if it is not among them)",
 }
 
 
@@ -631,4 +646,6 @@ _CONDITION_CALLS = {
     "can_total": _c_can_total,
     "subset_total": _c_subset_total,
     "most": _c_most,
+    "tied": lambda w, e, negate: (f"the side {'does not tie' if negate else 'ties'} with another side for "
+                                  f"{w.most_side(e.args[0]).replace('the side with ', '', 1)}"),
 }

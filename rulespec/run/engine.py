@@ -74,12 +74,47 @@ def _raise_located(exc: Exception, rules) -> None:
     raise failure from exc
 
 
-def score_located(rules, piles, event_points) -> list[dict[str, int]]:
-    """`rules.score(piles, event_points)`; a scoring rule that fails is the located RuleFailed."""
+def score_located(rules, piles, event_points, **state) -> list[dict[str, int]]:
+    """`rules.score(piles, event_points)`; a scoring rule that fails is the located RuleFailed. `state`: the
+    game's running state, for a ruleset whose scoring reads it (its SCORE_READS)."""
     try:
-        return rules.score(piles, event_points)
+        return rules.score(piles, event_points, **state)
     except Exception as exc:
         _raise_located(exc, rules)
+
+
+def _game_state(game: GameState | None, k: int, rules) -> tuple[tuple, tuple]:
+    """(totals before the hand, carried points) from what a caller gives a hand, checked: k ints each, and
+    categories of the ruleset that carry."""
+    if game is None:
+        return (0,) * k, ()
+    if not isinstance(game, GameState) or not isinstance(game.totals, (tuple, list)) \
+            or not isinstance(game.carried, (tuple, list)):
+        raise RulespecError(f"game is a GameState(totals, carried) of tuples, found {_shown(game)}")
+    totals = tuple(game.totals) if game.totals else (0,) * k
+    if len(totals) != k or not all(_is_int(t) for t in totals):
+        raise RulespecError(f"the game's totals are one whole number per side ({k} sides), found {_shown(game.totals)}")
+    carried = tuple(game.carried)
+    for pair in carried:
+        if not (isinstance(pair, tuple) and len(pair) == 2 and pair[0] in rules.CARRY and _is_int(pair[1])
+                and pair[1] >= 0):
+            carries = ", ".join(rules.CARRY) or "none"
+            raise RulespecError(f"carried points are (category, points) of a category that carries (here: "
+                                f"{carries}), found {_shown(pair)}")
+    return totals, carried
+
+
+class GameState(NamedTuple):
+    """What a hand is given of the game around it: each side's game total before the hand, and the points
+    carried into it per category (`carry`: a category nobody scored in a hand before). A transcript states
+    it as `game: {totals: ..., carried: ...}`; `Game` passes its own."""
+
+    totals: tuple = ()
+    carried: tuple = ()          # (category, points) pairs
+
+
+# The outcome of a hand that a side's running total ends at the target (`game.points: as_made`).
+TARGET_OUTCOME = "target"
 
 
 class Event(NamedTuple):
@@ -231,8 +266,12 @@ class Hand:
     _options_key: tuple | None
     _options: dict[int, list[int]]
     _legal: tuple | None
+    before: tuple
+    carried: tuple
+    cut_short: bool
 
-    def __init__(self, rules: CompiledRules, seats: int, dealer: int, source: DealSource):
+    def __init__(self, rules: CompiledRules, seats: int, dealer: int, source: DealSource,
+                 game: GameState | None = None):
         if not _is_int(seats) or seats not in rules.SEATS_ALLOWED:
             raise RulespecError(f"{rules.RULESET_ID} is played by {', '.join(map(str, rules.SEATS_ALLOWED))} "
                                 f"players, not {_shown(seats)}")
@@ -277,6 +316,8 @@ class Hand:
         self._options_key = None
         self._options: dict[int, list[int]] = {}
         self._legal = None                  # (seat, hand, table, moves, plays) of the last legal_moves()
+        self.before, self.carried = _game_state(game, self.k, rules)   # the game around the hand
+        self.cut_short = False              # ended before its last play: only the points made so far count
         try:
             self._start()
         except RulespecError:
@@ -337,6 +378,19 @@ class Hand:
         self.played_this_round = [0] * self.n
         self.played_round = [0] * self.n
         self.knocked_round = [False] * self.n
+        if self.rules.DEAL_OUTCOMES:
+            self._deal_outcomes()
+
+    def _deal_outcomes(self) -> None:
+        """An outcome asked at the deal (`at: deal`): the first seat, in dealing order, whose hand makes one
+        ends the game for its side at once (the hand is cut short: only the points made so far count)."""
+        for j in range(self.n):
+            seat = (self.dealer + 1 + j) % self.n
+            name = self.rules.deal_outcome(self.hands[seat], self.table)
+            if name is not None:
+                self._end_game(name, [seat % self.k])
+                self.cut_short = self.plays > 0
+                return
 
     def _face_down_counts(self) -> tuple:
         """How many cards of each table step of the current round lie face down (deal step face_down)."""
@@ -430,6 +484,8 @@ class Hand:
         thrown_in = 0
         while True:
             self._lay_round()
+            if self.over:                  # an outcome asked at the deal ended the game
+                return
             check = rules.deal_check(self.table, self.top_mask()) if rules.PILE else rules.deal_check(self.table)
             if check is not None:
                 thrown_in += 1
@@ -473,6 +529,8 @@ class Hand:
                 self.table = 0
                 self.face_down = 0
                 self.last_capturer = side
+            if rules.POINTS == "as_made":
+                self._reached()
         self.turn = (self.dealer + 1) % self.n
 
     def _redeal(self) -> None:
@@ -851,7 +909,10 @@ class Hand:
         if self.over:
             raise IllegalMove("the hand is over")
         self._deal_pending()
-        return self._apply_declarations(seat, list(decls), with_card=False)     # checks all before any change
+        events = self._apply_declarations(seat, list(decls), with_card=False)     # checks all before any change
+        if events and self.rules.POINTS == "as_made":
+            self._reached()
+        return events
 
     def bonus_options(self, seat: int) -> list[Declaration]:
         """Single declarations `seat` could make now (for players and searches): each combination of cards
@@ -979,10 +1040,16 @@ class Hand:
         # Every rule this play asks is asked before anything changes: one that fails leaves the hand as it was.
         try:
             last_round = self.round == len(self.schedule)
-            if rules.PILE:           # a pile's events read `top` too: the top card before the play
-                fired = rules.play_events(eff_card, eff_capture, table_after, table_before, last_play, previous,
-                                          self.round, self.played_this_round[seat] + 1, self.plays + 1,
-                                          last_round, self.n, self.top_mask())
+            if rules.PILE or rules.EVENT_READS:
+                # a pile's events read `top` too (the top card before the play); others the game's running state
+                extra = {"top": self.top_mask()} if rules.PILE else {}
+                if rules.EVENT_READS:
+                    extra.update(self._state_of(side))
+                fired = rules.play_events(eff_card, eff_capture,
+                                          table_after if wild_as is None else self._eff(table_after),
+                                          table_before, last_play, previous, self.round,
+                                          self.played_this_round[seat] + 1, self.plays + 1, last_round, self.n,
+                                          **extra)
             else:
                 fired = rules.play_events(eff_card, eff_capture,
                                           table_after if wild_as is None else self._eff(table_after),
@@ -1015,6 +1082,8 @@ class Hand:
         if wild_as is not None and capture and (capture | bit) & rules.WILD_BIT:
             self.wild_as = None            # the declared wild card was captured: its printed card again
         self.turn = (seat + 1) % self.n
+        if rules.POINTS == "as_made" and self._reached():
+            return events                  # a side reached the target with this play: the game is over
         if hands_empty:
             if last_play:
                 self._finish(found)
@@ -1075,6 +1144,47 @@ class Hand:
             name, side = found
             self.outcome = (name, [side])
 
+    # -- the game's running state ------------------------------------------------
+    def running_totals(self) -> list[int]:
+        """Each side's game score as it stands: its total before the hand, and with `game.points: as_made` the
+        points it has made in this hand so far."""
+        totals = list(self.before)
+        if self.rules.POINTS == "as_made":
+            for e in self.events:
+                if e.side is not None and e.category:
+                    totals[e.side] += e.points
+        return totals
+
+    def _state_of(self, side: int) -> dict[str, int]:
+        """The running-state names an event reads (the compiled module's EVENT_READS), for `side`."""
+        totals = self.running_totals()
+        state = {"game_score": totals[side], "rival_score": max(totals[:side] + totals[side + 1:], default=0)}
+        return {name: state[name] for name in self.rules.EVENT_READS}
+
+    def _reached(self) -> bool:
+        """With `game.points: as_made`: whether a side alone at the top has reached the target; then the game
+        ends at once with that side winning (outcome `target`) and the hand is cut short."""
+        target = self.rules.TARGET
+        if target is None or self.over:
+            return False
+        totals = self.running_totals()
+        best = max(totals)
+        top = [s for s, t in enumerate(totals) if t == best]
+        if best < target or len(top) > 1:
+            return False
+        self.final_table = self.table
+        self._end_game(TARGET_OUTCOME, top)
+        self.cut_short = True
+        return True
+
+    def made(self) -> list[dict[str, int]]:
+        """Per side: how many times each event (play, bonus or dealer event) was made in the hand."""
+        out: list[dict[str, int]] = [{} for _ in range(self.k)]
+        for e in self.events:
+            if e.side is not None:
+                out[e.side][e.name] = out[e.side].get(e.name, 0) + 1
+        return out
+
     # -- results ---------------------------------------------------------------
     def event_points(self) -> list[dict[str, int]]:
         """Points of events per side and category."""
@@ -1085,8 +1195,30 @@ class Hand:
         return out
 
     def score(self) -> list[dict[str, int]]:
-        """Per side: every scoring category and `total` (meaningful once the hand is over)."""
-        return score_located(self.rules, self.piles, self.event_points())
+        """Per side: every scoring category and `total` (meaningful once the hand is over).
+
+        A hand cut short (the game ended before its last play) counts only the points made in it: the
+        categories of events and bonuses, 0 in the others. Points carried into the hand go to the one side
+        that scores the most in their category (a tie: nobody; Game carries them on)."""
+        rules = self.rules
+        points = self.event_points()
+        if self.cut_short:
+            rows = [{c: p.get(c, 0) for c in rules.CATEGORIES} for p in points]
+            for row in rows:
+                row["total"] = sum(row.values())
+            return rows
+        if rules.SCORE_READS:
+            rows = score_located(rules, self.piles, points, before=tuple(self.running_totals()),
+                                 dealer_side=self.dealer % self.k,
+                                 _made=self.made())
+        else:
+            rows = score_located(rules, self.piles, points)
+        for category, extra in self.carried:
+            winner = carried_to(rows, category)
+            if winner is not None:
+                rows[winner][category] += extra
+                rows[winner]["total"] += extra
+        return rows
 
     def events_by_side(self, include_dealer: bool = True) -> dict[int, list[str]]:
         out: dict[int, list[str]] = {s: [] for s in range(self.k)}
@@ -1265,6 +1397,14 @@ def shuffled_source(n_cards: int, rng: random.Random) -> DealSource:
     return DealSource(order=order, rng=rng)
 
 
+def carried_to(rows: list[dict[str, int]], category: str) -> int | None:
+    """The side that takes a category's carried points: the one side scoring the most in it (more than 0);
+    None on a tie or when nobody scores in it."""
+    values = [row[category] for row in rows]
+    best = max(values)
+    return values.index(best) if best > 0 and values.count(best) == 1 else None
+
+
 def stake(rules: CompiledRules) -> int:
     """What an outcome that ends the game adds to (or takes from) a hand's value for the bots and the
     game-AI adapters: the target; a game of a fixed number of hands has none, and there the outcome
@@ -1281,7 +1421,10 @@ def game_length(rules: CompiledRules) -> str:
 
 class Game:
     """A game: hands until a side reaches the target or the game's number of hands is played (or an
-    outcome ends it); then the highest total wins, and a tie at the top plays another hand."""
+    outcome ends it); then the highest total wins, and a tie at the top plays another hand. With
+    `game.lead`, a side that many points ahead of every other at the end of a hand wins; with
+    `game.points: as_made`, the game ends in a hand the moment a side reaches the target. Each hand is
+    given the game's state (GameState: the totals before it, the points carried into it)."""
 
     def __init__(self, rules: CompiledRules, seats: int | None = None, seed: int | None = None, dealer: int = 0):
         self.rules = rules
@@ -1298,10 +1441,16 @@ class Game:
         self.outcome: str | None = None
         self.misdeals = 0
         self.hand: Hand | None = None
+        self.carried: dict[str, int] = {}      # category -> points nobody took, carried to the next hand
+
+    def state(self) -> GameState:
+        """What the next hand is given of the game: the totals so far, the points carried into it."""
+        return GameState(tuple(self.totals), tuple(sorted(self.carried.items())))
 
     def new_hand(self) -> Hand:
         """Deal the next hand (the dealer passes on after every completed hand)."""
-        self.hand = Hand(self.rules, self.n, self.dealer, shuffled_source(self.rules.N_CARDS, self.rng))
+        self.hand = Hand(self.rules, self.n, self.dealer, shuffled_source(self.rules.N_CARDS, self.rng),
+                         self.state())
         return self.hand
 
     def finish_hand(self) -> None:
@@ -1311,10 +1460,13 @@ class Game:
         self.hands_played += 1
         if hand.outcome is not None:
             self.outcome, self.winners = hand.outcome[0], list(hand.outcome[1])
-            if hand.plays == 0:       # the deal itself ended the game
+            if hand.plays == 0 and not getattr(hand, "cut_short", False):       # the deal itself ended the game
                 return
-        for side, row in enumerate(hand.score()):
+        rows = hand.score()
+        for side, row in enumerate(rows):
             self.totals[side] += row["total"]
+        if self.rules.CARRY:
+            self._carry(rows)
         self.dealer = (self.dealer + 1) % self.n
         if self.winners is not None:
             return
@@ -1324,6 +1476,20 @@ class Game:
             top = [s for s, t in enumerate(self.totals) if t == best]
             if len(top) == 1:
                 self.winners = top
+        lead = self.rules.LEAD
+        if self.winners is None and lead is not None:
+            for side, total in enumerate(self.totals):
+                if all(total - other >= lead for s, other in enumerate(self.totals) if s != side):
+                    self.winners = [side]
+
+    def _carry(self, rows: list[dict[str, int]]) -> None:
+        """After a hand: a category that carries and that nobody took (carried_to) carries its points, and
+        any carried into the hand, on to the next; taken, nothing is carried."""
+        for category, points in self.rules.CARRY.items():
+            if carried_to(rows, category) is None:
+                self.carried[category] = self.carried.get(category, 0) + points
+            else:
+                self.carried.pop(category, None)
 
     @property
     def is_over(self) -> bool:

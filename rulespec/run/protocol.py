@@ -58,6 +58,13 @@ class CompiledRules(Protocol):
     TARGET: int | None     # None: no target (the game lasts HANDS hands)
     HANDS: int | None      # None: played to the target
     TIE: object
+    # -- the game's running state (rulespec/checks/running.py)
+    POINTS: str            # end_of_hand | as_made: when events' and bonuses' points join the game totals
+    LEAD: int | None       # a side this many points ahead of every other wins; None: no such rule
+    CARRY: Mapping[str, int]            # category -> points carried to the next hand when nobody takes them
+    EVENT_READS: tuple[str, ...]        # running-state names play_events reads (passed as keywords)
+    SCORE_READS: tuple[str, ...]        # what score reads of the state (before, dealer_side, _made keywords)
+    DEAL_OUTCOMES: bool                 # whether deal_outcome has any outcome to ask
 
     def schedule(self, seats: int) -> Schedule: ...
 
@@ -84,3 +91,5 @@ class CompiledRules(Protocol):
     def score(self, piles: Sequence[int], event_points: Sequence[Mapping[str, int]]) -> list[dict[str, int]]: ...
 
     def outcome(self, piles: Sequence[int]) -> tuple[str, int] | None: ...
+
+    def deal_outcome(self, hand: int, table: int) -> str | None: ...

@@ -214,6 +214,31 @@ def most(values, side: int) -> bool:
     return all(mine > v for s, v in enumerate(values) if s != side)
 
 
+def sharing(values, side: int) -> int:
+    """How many sides share the greatest of `values` with `side` (itself included); 0 if it is not the greatest."""
+    top = max(values)
+    return values.count(top) if values[side] == top else 0
+
+
+def rivals_made(made, side: int, name: str) -> int:
+    """The most events `name` any side but `side` made (`made`: per side, event name -> count)."""
+    return max((m.get(name, 0) for s, m in enumerate(made) if s != side), default=0)
+
+
+def round_up(n: int, step: int) -> int:
+    """`n` rounded up to a multiple of `step` (at least 1; 0 is the located division by zero)."""
+    if step < 1:
+        raise RulespecError(f"round_up() rounds to a multiple of a whole number of at least 1, found {step}")
+    return -(-n // step) * step
+
+
+def round_down(n: int, step: int) -> int:
+    """`n` rounded down to a multiple of `step` (at least 1)."""
+    if step < 1:
+        raise RulespecError(f"round_down() rounds to a multiple of a whole number of at least 1, found {step}")
+    return n // step * step
+
+
 # ====================================================================
 # Engine helpers (added by the lead)
 # ====================================================================

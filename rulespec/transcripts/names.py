@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from rulespec.errors import RulespecError, did_you_mean
 
+# engine.TARGET_OUTCOME: a hand that ends at the target as its points are made (`game.points: as_made`).
+TARGET_OUTCOME = "target"
 _LISTED = 20     # names listed after a message at most (a stranger's ruleset may declare thousands)
 
 
@@ -25,7 +27,8 @@ def names_of(ruleset) -> dict[str, list[str]]:
         "dealer event": _unique(dealer_bonus, (c.event for c in ruleset.deal_checks if c.result != "dealer_wins")),
         "category": _unique(ruleset.categories, ["total"]),
         "outcome": _unique(ruleset.outcomes, (c.name for c in ruleset.deal_checks if c.result == "dealer_wins"),
-                           ["misdeal"] if ruleset.misdeal_limit else []),
+                           ["misdeal"] if ruleset.misdeal_limit else [],
+                           [TARGET_OUTCOME] if ruleset.points_mode == "as_made" else []),
     }
 
 

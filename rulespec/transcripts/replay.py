@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulespec.compiler.build import compile_ruleset
-from rulespec.errors import RulespecError, Span, collect
+from rulespec.errors import RulespecError, Span, collect, did_you_mean
 from rulespec.source.validate import MAX_ERRORS
 from rulespec.source.rulesets import is_path_ref, locate
 from rulespec.run.engine import (
     DealSource,
     Declaration,
     ExplicitRound,
+    GameState,
     Hand,
     IllegalMove,
 )
@@ -115,7 +116,30 @@ class _Replayer:
                 hands = {int(seat): [self.card(c) for c in cards] for seat, cards in r.hands.items()}
                 rounds.append(ExplicitRound(table, hands, r.redeal, r.span))
             source = DealSource(rounds=rounds)
-        return Hand(rules, seats, t.dealer, source)
+        return Hand(rules, seats, t.dealer, source, self.game_state(seats))
+
+    def game_state(self, seats: int) -> GameState:
+        """The transcript's `game:` (the totals before the hand, the points carried into it), checked against
+        the ruleset: a total for every side or none, carried points only in a category that carries."""
+        t, rules = self.t, self.rules
+        k = rules.SIDES[seats]
+        totals = ()
+        if t.game_totals is not None:
+            if sorted(t.game_totals) != list(range(k)):
+                raise RulespecError(f"game.totals gives sides {sorted(t.game_totals)}; {rules.RULESET_ID} with "
+                                    f"{seats} players has sides 0 to {k - 1}: give each its total",
+                                    t.game_totals_span or t.game_span)
+            totals = tuple(t.game_totals[s] for s in range(k))
+        for category in t.game_carried:
+            if category not in rules.CARRY:
+                carries = ", ".join(rules.CARRY) or "none"
+                at = t.game_carried_spans.get(category) or t.game_span
+                if category not in rules.CATEGORIES:
+                    raise RulespecError(f"game.carried: '{category}' is not a category of {rules.RULESET_ID}"
+                                        f"{did_you_mean(category, rules.CATEGORIES)}", at)
+                raise RulespecError(f"game.carried: category '{category}' carries no points in {rules.RULESET_ID} "
+                                    f"(categories with carry: {carries})", at)
+        return GameState(totals, tuple(sorted(t.game_carried.items())))
 
     def declarations(self, hand: Hand, play) -> list[Declaration]:
         out = []
@@ -347,7 +371,7 @@ class _Replayer:
                 if Counter(names) not in (Counter(with_dealer[side]), Counter(without[side])):
                     self.fail(at(e.event_spans.get(side) or e.events_span), f"expect.events: side {side}: expected {_ms(sorted(names))}, got "
                                     f"{_ms(sorted(with_dealer[side]))}")
-        ended_at_deal = hand.is_over and hand.plays == 0 and hand.outcome is not None
+        ended_at_deal = hand.is_over and hand.plays == 0 and hand.outcome is not None and not hand.cut_short
         if e.score is not None:
             if ended_at_deal:
                 # transcripts.md: where a deal ends the game, `expect` gives outcome and winner but no score

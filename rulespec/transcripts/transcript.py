@@ -122,6 +122,12 @@ class Transcript:
     deal_span: Span | None = None
     deck_span: Span | None = None
     plays_span: Span | None = None
+    # The game around the hand (`game:`): side -> total before it (None: 0 each), category -> points carried in.
+    game_totals: dict[int, int] | None = None
+    game_carried: dict[str, int] = field(default_factory=dict)
+    game_span: Span | None = None
+    game_totals_span: Span | None = None
+    game_carried_spans: dict[str, Span] = field(default_factory=dict)   # category -> its key
 
 
 def read_transcript(path: str | Path) -> Transcript:
@@ -193,6 +199,12 @@ class _Build:
         plays_list = doc.get("plays", LocList())
         plays = [self.play(i + 1, p, _item_span(plays_list, i)) for i, p in enumerate(plays_list)]
         expect = self.expect(doc["expect"]) if "expect" in doc else None
+        game = doc.get("game", LocDict())
+        totals = None
+        if "totals" in game:
+            totals = {side: value for side, (value, _, _) in
+                      self.numbered(game["totals"], "side", "game.totals").items()}
+        carried = game.get("carried", LocDict())
         options = doc.get("options", LocDict())
         collect(self.errors)
         return Transcript(
@@ -210,6 +222,11 @@ class _Build:
             span=doc.span,
             option_spans=dict(getattr(options, "value_spans", {})),
             **_spans(vs, "seats", "dealer", "deal", "deck", "plays"),
+            game_totals=totals,
+            game_carried=dict(carried),
+            game_span=vs.get("game"),
+            game_totals_span=getattr(game, "value_spans", {}).get("totals"),
+            game_carried_spans=dict(getattr(carried, "key_spans", {})),
         )
 
     def check_seat(self, seat: int, span: Span | None) -> None:
