@@ -1,8 +1,11 @@
-"""Issue 22, item 9: the smaller gaps of the language.
+"""Issue 22, items 9, 6, 7 and 4: the smaller gaps of the language, run captures, a deck's extra cards and a
+short last deal, and kontsina checked against pagat.com.
 
-`last_round` and `players` visible to events (played alike by Hand, the Python playout and the C back end);
-`capture.forced` and `capture.leftovers` written as expressions of the options; a name of another context
-said to be visible there, not only unknown.
+Item 9: `last_round` and `players` visible to events; `capture.forced` and `capture.leftovers` written as
+expressions of the options; a name of another context said to be visible there, not only unknown. Item 6:
+capture kind run (tests/gaps/cuarenta-runs.*). Item 7: `deck.extra` and `deal.short_last`
+(tests/gaps/jokers-short-deal.*). Each is played alike by Hand, the Python playout and the C back end
+(lockstep), said in words by explain and diff, and located when written wrong.
 """
 import random
 import textwrap
