@@ -355,5 +355,5 @@ def test_a_section_key_written_nested_hints_the_top_level_key(tmp_path):
     with pytest.raises(RulespecError) as info:
         compile_ruleset(path)
     assert info.value.headline().endswith(
-        "nested.yaml:4:3: unknown key 'checks' in deal; expected one of: packet, repeat_last, rounds; "
+        "nested.yaml:4:3: unknown key 'checks' in deal; expected one of: bury, packet, repeat_last, rounds; "
         "did you mean the top-level key 'deal_checks'?")
