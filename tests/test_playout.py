@@ -24,6 +24,8 @@ from rulespec.source.rulesets import shipped_ids
 PLAYED = [rid for rid in shipped_ids() if not playout_unsupported(compile_ruleset(rid).ruleset)]
 REFUSED = [rid for rid in shipped_ids() if rid not in PLAYED]
 
+# The pile games among them: a pile, face-down cards and deal.bury.
+PILE_GAMES = {"pishti", "kseri"}
 HANDS = 6          # per ruleset and player count: random bots, then every third seat greedy
 
 
@@ -360,3 +362,11 @@ def test_a_shipped_ruleset_the_playout_refuses_plays_through_hand():
     assert playout_for(compiled) is None
     assert to_dict(simulate(compiled, seed=3, workers=1, hands=6)) == \
         to_dict(simulate(compiled, seed=3, workers=1, hands=6, playout=False))
+
+
+def test_the_pile_games_are_refused_and_played_by_hand():
+    from rulespec.compiler.support import playout_unsupported
+    for rid in sorted(PILE_GAMES):
+        compiled = compile_ruleset(rid)
+        assert playout_unsupported(compiled.ruleset) and playout_for(compiled) is None, rid
+        assert to_dict(simulate(compiled, seed=1, workers=1, hands=5))
