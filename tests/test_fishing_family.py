@@ -17,7 +17,7 @@ FAMILY = {
     "tablanette": (["tablanettes", "cards", "honours", "ten_of_diamonds", "two_of_clubs"], {"tablanette"}, [],
                    {"target": 251, "tablanette_counts_played": True}, [2], "tablanette52"),
     "pishti": (["pishtis", "cards", "jacks", "aces", "two_of_clubs", "ten_of_diamonds"], {"pishti", "jack_pishti"}, [],
-               {"target": 151, "last_card_pishti": True}, [2, 4], "standard52"),
+               {"target": 151, "last_card_pishti": False}, [2, 4], "standard52"),
     "kseri": (["xeres", "cards", "honours", "ten_of_diamonds", "two_of_clubs"], {"xeri", "jack_xeri"}, ["pile_redealt"],
               {"hands": 4}, [2, 4], "standard52"),
 }
@@ -320,8 +320,10 @@ def test_kseri_honours_are_k_q_j_10_but_the_ten_of_diamonds():
     assert h.score()[0] == {"xeres": 0, "cards": 3, "honours": 4, "ten_of_diamonds": 2, "two_of_clubs": 1, "total": 10}
 
 
-def test_pishti_option_last_card_pishti_off():
-    # The hand's last card taking a lone card of its rank: a pishti by default, nothing with the option off.
+def test_pishti_the_last_card_makes_no_pishti_unless_the_option_counts_it():
+    # "You may score a pisti at any point in the game except on the very ... last cards played": the hand's
+    # last card taking a lone card of its rank is no pishti by default (docs/fishing-family.md, Pishti).
+    assert compile_ruleset("pishti").ruleset.options["last_card_pishti"].default is False
     for on, want in ((True, ["pishti"]), (False, [])):
         rules = compile_ruleset("pishti", {"last_card_pishti": on}).module
         nine, other = mask_of(rules, "9D"), mask_of(rules, "9S")
