@@ -9,7 +9,9 @@ Appended to the generated file after the engine (codegen_c.generate), it adds
   until the agent's first decision;
 - `rs_vec_step(...)`: one action per environment, applied, then the other seats played up to the
   agent's next decision; observations, masks, rewards and terminations written into the caller's
-  arrays (NumPy's, through ctypes): one call per batch step.
+  arrays (NumPy's, through ctypes): one call per batch step;
+- `rs_vec_sample(...)`: a random legal action per env (the random agent of benchmarks and tests);
+- `rs_vec_deal(...)`: each env's hand number and deck order (to replay its deal on a `Hand`).
 
 The agent decides what the Gymnasium adapter's agent decides (rulespec/interop/decisions.py: a card,
 then a capture card by card, DONE), except its declarations: they are made for it, the most points
@@ -54,6 +56,9 @@ typedef struct {
     int decl_n[MAX_SEATS][N_BONUS + 1];       /* declarations made (applied), per seat and bonus */
     int illegal;                              /* the episode ended on an illegal action */
     float reward;
+    uint64_t legal;                           /* the agent's legal cards as last observed, */
+    int legal_done;                           /* and whether DONE is legal */
+    Rng arng;                                 /* the random agent's generator (rs_vec_sample) */
 } VEnv;
 
 /* The observation's blocks (rulespec/interop/observation.py), for one seat count. */
@@ -317,6 +322,9 @@ static void ve_observe(VEnv *e, int me, float *o, int8_t *mask) {
         uint64_t legal = ve_legal(e, me, &done);
         for (uint64_t m = legal; m; m &= m - 1) mask[rs_low(m)] = 1;
         if (done) mask[N_CARDS] = 1;
+        e->legal = legal; e->legal_done = done;
+    } else {
+        e->legal = 0; e->legal_done = 0;
     }
     for (int j = 0; j < n; j++)
         for (int b = 0; b < N_BONUS; b++) o[L->bonuses + j * N_BONUS + b] = (float)e->decl_n[(me + j) % n][b];
@@ -357,6 +365,8 @@ int rs_vec_reset(void *p, int64_t count, int seats, int agent, uint64_t seed, fl
     for (int64_t i = 0; i < count; i++) {
         VEnv *e = &envs[i];
         e->seed = seed; e->index = i;
+        /* the random agent's stream: hand i's of the run ~seed (native.SplitMix.for_hand(~seed, i)) */
+        e->arng.s = rs_mix(~seed ^ rs_mix((uint64_t)i + UINT64_C(0x9E3779B97F4A7C15)));
         if (ve_reset_one(e, seats, agent, count)) return rs_err_code;
         ve_observe(e, agent, obs + i * obs_size, mask + i * actions);
     }
@@ -365,9 +375,10 @@ int rs_vec_reset(void *p, int64_t count, int seats, int agent, uint64_t seed, fl
 
 /* One action per env. An env whose episode ended on the step before starts its next hand, its action
  * ignored (Gymnasium's NEXT_STEP autoreset). An action outside the mask ends the episode (illegal[i] = 1,
- * the state unchanged); the reward then is the caller's. reward: the agent's at the hand's end, else 0. */
-int rs_vec_step(void *p, int64_t count, int seats, int agent, double stake, const int64_t *act, float *obs,
-                int8_t *mask, float *reward, int8_t *term, int8_t *illegal, int64_t obs_size, int64_t actions) {
+ * the state unchanged, the reward illegal_reward). reward: the agent's at the hand's end, else 0. */
+int rs_vec_step(void *p, int64_t count, int seats, int agent, double stake, double illegal_reward,
+                const int64_t *act, float *obs, int8_t *mask, float *reward, int8_t *term, int8_t *illegal,
+                int64_t obs_size, int64_t actions) {
     if (!p || ve_check(count, seats, agent, obs_size, actions)) return -1;
     VEnv *envs = (VEnv *)p;
     rs_err_code = 0;
@@ -384,7 +395,7 @@ int rs_vec_step(void *p, int64_t count, int seats, int agent, double stake, cons
             if (rs_err_code) return rs_err_code;
             int ok = a == N_CARDS ? done : (a >= 0 && a < N_CARDS && (legal >> a & 1));
             if (!ok) {
-                e->illegal = 1; illegal[i] = 1; term[i] = 1;
+                e->illegal = 1; illegal[i] = 1; term[i] = 1; reward[i] = (float)illegal_reward;
             } else {
                 if (ve_act(e, agent, a)) return rs_err_code;
                 if (e->phase == VP_OVER) {
@@ -394,6 +405,35 @@ int rs_vec_step(void *p, int64_t count, int seats, int agent, double stake, cons
             }
         }
         ve_observe(e, agent, obs + i * obs_size, mask + i * actions);
+    }
+    return 0;
+}
+
+/* A uniformly random legal action per env, ascending order (cards, then DONE), drawn from the env's own
+ * generator; 0 for an env whose episode is over (its next step ignores it), with no draw. */
+int rs_vec_sample(void *p, int64_t count, int64_t *out) {
+    if (!p || count < 1 || count > VE_MAX_ENVS) return -1;
+    VEnv *envs = (VEnv *)p;
+    for (int64_t i = 0; i < count; i++) {
+        VEnv *e = &envs[i];
+        int n = rs_popcount(e->legal) + e->legal_done;
+        if (e->phase == VP_OVER || e->illegal || n == 0) { out[i] = 0; continue; }
+        int r = (int)rs_below(&e->arng, (uint32_t)n);
+        uint64_t m = e->legal;
+        if (r == rs_popcount(m)) { out[i] = N_CARDS; continue; }
+        for (; r; r--) m &= m - 1;
+        out[i] = rs_low(m);
+    }
+    return 0;
+}
+
+/* Each env's hand now: its number in the run (index[i]) and its deck's order as last shuffled (order[i]). */
+int rs_vec_deal(void *p, int64_t count, int64_t *index, uint8_t *order) {
+    if (!p || count < 1 || count > VE_MAX_ENVS) return -1;
+    VEnv *envs = (VEnv *)p;
+    for (int64_t i = 0; i < count; i++) {
+        index[i] = envs[i].index;
+        memcpy(order + i * N_CARDS, envs[i].h.order, N_CARDS);
     }
     return 0;
 }

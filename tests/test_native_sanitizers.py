@@ -37,7 +37,7 @@ HANDS = 8                 # hands per ruleset and seat count
 BATCH = 12                # rulesets compiled into one program
 # The functions a generated file exports: renamed per file, so that one program holds a batch.
 EXPORTS = ("rs_abi", "rs_ruleset_id", "rs_error_where", "rs_shape", "rs_simulate", "rs_vec_shape", "rs_vec_new",
-           "rs_vec_free", "rs_vec_reset", "rs_vec_step")
+           "rs_vec_free", "rs_vec_reset", "rs_vec_step", "rs_vec_sample", "rs_vec_deal")
 VEC_ENVS, VEC_STEPS = 3, 150      # the vector environments' run: envs, and batch steps (random and wild actions)
 ENV = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:halt_on_error=1",
        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=0"}
@@ -121,9 +121,12 @@ def _driver(count: int) -> str:
                       f"void *rs_vec_new_{i}(int64_t);\n"
                       f"void rs_vec_free_{i}(void *);\n"
                       f"int rs_vec_reset_{i}(void *, int64_t, int, int, uint64_t, float *, int8_t *, int64_t, int64_t);\n"
-                      f"int rs_vec_step_{i}(void *, int64_t, int, int, double, const int64_t *, float *, int8_t *, "
-                      f"float *, int8_t *, int8_t *, int64_t, int64_t);\n" for i in range(count))
-    vec = {name: ", ".join(f"rs_vec_{name}_{i}" for i in range(count)) for name in ("shape", "new", "free", "reset", "step")}
+                      f"int rs_vec_step_{i}(void *, int64_t, int, int, double, double, const int64_t *, float *, int8_t *, "
+                      f"float *, int8_t *, int8_t *, int64_t, int64_t);\n"
+                      f"int rs_vec_sample_{i}(void *, int64_t, int64_t *);\n"
+                      f"int rs_vec_deal_{i}(void *, int64_t, int64_t *, uint8_t *);\n" for i in range(count))
+    vec = {name: ", ".join(f"rs_vec_{name}_{i}" for i in range(count))
+           for name in ("shape", "new", "free", "reset", "step", "sample", "deal")}
     return r"""#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,47 +138,48 @@ static const Simulate SIMULATES[] = {{{", ".join(f"rs_simulate_{i}" for i in ran
 typedef void *(*VecNew)(int64_t);
 typedef void (*VecFree)(void *);
 typedef int (*VecReset)(void *, int64_t, int, int, uint64_t, float *, int8_t *, int64_t, int64_t);
-typedef int (*VecStep)(void *, int64_t, int, int, double, const int64_t *, float *, int8_t *, float *, int8_t *,
+typedef int (*VecStep)(void *, int64_t, int, int, double, double, const int64_t *, float *, int8_t *, float *, int8_t *,
                        int8_t *, int64_t, int64_t);
 static const Shape VEC_SHAPES[] = {{{vec["shape"]}}};
 static const VecNew VEC_NEWS[] = {{{vec["new"]}}};
 static const VecFree VEC_FREES[] = {{{vec["free"]}}};
 static const VecReset VEC_RESETS[] = {{{vec["reset"]}}};
 static const VecStep VEC_STEPS[] = {{{vec["step"]}}};
+typedef int (*VecSample)(void *, int64_t, int64_t *);
+typedef int (*VecDeal)(void *, int64_t, int64_t *, uint8_t *);
+static const VecSample VEC_SAMPLES[] = {{{vec["sample"]}}};
+static const VecDeal VEC_DEALS[] = {{{vec["deal"]}}};
 #define VEC_ENVS {VEC_ENVS}
 #define VEC_STEPS_RUN {VEC_STEPS}
 """ + r"""
 /* the vector environments: VEC_ENVS envs, each seat the agent in turn, VEC_STEPS_RUN batch steps of random legal
  * actions and, one in eight, any number (illegal ones, out of range); the observations and masks allocated at
- * exactly the sizes rs_vec_shape gives (the action count: the observation's size, more than N_CARDS + 1) */
+ * exactly the sizes rs_vec_shape gives (the action count: the least, N_CARDS + 1, without declaration slots) */
 static int vec_run(int r, int seats) {
     int32_t shape[32];
     if (VEC_SHAPES[r](seats, shape) != 0) return 0;
-    int64_t size = shape[0], actions = shape[0];
+    int64_t size = shape[0], cards = shape[4] - shape[3], actions = cards + 1;   /* the hand block: N cards */
     uint64_t lcg = UINT64_C(88172645463325252) + (uint64_t)r;
     for (int agent = 0; agent < seats; agent++) {
         void *p = VEC_NEWS[r](VEC_ENVS);
         float *obs = malloc(sizeof(float) * (size_t)(size * VEC_ENVS)), *reward = malloc(sizeof(float) * VEC_ENVS);
         int8_t *mask = malloc((size_t)(actions * VEC_ENVS)), *term = malloc(VEC_ENVS), *illegal = malloc(VEC_ENVS);
-        int64_t act[VEC_ENVS];
+        int64_t act[VEC_ENVS], index[VEC_ENVS];
+        uint8_t *order = malloc((size_t)(cards * VEC_ENVS));
         int code = VEC_RESETS[r](p, VEC_ENVS, seats, agent, UINT64_C(777) + (uint64_t)r, obs, mask, size, actions);
         for (int t = 0; t < VEC_STEPS_RUN && code == 0; t++) {
+            code = VEC_SAMPLES[r](p, VEC_ENVS, act);               /* a legal action each */
             for (int i = 0; i < VEC_ENVS; i++) {
                 lcg = lcg * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-                int64_t a = (int64_t)(lcg >> 40) % (actions + 4) - 2;
-                if ((lcg >> 33) % 8) {                /* a legal one, where there is one */
-                    int64_t legal = 0, pick = (int64_t)(lcg >> 20) % (actions + 1);
-                    for (int64_t j = 0; j < actions; j++) legal += mask[i * actions + j];
-                    if (legal) for (int64_t j = 0, seen = 0; j < actions; j++)
-                        if (mask[i * actions + j] && seen++ == pick % legal) { a = j; break; }
-                }
-                act[i] = a;
+                if ((lcg >> 33) % 8 == 0) act[i] = (int64_t)(lcg >> 40) % (actions + 4) - 2;    /* or any number */
             }
-            code = VEC_STEPS[r](p, VEC_ENVS, seats, agent, 51.0, act, obs, mask, reward, term, illegal, size, actions);
+            if (code == 0)
+                code = VEC_STEPS[r](p, VEC_ENVS, seats, agent, 51.0, -51.0, act, obs, mask, reward, term, illegal, size, actions);
         }
+        if (code == 0) code = VEC_DEALS[r](p, VEC_ENVS, index, order);
         printf("vec %d %d %d\n", r, seats, code);
         VEC_FREES[r](p);
-        free(obs); free(reward); free(mask); free(term); free(illegal);
+        free(obs); free(reward); free(mask); free(term); free(illegal); free(order);
     }
     return 0;
 }

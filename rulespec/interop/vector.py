@@ -109,8 +109,9 @@ class VectorEnv(GymVectorEnv):
         self._obs = np.zeros((self.num_envs, self.observer.size), np.float32)
         self._mask = np.zeros((self.num_envs, self.layout.size), np.int8)
         self._reward = np.zeros(self.num_envs, np.float32)
-        self._term = np.zeros(self.num_envs, np.int8)
-        self._illegal = np.zeros(self.num_envs, np.int8)
+        self._term = np.zeros(self.num_envs, np.bool_)
+        self._illegal = np.zeros(self.num_envs, np.bool_)
+        self._trunc = np.zeros(self.num_envs, np.bool_)
         self._batch = self._engine(engine)
         self.engine = "native" if isinstance(self._batch, _NativeBatch) else "python"
         self._started = False
@@ -152,13 +153,12 @@ class VectorEnv(GymVectorEnv):
             raise TypeError(f"actions are {self.num_envs} integers, found an array of shape {acts.shape} "
                             f"and type {acts.dtype}")
         self._batch.step(np.ascontiguousarray(acts, np.int64))
-        illegal = self._illegal.astype(bool)
-        reward = np.where(illegal, np.float32(self.illegal_reward), self._reward).astype(np.float32)
-        term = self._term.astype(bool)
         infos = {}
-        if illegal.any():
-            infos = {"illegal_action": illegal, "_illegal_action": illegal.copy()}
-        return self._out(), reward, term, np.zeros(self.num_envs, bool), infos
+        if self._illegal.any():
+            infos = {"illegal_action": self._illegal.copy(), "_illegal_action": self._illegal.copy()}
+        if self.copy:
+            return self._out(), self._reward.copy(), self._term.copy(), self._trunc.copy(), infos
+        return self._out(), self._reward, self._term, self._trunc, infos
 
     def _out(self) -> dict:
         if self.copy:
@@ -169,10 +169,20 @@ class VectorEnv(GymVectorEnv):
         """The agents' masks now (num_envs × actions, int8), for maskable policies."""
         return self._mask.copy()
 
-    def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action per env (any action where an env has none: its next step resets it)."""
-        keys = rng.random(self._mask.shape, np.float32) * self._mask
-        return keys.argmax(axis=1)
+    def sample_actions(self) -> np.ndarray:
+        """A uniformly random legal action per env (int64), the same on both engines: drawn from env i's own
+        generator, native.SplitMix.for_hand(~seed, i), among its legal actions in ascending order; 0 where
+        the episode is over (the next step ignores it)."""
+        if not self._started:
+            raise RuntimeError("call reset() before sample_actions()")
+        return self._batch.sample()
+
+    def deals(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each env's hand now: its number in the run (int64, num_envs) and its deck order as last shuffled
+        (uint8, num_envs × cards): `Hand(rules, seats, number % seats, DealSource(order=...))` deals it again."""
+        if not self._started:
+            raise RuntimeError("call reset() before deals()")
+        return self._batch.deals()
 
     def close_extras(self, **kwargs):
         self._batch.close()
@@ -183,6 +193,7 @@ class _NativeBatch:
 
     def __init__(self, env: VectorEnv):
         self.env = env
+        self.ptr = None
         self.nat = native_mod.load(_compiled_of(env.rules))
         lib = self.nat.lib
         self.lib = lib
@@ -192,13 +203,19 @@ class _NativeBatch:
         lib.rs_vec_free.argtypes = [ctypes.c_void_p]
         lib.rs_vec_shape.restype = ctypes.c_int
         lib.rs_vec_shape.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int32)]
-        f32, i8, i64 = (np.ctypeslib.ndpointer(t, flags="C_CONTIGUOUS") for t in (np.float32, np.int8, np.int64))
+        f32, i8, i64, b8 = (np.ctypeslib.ndpointer(t, flags="C_CONTIGUOUS")
+                            for t in (np.float32, np.int8, np.int64, np.bool_))
         lib.rs_vec_reset.restype = ctypes.c_int
         lib.rs_vec_reset.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int, ctypes.c_int, ctypes.c_uint64,
                                      f32, i8, ctypes.c_int64, ctypes.c_int64]
+        lib.rs_vec_sample.restype = ctypes.c_int
+        lib.rs_vec_sample.argtypes = [ctypes.c_void_p, ctypes.c_int64, i64]
+        lib.rs_vec_deal.restype = ctypes.c_int
+        lib.rs_vec_deal.argtypes = [ctypes.c_void_p, ctypes.c_int64, i64,
+                                    np.ctypeslib.ndpointer(np.uint8, flags="C_CONTIGUOUS")]
         lib.rs_vec_step.restype = ctypes.c_int
         lib.rs_vec_step.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int, ctypes.c_int, ctypes.c_double,
-                                    i64, f32, i8, f32, i8, i8, ctypes.c_int64, ctypes.c_int64]
+                                    ctypes.c_double, i64, f32, i8, f32, b8, b8, ctypes.c_int64, ctypes.c_int64]
         self._check_shape()
         self.ptr = lib.rs_vec_new(env.num_envs)
         if not self.ptr:
@@ -229,14 +246,26 @@ class _NativeBatch:
         self._call(self.lib.rs_vec_reset(self.ptr, env.num_envs, env.seats, env.seat, seed, env._obs, env._mask,
                                          env.observer.size, env.layout.size))
         env._reward[:] = 0
-        env._term[:] = 0
-        env._illegal[:] = 0
+        env._term[:] = False
+        env._illegal[:] = False
 
     def step(self, actions: np.ndarray) -> None:
         env = self.env
-        self._call(self.lib.rs_vec_step(self.ptr, env.num_envs, env.seats, env.seat, env.stake, actions, env._obs,
+        self._call(self.lib.rs_vec_step(self.ptr, env.num_envs, env.seats, env.seat, env.stake, env.illegal_reward,
+                                        actions, env._obs,
                                         env._mask, env._reward, env._term, env._illegal, env.observer.size,
                                         env.layout.size))
+
+    def sample(self) -> np.ndarray:
+        out = np.zeros(self.env.num_envs, np.int64)
+        self._call(self.lib.rs_vec_sample(self.ptr, self.env.num_envs, out))
+        return out
+
+    def deals(self) -> tuple[np.ndarray, np.ndarray]:
+        index = np.zeros(self.env.num_envs, np.int64)
+        order = np.zeros((self.env.num_envs, self.env.rules.module.N_CARDS), np.uint8)
+        self._call(self.lib.rs_vec_deal(self.ptr, self.env.num_envs, index, order))
+        return index, order
 
     def close(self) -> None:
         if self.ptr:
@@ -262,6 +291,7 @@ class _PythonBatch:
         self.module = env.rules.module
         self.games: list[Decisions | None] = [None] * env.num_envs
         self.rngs: list = [None] * env.num_envs
+        self.agent_rngs: list = [None] * env.num_envs
         self.index = [0] * env.num_envs
         self.ended = [False] * env.num_envs
         self.seed = 0
@@ -271,11 +301,12 @@ class _PythonBatch:
         self.seed = seed
         for i in range(env.num_envs):
             self.index[i] = i
+            self.agent_rngs[i] = native_mod.SplitMix.for_hand(seed ^ native_mod.MASK64, i)
             self._new_hand(i)
             self._write(i)
         env._reward[:] = 0
-        env._term[:] = 0
-        env._illegal[:] = 0
+        env._term[:] = False
+        env._illegal[:] = False
 
     def _new_hand(self, i: int) -> None:
         """Deal env i's hand (its next one while a deal ends the hand before the agent decides)."""
@@ -321,8 +352,8 @@ class _PythonBatch:
     def step(self, actions: np.ndarray) -> None:
         env = self.env
         env._reward[:] = 0
-        env._term[:] = 0
-        env._illegal[:] = 0
+        env._term[:] = False
+        env._illegal[:] = False
         for i in range(env.num_envs):
             d = self.games[i]
             if self.ended[i] or d.is_over:
@@ -332,15 +363,30 @@ class _PythonBatch:
                 action = int(actions[i])
                 if action not in d.legal_actions():
                     self.ended[i] = True
-                    env._illegal[i] = 1
-                    env._term[i] = 1
+                    env._illegal[i] = True
+                    env._term[i] = True
+                    env._reward[i] = env.illegal_reward
                 else:
                     d.apply(action)
                     self._advance(i)
                     if d.is_over:
                         env._reward[i] = d.returns()[env.seat]
-                        env._term[i] = 1
+                        env._term[i] = True
             self._write(i)
+
+    def deals(self) -> tuple[np.ndarray, np.ndarray]:
+        index = np.array(self.index, np.int64)
+        order = np.array([d.hand.source.order for d in self.games], np.uint8)
+        return index, order
+
+    def sample(self) -> np.ndarray:
+        out = np.zeros(self.env.num_envs, np.int64)
+        for i, d in enumerate(self.games):
+            if self.ended[i] or d.is_over:
+                continue
+            legal = d.legal_actions()
+            out[i] = legal[self.agent_rngs[i].below(len(legal))]
+        return out
 
     def close(self) -> None:
         self.games = []
