@@ -120,9 +120,10 @@ def _driver(count: int) -> str:
                       f"int rs_vec_shape_{i}(int, int32_t *);\n"
                       f"void *rs_vec_new_{i}(int64_t);\n"
                       f"void rs_vec_free_{i}(void *);\n"
-                      f"int rs_vec_reset_{i}(void *, int64_t, int, int, uint64_t, float *, int8_t *, int64_t, int64_t);\n"
-                      f"int rs_vec_step_{i}(void *, int64_t, int, int, double, double, const int64_t *, float *, int8_t *, "
-                      f"float *, int8_t *, int8_t *, int64_t, int64_t);\n"
+                      f"int rs_vec_reset_{i}(void *, int64_t, int, int, uint64_t, float *, int8_t *, int64_t, "
+                      f"int64_t);\n"
+                      f"int rs_vec_step_{i}(void *, int64_t, int, int, double, double, const int64_t *, float *, "
+                      f"int8_t *, float *, int8_t *, int8_t *, int64_t, int64_t);\n"
                       f"int rs_vec_sample_{i}(void *, int64_t, int64_t *);\n"
                       f"int rs_vec_deal_{i}(void *, int64_t, int64_t *, uint8_t *);\n" for i in range(count))
     vec = {name: ", ".join(f"rs_vec_{name}_{i}" for i in range(count))
@@ -174,7 +175,8 @@ static int vec_run(int r, int seats) {
                 if ((lcg >> 33) % 8 == 0) act[i] = (int64_t)(lcg >> 40) % (actions + 4) - 2;    /* or any number */
             }
             if (code == 0)
-                code = VEC_STEPS[r](p, VEC_ENVS, seats, agent, 51.0, -51.0, act, obs, mask, reward, term, illegal, size, actions);
+                code = VEC_STEPS[r](p, VEC_ENVS, seats, agent, 51.0, -51.0, act, obs, mask, reward, term, illegal,
+                                    size, actions);
         }
         if (code == 0) code = VEC_DEALS[r](p, VEC_ENVS, index, order);
         printf("vec %d %d %d\n", r, seats, code);
@@ -209,8 +211,10 @@ int main(int argc, char **argv) {
 """
 
 
-def _play(cc: str, folder: Path, number: int, batch: list[tuple[str, str]]) -> tuple[list[str], list[tuple]]:
-    """Compile and run one batch: (findings, each with its ruleset's name; (ruleset, seats, code, hands) per run)."""
+def _play(cc: str, folder: Path, number: int,
+          batch: list[tuple[str, str]]) -> tuple[list[str], list[tuple], list[tuple]]:
+    """Compile and run one batch: (findings, each with its ruleset's name; (ruleset, seats, code, hands) per run;
+    (ruleset, seats, code) per run of the vector environments)."""
     files = []
     for i, (_, source) in enumerate(batch):
         path = folder / f"batch{number}_{i}.c"
@@ -234,9 +238,9 @@ def _play(cc: str, folder: Path, number: int, batch: list[tuple[str, str]]) -> t
     if done.returncode != 0 and not findings:
         findings.append(f"{current}: the program stopped with code {done.returncode}: {done.stderr[-500:]}")
     runs = [tuple(int(x) for x in line.split()) for line in done.stdout.splitlines() if not line.startswith("vec ")]
-    vector_runs = [line for line in done.stdout.splitlines() if line.startswith("vec ")]
-    assert vector_runs, "the vector environments were not run"
-    return findings, runs
+    vector_runs = [tuple(int(x) for x in line.split()[1:]) for line in done.stdout.splitlines()
+                   if line.startswith("vec ")]
+    return findings, runs, vector_runs
 
 
 def test_the_generated_c_of_shipped_and_random_rulesets_runs_clean_under_the_sanitizers(tmp_path, capsys):
@@ -259,8 +263,9 @@ def test_the_generated_c_of_shipped_and_random_rulesets_runs_clean_under_the_san
         if batch:
             jobs.append(pool.submit(_play, cc, tmp_path, len(jobs), batch))
         results = [job.result() for job in jobs]
-    findings = [f for found, _ in results for f in found]
-    runs = [run for _, played in results for run in played]
+    findings = [f for found, _, _ in results for f in found]
+    runs = [run for _, played, _ in results for run in played]
+    vector_runs = [run for _, _, stepped in results for run in stepped]
     assert not findings, "\n".join(findings[:20])
     shipped = len(list(rulesets_dir().glob("*.yaml"))) + 2
     stopped = sum(1 for run in runs if run[2] != 0)
@@ -269,3 +274,4 @@ def test_the_generated_c_of_shipped_and_random_rulesets_runs_clean_under_the_san
               f"random ones refused before C), {len(runs)} runs, {sum(run[3] for run in runs)} hands, "
               f"{stopped} runs stopped by a limit of the C, 0 findings", file=sys.stderr)
     assert built >= shipped + RANDOM // 2 and sum(run[3] for run in runs) > 0
+    assert sum(1 for run in vector_runs if run[2] == 0) >= shipped      # the vector environments were stepped
