@@ -33,7 +33,9 @@ Engines: `engine="native"` steps every env in one C call per batch step (compile
 rewards, and `"auto"` (the default) takes the native engine unless it cannot run the ruleset (no C
 compiler, a construct the C back end lacks, declarations="agent" with hand bonuses), then warns once
 and plays Python; `env.engine` says which, `env.fallback_reason` why. The arrays returned are the
-env's own buffers, overwritten by the next step, unless copy=True (the default).
+env's own buffers, overwritten by the next step, unless copy=True (the default). A hand that passes one of
+the C's fixed lists (native.NativeLimit, located) or another error of play stops the step with that error;
+the envs then need reset().
 
 Needs the `rl` extra: `pip install 'rulespec[rl]'`.
 """
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import ctypes
 import secrets
+import threading
 import warnings
 from types import SimpleNamespace
 
@@ -61,6 +64,9 @@ ENGINES = ("auto", "native", "python")
 DECLARATIONS = ("auto", "agent")
 MAX_ENVS = 1 << 20                 # emit_vector.py VE_MAX_ENVS
 EMPTY_DEALS = 1000                 # deals in a row that end the hand before the agent decides (VE_EMPTY_DEALS)
+# ctypes lets other threads run during a call, and the generated C keeps its work lists (moves, capture rows) in
+# static arrays: one call into the native vector code at a time.
+_C_LOCK = threading.Lock()
 # rs_vec_shape's list: the observation's size, H, S, then the blocks' offsets in observation.py's order.
 _SHAPE_BLOCKS = ("hand", "table", "previous", "piles", "shown", "pending_declared", "card", "partial", "wild_as",
                  "seat", "dealer", "to_move", "phase", "hand_sizes", "stock", "round", "bonuses", "event_points")
@@ -152,7 +158,11 @@ class VectorEnv(GymVectorEnv):
         if acts.shape != (self.num_envs,) or not (np.issubdtype(acts.dtype, np.integer) and acts.dtype != np.bool_):
             raise TypeError(f"actions are {self.num_envs} integers, found an array of shape {acts.shape} "
                             f"and type {acts.dtype}")
-        self._batch.step(np.ascontiguousarray(acts, np.int64))
+        try:
+            self._batch.step(np.ascontiguousarray(acts, np.int64))
+        except RulespecError:
+            self._started = False           # the batch stopped part way: every env starts again at reset()
+            raise
         infos = {}
         if self._illegal.any():
             infos = {"illegal_action": self._illegal.copy(), "_illegal_action": self._illegal.copy()}
@@ -228,11 +238,15 @@ class _NativeBatch:
         blocks = env.observer.blocks
         rounds = blocks["round"].stop - blocks["round"].start - 1        # the block holds S + 1 places
         expected = [env.observer.size, env.observer.max_hand, rounds] + [blocks[name].start for name in _SHAPE_BLOCKS]
-        if self.lib.rs_vec_shape(env.seats, out) != 0 or list(out) != expected:
+        with _C_LOCK:
+            code = self.lib.rs_vec_shape(env.seats, out)
+        if code != 0 or list(out) != expected:
             raise native_mod.NativeUnavailable(f"the native library {self.nat.path.name} lays out observations "
                                                f"unlike rulespec/interop/observation.py (built for another version?)")
 
-    def _call(self, code: int) -> None:
+    def _call(self, fn, *args) -> None:
+        with _C_LOCK:
+            code = fn(*args)
         if code == 0:
             return
         if code == 7:
@@ -243,33 +257,33 @@ class _NativeBatch:
 
     def reset(self, seed: int) -> None:
         env = self.env
-        self._call(self.lib.rs_vec_reset(self.ptr, env.num_envs, env.seats, env.seat, seed, env._obs, env._mask,
-                                         env.observer.size, env.layout.size))
+        self._call(self.lib.rs_vec_reset, self.ptr, env.num_envs, env.seats, env.seat, seed, env._obs, env._mask,
+                   env.observer.size, env.layout.size)
         env._reward[:] = 0
         env._term[:] = False
         env._illegal[:] = False
 
     def step(self, actions: np.ndarray) -> None:
         env = self.env
-        self._call(self.lib.rs_vec_step(self.ptr, env.num_envs, env.seats, env.seat, env.stake, env.illegal_reward,
-                                        actions, env._obs,
-                                        env._mask, env._reward, env._term, env._illegal, env.observer.size,
-                                        env.layout.size))
+        self._call(self.lib.rs_vec_step, self.ptr, env.num_envs, env.seats, env.seat, env.stake, env.illegal_reward,
+                   actions, env._obs, env._mask, env._reward, env._term, env._illegal, env.observer.size,
+                   env.layout.size)
 
     def sample(self) -> np.ndarray:
         out = np.zeros(self.env.num_envs, np.int64)
-        self._call(self.lib.rs_vec_sample(self.ptr, self.env.num_envs, out))
+        self._call(self.lib.rs_vec_sample, self.ptr, self.env.num_envs, out)
         return out
 
     def deals(self) -> tuple[np.ndarray, np.ndarray]:
         index = np.zeros(self.env.num_envs, np.int64)
         order = np.zeros((self.env.num_envs, self.env.rules.module.N_CARDS), np.uint8)
-        self._call(self.lib.rs_vec_deal(self.ptr, self.env.num_envs, index, order))
+        self._call(self.lib.rs_vec_deal, self.ptr, self.env.num_envs, index, order)
         return index, order
 
     def close(self) -> None:
         if self.ptr:
-            self.lib.rs_vec_free(self.ptr)
+            with _C_LOCK:
+                self.lib.rs_vec_free(self.ptr)
             self.ptr = None
 
     def __del__(self):
