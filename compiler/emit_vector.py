@@ -55,10 +55,11 @@ typedef struct {
     int64_t pend_pts[N_CAT + 1];              /* their points per category */
     int decl_n[MAX_SEATS][N_BONUS + 1];       /* declarations made (applied), per seat and bonus */
     int illegal;                              /* the episode ended on an illegal action */
-    float reward;
     uint64_t legal;                           /* the agent's legal cards as last observed, */
     int legal_done;                           /* and whether DONE is legal */
     Rng arng;                                 /* the random agent's generator (rs_vec_sample) */
+    int cur;                                  /* the seat deciding (the agent's, or any seat's: agent -1) */
+    double values[MAX_SIDES];                 /* each side's result at the hand's end */
 } VEnv;
 
 /* The observation's blocks (rulespec/interop/observation.py), for one seat count. */
@@ -130,7 +131,7 @@ static int ve_deal(VEnv *e, int seats) {
     h->rng.s = rs_mix(e->seed ^ rs_mix((uint64_t)i + UINT64_C(0x9E3779B97F4A7C15)));
     shuffle(h);
     memset(e->decl_n, 0, sizeof e->decl_n);
-    e->pend = 0; e->illegal = 0; e->reward = 0;
+    e->pend = 0; e->illegal = 0;
     if (start(h)) return rs_err_code;
     /* a dealer bonus (the deal's only events) whose event bears a hand bonus's name counts as the dealer's
      * declaration of it, as the observation counts the events (EV_AS_BONUS) */
@@ -138,7 +139,8 @@ static int ve_deal(VEnv *e, int seats) {
     return 0;
 }
 
-/* the other seats play (the native random bot), knocks are made, until the agent decides or the hand ends */
+/* the other seats play (the native random bot), knocks are made, until the agent decides or the hand ends
+ * (agent -1: every seat is an agent's, the next seat to decide stops it) */
 static int ve_advance(VEnv *e, int agent) {
     Hand *h = &e->h;
     while (!h->over) {
@@ -159,7 +161,8 @@ static int ve_advance(VEnv *e, int agent) {
             nd = best_declarations(h, seat, ve_ds);
             if (rs_err_code) return rs_err_code;
         }
-        if (seat == agent) {                      /* its declarations go with its coming play */
+        if (seat == agent || agent < 0) {         /* its declarations go with its coming play */
+            e->cur = seat;
             e->pend = 0; e->pend_wild = h->wild_as;
             memset(e->pend_bonus, 0, sizeof e->pend_bonus); memset(e->pend_pts, 0, sizeof e->pend_pts);
             for (int j = 0; j < nd; j++) {
@@ -225,19 +228,20 @@ static uint64_t ve_legal(VEnv *e, int agent, int *done) {
 
 static int ve_play(VEnv *e, int agent, int card, uint64_t capture) {
     Hand *h = &e->h;
-    for (int b = 0; b < N_BONUS; b++) e->decl_n[agent][b] += e->pend_bonus[b];
+    int me = e->cur;
+    for (int b = 0; b < N_BONUS; b++) e->decl_n[me][b] += e->pend_bonus[b];
     e->pend = 0;
     memset(e->pend_bonus, 0, sizeof e->pend_bonus); memset(e->pend_pts, 0, sizeof e->pend_pts);
-    play_card(h, agent, card, capture);
+    play_card(h, me, card, capture);
     if (rs_err_code) return rs_err_code;
     return ve_advance(e, agent);
 }
 
-/* one action of the agent (checked legal by the caller) */
+/* one action of the seat deciding (checked legal by the caller) */
 static int ve_act(VEnv *e, int agent, int64_t a) {
     Hand *h = &e->h;
     if (e->phase == VP_CARD) {
-        int k = ve_options(h, agent, (int)a);
+        int k = ve_options(h, e->cur, (int)a);
         if (rs_err_code) return rs_err_code;
         if (k < 1) return rs_err_code = 6;
         if (k == 1) return ve_play(e, agent, (int)a, OPT[0]);
@@ -246,7 +250,7 @@ static int ve_act(VEnv *e, int agent, int64_t a) {
     }
     if (a == N_CARDS) { e->phase = VP_CARD; return ve_play(e, agent, e->card, e->partial); }
     e->partial |= UINT64_C(1) << a;
-    int k = ve_options(h, agent, e->card), left = 0;
+    int k = ve_options(h, e->cur, e->card), left = 0;
     if (rs_err_code) return rs_err_code;
     uint64_t only = 0, rest;
     for (int i = 0; i < k; i++) if (ve_prefix(OPT[i], e->partial, &rest)) { left++; only = OPT[i]; }
@@ -254,10 +258,11 @@ static int ve_act(VEnv *e, int agent, int64_t a) {
     return 0;
 }
 
-/* bots/ismcts.py result_for: the agent side's total less the best other side's, +/- the stake for an outcome */
-static int ve_reward(VEnv *e, int agent, double stake) {
+/* bots/ismcts.py result_for, per side (e->values): its total less the best other side's, +/- the stake for an
+ * outcome */
+static int ve_reward(VEnv *e, double stake) {
     Hand *h = &e->h;
-    int K = h->k, side = agent % K;
+    int K = h->k;
     int64_t totals[MAX_SIDES] = {0};
     if (h->plays) {
         int64_t rows[MAX_SIDES][N_CAT + 1];
@@ -265,19 +270,21 @@ static int ve_reward(VEnv *e, int agent, double stake) {
         if (rs_err_code) return rs_err_code;
         for (int s = 0; s < K; s++) totals[s] = rows[s][N_CAT];
     }
-    int64_t other = INT64_MIN;
-    for (int s = 0; s < K; s++) if (s != side && totals[s] > other) other = totals[s];
-    double value = K > 1 ? (double)(totals[side] - other) : 0.0;
+    /* the winners of an outcome: the dealer's side (a deal check), the others (the misdeal limit), else the
+     * first side whose pile makes the outcome */
+    int winner = -1, kind = 0;                    /* kind 1: winner's side wins, 2: all but the winner's */
     if (h->outcome >= 0) {
-        /* the winners: the dealer's side (a deal check), the others (the misdeal limit), else the first
-         * side whose pile makes the outcome */
-        int won = 0, found = 0;
-        for (int c = 0; c < N_DC; c++) if (DC_OUTCOME[c] == h->outcome) found = 1, won = side == h->dealer % K;
-        if (!found && h->outcome == OUT_MISDEAL) found = 1, won = side != h->dealer % K;
-        if (!found) for (int s = 0; s < K; s++) if (outcome(h->piles + s, 1) >= 0) { won = s == side; break; }
-        value += won ? stake : -stake;
+        for (int c = 0; c < N_DC; c++) if (DC_OUTCOME[c] == h->outcome) kind = 1, winner = h->dealer % K;
+        if (!kind && h->outcome == OUT_MISDEAL) kind = 2, winner = h->dealer % K;
+        if (!kind) for (int s = 0; s < K; s++) if (outcome(h->piles + s, 1) >= 0) { kind = 1; winner = s; break; }
     }
-    e->reward = (float)value;
+    for (int side = 0; side < K; side++) {
+        int64_t other = INT64_MIN;
+        for (int s = 0; s < K; s++) if (s != side && totals[s] > other) other = totals[s];
+        double value = K > 1 ? (double)(totals[side] - other) : 0.0;
+        if (kind) value += (kind == 1) == (side == winner) ? stake : -stake;
+        e->values[side] = value;
+    }
     return 0;
 }
 
@@ -349,15 +356,16 @@ static int ve_reset_one(VEnv *e, int seats, int agent, int64_t stride) {
 }
 
 static int ve_check(int64_t count, int seats, int agent, int64_t obs_size, int64_t actions) {
-    if (count < 1 || count > VE_MAX_ENVS || ve_layout(seats) || agent < 0 || agent >= seats) return -1;
+    if (count < 1 || count > VE_MAX_ENVS || ve_layout(seats) || agent < -1 || agent >= seats) return -1;
     VL.actions = (int)actions;
     if (obs_size != VL.size || actions < N_CARDS + 1 || actions > (1 << 24)) return -1;
     return 0;
 }
 
-/* Env i deals hand i of the run `seed` (then i + count, ...) and plays to the agent's first decision. */
+/* Env i deals hand i of the run `seed` (then i + count, ...) and plays to the agent's first decision (agent
+ * -1: every seat is an agent's). seat[i]: the seat whose observation obs[i] is. */
 int rs_vec_reset(void *p, int64_t count, int seats, int agent, uint64_t seed, float *obs, int8_t *mask,
-                 int64_t obs_size, int64_t actions) {
+                 int32_t *seat, int64_t obs_size, int64_t actions) {
     if (!p || ve_check(count, seats, agent, obs_size, actions)) return -1;
     VEnv *envs = (VEnv *)p;
     rs_err_code = 0;
@@ -367,44 +375,52 @@ int rs_vec_reset(void *p, int64_t count, int seats, int agent, uint64_t seed, fl
         e->seed = seed; e->index = i;
         /* the random agent's stream: hand i's of the run ~seed (native.SplitMix.for_hand(~seed, i)) */
         e->arng.s = rs_mix(~seed ^ rs_mix((uint64_t)i + UINT64_C(0x9E3779B97F4A7C15)));
+        e->cur = agent < 0 ? 0 : agent;
         if (ve_reset_one(e, seats, agent, count)) return rs_err_code;
-        ve_observe(e, agent, obs + i * obs_size, mask + i * actions);
+        ve_observe(e, e->cur, obs + i * obs_size, mask + i * actions);
+        seat[i] = e->cur;
     }
     return 0;
 }
 
 /* One action per env. An env whose episode ended on the step before starts its next hand, its action
  * ignored (Gymnasium's NEXT_STEP autoreset). An action outside the mask ends the episode (illegal[i] = 1,
- * the state unchanged, the reward illegal_reward). reward: the agent's at the hand's end, else 0. */
+ * the state unchanged, the reward illegal_reward). reward: the agent's at the hand's end, else 0; with agent
+ * -1, `seats` rewards per env, one per seat (the illegal reward the acting seat's). seat[i]: as rs_vec_reset. */
 int rs_vec_step(void *p, int64_t count, int seats, int agent, double stake, double illegal_reward,
                 const int64_t *act, float *obs, int8_t *mask, float *reward, int8_t *term, int8_t *illegal,
-                int64_t obs_size, int64_t actions) {
+                int32_t *seat, int64_t obs_size, int64_t actions) {
     if (!p || ve_check(count, seats, agent, obs_size, actions)) return -1;
     VEnv *envs = (VEnv *)p;
+    int R = agent < 0 ? seats : 1;               /* rewards per env */
     rs_err_code = 0;
     for (int64_t i = 0; i < count; i++) {
         VEnv *e = &envs[i];
-        reward[i] = 0; term[i] = 0; illegal[i] = 0;
+        float *r = reward + i * R;
+        for (int s = 0; s < R; s++) r[s] = 0;
+        term[i] = 0; illegal[i] = 0;
         if (e->phase == VP_OVER || e->illegal) {
             e->index += count;
             if (ve_reset_one(e, seats, agent, count)) return rs_err_code;
         } else {
             int64_t a = act[i];
             int done;
-            uint64_t legal = ve_legal(e, agent, &done);
+            uint64_t legal = ve_legal(e, e->cur, &done);
             if (rs_err_code) return rs_err_code;
             int ok = a == N_CARDS ? done : (a >= 0 && a < N_CARDS && (legal >> a & 1));
             if (!ok) {
-                e->illegal = 1; illegal[i] = 1; term[i] = 1; reward[i] = (float)illegal_reward;
+                e->illegal = 1; illegal[i] = 1; term[i] = 1; r[agent < 0 ? e->cur : 0] = (float)illegal_reward;
             } else {
                 if (ve_act(e, agent, a)) return rs_err_code;
                 if (e->phase == VP_OVER) {
-                    if (ve_reward(e, agent, stake)) return rs_err_code;
-                    reward[i] = e->reward; term[i] = 1;
+                    if (ve_reward(e, stake)) return rs_err_code;
+                    for (int s = 0; s < R; s++) r[s] = (float)e->values[(agent < 0 ? s : agent) % e->h.k];
+                    term[i] = 1;
                 }
             }
         }
-        ve_observe(e, agent, obs + i * obs_size, mask + i * actions);
+        ve_observe(e, e->cur, obs + i * obs_size, mask + i * actions);
+        seat[i] = e->cur;
     }
     return 0;
 }

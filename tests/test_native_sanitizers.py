@@ -120,10 +120,10 @@ def _driver(count: int) -> str:
                       f"int rs_vec_shape_{i}(int, int32_t *);\n"
                       f"void *rs_vec_new_{i}(int64_t);\n"
                       f"void rs_vec_free_{i}(void *);\n"
-                      f"int rs_vec_reset_{i}(void *, int64_t, int, int, uint64_t, float *, int8_t *, int64_t, "
-                      f"int64_t);\n"
+                      f"int rs_vec_reset_{i}(void *, int64_t, int, int, uint64_t, float *, int8_t *, int32_t *, "
+                      f"int64_t, int64_t);\n"
                       f"int rs_vec_step_{i}(void *, int64_t, int, int, double, double, const int64_t *, float *, "
-                      f"int8_t *, float *, int8_t *, int8_t *, int64_t, int64_t);\n"
+                      f"int8_t *, float *, int8_t *, int8_t *, int32_t *, int64_t, int64_t);\n"
                       f"int rs_vec_sample_{i}(void *, int64_t, int64_t *);\n"
                       f"int rs_vec_deal_{i}(void *, int64_t, int64_t *, uint8_t *);\n" for i in range(count))
     vec = {name: ", ".join(f"rs_vec_{name}_{i}" for i in range(count))
@@ -138,9 +138,9 @@ static const Shape SHAPES[] = {{{", ".join(f"rs_shape_{i}" for i in range(count)
 static const Simulate SIMULATES[] = {{{", ".join(f"rs_simulate_{i}" for i in range(count))}}};
 typedef void *(*VecNew)(int64_t);
 typedef void (*VecFree)(void *);
-typedef int (*VecReset)(void *, int64_t, int, int, uint64_t, float *, int8_t *, int64_t, int64_t);
+typedef int (*VecReset)(void *, int64_t, int, int, uint64_t, float *, int8_t *, int32_t *, int64_t, int64_t);
 typedef int (*VecStep)(void *, int64_t, int, int, double, double, const int64_t *, float *, int8_t *, float *, int8_t *,
-                       int8_t *, int64_t, int64_t);
+                       int8_t *, int32_t *, int64_t, int64_t);
 static const Shape VEC_SHAPES[] = {{{vec["shape"]}}};
 static const VecNew VEC_NEWS[] = {{{vec["new"]}}};
 static const VecFree VEC_FREES[] = {{{vec["free"]}}};
@@ -153,7 +153,8 @@ static const VecDeal VEC_DEALS[] = {{{vec["deal"]}}};
 #define VEC_ENVS {VEC_ENVS}
 #define VEC_STEPS_RUN {VEC_STEPS}
 """ + r"""
-/* the vector environments: VEC_ENVS envs, each seat the agent in turn, VEC_STEPS_RUN batch steps of random legal
+/* the vector environments: VEC_ENVS envs, every seat an agent's (-1) then each seat the agent in turn, VEC_STEPS_RUN
+ * batch steps of random legal
  * actions and, one in eight, any number (illegal ones, out of range); the observations and masks allocated at
  * exactly the sizes rs_vec_shape gives (the action count: the least, N_CARDS + 1, without declaration slots) */
 static int vec_run(int r, int seats) {
@@ -161,13 +162,16 @@ static int vec_run(int r, int seats) {
     if (VEC_SHAPES[r](seats, shape) != 0) return 0;
     int64_t size = shape[0], cards = shape[4] - shape[3], actions = cards + 1;   /* the hand block: N cards */
     uint64_t lcg = UINT64_C(88172645463325252) + (uint64_t)r;
-    for (int agent = 0; agent < seats; agent++) {
+    for (int agent = -1; agent < seats; agent++) {
         void *p = VEC_NEWS[r](VEC_ENVS);
-        float *obs = malloc(sizeof(float) * (size_t)(size * VEC_ENVS)), *reward = malloc(sizeof(float) * VEC_ENVS);
+        size_t rewards = (size_t)VEC_ENVS * (agent < 0 ? (size_t)seats : 1);      /* a reward per seat with -1 */
+        float *obs = malloc(sizeof(float) * (size_t)(size * VEC_ENVS)), *reward = malloc(sizeof(float) * rewards);
+        int32_t *seat = malloc(sizeof(int32_t) * VEC_ENVS);
         int8_t *mask = malloc((size_t)(actions * VEC_ENVS)), *term = malloc(VEC_ENVS), *illegal = malloc(VEC_ENVS);
         int64_t act[VEC_ENVS], index[VEC_ENVS];
         uint8_t *order = malloc((size_t)(cards * VEC_ENVS));
-        int code = VEC_RESETS[r](p, VEC_ENVS, seats, agent, UINT64_C(777) + (uint64_t)r, obs, mask, size, actions);
+        int code = VEC_RESETS[r](p, VEC_ENVS, seats, agent, UINT64_C(777) + (uint64_t)r, obs, mask, seat, size,
+                               actions);
         for (int t = 0; t < VEC_STEPS_RUN && code == 0; t++) {
             code = VEC_SAMPLES[r](p, VEC_ENVS, act);               /* a legal action each */
             for (int i = 0; i < VEC_ENVS; i++) {
@@ -176,12 +180,12 @@ static int vec_run(int r, int seats) {
             }
             if (code == 0)
                 code = VEC_STEPS[r](p, VEC_ENVS, seats, agent, 51.0, -51.0, act, obs, mask, reward, term, illegal,
-                                    size, actions);
+                                    seat, size, actions);
         }
         if (code == 0) code = VEC_DEALS[r](p, VEC_ENVS, index, order);
         printf("vec %d %d %d\n", r, seats, code);
         VEC_FREES[r](p);
-        free(obs); free(reward); free(mask); free(term); free(illegal); free(order);
+        free(obs); free(reward); free(mask); free(term); free(illegal); free(order); free(seat);
     }
     return 0;
 }

@@ -76,6 +76,31 @@ def test_the_native_engine_steps_in_lockstep_with_decisions_over_hand(rid, seats
 
 
 @needs_cc
+@pytest.mark.parametrize("rid,seats", [("cirulla", 4), ("cirullone", 4), ("scopa", 2), ("cirulla-knock-after-deal", 2)])
+def test_every_seat_an_agents_steps_in_lockstep_too(rid, seats):
+    native, python = pair(rid, seats, 5, seat="all")
+    obs_n, info_n = native.reset(seed=8)
+    obs_p, info_p = python.reset(seed=8)
+    same(obs_n, obs_p, "reset")
+    assert np.array_equal(info_n["seat"], info_p["seat"])
+    seats_seen, ends = set(), 0
+    for t in range(200):
+        acts = native.sample_actions()
+        if t % 41 == 9:
+            acts[t % 5] = native.layout.size + 3              # out of range: illegal
+        got_n, got_p = native.step(acts), python.step(acts)
+        same(got_n[0], got_p[0], t)
+        assert got_n[1].shape == (5, seats) and np.array_equal(got_n[1], got_p[1]), t
+        assert np.array_equal(got_n[2], got_p[2]) and np.array_equal(got_n[4]["seat"], got_p[4]["seat"]), t
+        seats_seen |= set(got_n[4]["seat"].tolist())
+        for i in np.flatnonzero(got_n[2] & ~got_n[4].get("illegal_action", np.zeros(5, bool))):
+            ends += 1
+            side_values = got_n[1][i][:python.rules.module.SIDES[seats]]
+            assert np.array_equal(got_n[1][i], np.array([side_values[s % len(side_values)] for s in range(seats)]))
+    assert seats_seen == set(range(seats)) and ends >= 3
+
+
+@needs_cc
 def test_each_envs_deal_read_from_c_replays_on_a_hand():
     env = VectorEnv("scopa", 5, 2, engine="native", seat=1)
     rules = env.rules.module

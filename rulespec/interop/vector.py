@@ -17,7 +17,11 @@ total minus the best other side's (± the target for an outcome that ends the ga
   so the declaration slots are never in its mask. `declarations="agent"` leaves them to the agent, as
   the adapter does: then the Python engine plays (below) for a ruleset with hand bonuses.
 - The other seats are the random bot of the native engine: its best declarations, then a uniform
-  choice among its legal moves drawn from the hand's generator.
+  choice among its legal moves drawn from the hand's generator. `seat="all"` makes every seat an
+  agent's instead (self-play, as pgx's batches): each step is the decision of the seat to act in each
+  env, `obs` that seat's view (the hand's last decider's once it ends), `infos["seat"]` (int32,
+  num_envs) which seat it is, and `rewards` float32 num_envs × seats, every seat's at the hand's end
+  (an illegal action's reward to the seat that made it).
 - Autoreset: Gymnasium's NEXT_STEP. The step that ends an env's hand returns its final observation
   (an all-zero mask), its reward and terminations[i] = True; that env's next step ignores its action
   and returns the first observation of its next hand (reward 0, not terminated).
@@ -66,7 +70,7 @@ MAX_ENVS = 1 << 20                 # emit_vector.py VE_MAX_ENVS
 EMPTY_DEALS = 1000                 # deals in a row that end the hand before the agent decides (VE_EMPTY_DEALS)
 # ctypes lets other threads run during a call, and the generated C keeps its work lists (moves, capture rows) in
 # static arrays: one call into the native vector code at a time.
-_C_LOCK = threading.Lock()
+_C_LOCK = threading.RLock()      # reentrant: a batch freed by the garbage collector inside a call
 # rs_vec_shape's list: the observation's size, H, S, then the blocks' offsets in observation.py's order.
 _SHAPE_BLOCKS = ("hand", "table", "previous", "piles", "shown", "pending_declared", "card", "partial", "wild_as",
                  "seat", "dealer", "to_move", "phase", "hand_sizes", "stock", "round", "bonuses", "event_points")
@@ -77,7 +81,7 @@ class VectorEnv(GymVectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(self, ruleset: str | Rules, num_envs: int, seats: int | None = None, *, seat: int = 0,
+    def __init__(self, ruleset: str | Rules, num_envs: int, seats: int | None = None, *, seat: int | str = 0,
                  engine: str = "auto", declarations: str = "auto", illegal_reward: float | None = None,
                  copy: bool = True, **options):
         rules = ruleset if isinstance(ruleset, Rules) else compile_rules(ruleset, **options)
@@ -90,9 +94,10 @@ class VectorEnv(GymVectorEnv):
         if self.seats not in module.SEATS_ALLOWED:
             allowed = ", ".join(map(str, module.SEATS_ALLOWED))
             raise ValueError(f"{rules.id} is played by {allowed} players, not {self.seats}")
-        self.seat = as_int(seat, "seat")
-        if not 0 <= self.seat < self.seats:
-            raise ValueError(f"seat must be from 0 to {self.seats - 1}, found {self.seat}")
+        self.all_seats = seat == "all"
+        self.seat = -1 if self.all_seats else as_int(seat, "seat")
+        if not self.all_seats and not 0 <= self.seat < self.seats:
+            raise ValueError(f"seat must be from 0 to {self.seats - 1} or 'all', found {self.seat}")
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, found {engine!r}")
         if declarations not in DECLARATIONS:
@@ -114,7 +119,8 @@ class VectorEnv(GymVectorEnv):
         self.fallback_reason: str | None = None
         self._obs = np.zeros((self.num_envs, self.observer.size), np.float32)
         self._mask = np.zeros((self.num_envs, self.layout.size), np.int8)
-        self._reward = np.zeros(self.num_envs, np.float32)
+        self._reward = np.zeros((self.num_envs, self.seats) if self.all_seats else self.num_envs, np.float32)
+        self._seat_now = np.zeros(self.num_envs, np.int32)          # the seat whose observation each env's is
         self._term = np.zeros(self.num_envs, np.bool_)
         self._illegal = np.zeros(self.num_envs, np.bool_)
         self._trunc = np.zeros(self.num_envs, np.bool_)
@@ -148,7 +154,11 @@ class VectorEnv(GymVectorEnv):
         seed = as_int(seed, "seed") & native_mod.MASK64
         self._batch.reset(seed)
         self._started = True
-        return self._out(), {}
+        return self._out(), self._seat_info() if self.all_seats else {}
+
+    def _seat_info(self) -> dict:
+        """infos["seat"]: the seat whose observation each env's is (every seat an agent's)."""
+        return {"seat": self._seat_now.copy(), "_seat": np.ones(self.num_envs, np.bool_)}
 
     def step(self, actions):
         """One action per env (NEXT_STEP autoreset: see the module docstring)."""
@@ -166,6 +176,8 @@ class VectorEnv(GymVectorEnv):
         infos = {}
         if self._illegal.any():
             infos = {"illegal_action": self._illegal.copy(), "_illegal_action": self._illegal.copy()}
+        if self.all_seats:
+            infos.update(self._seat_info())
         if self.copy:
             return self._out(), self._reward.copy(), self._term.copy(), self._trunc.copy(), infos
         return self._out(), self._reward, self._term, self._trunc, infos
@@ -213,11 +225,11 @@ class _NativeBatch:
         lib.rs_vec_free.argtypes = [ctypes.c_void_p]
         lib.rs_vec_shape.restype = ctypes.c_int
         lib.rs_vec_shape.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int32)]
-        f32, i8, i64, b8 = (np.ctypeslib.ndpointer(t, flags="C_CONTIGUOUS")
-                            for t in (np.float32, np.int8, np.int64, np.bool_))
+        f32, i8, i32, i64, b8 = (np.ctypeslib.ndpointer(t, flags="C_CONTIGUOUS")
+                                 for t in (np.float32, np.int8, np.int32, np.int64, np.bool_))
         lib.rs_vec_reset.restype = ctypes.c_int
         lib.rs_vec_reset.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int, ctypes.c_int, ctypes.c_uint64,
-                                     f32, i8, ctypes.c_int64, ctypes.c_int64]
+                                     f32, i8, i32, ctypes.c_int64, ctypes.c_int64]
         lib.rs_vec_sample.restype = ctypes.c_int
         lib.rs_vec_sample.argtypes = [ctypes.c_void_p, ctypes.c_int64, i64]
         lib.rs_vec_deal.restype = ctypes.c_int
@@ -225,7 +237,7 @@ class _NativeBatch:
                                     np.ctypeslib.ndpointer(np.uint8, flags="C_CONTIGUOUS")]
         lib.rs_vec_step.restype = ctypes.c_int
         lib.rs_vec_step.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int, ctypes.c_int, ctypes.c_double,
-                                    ctypes.c_double, i64, f32, i8, f32, b8, b8, ctypes.c_int64, ctypes.c_int64]
+                                    ctypes.c_double, i64, f32, i8, f32, b8, b8, i32, ctypes.c_int64, ctypes.c_int64]
         self._check_shape()
         self.ptr = lib.rs_vec_new(env.num_envs)
         if not self.ptr:
@@ -258,7 +270,7 @@ class _NativeBatch:
     def reset(self, seed: int) -> None:
         env = self.env
         self._call(self.lib.rs_vec_reset, self.ptr, env.num_envs, env.seats, env.seat, seed, env._obs, env._mask,
-                   env.observer.size, env.layout.size)
+                   env._seat_now, env.observer.size, env.layout.size)
         env._reward[:] = 0
         env._term[:] = False
         env._illegal[:] = False
@@ -266,8 +278,8 @@ class _NativeBatch:
     def step(self, actions: np.ndarray) -> None:
         env = self.env
         self._call(self.lib.rs_vec_step, self.ptr, env.num_envs, env.seats, env.seat, env.stake, env.illegal_reward,
-                   actions, env._obs, env._mask, env._reward, env._term, env._illegal, env.observer.size,
-                   env.layout.size)
+                   actions, env._obs, env._mask, env._reward, env._term, env._illegal, env._seat_now,
+                   env.observer.size, env.layout.size)
 
     def sample(self) -> np.ndarray:
         out = np.zeros(self.env.num_envs, np.int64)
@@ -308,6 +320,7 @@ class _PythonBatch:
         self.agent_rngs: list = [None] * env.num_envs
         self.index = [0] * env.num_envs
         self.ended = [False] * env.num_envs
+        self.deciding = [0] * env.num_envs          # the seat whose observation each env's is
         self.seed = 0
 
     def reset(self, seed: int) -> None:
@@ -327,6 +340,7 @@ class _PythonBatch:
         env = self.env
         for _ in range(EMPTY_DEALS):
             index = self.index[i]
+            self.deciding[i] = max(env.seat, 0)
             rng = native_mod.SplitMix.for_hand(self.seed, index)
             order = list(range(self.module.N_CARDS))
             rng.shuffle(order)
@@ -344,21 +358,25 @@ class _PythonBatch:
         env, d = self.env, self.games[i]
         bot = _SplitMixBot(self.rngs[i])
         while not d.is_over:
-            if d.current_seat != env.seat:
+            seat = d.current_seat
+            if seat != env.seat and not env.all_seats:
                 d.apply_bot(bot)
             elif d.phase == DECLARE and env.declarations == "auto":
                 if d._knocks:
                     d.apply_bot(bot)                  # a knock: the best declarations, no move drawn
                 else:
-                    d.pending = d.hand.best_declarations(env.seat)
+                    d.pending = d.hand.best_declarations(seat)
                     d._end_declarations()
             else:
+                self.deciding[i] = seat
                 return
 
     def _write(self, i: int) -> None:
         env, d = self.env, self.games[i]
-        env._obs[i] = env.observer.array(d, env.seat)
-        if not d.is_over and d.current_seat == env.seat:
+        me = self.deciding[i]
+        env._obs[i] = env.observer.array(d, me)
+        env._seat_now[i] = me
+        if not d.is_over and d.current_seat == me:
             env._mask[i] = action_mask(d, env.layout.size)
         else:
             env._mask[i] = 0
@@ -379,12 +397,16 @@ class _PythonBatch:
                     self.ended[i] = True
                     env._illegal[i] = True
                     env._term[i] = True
-                    env._reward[i] = env.illegal_reward
+                    if env.all_seats:
+                        env._reward[i, self.deciding[i]] = env.illegal_reward
+                    else:
+                        env._reward[i] = env.illegal_reward
                 else:
                     d.apply(action)
                     self._advance(i)
                     if d.is_over:
-                        env._reward[i] = d.returns()[env.seat]
+                        returns = d.returns()
+                        env._reward[i] = returns if env.all_seats else returns[env.seat]
                         env._term[i] = True
             self._write(i)
 
