@@ -314,7 +314,14 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     w(f"#define N_EXPR_ERRORS {len(aux.errors)}")
     w(body.text())
     w(_ENGINE)
+    w(_vector_section(rs, layout))
     return w.text()
+
+
+def _vector_section(rs: Ruleset, layout: Layout) -> str:
+    """The vector environments' entry points (compiler/emit_vector.py), after the engine they drive."""
+    from rulespec.compiler.emit_vector import vector_section
+    return vector_section(rs, layout, _array)
 
 
 class _Tables:

@@ -3,7 +3,8 @@
 Every shipped ruleset, the two that overflowed its arrays (tests/test_native.py) and RANDOM random ones (tests/fuzz.py's generator, a third of them stretched to the
 C's bounds: hands of half the deck, up to 64 one-card bonuses sharing their cards, up to 16 capture kinds by
 sum) are generated as C, compiled with `-fsanitize=address,undefined` together with a small driver (its
-own main(), no ctypes: the sanitizers' runtime needs no preloading) and played, a few hands per seat count.
+own main(), no ctypes: the sanitizers' runtime needs no preloading) and played, a few hands per seat count,
+then the vector environments (compiler/emit_vector.py) stepped with random legal actions and wild ones.
 The arrays the driver passes are allocated at the sizes rs_shape gives, so a write past them is a finding
 too. Any sanitizer report fails the test, naming the ruleset (a random one by its seed). A run stopped by
 one of the C's limits (too many moves, capture sets...) is no finding: it is an error code, located in
@@ -35,7 +36,9 @@ RANDOM = int(os.environ.get("RULESPEC_SANITIZE_RANDOM", "150"))
 HANDS = 8                 # hands per ruleset and seat count
 BATCH = 12                # rulesets compiled into one program
 # The functions a generated file exports: renamed per file, so that one program holds a batch.
-EXPORTS = ("rs_abi", "rs_ruleset_id", "rs_error_where", "rs_shape", "rs_simulate")
+EXPORTS = ("rs_abi", "rs_ruleset_id", "rs_error_where", "rs_shape", "rs_simulate", "rs_vec_shape", "rs_vec_new",
+           "rs_vec_free", "rs_vec_reset", "rs_vec_step", "rs_vec_sample", "rs_vec_deal")
+VEC_ENVS, VEC_STEPS = 3, 150      # the vector environments' run: envs, and batch steps (random and wild actions)
 ENV = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:halt_on_error=1",
        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=0"}
 FINDINGS = ("runtime error:", "ERROR: AddressSanitizer", "SUMMARY: AddressSanitizer", "SUMMARY: UndefinedBehavior")
@@ -113,7 +116,18 @@ def _source(path: Path) -> str | None:
 def _driver(count: int) -> str:
     exports = "".join(f"int rs_shape_{i}(int, int32_t *);\n"
                       f"int rs_simulate_{i}(uint64_t, int64_t, int64_t, int, int64_t *, int32_t *, int64_t *, "
-                      f"int64_t, int64_t *);\n" for i in range(count))
+                      f"int64_t, int64_t *);\n"
+                      f"int rs_vec_shape_{i}(int, int32_t *);\n"
+                      f"void *rs_vec_new_{i}(int64_t);\n"
+                      f"void rs_vec_free_{i}(void *);\n"
+                      f"int rs_vec_reset_{i}(void *, int64_t, int, int, uint64_t, float *, int8_t *, int32_t *, "
+                      f"int64_t, int64_t);\n"
+                      f"int rs_vec_step_{i}(void *, int64_t, int, int, double, double, const int64_t *, float *, "
+                      f"int8_t *, float *, int8_t *, int8_t *, int32_t *, int64_t, int64_t);\n"
+                      f"int rs_vec_sample_{i}(void *, int64_t, int64_t *);\n"
+                      f"int rs_vec_deal_{i}(void *, int64_t, int64_t *, uint8_t *);\n" for i in range(count))
+    vec = {name: ", ".join(f"rs_vec_{name}_{i}" for i in range(count))
+           for name in ("shape", "new", "free", "reset", "step", "sample", "deal")}
     return r"""#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +136,59 @@ typedef int (*Shape)(int, int32_t *);
 typedef int (*Simulate)(uint64_t, int64_t, int64_t, int, int64_t *, int32_t *, int64_t *, int64_t, int64_t *);
 static const Shape SHAPES[] = {{{", ".join(f"rs_shape_{i}" for i in range(count))}}};
 static const Simulate SIMULATES[] = {{{", ".join(f"rs_simulate_{i}" for i in range(count))}}};
+typedef void *(*VecNew)(int64_t);
+typedef void (*VecFree)(void *);
+typedef int (*VecReset)(void *, int64_t, int, int, uint64_t, float *, int8_t *, int32_t *, int64_t, int64_t);
+typedef int (*VecStep)(void *, int64_t, int, int, double, double, const int64_t *, float *, int8_t *, float *, int8_t *,
+                       int8_t *, int32_t *, int64_t, int64_t);
+static const Shape VEC_SHAPES[] = {{{vec["shape"]}}};
+static const VecNew VEC_NEWS[] = {{{vec["new"]}}};
+static const VecFree VEC_FREES[] = {{{vec["free"]}}};
+static const VecReset VEC_RESETS[] = {{{vec["reset"]}}};
+static const VecStep VEC_STEPS[] = {{{vec["step"]}}};
+typedef int (*VecSample)(void *, int64_t, int64_t *);
+typedef int (*VecDeal)(void *, int64_t, int64_t *, uint8_t *);
+static const VecSample VEC_SAMPLES[] = {{{vec["sample"]}}};
+static const VecDeal VEC_DEALS[] = {{{vec["deal"]}}};
+#define VEC_ENVS {VEC_ENVS}
+#define VEC_STEPS_RUN {VEC_STEPS}
+""" + r"""
+/* the vector environments: VEC_ENVS envs, every seat an agent's (-1) then each seat the agent in turn, VEC_STEPS_RUN
+ * batch steps of random legal
+ * actions and, one in eight, any number (illegal ones, out of range); the observations and masks allocated at
+ * exactly the sizes rs_vec_shape gives (the action count: the least, N_CARDS + 1, without declaration slots) */
+static int vec_run(int r, int seats) {
+    int32_t shape[32];
+    if (VEC_SHAPES[r](seats, shape) != 0) return 0;
+    int64_t size = shape[0], cards = shape[4] - shape[3], actions = cards + 1;   /* the hand block: N cards */
+    uint64_t lcg = UINT64_C(88172645463325252) + (uint64_t)r;
+    for (int agent = -1; agent < seats; agent++) {
+        void *p = VEC_NEWS[r](VEC_ENVS);
+        size_t rewards = (size_t)VEC_ENVS * (agent < 0 ? (size_t)seats : 1);      /* a reward per seat with -1 */
+        float *obs = malloc(sizeof(float) * (size_t)(size * VEC_ENVS)), *reward = malloc(sizeof(float) * rewards);
+        int32_t *seat = malloc(sizeof(int32_t) * VEC_ENVS);
+        int8_t *mask = malloc((size_t)(actions * VEC_ENVS)), *term = malloc(VEC_ENVS), *illegal = malloc(VEC_ENVS);
+        int64_t act[VEC_ENVS], index[VEC_ENVS];
+        uint8_t *order = malloc((size_t)(cards * VEC_ENVS));
+        int code = VEC_RESETS[r](p, VEC_ENVS, seats, agent, UINT64_C(777) + (uint64_t)r, obs, mask, seat, size,
+                               actions);
+        for (int t = 0; t < VEC_STEPS_RUN && code == 0; t++) {
+            code = VEC_SAMPLES[r](p, VEC_ENVS, act);               /* a legal action each */
+            for (int i = 0; i < VEC_ENVS; i++) {
+                lcg = lcg * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                if ((lcg >> 33) % 8 == 0) act[i] = (int64_t)(lcg >> 40) % (actions + 4) - 2;    /* or any number */
+            }
+            if (code == 0)
+                code = VEC_STEPS[r](p, VEC_ENVS, seats, agent, 51.0, -51.0, act, obs, mask, reward, term, illegal,
+                                    seat, size, actions);
+        }
+        if (code == 0) code = VEC_DEALS[r](p, VEC_ENVS, index, order);
+        printf("vec %d %d %d\n", r, seats, code);
+        VEC_FREES[r](p);
+        free(obs); free(reward); free(mask); free(term); free(illegal); free(order); free(seat);
+    }
+    return 0;
+}
 """ + r"""
 /* plays `hands` hands of every seat count of every ruleset, the arrays at exactly the sizes rs_shape gives */
 int main(int argc, char **argv) {
@@ -139,6 +206,8 @@ int main(int argc, char **argv) {
             int code = SIMULATES[r](UINT64_C(12345) + (uint64_t)r, 0, hands, seats, agg, rows, trace, cap, &len);
             printf("%d %d %d %lld\n", r, seats, code, (long long)agg[0]);
             free(agg); free(trace); free(rows);
+            fprintf(stderr, "== ruleset %d seats %d (vector environments)\n", r, seats);
+            vec_run(r, seats);
         }
     }
     return 0;
@@ -146,8 +215,10 @@ int main(int argc, char **argv) {
 """
 
 
-def _play(cc: str, folder: Path, number: int, batch: list[tuple[str, str]]) -> tuple[list[str], list[tuple]]:
-    """Compile and run one batch: (findings, each with its ruleset's name; (ruleset, seats, code, hands) per run)."""
+def _play(cc: str, folder: Path, number: int,
+          batch: list[tuple[str, str]]) -> tuple[list[str], list[tuple], list[tuple]]:
+    """Compile and run one batch: (findings, each with its ruleset's name; (ruleset, seats, code, hands) per run;
+    (ruleset, seats, code) per run of the vector environments)."""
     files = []
     for i, (_, source) in enumerate(batch):
         path = folder / f"batch{number}_{i}.c"
@@ -165,13 +236,15 @@ def _play(cc: str, folder: Path, number: int, batch: list[tuple[str, str]]) -> t
     for line in done.stderr.splitlines():
         if line.startswith("== ruleset "):
             r, seats = line.split()[2], line.split()[4]
-            current = f"{batch[int(r)][0]}, {seats} seats"
+            current = f"{batch[int(r)][0]}, {seats} seats" + (" (vector environments)" if "vector" in line else "")
         elif any(mark in line for mark in FINDINGS):
             findings.append(f"{current}: {line.strip()}")
     if done.returncode != 0 and not findings:
         findings.append(f"{current}: the program stopped with code {done.returncode}: {done.stderr[-500:]}")
-    runs = [tuple(int(x) for x in line.split()) for line in done.stdout.splitlines()]
-    return findings, runs
+    runs = [tuple(int(x) for x in line.split()) for line in done.stdout.splitlines() if not line.startswith("vec ")]
+    vector_runs = [tuple(int(x) for x in line.split()[1:]) for line in done.stdout.splitlines()
+                   if line.startswith("vec ")]
+    return findings, runs, vector_runs
 
 
 def test_the_generated_c_of_shipped_and_random_rulesets_runs_clean_under_the_sanitizers(tmp_path, capsys):
@@ -194,8 +267,9 @@ def test_the_generated_c_of_shipped_and_random_rulesets_runs_clean_under_the_san
         if batch:
             jobs.append(pool.submit(_play, cc, tmp_path, len(jobs), batch))
         results = [job.result() for job in jobs]
-    findings = [f for found, _ in results for f in found]
-    runs = [run for _, played in results for run in played]
+    findings = [f for found, _, _ in results for f in found]
+    runs = [run for _, played, _ in results for run in played]
+    vector_runs = [run for _, _, stepped in results for run in stepped]
     assert not findings, "\n".join(findings[:20])
     shipped = len(list(rulesets_dir().glob("*.yaml"))) + 2
     stopped = sum(1 for run in runs if run[2] != 0)
@@ -204,3 +278,4 @@ def test_the_generated_c_of_shipped_and_random_rulesets_runs_clean_under_the_san
               f"random ones refused before C), {len(runs)} runs, {sum(run[3] for run in runs)} hands, "
               f"{stopped} runs stopped by a limit of the C, 0 findings", file=sys.stderr)
     assert built >= shipped + RANDOM // 2 and sum(run[3] for run in runs) > 0
+    assert sum(1 for run in vector_runs if run[2] == 0) >= shipped      # the vector environments were stepped
