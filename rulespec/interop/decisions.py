@@ -170,6 +170,20 @@ class Decisions:
         self._legal: list[int] | None = None
         self._advance()
 
+    @classmethod
+    def at_turn(cls, hand: Hand, seat: int, layout: ActionLayout | None = None) -> "Decisions":
+        """The decisions of `seat`'s whole move in `hand`, where a bot is asked for it (Hand.current_seat):
+        its declare phase where the ruleset declares with the play, then its card. Knocks are not asked
+        (the bots' own: Decisions.apply_bot); the log starts empty. For a policy played as a bot."""
+        d = cls.__new__(cls)
+        d.__dict__.update(cls(hand.clone(), layout).__dict__)
+        d.hand, d.log, d._logged_deals, d._dealt_round, d._queue = hand, [], len(hand.deal_log), hand.round, []
+        d.pending, d.decls, d.card, d.partial, d.ranking, d._legal = [], [], None, 0, None, None
+        if not d._knocks and d._offer_declarations(seat):
+            return d
+        d._start_card_phase(seat)
+        return d
+
     def with_hand(self, hand: Hand, viewer: int | None = None) -> "Decisions":
         """The same decision in progress (seat, phase, choices so far) over another hand state.
 
