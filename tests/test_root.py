@@ -177,6 +177,7 @@ def test_every_command_that_takes_root_refuses_a_file_outside_it(uploads):
     rows = {"validate": ([escape], 1), "compile": ([escape], 2), "show": (["--merged", escape], 2),
             "explain": ([escape], 2), "diff": (["cirulla", escape], 2), "record": ([escape], 2),
             "simulate": (["cirulla", "--compare", escape, "--hands", "2", "--workers", "1"], 2),
+            "leaderboard": ([escape, "--hands", "1"], 2),
             "replay": ([str(uploads / "t.yaml")], 1), "test": ([str(uploads / "t.yaml")], 1)}
     assert set(rows) == _commands_with_root()
     for command, (argv, expected) in rows.items():

@@ -1,4 +1,5 @@
-"""Bots by name: `random`, `greedy`, `ismcts[:BUDGET]`, one per seat or side from a command line's `--bots`."""
+"""Bots by name: `random`, `greedy`, `ismcts[:BUDGET]`, `policy:FILE` (a trained agent's file: bots/saved.py),
+one per seat or side from a command line's `--bots`."""
 from __future__ import annotations
 
 import random
@@ -14,10 +15,14 @@ MAX_BUDGET = 1_000_000   # rollouts per decision: beyond it a single move takes 
 
 
 def make_bot(spec: str, rng: random.Random):
-    """A bot from its name, with an optional budget after a colon (`ismcts:200`)."""
+    """A bot from its name, with an optional budget after a colon (`ismcts:200`), or `policy:FILE`."""
     name, _, arg = spec.partition(":")
+    if name == "policy":
+        if not arg:
+            raise RulespecError("bot 'policy' names its file: policy:FILE (a .json or .npz policy file)")
+        return _policy(arg)
     if name not in BOTS:
-        raise RulespecError(f"unknown bot '{name}' (bots: {', '.join(BOTS)})")
+        raise RulespecError(f"unknown bot '{name}' (bots: {', '.join(BOTS)}, policy:FILE)")
     if not arg:
         return BOTS[name](rng)
     # ASCII digits only: str.isdigit() accepts '²' and other digits int() refuses.
@@ -47,3 +52,21 @@ def parse_bots(text: str, seats: int, sides: int | None = None, person: int | No
     for spec in specs:
         make_bot(spec, random.Random(0))           # reports an unknown name before any work starts
     return specs
+
+
+_loaded: dict = {}      # (path, size, mtime) -> the bot read from it: a file is read once per process
+
+
+def _policy(path: str):
+    """The bot of a policy file (bots/saved.py), read once per version of the file."""
+    import os
+
+    from rulespec.bots.saved import _fail, load_policy
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise _fail(path, f"cannot read the policy file ({exc.strerror or exc})") from None
+    key = (os.path.realpath(path), st.st_size, st.st_mtime_ns)
+    if key not in _loaded:
+        _loaded[key] = load_policy(path)
+    return _loaded[key]

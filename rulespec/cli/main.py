@@ -12,8 +12,8 @@ from rulespec import __version__
 from rulespec.errors import RulespecError
 
 # In the order `rulespec --help` lists them; each is the module rulespec/cli/NAME.py.
-COMMAND_NAMES = ("validate", "compile", "replay", "record", "simulate", "list", "show", "play", "explain", "diff", "test",
-                 "new", "schema", "docs")
+COMMAND_NAMES = ("validate", "compile", "replay", "record", "simulate", "leaderboard", "list", "show", "play",
+                 "explain", "diff", "test", "new", "schema", "docs")
 
 
 def _command(name: str):

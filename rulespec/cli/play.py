@@ -268,9 +268,9 @@ def register(sub) -> None:
     pl.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
     pl.add_argument("--seats", type=int, help="the number of players (default: the ruleset's)")
     pl.add_argument("--bots", default="greedy", metavar="BOT[,BOT...]",
-                    help="the bots of the other seats (random, greedy, ismcts[:BUDGET]): one for all, one per "
-                         "side, one per other seat in seat order, or one per seat (yours then ignored); "
-                         "default greedy")
+                    help="the bots of the other seats (random, greedy, ismcts[:BUDGET], or policy:FILE, a "
+                         "trained agent's .json or .npz file): one for all, one per side, one per other seat in "
+                         "seat order, or one per seat (yours then ignored); default greedy")
     pl.add_argument("--hands", type=int, help="stop after this many hands (default: play the game out)")
     add_option_argument(pl)
     pl.set_defaults(func=run)

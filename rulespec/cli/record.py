@@ -15,7 +15,8 @@ def register(sub) -> None:
     rec.add_argument("--seats", type=int, help="the number of players (default: the ruleset's)")
     rec.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
     rec.add_argument("--bots", "--bot", dest="bots", default="random", metavar="BOT[,BOT...]",
-                     help="random, greedy or ismcts[:BUDGET]: one for all, one per side or one per seat "
+                     help="random, greedy, ismcts[:BUDGET] or policy:FILE (a trained agent's file): one for all, "
+                     "one per side or one per seat "
                           "(default random)")
     add_option_argument(rec)
     rec.add_argument("-o", "--output", metavar="FILE",

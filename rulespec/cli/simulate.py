@@ -32,7 +32,8 @@ def register(sub) -> None:
     s.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed plays the same hands (default 0)")
     s.add_argument("--seats", type=int, help="the number of players (default: the ruleset's)")
     s.add_argument("--bots", "--bot", dest="bots", default="random", metavar="BOT[,BOT...]",
-                   help="random, greedy or ismcts[:BUDGET]: one for all, one per side or one per seat "
+                   help="random, greedy, ismcts[:BUDGET] or policy:FILE (a trained agent's file): one for all, "
+                   "one per side or one per seat "
                         "(default random)")
     s.add_argument("--workers", type=int, help="processes (default: one, or every core for a run of more than a "
                                                "few seconds)")

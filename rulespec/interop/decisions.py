@@ -34,7 +34,7 @@ seat sees: a phase opened only for a seat holding a bonus, or ended by itself
 when nothing more could be declared, would tell the others its cards. (Where
 the rules allow one declaration a turn, the phase ends with it.)
 
-Two choices stay with the engine: the rank of a declared wild card (the first
+Two choices stay with the engine unless asked otherwise: the rank of a declared wild card (the first
 rank that makes the bonus, in `Hand.bonus_options`' order; a declaration that
 needs another rank beside those chosen before it in the phase gives them its
 rank where they make their bonuses with it: one rank in all of a turn's
@@ -44,6 +44,16 @@ engine judges it, on what the declaring seat can know (the cards played this
 round and the shown cards: Hand.bonus_options), so the mask leaves it out;
 should one still be refused when the phase ends, it is dropped and logged as
 void.
+
+With `ActionLayout(..., wild_ranks=True)` the wild card's rank is the
+agent's choice: R more actions, `N+1+D .. N+D+R`, one per rank of the deck
+(RANK_NAMES' order). A declaration slot whose cards hold the wild card and
+make the bonus with several ranks opens a rank choice: its legal actions are
+those ranks (the ones that make the bonus beside the declarations chosen
+before it), and the declaration is chosen with the rank named. With a single
+rank the slot takes it at once, as without the option. The option changes
+the action space only for rulesets whose hand bonuses may be made with the
+wild card; the default layout is unchanged.
 """
 from __future__ import annotations
 
@@ -80,7 +90,7 @@ def as_int(value, what: str, bounds: str = "") -> int:
 class ActionLayout:
     """The fixed action space of a ruleset at a number of seats."""
 
-    def __init__(self, rules: CompiledRules, seats: int):
+    def __init__(self, rules: CompiledRules, seats: int, wild_ranks: bool = False):
         self.n_cards = rules.N_CARDS
         self.done = rules.N_CARDS
         self.max_hand = max(seat_cards for seat_cards, _, _ in rules.schedule(seats))
@@ -90,12 +100,17 @@ class ActionLayout:
         for name in self.bonuses:
             self.offsets[name] = offset
             offset += comb(self.max_hand, rules.HAND_BONUSES[name].size)
+        # The wild card's rank as a choice (module docstring): only where a declaration may hold it.
+        self.wild_ranks = bool(wild_ranks and rules.HAND_BONUSES and rules.WILD_BIT and rules.DECLARE_WILD)
+        self.rank_offset = offset
+        if self.wild_ranks:
+            offset += len(rules.RANK_NAMES)
         self.size = offset
         self._ranks: dict[tuple[int, int], dict[tuple[int, ...], int]] = {}
 
     @property
     def n_declaration_slots(self) -> int:
-        return self.size - self.n_cards - 1
+        return self.rank_offset - self.n_cards - 1
 
     def declaration_action(self, decl: Declaration, available: list[int], size: int) -> int:
         """The action of a declaration made with cards out of `available` (sorted card indices)."""
@@ -118,6 +133,8 @@ class ActionLayout:
             return rules.CARD_NAMES[action]
         if action == self.done:
             return "done"
+        if action >= self.rank_offset:
+            return f"wild as {rules.RANK_NAMES[action - self.rank_offset]}"
         for name in reversed(self.bonuses):
             if action >= self.offsets[name]:
                 return f"declare {name} #{action - self.offsets[name]}"
@@ -138,6 +155,7 @@ class Decisions:
         self.decls: list[Declaration] = []       # declarations going with the coming play
         self.card: int | None = None              # the card whose capture is being built
         self.partial = 0                          # the capture built so far
+        self.ranking: dict[int, tuple] | None = None  # a rank choice open: rank action -> (declaration, before)
         self.voided: list[tuple[int, Declaration]] = []
         # Moves in order: ("deal", table laid, cards per seat) or ("deal", None) for a thrown-in deal /
         # ("knock", seat, decls, voided), both empty for a pass / ("play", seat, card, capture, decls, voided);
@@ -151,6 +169,20 @@ class Decisions:
         self._moves: dict[int, list[int]] = {}
         self._legal: list[int] | None = None
         self._advance()
+
+    @classmethod
+    def at_turn(cls, hand: Hand, seat: int, layout: ActionLayout | None = None) -> "Decisions":
+        """The decisions of `seat`'s whole move in `hand`, where a bot is asked for it (Hand.current_seat):
+        its declare phase where the ruleset declares with the play, then its card. Knocks are not asked
+        (the bots' own: Decisions.apply_bot); the log starts empty. For a policy played as a bot."""
+        d = cls.__new__(cls)
+        d.__dict__.update(cls(hand.clone(), layout).__dict__)
+        d.hand, d.log, d._logged_deals, d._dealt_round, d._queue = hand, [], len(hand.deal_log), hand.round, []
+        d.pending, d.decls, d.card, d.partial, d.ranking, d._legal = [], [], None, 0, None, None
+        if not d._knocks and d._offer_declarations(seat):
+            return d
+        d._start_card_phase(seat)
+        return d
 
     def with_hand(self, hand: Hand, viewer: int | None = None) -> "Decisions":
         """The same decision in progress (seat, phase, choices so far) over another hand state.
@@ -190,6 +222,7 @@ class Decisions:
         base = Decisions.__new__(Decisions)
         base.__dict__.update(self.__dict__)
         base.pending, base.decls, base.card, base.partial, base._options = [], [], None, 0, []
+        base.ranking = None
         base._voided_now, base.phase = [], CARD
         new = base.with_hand(hand)
         seat = self.seat
@@ -239,8 +272,14 @@ class Decisions:
     @property
     def chosen(self) -> list[Declaration]:
         """The declarations the seat deciding has chosen this turn, in order: in its declare phase, then going
-        with its coming play (known only to it until it plays)."""
-        return self.pending if self.phase == DECLARE else self.decls
+        with its coming play (known only to it until it plays); in a rank choice (wild_ranks), the declaration
+        whose rank is being chosen last, its cards chosen, its rank not yet."""
+        if self.phase != DECLARE:
+            return self.decls
+        if self.ranking:
+            decl, before = next(iter(self.ranking.values()))
+            return before + [Declaration(decl.bonus, decl.cards, None)]
+        return self.pending
 
     def legal_actions(self) -> list[int]:
         """The actions the current seat may take, ascending."""
@@ -274,6 +313,8 @@ class Decisions:
                     out.add(self.layout.done)
             return sorted(out)
         # DECLARE
+        if self.ranking is not None:
+            return sorted(self.ranking)
         return sorted({self.layout.done} | set(self._declaration_actions()))
 
     # -- stepping ------------------------------------------------------------
@@ -290,10 +331,19 @@ class Decisions:
         if self.phase == DECLARE:
             if action == self.layout.done:
                 self._end_declarations()
+                return
+            if self.ranking is not None:
+                decl, before = self.ranking.pop(action)
+                self.ranking = None
+            elif len(self._ranked_by_action.get(action, ())) > 1:
+                self.ranking = {self.layout.rank_offset + d.wild_rank: (d, b)
+                                for d, b in self._ranked_by_action[action]}
+                return
             else:
-                self.pending = self._pending_by_action[action] + [self._decl_by_action[action]]
-                if self.rules.PER_TURN == "one":    # the rules' limit, known to all: nothing more to choose
-                    self._end_declarations()
+                decl, before = self._decl_by_action[action], self._pending_by_action[action]
+            self.pending = before + [decl]
+            if self.rules.PER_TURN == "one":    # the rules' limit, known to all: nothing more to choose
+                self._end_declarations()
             return
         if self.phase == CARD:
             options = self._moves[action]
@@ -372,15 +422,21 @@ class Decisions:
         actions = []
         self._decl_by_action = {}
         self._pending_by_action = {}
+        self._ranked_by_action = {}     # wild_ranks: every rank that goes, per action
+        ranked = self.layout.wild_ranks
         chosen = {(d.bonus, d.cards) for d in self.pending}
         for d in self._options:
             if (d.bonus, d.cards) in chosen:
                 continue
             a = self.layout.declaration_action(d, available, self.rules.HAND_BONUSES[d.bonus].size)
-            if a in self._decl_by_action:
+            if a in self._decl_by_action and not ranked:
                 continue            # the same cards with a later rank for the wild card: the first one stands
             before = self._joined(self.hand, seat, d) if self.pending else []
             if before is None:
+                continue
+            if ranked and d.wild_rank is not None:
+                self._ranked_by_action.setdefault(a, []).append((d, before))
+            if a in self._decl_by_action:
                 continue
             self._decl_by_action[a] = d
             self._pending_by_action[a] = before

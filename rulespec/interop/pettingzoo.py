@@ -16,6 +16,15 @@ a step or an observation before reset() RuntimeError.
 A deal that ends the game by itself (a dealer's win, the misdeal limit)
 leaves no decision to any agent: reset() deals again from the same stream.
 
+Self-play options (as the Gymnasium environment's; rulespec/interop/selfplay.py):
+`dealer="random"` draws the dealer at every reset (from the seeded stream);
+`episode="game"` makes one episode a whole game, hands until the target, the
+rewards given at each hand's end and every agent terminated at the game's
+end (observe_dict(agent)["game"] holds the sides' totals so far);
+`reward` is `margin`, `scaled` or `win`; `wild_ranks=True` makes the wild
+card's declared rank the agents' choice; `afterstate=True` adds `afterstate`,
+per action what playing it would do, to every observation.
+
 Needs the `rl` extra: `pip install 'rulespec[rl]'`.
 """
 from __future__ import annotations
@@ -29,15 +38,20 @@ from pettingzoo import AECEnv
 from rulespec.api import Rules, compile as compile_rules
 from rulespec.interop.decisions import ActionLayout, Decisions, as_int
 from rulespec.interop.observation import Observer, action_mask
-from rulespec.run.engine import Hand, shuffled_source
+from rulespec.interop.selfplay import (AFTERSTATE_FEATURES, EPISODES, REWARDS, afterstate, check_choice,
+                                       hand_reward, seat_or_random)
+from rulespec.run.engine import Game, Hand, shuffled_source, stake
 
 # A guard: deals that end the game before any play, in a row, before reset() gives up.
 MAX_EMPTY_DEALS = 1000
+# A guard: a game (episode="game") that has not ended after this many hands is a bug (as simulate's).
+MAX_HANDS_PER_GAME = 1000
 
 
 def env(ruleset: str | Rules, seats: int | None = None, *, render_mode: str | None = None,
         **options) -> "RulespecAEC":
-    """The AEC environment of a ruleset (an id, a path, or a compiled `Rules`) with option values."""
+    """The AEC environment of a ruleset (an id, a path, or a compiled `Rules`) with option values (the
+    self-play keywords of RulespecAEC among them)."""
     return RulespecAEC(ruleset, seats, render_mode=render_mode, **options)
 
 
@@ -47,7 +61,8 @@ class RulespecAEC(AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": "rulespec_v0", "is_parallelizable": False}
 
     def __init__(self, ruleset: str | Rules, seats: int | None = None, *,
-                 render_mode: str | None = None, **options):
+                 render_mode: str | None = None, dealer: int | str = 0, episode: str = "hand",
+                 reward: str = "margin", wild_ranks: bool = False, afterstate: bool = False, **options):
         super().__init__()
         rules = ruleset if isinstance(ruleset, Rules) else compile_rules(ruleset, **options)
         self.rules = rules
@@ -55,17 +70,31 @@ class RulespecAEC(AECEnv):
         self.seats = module.DEFAULT_SEATS if seats is None else as_int(seats, "seats")
         if self.seats not in module.SEATS_ALLOWED:
             Hand(module, self.seats, 0, shuffled_source(module.N_CARDS, random.Random(0)))  # raises the message
-        self.layout = ActionLayout(module, self.seats)
+        dealer = seat_or_random(dealer, "dealer")
+        self.random_dealer = dealer is None
+        self.default_dealer = 0 if dealer is None else dealer
+        if not 0 <= self.default_dealer < self.seats:
+            raise ValueError(f"dealer must be from 0 to {self.seats - 1}, found {self.default_dealer}")
+        self.episode = check_choice(episode, EPISODES, "episode")
+        self.reward_kind = check_choice(reward, REWARDS, "reward")
+        self.scale = float(stake(module) or 1)
+        self.show_afterstate = bool(afterstate)
+        self.game: Game | None = None
+        self.layout = ActionLayout(module, self.seats, wild_ranks=wild_ranks)
         self.observer = Observer(module, self.seats)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.seats)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
+        obs_spaces = {
             "observation": spaces.Box(self.observer.low, self.observer.high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (self.layout.size,), dtype=np.int8),
-        })
+        }
+        if self.show_afterstate:
+            obs_spaces["afterstate"] = spaces.Box(-np.inf, np.inf, (self.layout.size, len(AFTERSTATE_FEATURES)),
+                                                  dtype=np.float32)
+        obs_space = spaces.Dict(obs_spaces)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.layout.size) for a in self.possible_agents}
         self._rng = random.Random()
@@ -80,13 +109,20 @@ class RulespecAEC(AECEnv):
 
     # -- episode -------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal a new hand (the dealer is options["dealer"], default 0)."""
+        """Deal a new hand, or a game's first (the dealer is options["dealer"], default the `dealer` given)."""
         if seed is not None:
             self._rng = random.Random(as_int(seed, "seed"))
-        self.dealer = as_int((options or {}).get("dealer", 0), "options['dealer']")
+        if "dealer" in (options or {}):
+            self.dealer = as_int(options["dealer"], "options['dealer']")
+        else:
+            self.dealer = self._rng.randrange(self.seats) if self.random_dealer else self.default_dealer
         module = self.rules.module
         for _ in range(MAX_EMPTY_DEALS):
-            hand = Hand(module, self.seats, self.dealer, shuffled_source(module.N_CARDS, self._rng))
+            if self.episode == "game":
+                self.game = Game(module, self.seats, seed=self._rng.getrandbits(64), dealer=self.dealer)
+                hand = self.game.new_hand()
+            else:
+                hand = Hand(module, self.seats, self.dealer, shuffled_source(module.N_CARDS, self._rng))
             if not hand.is_over:
                 break
         else:
@@ -119,7 +155,10 @@ class RulespecAEC(AECEnv):
             mask = self.infos[agent]["action_mask"].copy()      # the agent's own: editing it changes nothing here
         else:
             mask = np.zeros(self.layout.size, np.int8)
-        return {"observation": self.observer.array(d, seat), "action_mask": mask}
+        obs = {"observation": self.observer.array(d, seat), "action_mask": mask}
+        if self.show_afterstate:
+            obs["afterstate"] = afterstate(d, seat, self.layout.size)
+        return obs
 
     def _offer_mask(self) -> None:
         """The agent to act finds its action mask in its info too (for agents that skip the observation)."""
@@ -130,7 +169,10 @@ class RulespecAEC(AECEnv):
 
     def observe_dict(self, agent) -> dict:
         """The agent's view as a readable dict (cards as indices; rules.card_names names them)."""
-        return self.observer.dict(self._started(), self._seat[agent])
+        view = self.observer.dict(self._started(), self._seat[agent])
+        if self.game is not None:
+            view["game"] = {"totals": list(self.game.totals), "hands_played": self.game.hands_played}
+        return view
 
     def step(self, action) -> None:
         d = self._started()
@@ -143,10 +185,16 @@ class RulespecAEC(AECEnv):
                             f"(None only for an agent whose episode is over, to leave)")
         d.apply(action)
         self._cumulative_rewards[agent] = 0.0
-        if d.is_over:
-            returns = d.returns()
+        if d.is_over and self.episode == "game" and not self._next_hand():
             for a in self.agents:
-                self.rewards[a] = returns[self._seat[a]]
+                self.rewards[a] = self._reward(a)
+            self._accumulate_rewards()
+            self.infos[agent] = {}
+            self.agent_selection = self.possible_agents[self.decisions.current_seat]
+            self._offer_mask()
+        elif self.decisions.is_over:
+            for a in self.agents:
+                self.rewards[a] = self._reward(a)
                 self.terminations[a] = True
             self._accumulate_rewards()
             self.infos[agent] = {}
@@ -160,6 +208,36 @@ class RulespecAEC(AECEnv):
             self._offer_mask()
         if self.render_mode == "human":
             self.render()
+
+    def _next_hand(self) -> bool:
+        """Game episodes, a hand just over: count it into the game, remember each agent's reward for it, and
+        deal the next (and on, past deals that end by themselves); whether the game is over."""
+        game = self.game
+        self._hand_rewards = {a: 0.0 for a in self.agents}
+        while True:
+            game.finish_hand()
+            for a in self.agents:
+                self._hand_rewards[a] += self._hand_reward(a)
+            if game.is_over:
+                return True
+            if game.hands_played >= MAX_HANDS_PER_GAME:
+                raise RuntimeError(f"the game has not ended after {MAX_HANDS_PER_GAME} hands, the most a game may last")
+            self.decisions = Decisions(game.new_hand(), self.layout)
+            if not self.decisions.is_over:
+                return False
+
+    def _hand_reward(self, agent) -> float:
+        seat = self._seat[agent]
+        if self.episode == "game" and self.reward_kind == "win":
+            game = self.game
+            return 0.0 if not game.is_over else 1.0 if seat % len(game.totals) in game.winners else -1.0
+        return hand_reward(self.decisions, seat, self.reward_kind, self.scale)
+
+    def _reward(self, agent) -> float:
+        """The reward of `agent` for the hand(s) just over."""
+        if self.episode == "game":
+            return self._hand_rewards[agent]
+        return self._hand_reward(agent)
 
     def render(self):
         if self.render_mode is None:
