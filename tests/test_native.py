@@ -2,7 +2,7 @@
 engine, no compiler, and no code injection through the C source.
 
 Lockstep: a Python driver plays the Python engine's `Hand` with the same
-splitmix64 stream the C playout uses (deal, redeals, then one draw per move
+stream the C playout uses (rulespec/run/stream.py: deal, redeals, then one draw per move
 among the moves in sorted order; bots declare `best_declarations`); every
 hand must end with the same plays, events, scores and outcome, and every
 move (seat, card, capture, declared cards, wild rank) must be the same.
@@ -19,9 +19,9 @@ from rulespec.bots.policy import declared_moves, knocks
 from rulespec.cli.main import run
 from rulespec.compiler import codegen_c, native
 from rulespec.compiler.build import compile_ruleset
-from rulespec.compiler.native import SplitMix
 from rulespec.errors import RulespecError
 from rulespec.run.engine import DealSource, Hand
+from rulespec.run.stream import Stream
 from rulespec.source.rulesets import rulesets_dir
 
 SHIPPED = sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
@@ -153,7 +153,7 @@ def test_an_unsupported_construct_is_named_with_file_and_line(case, tmp_path):
 
 def python_hand(rules, seats: int, seed: int, i: int):
     """Hand i of a native run, played by the Python engine with the same generator; (hand, moves)."""
-    rng = SplitMix.for_hand(seed, i)
+    rng = Stream.for_hand(seed, i)
     order = list(range(rules.N_CARDS))
     rng.shuffle(order)
     hand = Hand(rules, seats, i % seats, DealSource(order=order, rng=rng))
@@ -474,12 +474,6 @@ def test_the_cache_folder_is_made_private_and_never_loosened(tmp_path, monkeypat
     path.chmod(0o755)
     monkeypatch.setattr(owned, "_SAID", set())
     assert native._cache_folder() is None and (path.stat().st_mode & 0o777) == 0o755
-
-
-def test_splitmix_matches_its_reference_values():
-    """splitmix64 from 0: the published first outputs (the C side computes the same, see the lockstep test)."""
-    rng = SplitMix(0)
-    assert [rng.next() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
 
 
 @needs_cc

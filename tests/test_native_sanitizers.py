@@ -35,7 +35,8 @@ RANDOM = int(os.environ.get("RULESPEC_SANITIZE_RANDOM", "150"))
 HANDS = 8                 # hands per ruleset and seat count
 BATCH = 12                # rulesets compiled into one program
 # The functions a generated file exports: renamed per file, so that one program holds a batch.
-EXPORTS = ("rs_abi", "rs_ruleset_id", "rs_error_where", "rs_shape", "rs_simulate")
+EXPORTS = ("rs_abi", "rs_ruleset_id", "rs_error_where", "rs_shape", "rs_simulate", "rs_stream_version",
+           "rs_stream_draws", "rs_count_events", "rs_event_counts_size")
 ENV = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:halt_on_error=1",
        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=0"}
 FINDINGS = ("runtime error:", "ERROR: AddressSanitizer", "SUMMARY: AddressSanitizer", "SUMMARY: UndefinedBehavior")
@@ -113,7 +114,9 @@ def _source(path: Path) -> str | None:
 def _driver(count: int) -> str:
     exports = "".join(f"int rs_shape_{i}(int, int32_t *);\n"
                       f"int rs_simulate_{i}(uint64_t, int64_t, int64_t, int, int64_t *, int32_t *, int64_t *, "
-                      f"int64_t, int64_t *);\n" for i in range(count))
+                      f"int64_t, int64_t *);\n"
+                      f"void rs_count_events_{i}(int64_t *);\nint64_t rs_event_counts_size_{i}(int);\n"
+                      for i in range(count))
     return r"""#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +125,10 @@ typedef int (*Shape)(int, int32_t *);
 typedef int (*Simulate)(uint64_t, int64_t, int64_t, int, int64_t *, int32_t *, int64_t *, int64_t, int64_t *);
 static const Shape SHAPES[] = {{{", ".join(f"rs_shape_{i}" for i in range(count))}}};
 static const Simulate SIMULATES[] = {{{", ".join(f"rs_simulate_{i}" for i in range(count))}}};
+typedef void (*CountEvents)(int64_t *);
+typedef int64_t (*CountsSize)(int);
+static const CountEvents COUNT_EVENTS[] = {{{", ".join(f"rs_count_events_{i}" for i in range(count))}}};
+static const CountsSize COUNTS_SIZE[] = {{{", ".join(f"rs_event_counts_size_{i}" for i in range(count))}}};
 """ + r"""
 /* plays `hands` hands of every seat count of every ruleset, the arrays at exactly the sizes rs_shape gives */
 int main(int argc, char **argv) {
@@ -135,10 +142,14 @@ int main(int argc, char **argv) {
             int64_t cap = hands * 100, len = 0;
             int64_t *agg = calloc(n_agg, sizeof *agg), *trace = calloc((size_t)(6 * cap), sizeof *trace);
             int32_t *rows = calloc(stride * (size_t)hands, sizeof *rows);
+            /* simulate's per-event figures too, in a buffer of exactly the size the library gives */
+            int64_t *events = calloc((size_t)COUNTS_SIZE[r](seats), sizeof *events);
+            COUNT_EVENTS[r](events);
             fprintf(stderr, "== ruleset %d seats %d\n", r, seats);
             int code = SIMULATES[r](UINT64_C(12345) + (uint64_t)r, 0, hands, seats, agg, rows, trace, cap, &len);
             printf("%d %d %d %lld\n", r, seats, code, (long long)agg[0]);
-            free(agg); free(trace); free(rows);
+            COUNT_EVENTS[r](0);
+            free(agg); free(trace); free(rows); free(events);
         }
     }
     return 0;
