@@ -147,3 +147,22 @@ def test_workers_are_capped_at_the_cores_unless_oversubscribed(monkeypatch):
     assert run(["simulate", "cirulla-short", "--hands", "6", "--engine", "python", "--workers", "3",
                 "--oversubscribe", "--json"], out, err) == 0
     assert json.loads(out.getvalue())["workers"] == 3 and err.getvalue() == ""
+
+
+@needs_cc
+def test_a_native_run_from_the_manifest_loads_neither_the_python_engine_nor_the_compiler(tmp_path_factory):
+    """Start-up is most of a short native run: served by the cache's manifest, it imports neither
+    run/engine.py (and the bots) nor the ruleset compiler nor the C generator."""
+    import subprocess
+    import sys
+    simulate("cirulla", "--hands", "5")                  # built, and the manifest written
+    code = ("import io, sys\nfrom rulespec.cli.main import run\n"
+            "out = io.StringIO()\nassert run(['simulate', 'cirulla', '--hands', '5', '--json'], out, io.StringIO()) == 0\n"
+            "assert '\"engine\": \"native\"' in out.getvalue(), out.getvalue()\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('rulespec'))))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    assert "rulespec.compiler.native" in loaded
+    assert not loaded & {"rulespec.run.engine", "rulespec.bots.policy", "rulespec.bots.random_bot",
+                         "rulespec.compiler.build", "rulespec.compiler.codegen_c", "rulespec.lang.model"}, loaded
