@@ -123,6 +123,11 @@ def test_compare_and_coverage_show_progress_on_a_terminal(variant):
     err = io.StringIO()                                   # not a terminal: no bar
     assert run(["simulate", str(variant), "--compare", "cirulla", "--hands", "4", "--workers", "1"], io.StringIO(),
                err) == 0
+    # only the default engine's (auto) one line saying it plays Python (tests/test_engine_auto.py)
+    assert err.getvalue() == "rulespec: using the Python engine: --compare plays paired hands on the Python engine\n"
+    err = io.StringIO()
+    assert run(["simulate", str(variant), "--compare", "cirulla", "--hands", "4", "--workers", "1", "--engine",
+                "python"], io.StringIO(), err) == 0
     assert err.getvalue() == ""
 
 
