@@ -26,11 +26,8 @@ tests; `Native.draws` shows a stream's draws as the C makes them).
 from __future__ import annotations
 
 import ctypes
-import json
 import marshal
 import os
-from dataclasses import dataclass
-from pathlib import Path
 
 from rulespec.errors import RulespecError
 from rulespec.source import owned
@@ -181,10 +178,11 @@ def _compiler(cc: str | None) -> str:
     return cc
 
 
-def build(source: str, cc: str | None = None) -> Path:
+def build(source: str, cc: str | None = None) -> "Path":
     """The path of the shared library of a C source: in the cache, built unless it holds a library of
     ours for this source, compiler and flags; with no cache (turned off, or no folder of this user's
     alone) built into a new private temporary folder, left to the caller."""
+    from pathlib import Path
     cc = _compiler(cc)
     flags = _flags()
     name = _library_name(source, cc, flags)
@@ -202,7 +200,7 @@ def build(source: str, cc: str | None = None) -> Path:
     return Path(_compile_in(folder, source, cc, flags))
 
 
-def _library(source: str, progress=None) -> tuple[ctypes.CDLL, Path]:
+def _library(source: str, progress=None) -> tuple[ctypes.CDLL, str]:
     """The loaded library of a C source and its path (for messages): from the cache when it holds one of
     ours (checked on the open file, loaded through that open file), else built, kept and loaded the
     same way; with no cache, built and loaded from a private temporary folder that is removed."""
@@ -216,7 +214,7 @@ def _library(source: str, progress=None) -> tuple[ctypes.CDLL, Path]:
             if lib is None and _store_built(source, cc, flags, name, where, progress):
                 lib = _open_library(name, where)
             if lib is not None:
-                return lib, Path(where.path) / name
+                return lib, os.path.join(where.path, name)
     import shutil
     import tempfile
     folder = tempfile.mkdtemp(prefix="rulespec-native-")
@@ -224,7 +222,7 @@ def _library(source: str, progress=None) -> tuple[ctypes.CDLL, Path]:
         built = _compile_in(folder, source, cc, flags, progress)
         # A fresh name in a folder only this user can write: loaded as built (glibc then knows it by this
         # name, never met again); the mapping outlives the file.
-        return ctypes.CDLL(built), Path(built)
+        return ctypes.CDLL(built), built
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -338,28 +336,26 @@ def _loadable(fd: int) -> str:
 # ------------------------------------------------------------------ the loaded library
 
 
-@dataclass
-class Batch:
-    """What one rs_simulate call returns, unpacked."""
+_BATCH_FIELDS = ("hands", "plays", "decisions", "legal_moves", "hand_wins", "outcomes", "sums", "squares", "events",
+                 "per_hand", "trace", "fired", "fired_hands", "fired_points", "captures", "sweeps")
 
-    hands: int
-    plays: int
-    decisions: int
-    legal_moves: int
-    hand_wins: list[int]
-    outcomes: dict[str, int]
-    sums: dict[tuple[int, str], int]
-    squares: dict[tuple[int, str], int]
-    events: dict[str, int]
-    per_hand: list[dict] | None
-    trace: list[tuple[int, int, int, int, int, int]] | None
-    # with run(events=True), over the hands with plays: per (side, event) times fired, hands fired in,
-    # points; hands per number of plays that captured, and per number of play events
-    fired: dict[tuple[int, str], int] | None = None
-    fired_hands: dict[tuple[int, str], int] | None = None
-    fired_points: dict[tuple[int, str], int] | None = None
-    captures: dict[int, int] | None = None
-    sweeps: dict[int, int] | None = None
+
+class Batch:
+    """What one rs_simulate call returns, unpacked: counts, hand wins per side, outcomes by name, sums and
+    squares per (side, category), events by name, per-hand rows and a move trace (when asked for); with
+    run(events=True), over the hands with plays, per (side, event) the times fired, hands fired in and
+    points, and hands per number of plays that captured and per number of play events.
+
+    A plain class (not a dataclass: a native run loads no module it does not need, tests/test_startup.py)."""
+
+    __slots__ = _BATCH_FIELDS
+
+    def __init__(self, hands, plays, decisions, legal_moves, hand_wins, outcomes, sums, squares, events, per_hand,
+                 trace, fired=None, fired_hands=None, fired_points=None, captures=None, sweeps=None):
+        for name, value in zip(_BATCH_FIELDS, (hands, plays, decisions, legal_moves, hand_wins, outcomes, sums,
+                                               squares, events, per_hand, trace, fired, fired_hands, fired_points,
+                                               captures, sweeps)):
+            setattr(self, name, value)
 
 
 # rs_simulate's error codes (codegen_c.ERRORS): the message, and whether it is a limit of the C's lists.
@@ -375,21 +371,26 @@ _MESSAGES = {
 }
 
 
-@dataclass
 class Meta:
-    """What running a built ruleset needs to know of it (kept in the cache's manifest beside the library)."""
+    """What running a built ruleset needs to know of it (kept in the cache's manifest beside the library):
+    id, categories, event names (the C's order), outcomes, sides per player count, player counts, default
+    players, and `fired`: (name, kind, scores) of every event and bonus, as Stats.events lists them.
+    A plain class, for the reason Batch is one."""
 
-    id: str
-    categories: list[str]
-    events: list[str]
-    outcomes: list[str]
-    sides: dict[int, int]
-    player_counts: list[int]
-    default_players: int
-    fired: list = None      # (name, kind, scores) of every event and bonus, as Stats.events lists them
+    def __init__(self, id, categories, events, outcomes, sides, player_counts, default_players, fired=()):
+        self.id, self.categories, self.events, self.outcomes = id, categories, events, outcomes
+        self.sides, self.player_counts, self.default_players = sides, player_counts, default_players
+        self.fired = [tuple(x) for x in fired or ()]
 
-    def __post_init__(self):
-        self.fired = [tuple(x) for x in self.fired or ()]
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self.__dict__ == other.__dict__
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Meta({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
 
     @classmethod
     def of(cls, rs) -> "Meta":
@@ -402,10 +403,10 @@ class Meta:
 class Native:
     """A ruleset's native playouts: `run(seed, first, count, seats)` plays a batch of hands."""
 
-    def __init__(self, meta: Meta, lib: ctypes.CDLL, lib_path: Path, compiled=None, ref=None, options=None,
+    def __init__(self, meta: Meta, lib: ctypes.CDLL, lib_path, compiled=None, ref=None, options=None,
                  root=None):
         self.meta = meta
-        self.path = lib_path              # where it was loaded from (for messages)
+        self._path = os.fspath(lib_path)  # where it was loaded from (for messages)
         self._compiled, self._ref, self._options, self._root = compiled, ref, options, root
         self.lib = lib
         fn = self.lib.rs_simulate
@@ -423,6 +424,12 @@ class Native:
                                              ctypes.POINTER(ctypes.c_int32), ctypes.c_int,
                                              ctypes.POINTER(ctypes.c_uint64)]
         self.lib.rs_error_where.restype = ctypes.c_int
+
+    @property
+    def path(self):
+        """Where the library was loaded from, a Path (pathlib imported only when asked: messages, the manifest)."""
+        from pathlib import Path
+        return Path(self._path)
 
     @property
     def compiled(self):
@@ -616,7 +623,9 @@ def _manifest_name(ref, options, root) -> str:
     text = str(ref)
     where = os.getcwd() if ("/" in text or text.endswith((".yaml", ".yml"))) else ""
     real_root = None if root is None else os.path.realpath(root)
-    named = json.dumps([text, where, options or {}, _flags(), real_root], sort_keys=True, default=str)
+    # repr of plain values in a fixed order (json would be one more import for every run)
+    named = repr([text, where, sorted((str(k), repr(v)) for k, v in (options or {}).items()), list(_flags()),
+                  real_root])
     return f"manifest-{_sha256(named)[:32]}"
 
 
@@ -633,7 +642,7 @@ def _write_manifest(ref, options, compiled, nat: Native, root=None) -> None:
         if where is None:
             return
         with where:
-            if nat.path.parent == Path(where.path):   # else built privately: no library to point at
+            if os.path.dirname(os.path.normpath(nat._path)) == os.path.normpath(where.path):  # else built privately
                 owned.write_own(_manifest_name(ref, options, root), owned.sealed(MANIFEST_HEADER, marshal.dumps(doc)),
                                 where)
     except (OSError, TypeError, ValueError, AttributeError):
@@ -682,6 +691,6 @@ def quick_load(ref, options=None, root=None) -> Native | None:
             m = doc["meta"]
             meta = Meta(m["id"], m["categories"], m["events"], m["outcomes"], dict(m["sides"]),
                         m["player_counts"], m["default_players"], m["fired"])
-            return Native(meta, lib, Path(where.path) / name, ref=ref, options=options, root=root)
+            return Native(meta, lib, os.path.join(where.path, name), ref=ref, options=options, root=root)
     except (OSError, ValueError, KeyError, TypeError, NativeUnavailable):
         return None

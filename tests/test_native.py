@@ -665,8 +665,8 @@ def test_more_moves_than_the_c_lists_is_located_and_auto_plays_the_python_engine
 def test_a_library_that_does_not_match_what_is_known_of_its_ruleset_is_refused_before_a_hand():
     """The arrays rs_simulate writes are allocated from the meta (a manifest's, say): a library built with other
     sizes would write past them; rs_shape is asked first."""
-    import dataclasses
     nat = native.load(compile_ruleset("cirulla"))
-    fewer = native.Native(dataclasses.replace(nat.meta, categories=nat.meta.categories[:-1]), nat.lib, nat.path)
+    fewer = native.Native(native.Meta(**{**nat.meta.__dict__, "categories": nat.meta.categories[:-1]}), nat.lib,
+                          nat.path)
     with pytest.raises(native.NativeUnavailable, match="does not match what is known of ruleset cirulla"):
         fewer.run(1, 0, 5, 4)
