@@ -46,9 +46,16 @@ def test_the_default_falls_back_to_python_saying_why_in_one_line(words, why):
     assert lines == [f"rulespec: using the Python engine: {why}"]
 
 
-def test_without_a_c_compiler_the_default_plays_python(monkeypatch):
+def fresh(tmp_path, name: str = "fresh") -> str:
+    """A ruleset no earlier test loaded into this process (a library loaded once serves the process on)."""
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(f"id: {name}\nextends: scopa\n", encoding="utf-8")
+    return str(path)
+
+
+def test_without_a_c_compiler_the_default_plays_python(monkeypatch, tmp_path):
     monkeypatch.setenv("RULESPEC_CC", "")
-    doc, lines = simulate("scopa", "--hands", "5")
+    doc, lines = simulate(fresh(tmp_path), "--hands", "5")
     assert doc["engine"] == "python" and len(lines) == 1
     assert lines[0].startswith("rulespec: using the Python engine: the native engine needs a C compiler")
 
@@ -63,13 +70,14 @@ def failing_compiler(tmp_path, text: str = "echo 'rs.c:1: error: something broke
 @pytest.mark.skipif(os.name != "posix", reason="a shell script as the compiler")
 def test_a_compiler_that_fails_falls_back_and_never_fails_the_run(tmp_path, monkeypatch):
     monkeypatch.setenv("RULESPEC_CC", failing_compiler(tmp_path))
-    doc, lines = simulate("scopa", "--hands", "5", "--seed", "3")
+    ruleset = fresh(tmp_path)
+    doc, lines = simulate(ruleset, "--hands", "5", "--seed", "3")
     assert doc["engine"] == "python"
     assert lines == [f"rulespec: using the Python engine: the C compiler {tmp_path / 'broken-cc'} failed on the "
                      f"generated source (exit status 3)"]
     # --engine native says all of it, the compiler's own lines included, and fails
     out, err = io.StringIO(), io.StringIO()
-    assert run(["simulate", "scopa", "--hands", "5", "--engine", "native"], out, err) == 2
+    assert run(["simulate", ruleset, "--hands", "5", "--engine", "native"], out, err) == 2
     assert "something broke" in err.getvalue() and "Traceback" not in err.getvalue()
 
 
@@ -150,14 +158,15 @@ def test_workers_are_capped_at_the_cores_unless_oversubscribed(monkeypatch):
 
 
 @needs_cc
-def test_a_native_run_from_the_manifest_loads_neither_the_python_engine_nor_the_compiler(tmp_path_factory):
+def test_a_native_run_from_the_manifest_loads_neither_the_python_engine_nor_the_compiler(tmp_path):
     """Start-up is most of a short native run: served by the cache's manifest, it imports neither
     run/engine.py (and the bots) nor the ruleset compiler nor the C generator."""
     import subprocess
     import sys
-    simulate("cirulla", "--hands", "5")                  # built, and the manifest written
+    ruleset = fresh(tmp_path, "quick")
+    simulate(ruleset, "--hands", "5")                    # built, and the manifest written
     code = ("import io, sys\nfrom rulespec.cli.main import run\n"
-            "out = io.StringIO()\nassert run(['simulate', 'cirulla', '--hands', '5', '--json'], out, io.StringIO()) == 0\n"
+            f"out = io.StringIO()\nassert run(['simulate', {ruleset!r}, '--hands', '5', '--json'], out, io.StringIO()) == 0\n"
             "assert '\"engine\": \"native\"' in out.getvalue(), out.getvalue()\n"
             "print(' '.join(sorted(m for m in sys.modules if m.startswith('rulespec'))))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ))
