@@ -531,7 +531,7 @@ class Native:
             aux = Aux()      # the spans in the order the generator numbered them: generate again
             codegen_c().generate(self.compiled.ruleset, aux=aux)
             span = aux.errors[where - 1] if 0 < where <= len(aux.errors) else None
-            return RulespecError("division by zero", span)
+            return RulespecError("this rule failed: division by zero", span)     # as the Python engine says it
         message, limit = _MESSAGES.get(code, (f"the native playout failed (code {code})", False))
         checks = self.compiled.ruleset.deal_checks
         if code == 1 and 0 < where <= len(checks):     # as the Python engine words it (run/engine.py)

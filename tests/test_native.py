@@ -483,7 +483,7 @@ def test_division_by_zero_in_play_is_a_located_error(tmp_path, capsys):
                     "    when: count(table) // count(captured) >= 1\n    category: scope\n", encoding="utf-8")
     assert run(["simulate", str(path), "--hands", "5", "--engine", "native"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"{path}:5:11: division by zero") and "Traceback" not in err
+    assert err.startswith(f"{path}:5:11: this rule failed: division by zero") and "Traceback" not in err
 
 
 @needs_cc

@@ -83,10 +83,11 @@ def run(args, out, err) -> int:
         if args.engine == "native":
             from rulespec.errors import RulespecError
             raise RulespecError("--compare plays paired hands on the Python engine: leave out --engine")
-        if args.engine == "auto":
-            print("rulespec: using the Python engine: --compare plays paired hands on the Python engine", file=err)
         from rulespec.cli.compare import run_compare
-        return run_compare(args, options, out, err)
+        code = run_compare(args, options, out, err)
+        if args.engine == "auto":          # said once the run is done: an error stays the one line it is
+            print("rulespec: using the Python engine: --compare plays paired hands on the Python engine", file=err)
+        return code
     games = args.games
     hands = None if games is not None else (args.hands if args.hands is not None else 1000)
     total = games if games is not None else hands
@@ -94,6 +95,8 @@ def run(args, out, err) -> int:
                workers=args.workers, backend=args.backend, address=args.address, root=args.root)
     t0 = time.perf_counter()
     nat, compiled = None, None
+    import io
+    notes = io.StringIO()       # why auto plays Python: written once the run is done (an error stays one line)
     if args.engine != "python":
         # A ruleset built before runs from the cache's manifest: nothing read or compiled again.
         from rulespec.bots.native_sim import from_manifest
@@ -110,7 +113,7 @@ def run(args, out, err) -> int:
             # the first run of a ruleset builds its C (a second or so): a line with the time spent, on a terminal
             with status_line(err, f"building the native engine for {compiled.id} (once: kept in the cache)",
                              shown=not args.json) as tick:
-                nat = choose_engine(args.engine, compiled, bots=bots, games=games, backend=args.backend, err=err,
+                nat = choose_engine(args.engine, compiled, bots=bots, games=games, backend=args.backend, err=notes,
                                     ref=args.ruleset, options=options, root=args.root, progress=tick)
     ruleset_id = nat.meta.id if nat is not None else compiled.id
     engine = "native" if nat is not None else "python"
@@ -148,6 +151,7 @@ def run(args, out, err) -> int:
                 bar.refresh()
             stats = simulate(args.ruleset, progress=advance, **run)
     dt = time.perf_counter() - t0
+    err.write(notes.getvalue())
     unit = "games" if games is not None else "hands"
     if args.html is not None:
         from rulespec.cli.pages import simulate_page
