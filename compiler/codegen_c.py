@@ -49,7 +49,7 @@ TIMINGS = {"first_turn": 0, "own_turn": 1, "before_first_turn": 2, "after_deal":
 UNIQUE_BY = {None: 0, "value": 1, "rank": 2}
 RESULTS = {"redeal": 0, "misdeal": 1, "dealer_wins": 2}
 # Error codes of rs_simulate (compiler/native.py turns them into messages).
-ERRORS = {1: "redeals", 2: "subsets", 3: "division", 4: "declarations", 5: "moves", 6: "no card"}
+ERRORS = {1: "redeals", 2: "subsets", 3: "division", 4: "declarations", 5: "moves", 6: "no card", 7: "events"}
 
 
 def c_string(text: str) -> str:
@@ -281,6 +281,12 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     w(f"#define MISDEAL_LIMIT {rs.misdeal_limit or 0}")
     w(f"#define N_CAT {len(layout.categories)}")
     w(f"#define N_EV {len(layout.events)}")
+    # which event names are a play's (kind "event"): simulate's play events per hand count them
+    play_names = {e.name for e in rs.events.values()}
+    w(f"static const int8_t EV_PLAY[N_EV + 1] = {{{', '.join(str(int(n in play_names)) for n in layout.events)}"
+      f"{', ' if layout.events else ''}0}};")
+    w("#define SW_N (2 * N_CARDS * (N_EV + 1) + 1)    /* play events in a hand: at most one per event and play, "
+      "one per card declared */")
     w(f"#define N_OUT {len(layout.outcomes)}")
     w(f"#define N_BONUS {len(rs.hand_bonuses)}")
     w(f"#define LIMIT {tables.limit}")
@@ -637,7 +643,7 @@ def _event_function(w, rs, strings, aux, layout):
     for e in rs.events.values():
         w(f"    /* {_where(e.when.span)}: {c_comment(e.when.text)} */")
         w(f"    if ({emit(e.when.tree, context(rs, EVENT_NAMES), strings, aux)}) "
-          f"add_event(h, {layout.events.index(e.name)}, side, INT64_C({e.points}), {layout.category(e.category)});")
+          f"add_event(h, {layout.events.index(e.name)}, side, INT64_C({e.points}), {layout.category(e.category)}, 1);")
     w("}")
 
 
@@ -700,15 +706,50 @@ static int rs_err_code, rs_err_where;
 /* a capture list (OPT) holds at most MAX_MOVES sets: one more is the error of too many moves */
 static inline int rs_too_many(int n) { rs_err_code = 5; return n; }
 
-/* the shared deterministic generator: splitmix64 (compiler/native.py has the same in Python) */
-typedef struct { uint64_t s; } Rng;
+/* ---- the random streams: "rulespec stream 1" (RS_STREAM_VERSION), exactly as rulespec/run/stream.py ----
+ * A stream is splitmix64 (each word: s += GOLDEN, then rs_mix(s)) read through a pool of bits: rs_bits(k)
+ * takes the k lowest bits of the pool, first refilling it with a new word (the old one's rest dropped)
+ * when it holds fewer than k. rs_below(n): 0 for n = 1 (nothing drawn), else bit_length(n - 1) bits,
+ * drawn again while n or more. rs_shuffle: Fisher-Yates from the top, x[i] with x[rs_below(i + 1)].
+ * rs_random: rs_bits(53) / 2^53. A stream starts at rs_stream_seed(seed, path): h = seed, then for
+ * each x of the path h = rs_mix(h ^ rs_mix(x + GOLDEN)); hand i of a hand run: path (RS_HAND, i). */
+#define RS_STREAM_VERSION 1
+#define RS_GOLDEN UINT64_C(0x9E3779B97F4A7C15)
+#define RS_HAND 1
+#define RS_GAME 2
+#define RS_GAME_BOT 3
+typedef struct { uint64_t s, w; int left; } Rng;
 static inline uint64_t rs_mix(uint64_t z) {
     z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
     return z ^ (z >> 31);
 }
-static inline uint64_t rs_next(Rng *r) { return rs_mix(r->s += UINT64_C(0x9E3779B97F4A7C15)); }
-static inline uint32_t rs_below(Rng *r, uint32_t n) { return (uint32_t)(((rs_next(r) >> 32) * (uint64_t)n) >> 32); }
+/* one step of a stream's path: the state of the stream at x below the stream at h */
+static inline uint64_t rs_stream_step(uint64_t h, uint64_t x) { return rs_mix(h ^ rs_mix(x + RS_GOLDEN)); }
+static inline void rs_stream_start(Rng *r, uint64_t state) { r->s = state; r->w = 0; r->left = 0; }
+static inline uint64_t rs_next(Rng *r) { return rs_mix(r->s += RS_GOLDEN); }
+/* k bits, 0 <= k <= 64 */
+static inline uint64_t rs_bits(Rng *r, int k) {
+    if (r->left < k) { r->w = rs_next(r); r->left = 64; }
+    uint64_t v = k == 64 ? r->w : r->w & ((UINT64_C(1) << k) - 1);
+    r->w = k == 64 ? 0 : r->w >> k;
+    r->left -= k;
+    return v;
+}
+static inline uint32_t rs_below(Rng *r, uint32_t n) {
+    if (n <= 1) return 0;
+    int k = 32 - __builtin_clz(n - 1);
+    uint32_t v;
+    do v = (uint32_t)rs_bits(r, k); while (v >= n);
+    return v;
+}
+static inline double rs_random(Rng *r) { return (double)rs_bits(r, 53) * (1.0 / 9007199254740992.0); }
+static inline void rs_shuffle(Rng *r, uint8_t *x, int len) {
+    for (int i = len - 1; i > 0; i--) {
+        int j = (int)rs_below(r, (uint32_t)(i + 1));
+        uint8_t t = x[i]; x[i] = x[j]; x[j] = t;
+    }
+}
 """
 
 _HELPERS = r"""
@@ -918,11 +959,18 @@ struct Hand {
     uint8_t order[N_CARDS];
     int64_t evp[MAX_SIDES][N_CAT + 1];
     int32_t evn[N_EV + 1];
+    int32_t evs[MAX_SIDES][N_EV + 1];         /* per side and event: times fired, */
+    int64_t evq[MAX_SIDES][N_EV + 1];         /* and points (simulate's per-event figures) */
+    int swept;                                /* play events (EV_PLAY) fired with a play, every side's */
     Rng rng;
 };
 
-static void add_event(Hand *h, int name, int side, int64_t points, int cat) {
+/* `at_play`: fired with a play or a declaration (not the dealer's, on the table dealt) */
+static void add_event(Hand *h, int name, int side, int64_t points, int cat, int at_play) {
     h->evn[name]++;
+    h->evs[side][name]++;
+    h->evq[side][name] += points;
+    h->swept += at_play && EV_PLAY[name];
     if (cat >= 0) h->evp[side][cat] += points;
 }
 """
@@ -941,16 +989,7 @@ static inline uint64_t real(const Hand *h, uint64_t m) {
 
 static void shuffle(Hand *h) {
     memcpy(h->order, IDENTITY, sizeof h->order);
-    /* Fisher-Yates, two 32-bit draws per generator output (native.SplitMix.shuffle does the same) */
-    for (int i = N_CARDS - 1; i > 0; i -= 2) {
-        uint64_t x = rs_next(&h->rng);
-        int j = (int)(((x & 0xFFFFFFFFu) * (uint64_t)(i + 1)) >> 32);
-        uint8_t t = h->order[i]; h->order[i] = h->order[j]; h->order[j] = t;
-        if (i > 1) {
-            j = (int)(((x >> 32) * (uint64_t)i) >> 32);
-            t = h->order[i - 1]; h->order[i - 1] = h->order[j]; h->order[j] = t;
-        }
-    }
+    rs_shuffle(&h->rng, h->order, N_CARDS);
     h->pos = 0;
 }
 
@@ -1009,7 +1048,7 @@ static int start(Hand *h) {
     int b = dealer_bonus(h->table);
     if (b >= 0) {
         int side = h->dealer % h->k;
-        add_event(h, DB_EVENT[b], side, DB_POINTS[b], DB_CAT[b]);
+        add_event(h, DB_EVENT[b], side, DB_POINTS[b], DB_CAT[b], 0);
         if (DB_CAPTURE[b]) { h->piles[side] |= h->table; h->table = 0; h->last_capturer = side; }
     }
     h->turn = (h->dealer + 1) % h->n;
@@ -1304,7 +1343,7 @@ static int best_declarations(const Hand *h, int seat, Decl *chosen) {
 static void apply_declarations(Hand *h, int seat, const Decl *ds, int n) {
     int side = h->side_of[seat], wild_rank = -1;
     for (int i = 0; i < n; i++) {
-        add_event(h, B_EVENT[ds[i].bonus], side, B_POINTS[ds[i].bonus], B_CAT[ds[i].bonus]);
+        add_event(h, B_EVENT[ds[i].bonus], side, B_POINTS[ds[i].bonus], B_CAT[ds[i].bonus], 1);
         h->shown[seat] |= ds[i].cards;
         h->declared[seat] |= ds[i].cards;
         if (ds[i].wild_rank >= 0) wild_rank = ds[i].wild_rank;
@@ -1352,6 +1391,25 @@ static void play_card(Hand *h, int seat, int card, uint64_t capture) {
 int rs_abi(void) { return 1; }
 const char *rs_ruleset_id(void) { return RS_RULESET_ID; }
 int rs_error_where(void) { return rs_err_where; }
+int rs_stream_version(void) { return RS_STREAM_VERSION; }
+/* Where rs_simulate adds simulate's per-event figures (NULL: not counted), for a played hand (plays > 0):
+ * per side and event times fired [K][N_EV], hands fired in [K][N_EV], points [K][N_EV], then hands per
+ * number of captures [N_CARDS + 1] and per number of play events [SW_N]; rs_event_counts_size(seats) long. */
+static int64_t *rs_evagg;
+void rs_count_events(int64_t *buf) { rs_evagg = buf; }
+int64_t rs_event_counts_size(int seats) { return 3 * (int64_t)SIDES[seats] * N_EV + N_CARDS + 1 + SW_N; }
+/* Draws of the stream at `path` (length n_path) of `seed`, for tests/test_stream.py: per op, 0..64 is
+ * rs_bits(op), below 0 rs_below(-op), 65 rs_random (its double's bytes in out); out gets each value. */
+void rs_stream_draws(uint64_t seed, const uint64_t *path, int n_path, const int32_t *ops, int n_ops, uint64_t *out) {
+    uint64_t h = seed;
+    for (int i = 0; i < n_path; i++) h = rs_stream_step(h, path[i]);
+    Rng r;
+    rs_stream_start(&r, h);
+    for (int i = 0; i < n_ops; i++) {
+        if (ops[i] == 65) { double d = rs_random(&r); memcpy(&out[i], &d, sizeof d); }
+        else out[i] = ops[i] >= 0 ? rs_bits(&r, ops[i]) : rs_below(&r, (uint32_t)-ops[i]);
+    }
+}
 /* the sizes rs_simulate writes with for `seats` (sides, categories, events, outcomes): the caller's arrays
  * are checked against them (compiler/native.py) before a hand is played */
 int rs_shape(int seats, int32_t *out) {
@@ -1361,14 +1419,15 @@ int rs_shape(int seats, int32_t *out) {
 }
 
 /* Plays hands first..first+count-1 of a run with `seed`, every seat a random bot declaring its best
- * bonuses. Hand i: its own generator seeded from (seed, i), dealer i % seats.
+ * bonuses. Hand i: its own stream (path (RS_HAND, i) of `seed`: its deal, then every choice), dealer i % seats.
  * agg (int64): hands, plays, decisions, legal moves, hand wins [K], outcomes [N_OUT],
  *   sums [K][N_CAT + 2], squares [K][N_CAT + 2] (categories, total, margin), events [N_EV]: added to.
  * per_hand (int32, may be NULL): per hand plays, outcome, scores [K][N_CAT + 1], events [N_EV].
  * trace (int64, may be NULL): per play hand, seat, card, capture, declared cards, declared wild rank;
  *   at most trace_cap plays, *trace_len set.
  * Returns 0, or an error code (1 redeals, 2 capture sets, 3 division by zero, 4 declarations, 5 moves,
- * 6 no card to play; rs_error_where() the deal check of 1, the expression of 3). */
+ * 6 no card to play, 7 more captures or play events in a hand than rs_count_events' lists hold;
+ * rs_error_where() the deal check of 1, the expression of 3). */
 int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t *agg, int32_t *per_hand,
                 int64_t *trace, int64_t trace_cap, int64_t *trace_len) {
     if (seats < 1 || seats > MAX_SEATS || !SCHEDULE[seats]) return -1;
@@ -1383,6 +1442,7 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
     rs_err_code = 0;
     sub_t = ~UINT64_C(0);
     make_plan(seats);
+    uint64_t run_key = rs_stream_step(seed, RS_HAND);     /* hand i's stream: path (RS_HAND, i) */
     for (int64_t i = first; i < first + count; i++) {
         memset(h, 0, sizeof *h);
         h->n = seats; h->k = K; h->dealer = (int)(i % seats);
@@ -1392,10 +1452,11 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
             h->dst[s] = &h->hands[seat];
         h->dst[seats] = &h->table;
         h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
-        h->rng.s = rs_mix((uint64_t)seed ^ rs_mix((uint64_t)i + UINT64_C(0x9E3779B97F4A7C15)));
+        rs_stream_start(&h->rng, rs_stream_step(run_key, (uint64_t)i));
         shuffle(h);
         if (start(h)) return rs_err_code;
         int64_t decisions = 0, legal = 0;
+        int caps = 0;                                 /* plays that captured */
         while (!h->over) {
             if (TIMING >= 2 && N_BONUS)               /* knocks due before the turn (bots/policy.py knocks) */
                 for (int j = 0, s = (h->dealer + 1) % h->n; j < h->n; j++, s = s + 1 == h->n ? 0 : s + 1) {
@@ -1422,6 +1483,7 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
             uint64_t capture;
             pick_move(h, seat, r, &card, &capture);
             if (rs_err_code) return rs_err_code;
+            caps += capture != 0;
             if (trace && tl < trace_cap) {
                 int64_t *t = trace + 6 * tl++;
                 uint64_t dc = 0; int wr = -1;
@@ -1441,6 +1503,19 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
             for (int e = 0; e < N_EV; e++) ph[2 + K * (N_CAT + 1) + e] = h->evn[e];
         }
         if (h->plays == 0) continue;
+        if (rs_evagg) {                               /* as bots/simulate.py Stats counts a played hand */
+            int64_t *times = rs_evagg, *in_hands = times + K * N_EV, *points = in_hands + K * N_EV;
+            int64_t *a_caps = points + K * N_EV, *a_swept = a_caps + N_CARDS + 1;
+            for (int s = 0; s < K; s++)
+                for (int e = 0; e < N_EV; e++) {
+                    times[s * N_EV + e] += h->evs[s][e];
+                    in_hands[s * N_EV + e] += h->evs[s][e] > 0;
+                    points[s * N_EV + e] += h->evq[s][e];
+                }
+            if (caps > N_CARDS || h->swept >= SW_N) return rs_err_code = 7;
+            a_caps[caps]++;
+            a_swept[h->swept]++;
+        }
         int64_t rows[MAX_SIDES][N_CAT + 1];
         score(h->piles, K, h->evp, rows);
         if (rs_err_code) return rs_err_code;

@@ -19,18 +19,15 @@ none), else the first of cc, gcc, clang on PATH. Without one, or when the
 ruleset uses a construct the back end does not implement, `NativeUnavailable`
 says which and where; nothing crashes.
 
-`SplitMix` is the generator the C playouts use, in Python: a driver of the
-Python engine seeded the same way makes the same deals and choices (the
-lockstep test).
+The C playouts draw from the streams of rulespec/run/stream.py ("rulespec stream 1"), implemented
+in the C exactly: the Python engine with the same seed makes the same deals and choices (the lockstep
+tests; `Native.draws` shows a stream's draws as the C makes them).
 """
 from __future__ import annotations
 
 import ctypes
-import json
 import marshal
 import os
-from dataclasses import dataclass
-from pathlib import Path
 
 from rulespec.errors import RulespecError
 from rulespec.source import owned
@@ -81,7 +78,6 @@ COMPILERS = ("cc", "gcc", "clang")
 MASK64 = (1 << 64) - 1
 # Hands in one rs_simulate call: their scores' squares (each at most codegen_c.MAX_SCORE**2) add up in int64.
 MAX_BATCH = 1 << 22
-GOLDEN = 0x9E3779B97F4A7C15
 
 
 class NativeUnavailable(RulespecError):
@@ -91,44 +87,6 @@ class NativeUnavailable(RulespecError):
 class NativeLimit(NativeUnavailable):
     """A hand passed one of the native playout's fixed lists in play (located at the rule that made it);
     `--engine auto` plays the run on the Python engine instead, which keeps no such list."""
-
-
-# ------------------------------------------------------------------ the shared generator
-
-
-def _mix(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
-
-
-class SplitMix:
-    """splitmix64, as the generated C has it: `below(n)` and a Fisher-Yates `shuffle` (random.Random's API)."""
-
-    def __init__(self, state: int):
-        self.s = state & MASK64
-
-    @classmethod
-    def for_hand(cls, seed: int, index: int) -> "SplitMix":
-        """The generator of hand `index` of a run with `seed` (as rs_simulate seeds it)."""
-        return cls(_mix((seed & MASK64) ^ _mix((index + GOLDEN) & MASK64)))
-
-    def next(self) -> int:
-        self.s = (self.s + GOLDEN) & MASK64
-        return _mix(self.s)
-
-    def below(self, n: int) -> int:
-        return ((self.next() >> 32) * n) >> 32
-
-    def shuffle(self, items: list) -> None:
-        """Fisher-Yates from the end, two 32-bit draws per output (the C playout's deal)."""
-        for i in range(len(items) - 1, 0, -2):
-            x = self.next()
-            j = ((x & 0xFFFFFFFF) * (i + 1)) >> 32
-            items[i], items[j] = items[j], items[i]
-            if i > 1:
-                j = ((x >> 32) * i) >> 32
-                items[i - 1], items[j] = items[j], items[i - 1]
 
 
 # ------------------------------------------------------------------ compiler and cache
@@ -220,10 +178,11 @@ def _compiler(cc: str | None) -> str:
     return cc
 
 
-def build(source: str, cc: str | None = None) -> Path:
+def build(source: str, cc: str | None = None) -> "Path":
     """The path of the shared library of a C source: in the cache, built unless it holds a library of
     ours for this source, compiler and flags; with no cache (turned off, or no folder of this user's
     alone) built into a new private temporary folder, left to the caller."""
+    from pathlib import Path
     cc = _compiler(cc)
     flags = _flags()
     name = _library_name(source, cc, flags)
@@ -241,7 +200,7 @@ def build(source: str, cc: str | None = None) -> Path:
     return Path(_compile_in(folder, source, cc, flags))
 
 
-def _library(source: str) -> tuple[ctypes.CDLL, Path]:
+def _library(source: str, progress=None) -> tuple[ctypes.CDLL, str]:
     """The loaded library of a C source and its path (for messages): from the cache when it holds one of
     ours (checked on the open file, loaded through that open file), else built, kept and loaded the
     same way; with no cache, built and loaded from a private temporary folder that is removed."""
@@ -252,30 +211,31 @@ def _library(source: str) -> tuple[ctypes.CDLL, Path]:
     if where is not None:
         with where:
             lib = _open_library(name, where)
-            if lib is None and _store_built(source, cc, flags, name, where):
+            if lib is None and _store_built(source, cc, flags, name, where, progress):
                 lib = _open_library(name, where)
             if lib is not None:
-                return lib, Path(where.path) / name
+                return lib, os.path.join(where.path, name)
     import shutil
     import tempfile
     folder = tempfile.mkdtemp(prefix="rulespec-native-")
     try:
-        built = _compile_in(folder, source, cc, flags)
+        built = _compile_in(folder, source, cc, flags, progress)
         # A fresh name in a folder only this user can write: loaded as built (glibc then knows it by this
         # name, never met again); the mapping outlives the file.
-        return ctypes.CDLL(built), Path(built)
+        return ctypes.CDLL(built), built
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _store_built(source: str, cc: str, flags: tuple[str, ...], name: str, where: "owned.Folder") -> bool:
+def _store_built(source: str, cc: str, flags: tuple[str, ...], name: str, where: "owned.Folder",
+                 progress=None) -> bool:
     """Build the library into a private temporary folder and keep it in the cache as `name` (0700, written
     anew and renamed over the name); False if it could not be kept (the caller builds without the cache)."""
     import shutil
     import tempfile
     folder = tempfile.mkdtemp(prefix="rulespec-native-")
     try:
-        with open(_compile_in(folder, source, cc, flags), "rb") as f:
+        with open(_compile_in(folder, source, cc, flags, progress), "rb") as f:
             data = f.read()
         owned.write_own(name, data, where, 0o700)
         return True
@@ -285,21 +245,46 @@ def _store_built(source: str, cc: str, flags: tuple[str, ...], name: str, where:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _compile_in(folder: str, source: str, cc: str, flags: tuple[str, ...]) -> str:
-    """Compile a C source into a shared library in `folder` (a new private one); its path."""
+def _compile_in(folder: str, source: str, cc: str, flags: tuple[str, ...], progress=None) -> str:
+    """Compile a C source into a shared library in `folder` (a new private one); its path. `progress()`:
+    called as the compiler starts, then every tenth of a second until it is done."""
     import subprocess
     tmp_c = os.path.join(folder, "rs.c")
     tmp_so = os.path.join(folder, "rs.so")
     with open(tmp_c, "x", encoding="utf-8") as f:
         f.write(source)
     try:
-        done = subprocess.run([cc, *flags, "-o", tmp_so, tmp_c], capture_output=True, text=True, timeout=300)
+        returncode, stderr = _run_compiler([cc, *flags, "-o", tmp_so, tmp_c], progress)
     except (OSError, subprocess.SubprocessError) as err:
         raise NativeUnavailable(f"the C compiler {cc} does not run: {err}") from None
-    if done.returncode != 0:
-        first = "\n".join(done.stderr.strip().splitlines()[:5])
-        raise NativeUnavailable(f"the C compiler {cc} failed on the generated source:\n{first}")
+    if returncode != 0:
+        first = "\n".join(stderr.strip().splitlines()[:5])
+        raise NativeUnavailable(f"the C compiler {cc} failed on the generated source (exit status {returncode})"
+                                + (f"\n{first}" if first else ""))
     return tmp_so
+
+
+COMPILE_SECONDS = 300       # the most a compile may take
+
+
+def _run_compiler(command: list[str], progress=None) -> tuple[int, str]:
+    """Run the C compiler: (its exit status, its standard error); `progress()` every tenth of a second."""
+    import subprocess
+    import time
+    if progress is None:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=COMPILE_SECONDS)
+        return done.returncode, done.stderr
+    deadline = time.monotonic() + COMPILE_SECONDS
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        while True:
+            progress()
+            try:
+                _out, stderr = proc.communicate(timeout=0.1)
+                return proc.returncode, stderr
+            except subprocess.TimeoutExpired:
+                if time.monotonic() > deadline:
+                    proc.kill()
+                    raise
 
 
 # (st_dev, st_ino) of each library loaded from the cache -> (the descriptor it was loaded through, kept open
@@ -351,21 +336,26 @@ def _loadable(fd: int) -> str:
 # ------------------------------------------------------------------ the loaded library
 
 
-@dataclass
-class Batch:
-    """What one rs_simulate call returns, unpacked."""
+_BATCH_FIELDS = ("hands", "plays", "decisions", "legal_moves", "hand_wins", "outcomes", "sums", "squares", "events",
+                 "per_hand", "trace", "fired", "fired_hands", "fired_points", "captures", "sweeps")
 
-    hands: int
-    plays: int
-    decisions: int
-    legal_moves: int
-    hand_wins: list[int]
-    outcomes: dict[str, int]
-    sums: dict[tuple[int, str], int]
-    squares: dict[tuple[int, str], int]
-    events: dict[str, int]
-    per_hand: list[dict] | None
-    trace: list[tuple[int, int, int, int, int, int]] | None
+
+class Batch:
+    """What one rs_simulate call returns, unpacked: counts, hand wins per side, outcomes by name, sums and
+    squares per (side, category), events by name, per-hand rows and a move trace (when asked for); with
+    run(events=True), over the hands with plays, per (side, event) the times fired, hands fired in and
+    points, and hands per number of plays that captured and per number of play events.
+
+    A plain class (not a dataclass: a native run loads no module it does not need, tests/test_startup.py)."""
+
+    __slots__ = _BATCH_FIELDS
+
+    def __init__(self, hands, plays, decisions, legal_moves, hand_wins, outcomes, sums, squares, events, per_hand,
+                 trace, fired=None, fired_hands=None, fired_points=None, captures=None, sweeps=None):
+        for name, value in zip(_BATCH_FIELDS, (hands, plays, decisions, legal_moves, hand_wins, outcomes, sums,
+                                               squares, events, per_hand, trace, fired, fired_hands, fired_points,
+                                               captures, sweeps)):
+            setattr(self, name, value)
 
 
 # rs_simulate's error codes (codegen_c.ERRORS): the message, and whether it is a limit of the C's lists.
@@ -377,35 +367,46 @@ _MESSAGES = {
     5: ("a turn has more than 200000 legal moves, more than the native engine lists (the capture kinds "
         "offer them)", True),
     6: ("the seat to play has no card (the native engine stops the hand)", True),
+    7: ("a hand fired more play events or made more captures than the native engine counts", True),
 }
 
 
-@dataclass
 class Meta:
-    """What running a built ruleset needs to know of it (kept in the cache's manifest beside the library)."""
+    """What running a built ruleset needs to know of it (kept in the cache's manifest beside the library):
+    id, categories, event names (the C's order), outcomes, sides per player count, player counts, default
+    players, and `fired`: (name, kind, scores) of every event and bonus, as Stats.events lists them.
+    A plain class, for the reason Batch is one."""
 
-    id: str
-    categories: list[str]
-    events: list[str]
-    outcomes: list[str]
-    sides: dict[int, int]
-    player_counts: list[int]
-    default_players: int
+    def __init__(self, id, categories, events, outcomes, sides, player_counts, default_players, fired=()):
+        self.id, self.categories, self.events, self.outcomes = id, categories, events, outcomes
+        self.sides, self.player_counts, self.default_players = sides, player_counts, default_players
+        self.fired = [tuple(x) for x in fired or ()]
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self.__dict__ == other.__dict__
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Meta({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
 
     @classmethod
     def of(cls, rs) -> "Meta":
         lay = codegen_c().Layout(rs)
+        from rulespec.compiler.emit_events import fired_names
         return cls(rs.id, lay.categories, lay.events, lay.outcomes, dict(rs.sides), list(rs.player_counts),
-                   rs.default_players)
+                   rs.default_players, list(fired_names(rs)))
 
 
 class Native:
     """A ruleset's native playouts: `run(seed, first, count, seats)` plays a batch of hands."""
 
-    def __init__(self, meta: Meta, lib: ctypes.CDLL, lib_path: Path, compiled=None, ref=None, options=None,
+    def __init__(self, meta: Meta, lib: ctypes.CDLL, lib_path, compiled=None, ref=None, options=None,
                  root=None):
         self.meta = meta
-        self.path = lib_path              # where it was loaded from (for messages)
+        self._path = os.fspath(lib_path)  # where it was loaded from (for messages)
         self._compiled, self._ref, self._options, self._root = compiled, ref, options, root
         self.lib = lib
         fn = self.lib.rs_simulate
@@ -414,7 +415,21 @@ class Native:
                        ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32),
                        ctypes.POINTER(ctypes.c_int64), ctypes.c_int64, ctypes.POINTER(ctypes.c_int64)]
         self.lib.rs_ruleset_id.restype = ctypes.c_char_p
+        self.lib.rs_count_events.restype = None
+        self.lib.rs_count_events.argtypes = [ctypes.POINTER(ctypes.c_int64)]
+        self.lib.rs_event_counts_size.restype = ctypes.c_int64
+        self.lib.rs_event_counts_size.argtypes = [ctypes.c_int]
+        self.lib.rs_stream_draws.restype = None
+        self.lib.rs_stream_draws.argtypes = [ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int,
+                                             ctypes.POINTER(ctypes.c_int32), ctypes.c_int,
+                                             ctypes.POINTER(ctypes.c_uint64)]
         self.lib.rs_error_where.restype = ctypes.c_int
+
+    @property
+    def path(self):
+        """Where the library was loaded from, a Path (pathlib imported only when asked: messages, the manifest)."""
+        from pathlib import Path
+        return Path(self._path)
 
     @property
     def compiled(self):
@@ -428,9 +443,25 @@ class Native:
     def ruleset_id(self) -> str:
         return self.lib.rs_ruleset_id().decode("utf-8")
 
+    @property
+    def stream_version(self) -> int:
+        """The version of the stream scheme the library draws from (rulespec/run/stream.py STREAM_VERSION)."""
+        return self.lib.rs_stream_version()
+
+    def draws(self, seed: int, path: tuple[int, ...], ops: list[int]) -> list:
+        """The C's draws from the stream at `path` of `seed`: per op, 0..64 bits(op), below 0 below(-op),
+        65 random() (a float); as rulespec/run/stream.py's Stream draws them (tests/test_stream.py)."""
+        import struct
+        p = (ctypes.c_uint64 * max(1, len(path)))(*[x & MASK64 for x in path])
+        o = (ctypes.c_int32 * max(1, len(ops)))(*ops)
+        out = (ctypes.c_uint64 * max(1, len(ops)))()
+        self.lib.rs_stream_draws(seed & MASK64, p, len(path), o, len(ops), out)
+        return [struct.unpack("<d", struct.pack("<Q", v))[0] if op == 65 else v for op, v in zip(ops, out)]
+
     def run(self, seed: int, first: int, count: int, seats: int, *, per_hand: bool = False,
-            trace_cap: int = 0) -> Batch:
-        """Play hands first..first+count-1 of the run `seed` with `seats` players (per hand rows, a move trace)."""
+            trace_cap: int = 0, events: bool = False) -> Batch:
+        """Play hands first..first+count-1 of the run `seed` with `seats` players (per hand rows, a move trace;
+        `events`: simulate's per-event figures, captures and play events per hand)."""
         lay = self.meta
         if seats not in lay.player_counts:
             raise RulespecError(f"{lay.id} is played by {', '.join(map(str, lay.player_counts))} players, "
@@ -449,7 +480,12 @@ class Native:
         ph = (ctypes.c_int32 * (stride * count))() if per_hand else None
         tr = (ctypes.c_int64 * (6 * trace_cap))() if trace_cap else None
         tl = ctypes.c_int64(0)
-        code = self.lib.rs_simulate(seed & MASK64, first, count, seats, agg, ph, tr, trace_cap, ctypes.byref(tl))
+        ev = (ctypes.c_int64 * self.lib.rs_event_counts_size(seats))() if events else None
+        self.lib.rs_count_events(ev)
+        try:
+            code = self.lib.rs_simulate(seed & MASK64, first, count, seats, agg, ph, tr, trace_cap, ctypes.byref(tl))
+        finally:
+            self.lib.rs_count_events(None)
         if code:
             raise self._error(code)
         a = list(agg)
@@ -481,7 +517,10 @@ class Native:
         trace = [(h, seat, card, cap & MASK64, dec & MASK64, wild)
                  for h, seat, card, cap, dec, wild in (tr[6 * i:6 * i + 6] for i in range(tl.value))] \
             if trace_cap else None
-        return Batch(a[0], a[1], a[2], a[3], wins, outcomes, sums, squares, events, rows, trace)
+        batch = Batch(a[0], a[1], a[2], a[3], wins, outcomes, sums, squares, events, rows, trace)
+        if ev is not None:
+            _unpack_events(batch, list(ev), k, lay.events, len(lay.events))
+        return batch
 
     def _error(self, code: int) -> RulespecError:
         """The error of rs_simulate's code, located at the rule that caused it (NativeLimit for a limit of
@@ -492,7 +531,7 @@ class Native:
             aux = Aux()      # the spans in the order the generator numbered them: generate again
             codegen_c().generate(self.compiled.ruleset, aux=aux)
             span = aux.errors[where - 1] if 0 < where <= len(aux.errors) else None
-            return RulespecError("division by zero", span)
+            return RulespecError("this rule failed: division by zero", span)     # as the Python engine says it
         message, limit = _MESSAGES.get(code, (f"the native playout failed (code {code})", False))
         checks = self.compiled.ruleset.deal_checks
         if code == 1 and 0 < where <= len(checks):     # as the Python engine words it (run/engine.py)
@@ -514,6 +553,20 @@ class Native:
         if code == 6:
             return spans.get("deal", rs.span)
         return rs.span
+
+
+def _unpack_events(batch: Batch, e: list[int], k: int, names: list[str], ne: int) -> None:
+    """rs_count_events' buffer into the batch: per (side, event) the figures that are not 0; the histograms."""
+    def per_side(start: int) -> dict:
+        return {(s, name): e[start + s * ne + i] for s in range(k) for i, name in enumerate(names)
+                if e[start + s * ne + i]}
+    batch.fired, batch.fired_hands, batch.fired_points = per_side(0), per_side(k * ne), per_side(2 * k * ne)
+    pos = 3 * k * ne
+    # the rest: N_CARDS + 1 capture counts, then 2 * N_CARDS * (ne + 1) + 1 play-event counts (codegen_c SW_N)
+    n_cards = (len(e) - pos - 2) // (2 * ne + 3)
+    caps, swept = e[pos:pos + n_cards + 1], e[pos + n_cards + 1:]
+    batch.captures = {c: v for c, v in enumerate(caps) if v}
+    batch.sweeps = {c: v for c, v in enumerate(swept) if v}
 
 
 def codegen_c():
@@ -542,18 +595,18 @@ def unsupported_error(ruleset_id: str, problems) -> NativeUnavailable:
     return NativeUnavailable(errors[0].message, errors[0].span, others=errors[1:])
 
 
-def load(compiled, ref=None, options=None, root=None) -> Native:
+def load(compiled, ref=None, options=None, root=None, progress=None) -> Native:
     """The native playouts of a compiled ruleset (built or taken from the cache); NativeUnavailable if impossible.
 
     With `ref` (how the command line named the ruleset), its `options` and the `root` it was compiled
     under, a manifest is left in the cache so that `quick_load` finds the library next time without
-    compiling the ruleset.
+    compiling the ruleset. `progress()` is called every tenth of a second while the C compiler runs.
     """
     source = source_of(compiled)
     key = _sha256(source)
     hit = _LOADED.get(key)
     if hit is None:
-        hit = Native(Meta.of(compiled.ruleset), *_library(source), compiled)
+        hit = Native(Meta.of(compiled.ruleset), *_library(source, progress), compiled)
         _LOADED[key] = hit
     if ref is not None:
         _write_manifest(ref, options, compiled, hit, root)
@@ -570,7 +623,9 @@ def _manifest_name(ref, options, root) -> str:
     text = str(ref)
     where = os.getcwd() if ("/" in text or text.endswith((".yaml", ".yml"))) else ""
     real_root = None if root is None else os.path.realpath(root)
-    named = json.dumps([text, where, options or {}, _flags(), real_root], sort_keys=True, default=str)
+    # repr of plain values in a fixed order (json would be one more import for every run)
+    named = repr([text, where, sorted((str(k), repr(v)) for k, v in (options or {}).items()), list(_flags()),
+                  real_root])
     return f"manifest-{_sha256(named)[:32]}"
 
 
@@ -587,7 +642,7 @@ def _write_manifest(ref, options, compiled, nat: Native, root=None) -> None:
         if where is None:
             return
         with where:
-            if nat.path.parent == Path(where.path):   # else built privately: no library to point at
+            if os.path.dirname(os.path.normpath(nat._path)) == os.path.normpath(where.path):  # else built privately
                 owned.write_own(_manifest_name(ref, options, root), owned.sealed(MANIFEST_HEADER, marshal.dumps(doc)),
                                 where)
     except (OSError, TypeError, ValueError, AttributeError):
@@ -635,7 +690,7 @@ def quick_load(ref, options=None, root=None) -> Native | None:
                 return None
             m = doc["meta"]
             meta = Meta(m["id"], m["categories"], m["events"], m["outcomes"], dict(m["sides"]),
-                        m["player_counts"], m["default_players"])
-            return Native(meta, lib, Path(where.path) / name, ref=ref, options=options, root=root)
+                        m["player_counts"], m["default_players"], m["fired"])
+            return Native(meta, lib, os.path.join(where.path, name), ref=ref, options=options, root=root)
     except (OSError, ValueError, KeyError, TypeError, NativeUnavailable):
         return None

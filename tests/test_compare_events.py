@@ -3,7 +3,6 @@ against the same hands played through `Hand` and counted here), its progress bar
 `test --coverage`'s progress bar."""
 import io
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from rulespec.bots.simulate import half_width95
 from rulespec.cli.main import run
 from rulespec.compiler.build import compile_ruleset
 from rulespec.run.engine import Hand, shuffled_source
+from rulespec.run.stream import Stream
 from tests.browser import CHROMIUM, SKIP_REASON, Browser, assert_fits
 from tests.played import play_out
 
@@ -46,7 +46,7 @@ def _hand_events(ref, seed: int, i: int) -> dict:
     compiled = compile_ruleset(ref, None)
     rules = compiled.module
     n = rules.DEFAULT_SEATS
-    rng = random.Random(f"rulespec-sim:{seed}:{i}")
+    rng = Stream.for_hand(seed, i)
     hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
     players = [make_bot(spec, rng) for spec in parse_bots("random", n, rules.SIDES[n])]
     play_out(hand, players)
@@ -123,6 +123,11 @@ def test_compare_and_coverage_show_progress_on_a_terminal(variant):
     err = io.StringIO()                                   # not a terminal: no bar
     assert run(["simulate", str(variant), "--compare", "cirulla", "--hands", "4", "--workers", "1"], io.StringIO(),
                err) == 0
+    # only the default engine's (auto) one line saying it plays Python (tests/test_engine_auto.py)
+    assert err.getvalue() == "rulespec: using the Python engine: --compare plays paired hands on the Python engine\n"
+    err = io.StringIO()
+    assert run(["simulate", str(variant), "--compare", "cirulla", "--hands", "4", "--workers", "1", "--engine",
+                "python"], io.StringIO(), err) == 0
     assert err.getvalue() == ""
 
 

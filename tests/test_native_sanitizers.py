@@ -36,7 +36,8 @@ RANDOM = int(os.environ.get("RULESPEC_SANITIZE_RANDOM", "150"))
 HANDS = 8                 # hands per ruleset and seat count
 BATCH = 12                # rulesets compiled into one program
 # The functions a generated file exports: renamed per file, so that one program holds a batch.
-EXPORTS = ("rs_abi", "rs_ruleset_id", "rs_error_where", "rs_shape", "rs_simulate", "rs_vec_shape", "rs_vec_new",
+EXPORTS = ("rs_abi", "rs_ruleset_id", "rs_error_where", "rs_shape", "rs_simulate", "rs_stream_version",
+           "rs_stream_draws", "rs_count_events", "rs_event_counts_size", "rs_vec_shape", "rs_vec_new",
            "rs_vec_free", "rs_vec_reset", "rs_vec_step", "rs_vec_sample", "rs_vec_deal")
 VEC_ENVS, VEC_STEPS = 3, 150      # the vector environments' run: envs, and batch steps (random and wild actions)
 ENV = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:halt_on_error=1",
@@ -125,7 +126,9 @@ def _driver(count: int) -> str:
                       f"int rs_vec_step_{i}(void *, int64_t, int, int, double, double, const int64_t *, float *, "
                       f"int8_t *, float *, int8_t *, int8_t *, int32_t *, int64_t, int64_t);\n"
                       f"int rs_vec_sample_{i}(void *, int64_t, int64_t *);\n"
-                      f"int rs_vec_deal_{i}(void *, int64_t, int64_t *, uint8_t *);\n" for i in range(count))
+                      f"int rs_vec_deal_{i}(void *, int64_t, int64_t *, uint8_t *);\n"
+                      f"void rs_count_events_{i}(int64_t *);\nint64_t rs_event_counts_size_{i}(int);\n"
+                      for i in range(count))
     vec = {name: ", ".join(f"rs_vec_{name}_{i}" for i in range(count))
            for name in ("shape", "new", "free", "reset", "step", "sample", "deal")}
     return r"""#include <stdint.h>
@@ -152,6 +155,10 @@ static const VecSample VEC_SAMPLES[] = {{{vec["sample"]}}};
 static const VecDeal VEC_DEALS[] = {{{vec["deal"]}}};
 #define VEC_ENVS {VEC_ENVS}
 #define VEC_STEPS_RUN {VEC_STEPS}
+typedef void (*CountEvents)(int64_t *);
+typedef int64_t (*CountsSize)(int);
+static const CountEvents COUNT_EVENTS[] = {{{", ".join(f"rs_count_events_{i}" for i in range(count))}}};
+static const CountsSize COUNTS_SIZE[] = {{{", ".join(f"rs_event_counts_size_{i}" for i in range(count))}}};
 """ + r"""
 /* the vector environments: VEC_ENVS envs, every seat an agent's (-1) then each seat the agent in turn, VEC_STEPS_RUN
  * batch steps of random legal
@@ -202,10 +209,14 @@ int main(int argc, char **argv) {
             int64_t cap = hands * 100, len = 0;
             int64_t *agg = calloc(n_agg, sizeof *agg), *trace = calloc((size_t)(6 * cap), sizeof *trace);
             int32_t *rows = calloc(stride * (size_t)hands, sizeof *rows);
+            /* simulate's per-event figures too, in a buffer of exactly the size the library gives */
+            int64_t *events = calloc((size_t)COUNTS_SIZE[r](seats), sizeof *events);
+            COUNT_EVENTS[r](events);
             fprintf(stderr, "== ruleset %d seats %d\n", r, seats);
             int code = SIMULATES[r](UINT64_C(12345) + (uint64_t)r, 0, hands, seats, agg, rows, trace, cap, &len);
             printf("%d %d %d %lld\n", r, seats, code, (long long)agg[0]);
-            free(agg); free(trace); free(rows);
+            COUNT_EVENTS[r](0);
+            free(agg); free(trace); free(rows); free(events);
             fprintf(stderr, "== ruleset %d seats %d (vector environments)\n", r, seats);
             vec_run(r, seats);
         }

@@ -79,7 +79,8 @@ def test_record_reports_the_rule_without_a_traceback(tmp_path, capsys, bot):
 
 
 # A scoring category whose points divide by zero once the hand is over: every engine that scores a hand
-# (the Hand, the generated playout of simulate, ISMCTS's rollouts) reports the rule, located, no traceback.
+# (the Hand, the generated playout of simulate, ISMCTS's rollouts, the native engine) reports the rule, located,
+# no traceback, in the same words.
 ZERO_SCORE = """\
     id: zero-score
     extends: cirulla
@@ -90,7 +91,7 @@ ZERO_SCORE = """\
 
 @pytest.mark.parametrize("argv", [["--hands", "2"], ["--hands", "2", "--bots", "greedy"], ["--games", "1"],
                                   ["--hands", "1", "--bots", "ismcts:3"], ["--hands", "2", "--engine", "python"]],
-                         ids=["playout", "playout-greedy", "games", "ismcts", "python"])
+                         ids=["default (native)", "playout-greedy", "games", "ismcts", "python (playout)"])
 def test_a_failing_scoring_rule_is_located_in_every_engine(argv, tmp_path, capsys):
     path = tmp_path / "zero-score.yaml"
     path.write_text(textwrap.dedent(ZERO_SCORE), encoding="utf-8")

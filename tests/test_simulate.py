@@ -219,20 +219,6 @@ def test_the_json_says_how_many_processes_played():
     assert json.loads(out.getvalue())["workers"] == 1
 
 
-def test_the_inline_deck_shuffle_is_random_shuffle():
-    import random
-
-    from rulespec.bots.simulate import _deck_shuffle, _shuffle_inline
-    assert _deck_shuffle() is _shuffle_inline              # on CPython the check passes
-    for seed in range(50):
-        for size in (40, 52):
-            a, b = list(range(size)), list(range(size))
-            ra, rb = random.Random(f"s{seed}"), random.Random(f"s{seed}")
-            _shuffle_inline(a, ra)
-            rb.shuffle(b)
-            assert a == b and ra.random() == rb.random()
-
-
 # -- the tables without rich (bots/simulate.py render_text) ------------------------------------------
 def _rich_text(stats, title, bots):
     from rich.console import Console

@@ -2,7 +2,6 @@
 checked against the same seeded hands replayed through `Hand` and counted here, event by event."""
 import io
 import json
-import random
 
 import pytest
 
@@ -12,6 +11,7 @@ from rulespec.cli.main import run
 from rulespec.compiler import native
 from rulespec.compiler.build import compile_ruleset
 from rulespec.run.engine import Hand, shuffled_source
+from rulespec.run.stream import Stream
 from tests.browser import CHROMIUM, SKIP_REASON, Browser, assert_fits
 from tests.played import play_out
 
@@ -29,7 +29,7 @@ def count_by_hand(ref: str, seed: int, hands: int, seats: int | None = None, bot
     specs = parse_bots(bots, n, rules.SIDES[n])
     times, hands_in, points, captures, sweeps = {}, {}, {}, {}, {}
     for i in range(hands):
-        rng = random.Random(f"rulespec-sim:{seed}:{i}")
+        rng = Stream.for_hand(seed, i)
         hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
         players = [make_bot(spec, rng) for spec in specs]
         took = play_out(hand, players)
@@ -111,16 +111,21 @@ def test_a_ruleset_without_events_shows_no_event_table(tmp_path):
 
 
 @pytest.mark.skipif(native.find_compiler() is None, reason="no C compiler on this machine")
-def test_the_native_engine_says_it_does_not_count_them():
-    out = io.StringIO()
-    assert run(["simulate", "cirulla", "--hands", "20", "--engine", "native", "--no-timings"], out,
-               io.StringIO()) == 0
-    assert "per-event figures: not counted by --engine native" in out.getvalue()
-    assert "events and bonuses per hand" not in out.getvalue()
+def test_the_native_engine_counts_them_as_the_python_engine_does():
+    """It said "per-event figures: not counted by --engine native" and left the table out; now it counts them,
+    and a seed gives the same table and the same JSON on both engines (the same hands: rulespec/run/stream.py)."""
+    shown = {}
+    for engine in ("python", "native"):
+        out = io.StringIO()
+        assert run(["simulate", "cirulla", "--hands", "20", "--engine", engine, "--workers", "1", "--no-timings"],
+                   out, io.StringIO()) == 0
+        shown[engine] = out.getvalue()
+    assert "events and bonuses per hand" in shown["native"] and shown["native"] == shown["python"]
     out = io.StringIO()
     assert run(["simulate", "cirulla", "--hands", "20", "--engine", "native", "--json"], out, io.StringIO()) == 0
     doc = json.loads(out.getvalue())
-    assert doc["events"] is None and "not counted" in doc["events_note"]
+    assert doc["events"]["scopa"]["side"]["0"]["fired"] > 0 and "events_note" not in doc
+    assert sum(doc["captures_per_hand"].values()) == 20 == sum(doc["play_events_per_hand"].values())
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)

@@ -2,7 +2,6 @@
 import io
 import json
 import math
-import random
 import re
 import statistics
 
@@ -18,6 +17,7 @@ from rulespec.cli.main import run
 from rulespec.compiler import native
 from rulespec.compiler.build import compile_ruleset
 from rulespec.run.engine import Hand, shuffled_source
+from rulespec.run.stream import Stream
 
 Z = 1.96
 needs_cc = pytest.mark.skipif(native.find_compiler() is None, reason="no C compiler (the native engine needs one)")
@@ -34,7 +34,7 @@ def _hands(ruleset: str, count: int, seed: int) -> list:
     n = rules.DEFAULT_SEATS
     out = []
     for i in range(count):
-        rng = random.Random(f"rulespec-sim:{seed}:{i}")
+        rng = Stream.for_hand(seed, i)
         hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
         play_out(hand, [make_bot("random", rng) for _ in range(n)])
         out.append(hand)
@@ -101,11 +101,11 @@ def test_the_same_deal_is_the_deal_each_hand_was_played_from():
     # no 15 or 30 either. Hands where one threw its first deal in and the other did not were played from
     # different cards, yet their first deals were the same and they were counted as the same deal.
     base, variant = compile_ruleset("cirulla").module, compile_ruleset("cirulla-aces-keep-bonus").module
-    hands = 120
-    split = sum((None in _play(base, 4, 2, i, ["random"] * 4).deal_log)
-                != (None in _play(variant, 4, 2, i, ["random"] * 4).deal_log) for i in range(hands))
+    hands = 120          # seed 6 splits three of them (54, 70: rare, and seed-dependent)
+    split = sum((None in _play(base, 4, 6, i, ["random"] * 4).deal_log)
+                != (None in _play(variant, 4, 6, i, ["random"] * 4).deal_log) for i in range(hands))
     assert split > 0
-    p = compare("cirulla-aces-keep-bonus", "cirulla", hands=hands, seed=2, workers=1)
+    p = compare("cirulla-aces-keep-bonus", "cirulla", hands=hands, seed=6, workers=1)
     assert p.same_deal == hands - split
 
 

@@ -14,7 +14,6 @@ depend on (seed, hands) only, never on the number of workers.
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 from rulespec.bots.policy import play_out
@@ -22,6 +21,7 @@ from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.bots.simulate import half_width95, json_figure
 from rulespec.errors import RulespecError
 from rulespec.run.engine import Hand, shuffled_source
+from rulespec.run.stream import Stream
 
 
 @dataclass
@@ -122,7 +122,7 @@ def _fired(hand, scoring: dict) -> dict:
 
 
 def _play(rules, n: int, seed: int, i: int, bots: list[str]):
-    rng = random.Random(f"rulespec-sim:{seed}:{i}")
+    rng = Stream.for_hand(seed, i)                         # hand i of `simulate` with this seed
     hand = Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng))
     players = [make_bot(spec, rng) for spec in bots]      # the hand's one stream, as simulate plays it
     play_out(hand, players)

@@ -13,6 +13,9 @@ alone suggests. This is the root-only ("flat") form of ISMCTS: the
 statistics are kept per move of the information set at the root, not in a
 tree below it.
 
+A determinisation's redeals and every rollout draw from a `Stream` (rulespec/run/stream.py) seeded
+with 64 bits of the bot's own stream: the scheme the native engine implements too.
+
 Rollouts play no hand-bonus declarations (they would cost a search over the
 hand's triples at every first turn, and a bonus's points hardly depend on the
 move being judged); the bot itself declares its bonuses as the other bots do.
@@ -23,6 +26,7 @@ import random
 
 from rulespec.bots.policy import declared_moves
 from rulespec.run.engine import Hand, score_located, stake
+from rulespec.run.stream import Stream
 
 
 def _mask(cards) -> int:
@@ -70,7 +74,7 @@ def determinise(hand: Hand, seat: int, rng: random.Random) -> Hand:
     face_down, unseen = unseen[:down], unseen[down:]
     if len(unseen) != hand.stock_size():
         raise AssertionError(f"determinise: {len(unseen)} unseen cards left for a stock of {hand.stock_size()}")
-    return hand.with_hidden(hidden, unseen, random.Random(rng.getrandbits(32)), face_down)
+    return hand.with_hidden(hidden, unseen, Stream(rng.getrandbits(64)), face_down)     # the world's redeals
 
 
 def playout_value(hand: Hand, side: int, rng: random.Random, resume) -> float:
@@ -144,9 +148,9 @@ class ISMCTSBot:
                 h = world.clone()
                 h.play(seat, card, capture, decls)
                 if resume is not None:
-                    sums[i] += playout_value(h, side, random.Random(stream), resume)
+                    sums[i] += playout_value(h, side, Stream(stream), resume)
                 else:
-                    rollout(h, random.Random(stream))
+                    rollout(h, Stream(stream))
                     sums[i] += result_for(h, side)
         return [s / rounds for s in sums]
 

@@ -4,13 +4,13 @@
 (`python`, `native` or `auto`) and says why when it cannot use the native
 one; `simulate_native` plays the hands and returns the same `Stats` as
 bots/simulate.py. Hand i of a native run draws its deal and its bots' choices
-from splitmix64 seeded with (seed, i) (compiler/native.py), so the figures
-are reproducible per seed but are not the Python engine's hands for that seed.
+from the stream of hand i (rulespec/run/stream.py, implemented in the generated C), as the Python
+engine does: the same seed plays the same hands on both.
 """
 from __future__ import annotations
 
 from rulespec.bots.simulate import Stats
-from rulespec.errors import RulespecError
+from rulespec.errors import RulespecError, printable
 
 ENGINES = ("python", "native", "auto")
 BATCH = 20_000           # hands per native call (progress is reported between calls)
@@ -28,11 +28,12 @@ def native_obstacle(compiled, *, bots: list[str], games: int | None, backend: st
 
 
 def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, backend: str, err=None,
-                  ref=None, options=None, root=None):
+                  ref=None, options=None, root=None, progress=None):
     """The loaded native playouts when the run should use them, else None (auto: said once on `err`).
 
     `engine="native"` raises a RulespecError naming the obstacle (no compiler, an unsupported
-    construct with its file:line, or the run's settings); `auto` falls back to Python instead.
+    construct with its file:line, a failed build, or the run's settings); `auto` falls back to Python
+    instead, whatever went wrong building or loading the library. `progress()` is called while the C compiles.
     """
     if engine not in ENGINES:
         raise RulespecError(f"unknown engine '{engine}' ({', '.join(ENGINES)})")
@@ -43,12 +44,18 @@ def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, 
     try:
         if why is not None:
             raise RulespecError(why)
-        return native.load(compiled, ref, options, root)
-    except RulespecError as error:
+        return native.load(compiled, ref, options, root, progress=progress)
+    except (RulespecError, OSError, AttributeError) as error:
+        # OSError: a library the loader refuses; AttributeError: one without a function this version calls
+        if not isinstance(error, RulespecError):
+            error = native.NativeUnavailable(f"the native library does not load: {error}")
         if engine == "native":
-            raise
+            raise error from None
         if err is not None:
-            reason = error.all[0].headline() + (f" (and {len(error.others)} more)" if error.others else "")
+            first = error.all[0]
+            # one line: a compiler's messages (the lines after the first) are --engine native's to show
+            reason = printable(f"{first.span}: " if first.span else "") + printable(first.message.split("\n")[0]) \
+                + (f" (and {len(error.others)} more)" if error.others else "")
             print(f"rulespec: using the Python engine: {reason}", file=err)
         return None
 
@@ -93,12 +100,12 @@ def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None,
         raise RulespecError(f"{meta.id} is played by {', '.join(map(str, meta.player_counts))} players, not {n}")
     if hands < 1:
         raise RulespecError("the number of hands or games must be at least 1")
-    # The C playouts sum points per category, not per event: the per-event figures say they are not counted.
-    stats = Stats(meta.sides[n], n, tuple(meta.categories) + ("total", "margin"), events=None)
+    stats = Stats(meta.sides[n], n, tuple(meta.categories) + ("total", "margin"), events=tuple(meta.fired))
+    scores = {name: scoring for name, _kind, scoring in meta.fired}     # as Stats counts a playout's record
     done = 0
     while done < hands:
         count = min(BATCH, hands - done)
-        b = nat.run(seed, done, count, n, per_hand=distributions)
+        b = nat.run(seed, done, count, n, per_hand=distributions, events=True)
         if distributions:
             _count_distributions(stats, b.per_hand, meta.categories)
         stats.hands += b.hands
@@ -112,6 +119,14 @@ def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None,
         for key, v in b.squares.items():
             stats.squares[key] = stats.squares.get(key, 0) + v
         stats.hand_wins = [a + w for a, w in zip(stats.hand_wins, b.hand_wins)]
+        for key, v in b.fired.items():
+            stats.fired[key] = stats.fired.get(key, 0) + v
+            stats.fired_hands[key] = stats.fired_hands.get(key, 0) + b.fired_hands.get(key, 0)
+            stats.fired_points[key] = stats.fired_points.get(key, 0) + \
+                (b.fired_points.get(key, 0) if scores.get(key[1]) else 0)
+        for mine, theirs in ((stats.captures, b.captures), (stats.sweeps, b.sweeps)):
+            for key, v in theirs.items():
+                mine[key] = mine.get(key, 0) + v
         done += count
         if progress:
             progress(count)

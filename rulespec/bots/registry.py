@@ -5,32 +5,44 @@ from __future__ import annotations
 import random
 import re
 
-from rulespec.bots.greedy import GreedyBot
-from rulespec.bots.ismcts import ISMCTSBot
-from rulespec.bots.random_bot import RandomBot
 from rulespec.errors import RulespecError
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
+# name -> (module, class): imported when a bot is made, so that naming bots (a native run's --bots
+# random) never imports the Python engine the bots play on.
+BOTS = {"random": ("rulespec.bots.random_bot", "RandomBot"), "greedy": ("rulespec.bots.greedy", "GreedyBot"),
+        "ismcts": ("rulespec.bots.ismcts", "ISMCTSBot")}
 MAX_BUDGET = 1_000_000   # rollouts per decision: beyond it a single move takes hours
 
 
-def make_bot(spec: str, rng: random.Random):
-    """A bot from its name, with an optional budget after a colon (`ismcts:200`), or `policy:FILE`."""
+def check_spec(spec: str) -> tuple[str, int | None]:
+    """(name, budget or None) of a bot spec such as `ismcts:200` or `policy:FILE`; a RulespecError for a bad
+    one (a policy file is read, and checked, by `make_bot`)."""
     name, _, arg = spec.partition(":")
     if name == "policy":
         if not arg:
             raise RulespecError("bot 'policy' names its file: policy:FILE (a .json or .npz policy file)")
-        return _policy(arg)
+        return name, None
     if name not in BOTS:
         raise RulespecError(f"unknown bot '{name}' (bots: {', '.join(BOTS)}, policy:FILE)")
     if not arg:
-        return BOTS[name](rng)
+        return name, None
     # ASCII digits only: str.isdigit() accepts '²' and other digits int() refuses.
     if name != "ismcts" or not re.fullmatch(r"[0-9]{1,%d}" % len(str(MAX_BUDGET)), arg) \
             or not 1 <= int(arg) <= MAX_BUDGET:
         raise RulespecError(f"bot '{spec}': only ismcts takes a budget, a number of rollouts from 1 to "
                             f"{MAX_BUDGET} (ismcts:200)")
-    return ISMCTSBot(rng, int(arg))
+    return name, int(arg)
+
+
+def make_bot(spec: str, rng: random.Random):
+    """A bot from its name, with an optional budget after a colon (`ismcts:200`), or `policy:FILE`."""
+    import importlib
+    name, budget = check_spec(spec)
+    if name == "policy":
+        return _policy(spec.partition(":")[2])
+    module, cls = BOTS[name]
+    bot = getattr(importlib.import_module(module), cls)
+    return bot(rng) if budget is None else bot(rng, budget)
 
 
 def parse_bots(text: str, seats: int, sides: int | None = None, person: int | None = None) -> list[str]:
@@ -50,7 +62,9 @@ def parse_bots(text: str, seats: int, sides: int | None = None, person: int | No
         raise RulespecError(f"--bots names {len(specs)} bots for {seats} seats (give one{per_side}{others}, "
                             f"or one per seat)")
     for spec in specs:
-        make_bot(spec, random.Random(0))           # reports an unknown name before any work starts
+        # reports an unknown name, or a policy file that cannot be played, before any work starts
+        if check_spec(spec)[0] == "policy":
+            _policy(spec.partition(":")[2])
     return specs
 
 

@@ -1,9 +1,9 @@
 """Simulate many hands or games with bots per seat (in parallel when the run is long), and summarise them.
 
 Every hand (or game) `i` of a run draws its cards and its bots' choices from
-random streams named after (seed, i) alone (a hand: one stream, its deal first, then every seat's
-choices in the order they are made; a game: one stream for its deals, one per seat for the bots),
-and the statistics are integer
+random streams derived from (seed, i) alone (rulespec/run/stream.py, the scheme the native engine
+draws from too: a hand: one stream, its deal first, then every seat's choices in the order they are
+made; a game: one stream for its deals, one per seat for the bots), and the statistics are integer
 sums, so a run gives the same figures whatever the number of workers or the
 backend (local processes, or Ray with `backend="ray"`).
 """
@@ -12,13 +12,14 @@ from __future__ import annotations
 import gc
 import math
 import os
-import random
 import re
 
-from rulespec.bots.policy import play_out
-from rulespec.bots.registry import make_bot, parse_bots
+from rulespec.bots.registry import parse_bots
 from rulespec.errors import RulespecError
-from rulespec.run.engine import Game, Hand, RuleFailed, game_length, rule_failure, score_located, shuffled_source
+from rulespec.run.stream import Stream
+
+# The Python engine (run/engine.py, bots/policy.py, the bots) is imported by the functions that play on it:
+# a native run counts its hands in Stats and prints them with the functions here, without loading it.
 
 MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a bug, not a long game
 
@@ -209,7 +210,7 @@ class Stats:
         key = (side, name)
         return (self.fired.get(key, 0) / n, self.fired_hands.get(key, 0) / n, self.fired_points.get(key, 0) / n)
 
-    def add_game(self, game: Game) -> None:
+    def add_game(self, game) -> None:
         self.games += 1
         self.game_hands += game.hands_played
         for side in game.winners or ():
@@ -292,12 +293,12 @@ def _stats_for(rules, seats: int) -> Stats:
     return Stats(rules.SIDES[seats], seats, tuple(rules.CATEGORIES) + ("total", "margin"), events=rules.EVENTS)
 
 
-def _hand_bots(job: dict, key: str, rng: random.Random | None = None) -> list:
-    """The bots of hand or game `key`: on `rng` (a single hand's one stream), else one stream per seat."""
+def _hand_bots(job: dict, game: int, rng: Stream | None = None) -> list:
+    """The bots of a hand on `rng` (its one stream), else of game `game`, one stream per seat."""
+    from rulespec.bots.registry import make_bot
     if rng is not None:
         return [make_bot(spec, rng) for spec in job["bots"]]
-    return [make_bot(spec, random.Random(f"rulespec-sim:{job['seed']}:{key}:bot{seat}"))
-            for seat, spec in enumerate(job["bots"])]
+    return [make_bot(spec, rng) for spec, rng in zip(job["bots"], _bot_rngs(job, game))]
 
 
 class PlayoutResult:
@@ -311,6 +312,7 @@ class PlayoutResult:
         self.plays, self.outcome, self.piles, self.event_points, self.turns, self.moves = result
 
     def score(self) -> list[dict[str, int]]:
+        from rulespec.run.engine import score_located
         return score_located(self.rules, self.piles, self.event_points)
 
 
@@ -334,6 +336,7 @@ def _playout_job(job: dict, compiled):
 def _located(exc: Exception, compiled) -> Exception:
     """A rule's failure inside a playout as the located RuleFailed `Hand` would raise; else `exc` itself."""
     from rulespec.compiler.playout import failure_span
+    from rulespec.run.engine import RuleFailed, rule_failure
     failure = rule_failure(exc, compiled.module)         # in one of the compiled module's functions
     if failure is not exc:
         return failure
@@ -344,56 +347,23 @@ def _located(exc: Exception, compiled) -> Exception:
     return RuleFailed(f"this rule failed: {reason}", span)
 
 
-def _bot_rngs(job: dict, key: str) -> list:
-    """The bots' random streams, exactly as _hand_bots gives them to the bots."""
-    return [random.Random(f"rulespec-sim:{job['seed']}:{key}:bot{seat}") for seat in range(len(job["bots"]))]
+def _bot_rngs(job: dict, game: int) -> list:
+    """The bots' random streams through game `game`, one per seat."""
+    return [Stream.for_game_bot(job["seed"], game, seat) for seat in range(len(job["bots"]))]
 
 
-def _shuffle_inline(order: list, rng: random.Random) -> None:
-    """`rng.shuffle(order)` as CPython's random module does it (Fisher-Yates from the top, each index drawn by
-    rejection from getrandbits(n.bit_length())), without its two method calls per card."""
-    getrandbits = rng.getrandbits
-    for i in range(len(order) - 1, 0, -1):
-        k = (i + 1).bit_length()
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        order[i], order[j] = order[j], order[i]
+def _game(rules, n: int, seed: int, i: int) -> Game:
+    """Game i of a run: its deals from its own stream, the dealer rotating from seat i % n."""
+    from rulespec.run.engine import Game
+    game = Game(rules, n, seed=0, dealer=i % n)
+    game.rng = Stream.for_game(seed, i)      # Game's own stream is random.Random(seed): this run's is a Stream
+    return game
 
 
-def _same_as_stdlib(shuffle) -> bool:
-    """Whether `shuffle` puts decks in the order random.Random.shuffle does and draws as many bits (checked on a
-    few seeds, each stream shuffling every size in turn: seeding a stream costs more than its shuffles)."""
-    for seed in range(4):
-        a, b = random.Random(seed), random.Random(seed)
-        for size in (1, 2, 40, 52, 80):
-            mine, theirs = list(range(size)), list(range(size))
-            shuffle(mine, a)
-            b.shuffle(theirs)
-            if mine != theirs or a.getrandbits(32) != b.getrandbits(32):
-                return False
-    return True
-
-
-_SHUFFLE: list = []
-
-
-def _deck_shuffle():
-    """The deck shuffle of the playouts: the inline one where this Python's random module is checked (once,
-    on first use) to shuffle the same way, else rng.shuffle; the order must be exactly shuffled_source()'s."""
-    if not _SHUFFLE:
-        _SHUFFLE.append(_shuffle_inline if _same_as_stdlib(_shuffle_inline) else _stdlib_shuffle)
-    return _SHUFFLE[0]
-
-
-def _stdlib_shuffle(order: list, rng: random.Random) -> None:
-    rng.shuffle(order)
-
-
-def _play_fast(fast, rules, n: int, dealer: int, rng: random.Random, rngs: list, stats: Stats) -> PlayoutResult:
+def _play_fast(fast, rules, n: int, dealer: int, rng: Stream, rngs: list, stats: Stats) -> PlayoutResult:
     fn, policies, _compiled = fast
     order = list(range(rules.N_CARDS))
-    _deck_shuffle()(order, rng)           # the order shuffled_source() deals from this stream
+    rng.shuffle(order)                    # the order shuffled_source() deals from this stream
     record = [] if stats.events is not None else None     # the moves and events, counted per event
     try:
         result = PlayoutResult(rules, fn(n, dealer, order, rng, policies, rngs, True, record), record)
@@ -410,7 +380,8 @@ def _play_fast(fast, rules, n: int, dealer: int, rng: random.Random, rngs: list,
     return result
 
 
-def _play(hand: Hand, bots: list, stats: Stats) -> None:
+def _play(hand, bots: list, stats: Stats) -> None:
+    from rulespec.bots.policy import play_out
     captures = [0]
 
     def on_turn(h, seat):
@@ -449,6 +420,7 @@ def run_chunk(job: dict, start: int, stop: int) -> Stats:
 
 def _play_chunk(job: dict, start: int, stop: int) -> Stats:
     from rulespec.compiler.build import compile_ruleset
+    from rulespec.run.engine import Hand, shuffled_source
     compiled = compile_ruleset(job["ref"], job["options"], root=job.get("root"), disk=True)
     rules = compiled.module
     n = job["seats"]
@@ -457,8 +429,8 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
     for i in range(start, stop):
         if fast is not None:
             if job["games"]:
-                game = Game(rules, n, seed=f"rulespec-sim:{job['seed']}:game{i}", dealer=i % n)
-                rngs = _bot_rngs(job, f"game{i}")
+                game = _game(rules, n, job["seed"], i)
+                rngs = _bot_rngs(job, i)
                 while not game.is_over:
                     if game.hands_played >= MAX_HANDS_PER_GAME:
                         raise _endless(i, rules)
@@ -466,12 +438,11 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
                     game.finish_hand()
                 stats.add_game(game)
             else:
-                # one stream per hand: seeding a stream costs about as much as a tenth of a hand
-                rng = random.Random(f"rulespec-sim:{job['seed']}:{i}")
+                rng = Stream.for_hand(job["seed"], i)
                 _play_fast(fast, rules, n, i % n, rng, [rng] * n, stats)
         elif job["games"]:
-            game = Game(rules, n, seed=f"rulespec-sim:{job['seed']}:game{i}", dealer=i % n)
-            bots = _hand_bots(job, f"game{i}")
+            game = _game(rules, n, job["seed"], i)
+            bots = _hand_bots(job, i)
             while not game.is_over:
                 if game.hands_played >= MAX_HANDS_PER_GAME:
                     raise _endless(i, rules)
@@ -479,13 +450,14 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
                 game.finish_hand()
             stats.add_game(game)
         else:
-            rng = random.Random(f"rulespec-sim:{job['seed']}:{i}")
-            _play(Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng)), _hand_bots(job, str(i), rng), stats)
+            rng = Stream.for_hand(job["seed"], i)
+            _play(Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng)), _hand_bots(job, i, rng), stats)
     return stats
 
 
 def _endless(i: int, rules) -> RulespecError:
     """Game i reached the hand limit: located at game.target, the one thing that makes a game that long."""
+    from rulespec.run.engine import game_length
     if rules.TARGET is None:        # a game of a number of hands whose every hand was tied
         return RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands, the most a game may last "
                              f"({game_length(rules)}, a tie playing on): can a side win it?",

@@ -32,3 +32,33 @@ class progress_bar:  # noqa: N801 - used as a function
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
             self.bar.__exit__(*exc)
+
+
+class status_line:  # noqa: N801 - used as a function
+    """`with status_line(err, "building...") as tick:` gives `tick()` to call while a long step works (a C
+    compile); the first call draws a spinner with the time spent, on a terminal only (never when `shown` is
+    false: --json), later calls refresh it; nothing is drawn if `tick` is never called."""
+
+    def __init__(self, err, description: str, shown: bool = True) -> None:
+        self.err, self.description = err, description
+        self.shown = shown and getattr(err, "isatty", lambda: False)()
+        self.bar = None
+
+    def __enter__(self):
+        return self.tick
+
+    def tick(self) -> None:
+        if not self.shown:
+            return
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+            self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), TimeElapsedColumn(),
+                                console=Console(file=self.err), transient=True, auto_refresh=False)
+            self.bar.__enter__()
+            self.bar.add_task(self.description, total=None)
+        self.bar.refresh()
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)

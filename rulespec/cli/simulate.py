@@ -12,12 +12,12 @@ QUICK = {
     "positionals": ("ruleset",),
     "options": {"--hands": ("hands", int), "--games": ("games", int), "--seed": ("seed", int),
                 "--seats": ("seats", int), "--bots": ("bots", str), "--bot": ("bots", str),
-                "--workers": ("workers", int), "--backend": ("backend", ("local", "ray")), "--address": ("address", str),
+                "--workers": ("workers", int), "--oversubscribe": ("oversubscribe", "flag"), "--backend": ("backend", ("local", "ray")), "--address": ("address", str),
                 "--engine": ("engine", ("python", "native", "auto")), "--option": ("option", "append"),
                 "--root": ("root", str), "--json": ("json", "flag"), "--no-timings": ("no_timings", "flag"),
                 "--compare": ("compare", str), "--html": ("html", str)},
-    "defaults": {"hands": None, "games": None, "seed": 0, "seats": None, "bots": "random", "workers": None,
-                 "backend": "local", "address": None, "engine": "python", "option": None, "root": None,
+    "defaults": {"hands": None, "games": None, "seed": 0, "seats": None, "bots": "random", "workers": None, "oversubscribe": False,
+                 "backend": "local", "address": None, "engine": "auto", "option": None, "root": None,
                  "json": False, "no_timings": False, "compare": None, "html": None},
     "exclusive": (("hands", "games"),),
 }
@@ -37,13 +37,17 @@ def register(sub) -> None:
                         "(default random)")
     s.add_argument("--workers", type=int, help="processes (default: one, or every core for a run of more than a "
                                                "few seconds)")
+    s.add_argument("--oversubscribe", action="store_true",
+                   help="run --workers N local processes even beyond this machine's cores (by default N is capped "
+                        "at them: more processes than cores only cost CPU)")
     s.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="local processes (default) or a Ray cluster (pip install 'rulespec[ray]')")
     s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
-    s.add_argument("--engine", choices=["python", "native", "auto"], default="python",
-                   help="python (default); native: the ruleset compiled to C with the system C compiler "
-                        "(random bots, --hands, one process; hands drawn from splitmix64 per seed); "
-                        "auto: native where it can, else python, saying why on stderr")
+    s.add_argument("--engine", choices=["python", "native", "auto"], default="auto",
+                   help="auto (default): native where the ruleset, bots and options allow and there is a C "
+                        "compiler, else python, saying why on stderr; native: the ruleset compiled to C with "
+                        "the system C compiler (random bots, --hands, one process); python: force the Python "
+                        "engine. Both play the same hands for a seed and print the same figures")
     add_option_argument(s)
     add_root_argument(s)
     s.add_argument("--json", action="store_true", help="the figures as one JSON document")
@@ -69,13 +73,22 @@ def run(args, out, err) -> int:
         to_dict,
     )
     check_workers(args.workers)
+    if args.workers is not None and args.backend == "local" and not args.oversubscribe \
+            and args.workers > default_workers():
+        # 8 processes on 2 cores took 25% more CPU than 2 for the same hands (bench/README.md, issue 26)
+        print(f"rulespec: --workers {args.workers}: running {default_workers()}, the cores this machine has "
+              f"(--oversubscribe runs {args.workers})", file=err)
+        args.workers = default_workers()
     options = named_options(args.ruleset, args.option, args.root)
     if args.compare is not None:
-        if args.engine != "python":
+        if args.engine == "native":
             from rulespec.errors import RulespecError
             raise RulespecError("--compare plays paired hands on the Python engine: leave out --engine")
         from rulespec.cli.compare import run_compare
-        return run_compare(args, options, out, err)
+        code = run_compare(args, options, out, err)
+        if args.engine == "auto":          # said once the run is done: an error stays the one line it is
+            print("rulespec: using the Python engine: --compare plays paired hands on the Python engine", file=err)
+        return code
     games = args.games
     hands = None if games is not None else (args.hands if args.hands is not None else 1000)
     total = games if games is not None else hands
@@ -83,6 +96,8 @@ def run(args, out, err) -> int:
                workers=args.workers, backend=args.backend, address=args.address, root=args.root)
     t0 = time.perf_counter()
     nat, compiled = None, None
+    import io
+    notes = io.StringIO()       # why auto plays Python: written once the run is done (an error stays one line)
     if args.engine != "python":
         # A ruleset built before runs from the cache's manifest: nothing read or compiled again.
         from rulespec.bots.native_sim import from_manifest
@@ -95,8 +110,12 @@ def run(args, out, err) -> int:
         bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
         if args.engine != "python":
             from rulespec.bots.native_sim import choose_engine
-            nat = choose_engine(args.engine, compiled, bots=bots, games=games, backend=args.backend, err=err,
-                                ref=args.ruleset, options=options, root=args.root)
+            from rulespec.cli.progress import status_line
+            # the first run of a ruleset builds its C (a second or so): a line with the time spent, on a terminal
+            with status_line(err, f"building the native engine for {compiled.id} (once: kept in the cache)",
+                             shown=not args.json) as tick:
+                nat = choose_engine(args.engine, compiled, bots=bots, games=games, backend=args.backend, err=notes,
+                                    ref=args.ruleset, options=options, root=args.root, progress=tick)
     ruleset_id = nat.meta.id if nat is not None else compiled.id
     engine = "native" if nat is not None else "python"
     if nat is not None:
@@ -133,6 +152,7 @@ def run(args, out, err) -> int:
                 bar.refresh()
             stats = simulate(args.ruleset, progress=advance, **run)
     dt = time.perf_counter() - t0
+    err.write(notes.getvalue())
     unit = "games" if games is not None else "hands"
     if args.html is not None:
         from rulespec.cli.pages import simulate_page
@@ -143,8 +163,9 @@ def run(args, out, err) -> int:
             workers=1 if engine == "native" else getattr(stats, "workers", args.workers or default_workers()),
             seconds=round(dt, 3),
             hands_per_second=round(stats.hands / dt, 1) if dt else None)
-        doc = to_dict(stats, ruleset=ruleset_id, options=options or {}, seed=args.seed, seats=n, bots=bots,
-                      backend=args.backend, engine=engine, **timings)
+        from rulespec.run.stream import STREAM_VERSION
+        doc = to_dict(stats, ruleset=ruleset_id, options=options or {}, seed=args.seed, stream=STREAM_VERSION,
+                      seats=n, bots=bots, backend=args.backend, engine=engine, **timings)
         import json
         print(json.dumps(doc, indent=2), file=out)
         return 0
