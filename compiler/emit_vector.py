@@ -128,7 +128,7 @@ static int ve_deal(VEnv *e, int seats) {
         h->dst[s] = &h->hands[seat];
     h->dst[seats] = &h->table;
     h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
-    h->rng.s = rs_mix(e->seed ^ rs_mix((uint64_t)i + UINT64_C(0x9E3779B97F4A7C15)));
+    rs_stream_start(&h->rng, rs_stream_step(rs_stream_step(e->seed, RS_HAND), (uint64_t)i));   /* Stream.for_hand */
     shuffle(h);
     memset(e->decl_n, 0, sizeof e->decl_n);
     e->pend = 0; e->illegal = 0;
@@ -373,8 +373,8 @@ int rs_vec_reset(void *p, int64_t count, int seats, int agent, uint64_t seed, fl
     for (int64_t i = 0; i < count; i++) {
         VEnv *e = &envs[i];
         e->seed = seed; e->index = i;
-        /* the random agent's stream: hand i's of the run ~seed (native.SplitMix.for_hand(~seed, i)) */
-        e->arng.s = rs_mix(~seed ^ rs_mix((uint64_t)i + UINT64_C(0x9E3779B97F4A7C15)));
+        /* the random agent's stream: hand i's of the run ~seed (run/stream.py: Stream.for_hand(~seed, i)) */
+        rs_stream_start(&e->arng, rs_stream_step(rs_stream_step(~seed, RS_HAND), (uint64_t)i));
         e->cur = agent < 0 ? 0 : agent;
         if (ve_reset_one(e, seats, agent, count)) return rs_err_code;
         ve_observe(e, e->cur, obs + i * obs_size, mask + i * actions);

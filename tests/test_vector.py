@@ -8,7 +8,8 @@ import pytest
 
 from rulespec.api import compile as compile_rules
 from rulespec.compiler import native
-from rulespec.compiler.native import NativeUnavailable, SplitMix
+from rulespec.compiler.native import NativeUnavailable
+from rulespec.run.stream import Stream
 from rulespec.interop.decisions import Decisions
 from rulespec.interop.vector import VectorEnv
 from rulespec.run.engine import DealSource, Hand
@@ -118,8 +119,8 @@ def test_each_envs_deal_read_from_c_replays_on_a_hand():
     assert (index % 5).tolist() == [0, 1, 2, 3, 4] and index.max() >= 5     # env i plays hands i, i + 5, ...
     for i in range(5):
         expected = list(range(rules.N_CARDS))
-        SplitMix.for_hand(99, int(index[i])).shuffle(expected)
-        assert order[i].tolist() == expected               # the run's hand, shuffled as native.SplitMix does
+        Stream.for_hand(99, int(index[i])).shuffle(expected)
+        assert order[i].tolist() == expected               # the run's hand, shuffled as run/stream.py's Stream does
 
 
 @needs_cc

@@ -26,7 +26,7 @@ total minus the best other side's (± the target for an outcome that ends the ga
   (an all-zero mask), its reward and terminations[i] = True; that env's next step ignores its action
   and returns the first observation of its next hand (reward 0, not terminated).
 - Env i plays hands i, i + num_envs, i + 2 num_envs, ... of the run `seed` (reset(seed=...)), each
-  dealt and played by the generator native.SplitMix.for_hand(seed, hand), the dealer hand % seats; a deal
+  dealt and played by the generator run/stream.py's Stream.for_hand(seed, hand), the dealer hand % seats; a deal
   that ends the hand before the agent decides is skipped for the env's next hand.
 - An action outside the mask ends that env's episode with `illegal_reward` (default: minus the target,
   as the adapter), infos["illegal_action"][i] = True and the state unchanged (observation and mask
@@ -63,6 +63,7 @@ from rulespec.errors import RulespecError
 from rulespec.interop.decisions import DECLARE, ActionLayout, Decisions, as_int
 from rulespec.interop.observation import Observer, action_mask
 from rulespec.run.engine import DealSource, Hand, stake
+from rulespec.run.stream import MASK64, Stream
 
 ENGINES = ("auto", "native", "python")
 DECLARATIONS = ("auto", "agent")
@@ -193,7 +194,7 @@ class VectorEnv(GymVectorEnv):
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action per env (int64), the same on both engines: drawn from env i's own
-        generator, native.SplitMix.for_hand(~seed, i), among its legal actions in ascending order; 0 where
+        generator, Stream.for_hand(~seed, i) (run/stream.py), among its legal actions in ascending order; 0 where
         the episode is over (the next step ignores it)."""
         if not self._started:
             raise RuntimeError("call reset() before sample_actions()")
@@ -310,7 +311,7 @@ def _compiled_of(rules: Rules):
 
 
 class _PythonBatch:
-    """The same environments on the Python engine: a loop over `Decisions`, the generator SplitMix."""
+    """The same environments on the Python engine: a loop over `Decisions`, the streams of run/stream.py."""
 
     def __init__(self, env: VectorEnv):
         self.env = env
@@ -328,7 +329,7 @@ class _PythonBatch:
         self.seed = seed
         for i in range(env.num_envs):
             self.index[i] = i
-            self.agent_rngs[i] = native_mod.SplitMix.for_hand(seed ^ native_mod.MASK64, i)
+            self.agent_rngs[i] = Stream.for_hand(seed ^ MASK64, i)
             self._new_hand(i)
             self._write(i)
         env._reward[:] = 0
@@ -341,7 +342,7 @@ class _PythonBatch:
         for _ in range(EMPTY_DEALS):
             index = self.index[i]
             self.deciding[i] = max(env.seat, 0)
-            rng = native_mod.SplitMix.for_hand(self.seed, index)
+            rng = Stream.for_hand(self.seed, index)
             order = list(range(self.module.N_CARDS))
             rng.shuffle(order)
             hand = Hand(self.module, env.seats, index % env.seats, DealSource(order=order, rng=rng))
@@ -356,7 +357,7 @@ class _PythonBatch:
     def _advance(self, i: int) -> None:
         """The other seats play and the agent's declarations are made, up to the agent's card or the end."""
         env, d = self.env, self.games[i]
-        bot = _SplitMixBot(self.rngs[i])
+        bot = _StreamBot(self.rngs[i])
         while not d.is_over:
             seat = d.current_seat
             if seat != env.seat and not env.all_seats:
@@ -428,7 +429,7 @@ class _PythonBatch:
         self.games = []
 
 
-class _SplitMixBot:
+class _StreamBot:
     """The native random bot in Python: its best declarations, then a uniform draw among the sorted legal
     moves from the hand's generator (as rs_simulate and emit_vector.py's other seats draw)."""
 
