@@ -18,6 +18,11 @@ from rulespec.errors import RulespecError
 from rulespec.run.engine import Hand, shuffled_source
 from tests.browser import CHROMIUM, SKIP_REASON, Browser, assert_fits
 
+try:
+    import rulespec.interop.mlp  # noqa: F401 - the .npz reader (the rl extra)
+except ImportError:
+    pass
+
 
 def _cli(argv):
     out, err = io.StringIO(), io.StringIO()
@@ -40,7 +45,7 @@ def table_file(tmp_path_factory, scopa):
 
 def _mlp_file(path, rules, seats, seed=0):
     np = pytest.importorskip("numpy")
-    from rulespec.bots.saved import write_mlp
+    from rulespec.interop.mlp import write_mlp
     from rulespec.interop.decisions import ActionLayout
     from rulespec.interop.observation import Observer
     rng = np.random.default_rng(seed)

@@ -12,8 +12,8 @@ hand, its reward the hand's margin over the target (`reward="scaled"`).
 After training, it plays `--eval-hands` fresh hands greedily against the same
 bot (the result in points per hand, with its 95% interval), and
 `--save FILE.npz` writes its actor as a rulespec policy file
-(rulespec/interop/policies.py), to play with `rulespec play --bots policy:FILE`
-or to enter `rulespec leaderboard --bots ...,policy:FILE`.
+(rulespec/interop/policies.py), to play as `make_bot("policy:FILE")` or enter
+`rulespec.bots.leaderboard.cross_play` from Python (rulespec/interop/mlp.py reads it).
 """
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ import random
 
 from rulespec.bots.policy import best_declarations
 from rulespec.bots.registry import make_bot
-from rulespec.bots.saved import MLPBot
+from rulespec.interop.mlp import MLPBot
 from rulespec.interop.decisions import CAPTURE, CARD, DECLARE, Decisions
 
 

@@ -17,7 +17,8 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 
-from rulespec.bots.saved import ACTIVATIONS, write_mlp
+from rulespec.bots.saved import ACTIVATIONS
+from rulespec.interop.mlp import write_mlp
 
 
 class FlatObservation(gym.ObservationWrapper):
