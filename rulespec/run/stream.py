@@ -18,7 +18,7 @@ same moves on `--engine python` and `--engine native`:
   i = len(x) - 1 down to 1. `random()`: bits(53) / 2**53. `choice(x)`: x[below(len(x))].
 
 Why not Python's MT19937 (random.Random): seeding it costs about 3.6 µs in C, more than a whole
-native hand of Cirulla (about 3 µs), and 9 µs in Python; this stream costs a few nanoseconds to seed,
+native hand (about 3 µs), and 9 µs in Python; this stream costs a few nanoseconds to seed,
 and in Python its draws cost no more than random.Random.randrange's (bench/README.md, issue 26).
 """
 from __future__ import annotations
