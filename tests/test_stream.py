@@ -117,6 +117,10 @@ def figures(capsys, rid: str, engine: str, hands: int, seed: int, *extra: str) -
 @needs_cc
 @pytest.mark.parametrize("rid", SHIPPED)
 def test_both_engines_give_the_same_figures(rid, capsys):
+    from rulespec.compiler import codegen_c
+    refused = codegen_c.unsupported(compile_ruleset(rid).ruleset)
+    if refused:        # a pile, several values...: the C back end refuses it, and auto plays it in Python
+        pytest.skip(f"the C back end refuses {rid}: {refused[0][0]}")
     rules = compile_ruleset(rid).module
     seats = max(rules.SEATS_ALLOWED, key=lambda n: n != rules.DEFAULT_SEATS)   # another count where there is one
     assert figures(capsys, rid, "python", 40, 5) == figures(capsys, rid, "native", 40, 5)
