@@ -419,7 +419,10 @@ class Hand:
         while self.rules.bury(1 << card):
             tries -= 1
             if tries < 0:
-                raise RulespecError("deal.bury buries every card left in the stock: the table cannot be dealt")
+                compiled = getattr(self.rules, "_COMPILED", None)       # the ruleset, to say where bury is
+                bury = getattr(getattr(compiled, "ruleset", None), "bury", None)
+                raise RulespecError("deal.bury buries every card left in the stock: the table cannot be dealt",
+                                    getattr(bury, "span", None))
             src.order.append(card)         # to the bottom: dealt after every other card of the stock
             card = self._take(1)[0]
         return card
