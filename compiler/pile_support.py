@@ -17,6 +17,8 @@ def pile_constructs(rs: Ruleset) -> list[tuple[str, Span | None]]:
     if any(step.face_down for steps in rs.rounds for step in steps):
         deal = doc.get("deal") or {}
         out.append(("face-down table cards (deal face_down)", getattr(deal, "value_spans", {}).get("rounds", rs.span)))
-    if rs.bury is not None:
+    if rs.bury is not None and rs.bury.to == "under":
+        out.append(("deal.bury to: under (a face-down pile card turned up onto a dealt one)", rs.bury.span))
+    elif rs.bury is not None:
         out.append(("deal.bury (dealt table cards sent back into the stock)", rs.bury.span))
     return out

@@ -94,7 +94,9 @@ class _Facts:
         self.put(("table",), "the table", "one pile: only its top card is matched, a capture takes it all"
                  if rs.pile else "spread: every card can be captured")
         self.put(("bury",), "table cards dealt face up that go to the bottom of the stock, replaced",
-                 f"when {self.cond(rs.bury.when)}" if rs.bury is not None else "none")
+                 f"when {self.cond(rs.bury.when)}" if rs.bury is not None and rs.bury.to == "bottom" else "none")
+        self.put(("bury_under",), "table cards dealt face up that a face-down card is turned up onto",
+                 f"when {self.cond(rs.bury.when)}" if rs.bury is not None and rs.bury.to == "under" else "none")
         self.put(("forced",), "a card that can capture must capture", self.words.forced_rule() or _yes(rs.forced))
         self.put(("leftovers",), "cards left on the table at the end go to", self.words.leftovers_rule() or
                  ("the side that captured last" if rs.leftovers == "last_capturer" else "nobody"))

@@ -160,7 +160,11 @@ class _Book:
         if rs.repeat_last:
             items.append(f"Then rounds like round {len(rs.rounds)}, while cards remain, each when every hand "
                          f"is empty.")
-        if rs.bury is not None:
+        if rs.bury is not None and rs.bury.to == "under":
+            items.append(f"When a table card is dealt face up and {self.cond(rs.bury.when)}, it stays in the pile "
+                         f"and the face-down card nearest the top is turned face up onto it (itself covered in turn "
+                         f"if the same holds; with no face-down card left, it stays on top).")
+        elif rs.bury is not None:
             items.append(f"When a table card is dealt face up and {self.cond(rs.bury.when)}, it is put at the "
                          f"bottom of the stock (dealt last) and the next card of the stock is laid in its place, "
                          f"face up (and buried in turn if the same holds).")

@@ -40,10 +40,11 @@ class DealStep:
 
 @dataclass
 class Bury:
-    """deal.bury: a table card dealt face up for which `when` holds goes back into the stock (`to`)."""
+    """deal.bury: a table card dealt face up for which `when` holds goes back into the stock (`to: bottom`), or
+    stays in the pile with the next face-down card turned up onto it (`to: under`)."""
 
     when: Expression
-    to: str              # bottom
+    to: str              # bottom | under
     span: Span
 
 

@@ -405,12 +405,25 @@ class Hand:
         rules = self.rules
         for i in range(count):
             c = self._take(1)[0]
-            if i >= down and rules.BURY_TO is not None:
+            if i >= down and rules.BURY_TO == "bottom":
                 c = self._replace_buried(c)
             self.table |= 1 << c
             self._arrivals.append(c)
             if i < down:
                 self.face_down |= 1 << c
+            elif rules.BURY_TO == "under":
+                self._turn_up_onto(c)
+
+    def _turn_up_onto(self, card: int) -> None:
+        """deal.bury `to: under`: while the face-up `card` just laid is one the rules bury, the face-down card
+        nearest the top of the pile is turned face up onto it (the buried card stays in the pile, under it), and
+        is checked in turn; with no face-down card left, the buried card stays on top."""
+        while self.rules.bury(1 << card) and self.face_down:
+            under = next(c for c in reversed(self._arrivals) if self.face_down >> c & 1)
+            self.face_down &= ~(1 << under)
+            self._arrivals.remove(under)
+            self._arrivals.append(under)
+            card = under
 
     def _replace_buried(self, card: int) -> int:
         """`card`, or, while the rules bury it, the next card of the stock (the buried one put at the bottom)."""
@@ -437,8 +450,14 @@ class Hand:
         for k, count in enumerate(steps):
             down = counts[k] if k < len(counts) else 0
             for i, c in enumerate((given.table or ())[at:at + count]):
+                if rules.BURY_TO == "under":
+                    # Written as dealt: laid again one by one, turned up as the deck's deal would.
+                    self._arrivals.remove(c)
+                    self._arrivals.append(c)
                 if i < down:
                     self.face_down |= 1 << c
+                elif rules.BURY_TO == "under":
+                    self._turn_up_onto(c)
                 elif rules.BURY_TO is not None and rules.bury(1 << c):
                     raise RulespecError(f"round {self.round} lays {rules.CARD_NAMES[c]} face up on the table, but "
                                         f"the rules bury it (deal.bury): write the table as it lies after burying, "
