@@ -332,3 +332,45 @@ def test_pishti_the_last_card_makes_no_pishti_unless_the_option_counts_it():
         assert [name for name, _, _ in fired] == want
         fired = rules.play_events(nine, other, 0, other, False, other, 5, 4, 40, False, 4, other)
         assert [name for name, _, _ in fired] == ["pishti"]
+
+
+# -- kseri: a bad first pile (pagat: the pile is shuffled back into the stock and a new one dealt, the hands kept)
+
+def _kseri_order(rules, first):
+    idx = rules.CARD_NAMES.index
+    head = [idx(c) for c in first]
+    return head + [c for c in range(rules.N_CARDS) if c not in head]
+
+
+def test_kseri_a_bad_pile_is_dealt_again_and_the_hands_are_kept():
+    import random
+
+    from rulespec.run.engine import DealSource, Hand
+    rules = compile_ruleset("kseri").module
+    # 6 each, one at a time from seat 1 (12 cards), then the pile 4H 9D 4S 6C: two fours, thrown in.
+    hands = ["2S", "2D", "3S", "3D", "5S", "5D", "7S", "7D", "8S", "8D", "10S", "QD"]
+    order = _kseri_order(rules, hands + ["4H", "9D", "4S", "6C"])
+    h = Hand(rules, 2, 0, DealSource(order=order, rng=random.Random(7)))
+    assert h.dealer_events[0] == "pile_redealt"
+    assert names(rules, h.hands[1]) == sorted(["2S", "3S", "5S", "7S", "8S", "10S"])
+    assert names(rules, h.hands[0]) == sorted(["2D", "3D", "5D", "7D", "8D", "QD"])
+    assert h.deal_log[1] is None and h.deal_log[-1][1] == tuple(h.hands)
+    dealt = h.table | h.hands[0] | h.hands[1]
+    assert dealt.bit_count() == 16 and h.table.bit_count() == 4
+
+
+def test_kseri_a_written_deal_after_a_bad_pile_gives_the_same_hands():
+    from rulespec.errors import RulespecError
+    from rulespec.run.engine import DealSource, ExplicitRound, Hand
+    rules = compile_ruleset("kseri").module
+    idx = rules.CARD_NAMES.index
+
+    def rnd(table, one, zero, redeal=False):
+        return ExplicitRound([idx(c) for c in table], {1: [idx(c) for c in one], 0: [idx(c) for c in zero]}, redeal)
+    one, zero = ["10H", "2S", "3S", "5S", "7S", "8S"], ["2D", "3D", "5D", "7D", "8D", "QD"]
+    first = rnd(["4H", "9D", "4S", "6C"], one, zero, redeal=True)
+    h = Hand(rules, 2, 0, DealSource(rounds=[first, rnd(["4H", "9C", "KH", "10S"], one, zero)]))
+    assert h.dealer_events == ["pile_redealt"] and names(rules, h.table) == sorted(["4H", "9C", "KH", "10S"])
+    other = ["10H", "2S", "3S", "5S", "7S", "9S"]
+    with pytest.raises(RulespecError, match="rules keep the hands: seat 1 holds"):
+        Hand(rules, 2, 0, DealSource(rounds=[first, rnd(["2C", "9C", "KH", "10S"], other, zero)]))

@@ -366,3 +366,30 @@ def test_a_bury_that_buries_every_card_left_stops_the_deal_located(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert run(["simulate", str(path), "--hands", "2"], out, err) == 2
     assert err.getvalue().startswith(f"{path}:6:3: deal.bury buries every card left in the stock"), err.getvalue()
+
+
+# -- a deal check's result redeal_table: the table thrown in alone, the hands kept ------------------------------
+
+TABLE_AGAIN = """\
+id: table-again
+extends: chkobba
+deal_checks:
+  - name: two_aces
+    when: 'count(table, rank == "A") >= 2'
+    result: redeal_table
+"""
+
+
+def test_redeal_table_on_a_spread_table_keeps_the_hands_and_is_refused_by_the_generated_back_ends(tmp_path):
+    compiled = compile_ruleset(_write(tmp_path, TABLE_AGAIN))
+    rules, rs = compiled.module, compiled.ruleset
+    for found in (playout_unsupported(rs), unsupported(rs)):
+        assert [what for what, _ in found] == \
+            ["deal check 'two_aces': result redeal_table (the table dealt again, the hands kept)"]
+        assert found[0][1].line == 5
+    # chkobba deals 3 each (seat 1 first, one at a time), then 4 to the table: AH AD, two aces.
+    order = _order(rules, ["2H", "2D", "3H", "3D", "4H", "4D", "AH", "AD", "5H", "5D"])
+    hand = Hand(rules, 2, 0, DealSource(order=order, rng=random.Random(3)))
+    assert hand.dealer_events[0] == "two_aces"
+    assert _names(rules, hand.hands[1]) == ["2H", "3H", "4H"] and _names(rules, hand.hands[0]) == ["2D", "3D", "4D"]
+    assert sum(1 for c in rules.card_names(hand.table).split() if c.startswith("A")) < 2

@@ -65,7 +65,8 @@ class _Facts:
                      "each player alone" if k == n else f"{k} sides of {n // k}")
         self.put(("deal",), "the deal", self.deal())
         for c in rs.deal_checks:
-            result = {"redeal": "deal again", "misdeal": "a misdeal", "dealer_wins": "the dealer's side wins"}[c.result]
+            result = {"redeal": "deal again", "redeal_table": "deal the table again, the hands kept",
+                      "misdeal": "a misdeal", "dealer_wins": "the dealer's side wins"}[c.result]
             event = f" (event {c.event})" if c.event != c.name else ""
             self.put(("deal_check", c.name), f"deal check {c.name}", f"if {self.cond(c.when)}: {result}{event}")
         if rs.misdeal_limit is not None:

@@ -187,6 +187,8 @@ class _Book:
             self.add("p", "After round 1 the table is checked; the first of these that holds applies:")
             results = {
                 "redeal": "the same dealer gathers the cards and deals again",
+                "redeal_table": "the table cards are shuffled back into the stock and the table is dealt again "
+                                "from it (the hands are kept)",
                 "misdeal": f"a misdeal: the cards are dealt again, and the {_ordinal(rs.misdeal_limit or 0)} "
                            f"misdeal in a row makes the dealer's opponents win the game",
                 "dealer_wins": "the dealer's side wins the game at once",

@@ -52,7 +52,7 @@ class Bury:
 class DealCheck:
     name: str
     when: Expression
-    result: str          # redeal | misdeal | dealer_wins
+    result: str          # redeal | redeal_table | misdeal | dealer_wins
     event: str
     enabled: object = True
 
