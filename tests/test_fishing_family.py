@@ -20,7 +20,7 @@ FAMILY = {
                ["four_jacks"],
                {"target": 151, "last_card_pishti": False}, [2, 4], "standard52"),
     "kseri": (["xeres", "cards", "honours", "ten_of_diamonds", "two_of_clubs"], {"xeri", "jack_xeri"}, ["pile_redealt"],
-              {"hands": 4}, [2, 4], "standard52"),
+              {"hands": 4, "aces_are_honours": False}, [2, 4], "standard52"),
 }
 
 
@@ -319,6 +319,16 @@ def test_kseri_honours_are_k_q_j_10_but_the_ten_of_diamonds():
                                                          0: ["AH", "5C", "7C", "8C", "9C", "9D"]}, seats=2)
     h.piles = [mask_of(rules, "KH", "QS", "JD", "10C", "10D", "2C", "3H"), mask_of(rules, "AS")]
     assert h.score()[0] == {"xeres": 0, "cards": 3, "honours": 4, "ten_of_diamonds": 2, "two_of_clubs": 1, "total": 10}
+    assert h.score()[1]["honours"] == 0
+
+
+def test_kseri_option_counts_aces_among_the_honours():
+    # Some descriptions of Xeri count A K Q J 10 (the 10D apart) 1 each: option aces_are_honours.
+    rules = compile_ruleset("kseri", {"aces_are_honours": True}).module
+    h = explicit_hand(rules, 0, ["5H", "6H", "7H", "8H"], {1: ["QH", "10S", "2S", "3S", "4S", "5S"],
+                                                         0: ["AH", "5C", "7C", "8C", "9C", "9D"]}, seats=2)
+    h.piles = [mask_of(rules, "KH", "QS", "JD", "10C", "10D", "2C", "3H", "AC"), mask_of(rules, "AS", "AD")]
+    assert h.score()[0]["honours"] == 5 and h.score()[1]["honours"] == 2
 
 
 def test_pishti_the_last_card_makes_no_pishti_unless_the_option_counts_it():
