@@ -39,12 +39,13 @@ def event_points_expressions(rs: Ruleset):
             yield f"event '{e.name}': points as an expression", e.points.span
 
 
-from .pile_support import pile_constructs
+from .pile_support import pile_constructs, table_redeals
 
 # Each check takes a checked Ruleset and yields (what, span) for every construct it refuses.
 # running.constructs: the game's running state (scores so far, points as made, deal-time outcomes, carried
 # points, the events, dealer and ties in scoring), which the playout's hand does not keep.
-CHECKS: tuple = (pile_constructs, several_sets, several_values, event_points_expressions, running.constructs)
+CHECKS: tuple = (pile_constructs, table_redeals, several_sets, several_values, event_points_expressions,
+                 running.constructs)
 
 
 def playout_unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:

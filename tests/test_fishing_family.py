@@ -16,10 +16,11 @@ FAMILY = {
     "kontsina": (["cards", "clubs", "good_two", "good_ten"], set(), [], {"hands": 4}, [2], "standard52"),
     "tablanette": (["tablanettes", "cards", "honours", "ten_of_diamonds", "two_of_clubs"], {"tablanette"}, [],
                    {"target": 251, "tablanette_counts_played": True}, [2], "tablanette52"),
-    "pishti": (["pishtis", "cards", "jacks", "aces", "two_of_clubs", "ten_of_diamonds"], {"pishti", "jack_pishti"}, [],
+    "pishti": (["pishtis", "cards", "jacks", "aces", "two_of_clubs", "ten_of_diamonds"], {"pishti", "jack_pishti"},
+               ["four_jacks"],
                {"target": 151, "last_card_pishti": False}, [2, 4], "standard52"),
     "kseri": (["xeres", "cards", "honours", "ten_of_diamonds", "two_of_clubs"], {"xeri", "jack_xeri"}, ["pile_redealt"],
-              {"hands": 4}, [2, 4], "standard52"),
+              {"hands": 4, "aces_are_honours": False}, [2, 4], "standard52"),
 }
 
 
@@ -318,6 +319,16 @@ def test_kseri_honours_are_k_q_j_10_but_the_ten_of_diamonds():
                                                          0: ["AH", "5C", "7C", "8C", "9C", "9D"]}, seats=2)
     h.piles = [mask_of(rules, "KH", "QS", "JD", "10C", "10D", "2C", "3H"), mask_of(rules, "AS")]
     assert h.score()[0] == {"xeres": 0, "cards": 3, "honours": 4, "ten_of_diamonds": 2, "two_of_clubs": 1, "total": 10}
+    assert h.score()[1]["honours"] == 0
+
+
+def test_kseri_option_counts_aces_among_the_honours():
+    # Some descriptions of Xeri count A K Q J 10 (the 10D apart) 1 each: option aces_are_honours.
+    rules = compile_ruleset("kseri", {"aces_are_honours": True}).module
+    h = explicit_hand(rules, 0, ["5H", "6H", "7H", "8H"], {1: ["QH", "10S", "2S", "3S", "4S", "5S"],
+                                                         0: ["AH", "5C", "7C", "8C", "9C", "9D"]}, seats=2)
+    h.piles = [mask_of(rules, "KH", "QS", "JD", "10C", "10D", "2C", "3H", "AC"), mask_of(rules, "AS", "AD")]
+    assert h.score()[0]["honours"] == 5 and h.score()[1]["honours"] == 2
 
 
 def test_pishti_the_last_card_makes_no_pishti_unless_the_option_counts_it():
@@ -331,3 +342,45 @@ def test_pishti_the_last_card_makes_no_pishti_unless_the_option_counts_it():
         assert [name for name, _, _ in fired] == want
         fired = rules.play_events(nine, other, 0, other, False, other, 5, 4, 40, False, 4, other)
         assert [name for name, _, _ in fired] == ["pishti"]
+
+
+# -- kseri: a bad first pile (pagat: the pile is shuffled back into the stock and a new one dealt, the hands kept)
+
+def _kseri_order(rules, first):
+    idx = rules.CARD_NAMES.index
+    head = [idx(c) for c in first]
+    return head + [c for c in range(rules.N_CARDS) if c not in head]
+
+
+def test_kseri_a_bad_pile_is_dealt_again_and_the_hands_are_kept():
+    import random
+
+    from rulespec.run.engine import DealSource, Hand
+    rules = compile_ruleset("kseri").module
+    # 6 each, one at a time from seat 1 (12 cards), then the pile 4H 9D 4S 6C: two fours, thrown in.
+    hands = ["2S", "2D", "3S", "3D", "5S", "5D", "7S", "7D", "8S", "8D", "10S", "QD"]
+    order = _kseri_order(rules, hands + ["4H", "9D", "4S", "6C"])
+    h = Hand(rules, 2, 0, DealSource(order=order, rng=random.Random(7)))
+    assert h.dealer_events[0] == "pile_redealt"
+    assert names(rules, h.hands[1]) == sorted(["2S", "3S", "5S", "7S", "8S", "10S"])
+    assert names(rules, h.hands[0]) == sorted(["2D", "3D", "5D", "7D", "8D", "QD"])
+    assert h.deal_log[1] is None and h.deal_log[-1][1] == tuple(h.hands)
+    dealt = h.table | h.hands[0] | h.hands[1]
+    assert dealt.bit_count() == 16 and h.table.bit_count() == 4
+
+
+def test_kseri_a_written_deal_after_a_bad_pile_gives_the_same_hands():
+    from rulespec.errors import RulespecError
+    from rulespec.run.engine import DealSource, ExplicitRound, Hand
+    rules = compile_ruleset("kseri").module
+    idx = rules.CARD_NAMES.index
+
+    def rnd(table, one, zero, redeal=False):
+        return ExplicitRound([idx(c) for c in table], {1: [idx(c) for c in one], 0: [idx(c) for c in zero]}, redeal)
+    one, zero = ["10H", "2S", "3S", "5S", "7S", "8S"], ["2D", "3D", "5D", "7D", "8D", "QD"]
+    first = rnd(["4H", "9D", "4S", "6C"], one, zero, redeal=True)
+    h = Hand(rules, 2, 0, DealSource(rounds=[first, rnd(["4H", "9C", "KH", "10S"], one, zero)]))
+    assert h.dealer_events == ["pile_redealt"] and names(rules, h.table) == sorted(["4H", "9C", "KH", "10S"])
+    other = ["10H", "2S", "3S", "5S", "7S", "9S"]
+    with pytest.raises(RulespecError, match="rules keep the hands: seat 1 holds"):
+        Hand(rules, 2, 0, DealSource(rounds=[first, rnd(["2C", "9C", "KH", "10S"], other, zero)]))

@@ -65,7 +65,8 @@ class _Facts:
                      "each player alone" if k == n else f"{k} sides of {n // k}")
         self.put(("deal",), "the deal", self.deal())
         for c in rs.deal_checks:
-            result = {"redeal": "deal again", "misdeal": "a misdeal", "dealer_wins": "the dealer's side wins"}[c.result]
+            result = {"redeal": "deal again", "redeal_table": "deal the table again, the hands kept",
+                      "misdeal": "a misdeal", "dealer_wins": "the dealer's side wins"}[c.result]
             event = f" (event {c.event})" if c.event != c.name else ""
             self.put(("deal_check", c.name), f"deal check {c.name}", f"if {self.cond(c.when)}: {result}{event}")
         if rs.misdeal_limit is not None:
@@ -94,7 +95,9 @@ class _Facts:
         self.put(("table",), "the table", "one pile: only its top card is matched, a capture takes it all"
                  if rs.pile else "spread: every card can be captured")
         self.put(("bury",), "table cards dealt face up that go to the bottom of the stock, replaced",
-                 f"when {self.cond(rs.bury.when)}" if rs.bury is not None else "none")
+                 f"when {self.cond(rs.bury.when)}" if rs.bury is not None and rs.bury.to == "bottom" else "none")
+        self.put(("bury_under",), "table cards dealt face up that a face-down card is turned up onto",
+                 f"when {self.cond(rs.bury.when)}" if rs.bury is not None and rs.bury.to == "under" else "none")
         self.put(("forced",), "a card that can capture must capture", self.words.forced_rule() or _yes(rs.forced))
         self.put(("leftovers",), "cards left on the table at the end go to", self.words.leftovers_rule() or
                  ("the side that captured last" if rs.leftovers == "last_capturer" else "nobody"))

@@ -160,7 +160,11 @@ class _Book:
         if rs.repeat_last:
             items.append(f"Then rounds like round {len(rs.rounds)}, while cards remain, each when every hand "
                          f"is empty.")
-        if rs.bury is not None:
+        if rs.bury is not None and rs.bury.to == "under":
+            items.append(f"When a table card is dealt face up and {self.cond(rs.bury.when)}, it stays in the pile "
+                         f"and the face-down card nearest the top is turned face up onto it (itself covered in turn "
+                         f"if the same holds; with no face-down card left, it stays on top).")
+        elif rs.bury is not None:
             items.append(f"When a table card is dealt face up and {self.cond(rs.bury.when)}, it is put at the "
                          f"bottom of the stock (dealt last) and the next card of the stock is laid in its place, "
                          f"face up (and buried in turn if the same holds).")
@@ -183,6 +187,8 @@ class _Book:
             self.add("p", "After round 1 the table is checked; the first of these that holds applies:")
             results = {
                 "redeal": "the same dealer gathers the cards and deals again",
+                "redeal_table": "the table cards are shuffled back into the stock and the table is dealt again "
+                                "from it (the hands are kept)",
                 "misdeal": f"a misdeal: the cards are dealt again, and the {_ordinal(rs.misdeal_limit or 0)} "
                            f"misdeal in a row makes the dealer's opponents win the game",
                 "dealer_wins": "the dealer's side wins the game at once",

@@ -183,7 +183,9 @@ class TerminalGame:
         rs = self.compiled.ruleset
         for check in getattr(rs, "deal_checks", None) or []:
             if check.event == event and check.result != "dealer_wins":
-                again = "the same dealer deals again" if check.result == "redeal" else "a misdeal, dealt again"
+                again = {"redeal": "the same dealer deals again",
+                         "redeal_table": "the table is dealt again, the hands kept"}.get(check.result,
+                                                                                          "a misdeal, dealt again")
                 return f" (deal check {check.name}: {Words(rs).condition(check.when.tree)}; {again})"
         return ""
 

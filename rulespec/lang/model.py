@@ -40,10 +40,11 @@ class DealStep:
 
 @dataclass
 class Bury:
-    """deal.bury: a table card dealt face up for which `when` holds goes back into the stock (`to`)."""
+    """deal.bury: a table card dealt face up for which `when` holds goes back into the stock (`to: bottom`), or
+    stays in the pile with the next face-down card turned up onto it (`to: under`)."""
 
     when: Expression
-    to: str              # bottom
+    to: str              # bottom | under
     span: Span
 
 
@@ -51,7 +52,7 @@ class Bury:
 class DealCheck:
     name: str
     when: Expression
-    result: str          # redeal | misdeal | dealer_wins
+    result: str          # redeal | redeal_table | misdeal | dealer_wins
     event: str
     enabled: object = True
 

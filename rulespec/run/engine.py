@@ -334,8 +334,9 @@ class Hand:
         src.pos += count
         return cards
 
-    def _lay_round(self) -> None:
-        """Give the next round's cards, from the deck order or the explicit round."""
+    def _lay_round(self, table_only: bool = False) -> None:
+        """Give the next round's cards, from the deck order or the explicit round (`table_only`: the round's
+        table steps alone, the hands kept: a table thrown in and dealt again)."""
         self.round += 1
         seat_cards, table_cards, steps = self.schedule[self.round - 1]
         table_before = self.table
@@ -357,6 +358,8 @@ class Hand:
                         self.table |= 1 << c
                         self._arrivals.append(c)
                     continue
+                if table_only:
+                    continue
                 chunk = self._take(count * n)
                 pos = 0
                 for _ in range(count // packet):
@@ -370,6 +373,8 @@ class Hand:
                 raise RulespecError(f"the transcript's deal does not list round {self.round}")
             given = src.rounds[src.round_no]
             src.round_no += 1
+            if table_only:
+                self._keep_explicit_hands(given)
             self._lay_explicit(given, seat_cards, table_cards)
         self.round_dealt = list(self.hands)
         # The public record: a card laid face down is not in it (table_laid, the rules' own record, has it).
@@ -405,12 +410,25 @@ class Hand:
         rules = self.rules
         for i in range(count):
             c = self._take(1)[0]
-            if i >= down and rules.BURY_TO is not None:
+            if i >= down and rules.BURY_TO == "bottom":
                 c = self._replace_buried(c)
             self.table |= 1 << c
             self._arrivals.append(c)
             if i < down:
                 self.face_down |= 1 << c
+            elif rules.BURY_TO == "under":
+                self._turn_up_onto(c)
+
+    def _turn_up_onto(self, card: int) -> None:
+        """deal.bury `to: under`: while the face-up `card` just laid is one the rules bury, the face-down card
+        nearest the top of the pile is turned face up onto it (the buried card stays in the pile, under it), and
+        is checked in turn; with no face-down card left, the buried card stays on top."""
+        while self.rules.bury(1 << card) and self.face_down:
+            under = next(c for c in reversed(self._arrivals) if self.face_down >> c & 1)
+            self.face_down &= ~(1 << under)
+            self._arrivals.remove(under)
+            self._arrivals.append(under)
+            card = under
 
     def _replace_buried(self, card: int) -> int:
         """`card`, or, while the rules bury it, the next card of the stock (the buried one put at the bottom)."""
@@ -437,8 +455,14 @@ class Hand:
         for k, count in enumerate(steps):
             down = counts[k] if k < len(counts) else 0
             for i, c in enumerate((given.table or ())[at:at + count]):
+                if rules.BURY_TO == "under":
+                    # Written as dealt: laid again one by one, turned up as the deck's deal would.
+                    self._arrivals.remove(c)
+                    self._arrivals.append(c)
                 if i < down:
                     self.face_down |= 1 << c
+                elif rules.BURY_TO == "under":
+                    self._turn_up_onto(c)
                 elif rules.BURY_TO is not None and rules.bury(1 << c):
                     raise RulespecError(f"round {self.round} lays {rules.CARD_NAMES[c]} face up on the table, but "
                                         f"the rules bury it (deal.bury): write the table as it lies after burying, "
@@ -485,8 +509,10 @@ class Hand:
         """Deal round 1, apply the deal checks and the dealer bonus."""
         rules = self.rules
         thrown_in = 0
+        table_only = False                 # after a redeal_table: the table alone is dealt again
         while True:
-            self._lay_round()
+            self._lay_round(table_only)
+            table_only = False
             if self.over:                  # an outcome asked at the deal ended the game
                 return
             check = rules.deal_check(self.table, self.top_mask()) if rules.PILE else rules.deal_check(self.table)
@@ -514,6 +540,10 @@ class Hand:
                 self._end_game(name, [self.dealer % self.k])
                 return
             self.dealer_events.append(event)
+            if result == "redeal_table":
+                self._redeal_table()
+                table_only = True
+                continue
             if result == "misdeal":
                 self.misdeals += 1
                 if rules.MISDEAL_LIMIT and self.misdeals >= rules.MISDEAL_LIMIT:
@@ -535,6 +565,46 @@ class Hand:
             if rules.POINTS == "as_made":
                 self._reached()
         self.turn = (self.dealer + 1) % self.n
+
+    def _redeal_table(self) -> None:
+        """A deal check's `redeal_table`: the table cards are shuffled back into the stock and the first round's
+        table is dealt again from it; the hands are kept (a written deal gives the next round with the same
+        hands)."""
+        src = self.source
+        old = self.table
+        if src.order is not None:
+            if src.rng is None:
+                raise RulespecError("this deck order's table would be thrown in (" + self.dealer_events[-1] +
+                                    "): a deck: order describes one deal only; write the deal as rounds instead")
+            stock = src.order[src.pos:] + [c for c in range(self.rules.N_CARDS) if old >> c & 1]
+            src.rng.shuffle(stock)
+            src.order = src.order[:src.pos] + stock
+        else:
+            src.seen &= ~old
+        self.deal_log.append(None)     # marks the deal before as thrown in (the next entry keeps its hands)
+        self.table_laid.append(None)
+        self.table = 0
+        self.face_down = 0
+        self._arrivals = []
+        self.round -= 1                # the first round's table steps are laid again (_start)
+
+    def _keep_explicit_hands(self, given: "ExplicitRound") -> None:
+        """A written round after a table thrown in (`redeal_table`) gives the same hands: the rules keep them.
+        Their cards are taken back from the deal's record so that the round lays them again."""
+        names = self.rules.CARD_NAMES
+        for seat in range(self.n):
+            got = 0
+            for c in given.hands.get(seat, ()):
+                got |= 1 << c
+            if got != self.hands[seat]:
+                raise RulespecError(f"the deal's round {self.source.round_no} follows a table thrown in, and the "
+                                    f"rules keep the hands: "
+                                    f"seat {seat} holds {self.rules.card_names(self.hands[seat])}, the transcript "
+                                    f"gives {' '.join(names[c] for c in given.hands.get(seat, ())) or 'nothing'}",
+                                    given.span)
+        for seat in range(self.n):
+            self.source.seen &= ~self.hands[seat]
+            self.hands[seat] = 0
 
     def _redeal(self) -> None:
         """Gather everything and deal again (same dealer)."""
