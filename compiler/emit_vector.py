@@ -31,6 +31,7 @@ def vector_section(rs, layout, array) -> str:
         "/* ---- vector environments: each event name that is a hand bonus's, its bonus (-1: none) ---- */",
         array("int", "EV_AS_BONUS", [bonuses.index(e) if e in bonuses else -1 for e in layout.events]),
         f"#define N_DC {len(rs.deal_checks)}",
+        f"#define VE_TARGET {rs.target or 0}   /* observation.py's target block (0: none) */",
         VECTOR_C])
 
 
@@ -66,7 +67,7 @@ typedef struct {
 typedef struct {
     int n, k, H, S, size, actions;
     int hand, table, previous, piles, shown, pending, card, partial, wild, seat, dealer, to_move, phase,
-        sizes, stock, round, bonuses, points;
+        sizes, stock, round, bonuses, points, totals, target;
     int stock_left[MAX_ROUNDS + 1];           /* cards still to deal after r rounds */
 } VLayout;
 static VLayout VL;
@@ -84,6 +85,7 @@ static int ve_layout(int seats) {
     L->seat = pos; pos += n; L->dealer = pos; pos += n; L->to_move = pos; pos += n; L->phase = pos; pos += 3;
     L->sizes = pos; pos += n * (H + 1); L->stock = pos; pos += N + 1; L->round = pos; pos += S + 1;
     L->bonuses = pos; pos += n * N_BONUS; L->points = pos; pos += k * N_CAT;
+    L->totals = pos; pos += k; L->target = pos; pos += 1;
     L->size = pos;
     L->stock_left[S] = 0;
     for (int r = S - 1; r >= 0; r--) L->stock_left[r] = L->stock_left[r + 1] + PLAN_N[r];
@@ -97,7 +99,7 @@ int rs_vec_shape(int seats, int32_t *out) {
     const VLayout *L = &VL;
     int vals[] = {L->size, L->H, L->S, L->hand, L->table, L->previous, L->piles, L->shown, L->pending,
                   L->card, L->partial, L->wild, L->seat, L->dealer, L->to_move, L->phase, L->sizes, L->stock,
-                  L->round, L->bonuses, L->points};
+                  L->round, L->bonuses, L->points, L->totals, L->target};
     for (int i = 0; i < (int)(sizeof vals / sizeof *vals); i++) out[i] = vals[i];
     return 0;
 }
@@ -342,6 +344,9 @@ static void ve_observe(VEnv *e, int me, float *o, int8_t *mask) {
             o[L->points + j * N_CAT + c] = (float)pts;
         }
     }
+    /* the game's totals stay 0: every hand here starts a game, and the C back end refuses points that count
+     * as they are made (checks/running.py), the one way they move within a hand */
+    o[L->target] = (float)VE_TARGET;
 }
 
 /* a fresh hand for env e, played up to the agent's first decision (dealt again, the next hand of the env,
