@@ -49,11 +49,11 @@ import pyspiel
 
 from rulespec.api import compile as compile_rules
 from rulespec.bots.ismcts import determinise, result_for
-from rulespec.cli.options import parse_options
 from rulespec.interop.decisions import CAPTURE, PHASES, ActionLayout, Decisions, describe_declarations
 from rulespec.interop.infostate import InfoStateEncoder
 from rulespec.interop.observation import Observer
 from rulespec.run.engine import DealSource, Hand
+from rulespec.source.option_pairs import parse_options
 from rulespec.source.rulesets import load_merged, shipped_ids
 
 GAME_NAME = "rulespec"
