@@ -23,6 +23,8 @@ the deck's mask; counts and ranks are range-checked).
 """
 from __future__ import annotations
 
+from .emit_hand import hand_setup
+
 
 def vector_section(rs, layout, array) -> str:
     """The vector environments' C for a ruleset: its few tables, then the fixed code (VECTOR_C)."""
@@ -121,17 +123,9 @@ static void ve_declare(VEnv *e, int seat, int nd) {
 static int ve_deal(VEnv *e, int seats) {
     Hand *h = &e->h;
     int64_t i = e->index;
-    memset(h, 0, sizeof *h);
     int K = SIDES[seats];
-    h->n = seats; h->k = K; h->dealer = (int)(i % seats);
-    for (int s = 0; s < seats; s++) h->side_of[s] = s % K;
-    h->sched = SCHEDULE[seats]; h->n_rounds = N_ROUNDS[seats];
-    for (int s = 0, seat = (int)((i + 1) % seats); s < seats; s++, seat = seat + 1 == seats ? 0 : seat + 1)
-        h->dst[s] = &h->hands[seat];
-    h->dst[seats] = &h->table;
-    h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
-    rs_stream_start(&h->rng, rs_stream_step(rs_stream_step(e->seed, RS_HAND), (uint64_t)i));   /* Stream.for_hand */
-    shuffle(h);
+    /* rs_simulate's deal of hand i (emit_hand.py), from Stream.for_hand(seed, i) */
+@HAND_SETUP@
     memset(e->decl_n, 0, sizeof e->decl_n);
     e->pend = 0; e->illegal = 0;
     if (start(h)) return rs_err_code;
@@ -459,3 +453,5 @@ int rs_vec_deal(void *p, int64_t count, int64_t *index, uint8_t *order) {
     return 0;
 }
 """
+# ve_deal deals each hand as rs_simulate does: one emitter for both (emit_hand.py).
+VECTOR_C = VECTOR_C.replace("@HAND_SETUP@", hand_setup("h", "i", "rs_stream_step(e->seed, RS_HAND)", " " * 4))
