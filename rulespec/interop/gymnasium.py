@@ -27,7 +27,10 @@ Self-play and training options (rulespec/interop/selfplay.py says more):
   environment's seeded stream); `reset(options={"dealer": d})` still names one.
 - `episode="game"`: one episode is a whole game, hands until the target (the
   dealer passing on); a reward at each hand's end; the observation gains
-  `game`, the sides' totals so far (the agent's side first).
+  `game`, the sides' totals so far (the agent's side first). The array's
+  `game_totals` block shows them in every episode (observation.py): there
+  as the hand's rules see them, a finished hand's points joining them when
+  the next hand is dealt.
 - `team=True`: the agent plays every seat of its side (2 vs 2 in a
   four-seat partnership game); the observation is that of the seat acting,
   and `info["seat"]` names it.

@@ -20,7 +20,9 @@ Self-play options (as the Gymnasium environment's; rulespec/interop/selfplay.py)
 `dealer="random"` draws the dealer at every reset (from the seeded stream);
 `episode="game"` makes one episode a whole game, hands until the target, the
 rewards given at each hand's end and every agent terminated at the game's
-end (observe_dict(agent)["game"] holds the sides' totals so far);
+end (observe_dict(agent)["game"] holds the sides' totals so far; every
+observation's `game_totals` block and observe_dict's `game_totals`, each
+agent's side first, show them hand by hand);
 `reward` is `margin`, `scaled` or `win`; `wild_ranks=True` makes the wild
 card's declared rank the agents' choice; `afterstate=True` adds `afterstate`,
 per action what playing it would do, to every observation.
