@@ -147,13 +147,16 @@ class Observer:
         self._round_bits = [1 << self._stock_at + self._stock[r] | 1 << self._round_at + r
                             for r in range(len(schedule) + 1)]
         self._shift2 = 2 * N
-        self._totals_at, self._target_at = at["game_totals"], at["target"]
+        self._totals_at = at["game_totals"]
+        self._as_made = rules.POINTS == "as_made"
+        self._scores_seen: dict[tuple, np.ndarray] = {}     # (totals before the hand, seat) -> _scores()
 
     # Pickled (and deep-copied) with the ruleset's reference in place of its module, as a Hand is
     # (run/pickling.py); the event counts' cache starts empty.
     def __getstate__(self) -> dict:
         state = state_without_rules(self.__dict__)
         state["_events_seen"] = {}
+        state["_scores_seen"] = {}
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -205,9 +208,22 @@ class Observer:
                 counts = self._event_counts(events, seat)
             out[self.n_bits:self.size] = counts
         out = out[:self.size]
-        out[self._totals_at:self._target_at] = hand.relative_totals(seat)
-        out[self._target_at] = self.target
+        out[self._totals_at:] = self._scores(hand, seat)       # game_totals and target, the last blocks
         return out
+
+    def _scores(self, hand, seat: int) -> np.ndarray:
+        """The game_totals and target blocks for `seat`. Unless points count as they are made, they are the
+        hand's totals before it: kept per (totals, seat), as a list converted at every call costs more than the
+        rest of array() together."""
+        if self._as_made:
+            return np.array(hand.relative_totals(seat) + [self.target], np.float32)
+        key = (hand.before, seat)
+        scores = self._scores_seen.get(key)
+        if scores is None:
+            if len(self._scores_seen) >= 1024:      # a long run of games: forget, rather than grow
+                self._scores_seen.clear()
+            scores = self._scores_seen[key] = np.array(hand.relative_totals(seat) + [self.target], np.float32)
+        return scores
 
     def _event_counts(self, events: list, seat: int) -> np.ndarray:
         """The bonuses and event_points blocks for `seat`, updated with the events added since last asked."""
