@@ -30,6 +30,7 @@ from rulespec.checks.check import (
 )
 from rulespec.checks import running
 from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, int_bounds, strings_of
+from rulespec.compiler.emit_hand import hand_setup
 from rulespec.compiler.support import event_points_expressions, several_sets, several_values
 from rulespec.compiler.pile_support import pile_constructs, table_redeals
 from rulespec.compiler.plan import run_tables
@@ -1445,16 +1446,7 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
     make_plan(seats);
     uint64_t run_key = rs_stream_step(seed, RS_HAND);     /* hand i's stream: path (RS_HAND, i) */
     for (int64_t i = first; i < first + count; i++) {
-        memset(h, 0, sizeof *h);
-        h->n = seats; h->k = K; h->dealer = (int)(i % seats);
-        for (int s = 0; s < seats; s++) h->side_of[s] = s % K;
-        h->sched = SCHEDULE[seats]; h->n_rounds = N_ROUNDS[seats];
-        for (int s = 0, seat = (int)((i + 1) % seats); s < seats; s++, seat = seat + 1 == seats ? 0 : seat + 1)
-            h->dst[s] = &h->hands[seat];
-        h->dst[seats] = &h->table;
-        h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
-        rs_stream_start(&h->rng, rs_stream_step(run_key, (uint64_t)i));
-        shuffle(h);
+@HAND_SETUP@
         if (start(h)) return rs_err_code;
         int64_t decisions = 0, legal = 0;
         int caps = 0;                                 /* plays that captured */
@@ -1539,3 +1531,5 @@ int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t 
     return 0;
 }
 """
+# rs_simulate deals each hand as the vector environments do: one emitter for both (emit_hand.py).
+_ENGINE = _ENGINE.replace("@HAND_SETUP@", hand_setup("h", "i", "run_key", " " * 8))

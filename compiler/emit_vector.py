@@ -23,6 +23,8 @@ the deck's mask; counts and ranks are range-checked).
 """
 from __future__ import annotations
 
+from .emit_hand import hand_setup
+
 
 def vector_section(rs, layout, array) -> str:
     """The vector environments' C for a ruleset: its few tables, then the fixed code (VECTOR_C)."""
@@ -31,6 +33,7 @@ def vector_section(rs, layout, array) -> str:
         "/* ---- vector environments: each event name that is a hand bonus's, its bonus (-1: none) ---- */",
         array("int", "EV_AS_BONUS", [bonuses.index(e) if e in bonuses else -1 for e in layout.events]),
         f"#define N_DC {len(rs.deal_checks)}",
+        f"#define VE_TARGET {rs.target or 0}   /* observation.py's target block (0: none) */",
         VECTOR_C])
 
 
@@ -66,7 +69,7 @@ typedef struct {
 typedef struct {
     int n, k, H, S, size, actions;
     int hand, table, previous, piles, shown, pending, card, partial, wild, seat, dealer, to_move, phase,
-        sizes, stock, round, bonuses, points;
+        sizes, stock, round, bonuses, points, totals, target;
     int stock_left[MAX_ROUNDS + 1];           /* cards still to deal after r rounds */
 } VLayout;
 static VLayout VL;
@@ -84,6 +87,7 @@ static int ve_layout(int seats) {
     L->seat = pos; pos += n; L->dealer = pos; pos += n; L->to_move = pos; pos += n; L->phase = pos; pos += 3;
     L->sizes = pos; pos += n * (H + 1); L->stock = pos; pos += N + 1; L->round = pos; pos += S + 1;
     L->bonuses = pos; pos += n * N_BONUS; L->points = pos; pos += k * N_CAT;
+    L->totals = pos; pos += k; L->target = pos; pos += 1;
     L->size = pos;
     L->stock_left[S] = 0;
     for (int r = S - 1; r >= 0; r--) L->stock_left[r] = L->stock_left[r + 1] + PLAN_N[r];
@@ -97,7 +101,7 @@ int rs_vec_shape(int seats, int32_t *out) {
     const VLayout *L = &VL;
     int vals[] = {L->size, L->H, L->S, L->hand, L->table, L->previous, L->piles, L->shown, L->pending,
                   L->card, L->partial, L->wild, L->seat, L->dealer, L->to_move, L->phase, L->sizes, L->stock,
-                  L->round, L->bonuses, L->points};
+                  L->round, L->bonuses, L->points, L->totals, L->target};
     for (int i = 0; i < (int)(sizeof vals / sizeof *vals); i++) out[i] = vals[i];
     return 0;
 }
@@ -119,17 +123,9 @@ static void ve_declare(VEnv *e, int seat, int nd) {
 static int ve_deal(VEnv *e, int seats) {
     Hand *h = &e->h;
     int64_t i = e->index;
-    memset(h, 0, sizeof *h);
     int K = SIDES[seats];
-    h->n = seats; h->k = K; h->dealer = (int)(i % seats);
-    for (int s = 0; s < seats; s++) h->side_of[s] = s % K;
-    h->sched = SCHEDULE[seats]; h->n_rounds = N_ROUNDS[seats];
-    for (int s = 0, seat = (int)((i + 1) % seats); s < seats; s++, seat = seat + 1 == seats ? 0 : seat + 1)
-        h->dst[s] = &h->hands[seat];
-    h->dst[seats] = &h->table;
-    h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
-    rs_stream_start(&h->rng, rs_stream_step(rs_stream_step(e->seed, RS_HAND), (uint64_t)i));   /* Stream.for_hand */
-    shuffle(h);
+    /* rs_simulate's deal of hand i (emit_hand.py), from Stream.for_hand(seed, i) */
+@HAND_SETUP@
     memset(e->decl_n, 0, sizeof e->decl_n);
     e->pend = 0; e->illegal = 0;
     if (start(h)) return rs_err_code;
@@ -342,6 +338,9 @@ static void ve_observe(VEnv *e, int me, float *o, int8_t *mask) {
             o[L->points + j * N_CAT + c] = (float)pts;
         }
     }
+    /* the game's totals stay 0: every hand here starts a game, and the C back end refuses points that count
+     * as they are made (checks/running.py), the one way they move within a hand */
+    o[L->target] = (float)VE_TARGET;
 }
 
 /* a fresh hand for env e, played up to the agent's first decision (dealt again, the next hand of the env,
@@ -454,3 +453,5 @@ int rs_vec_deal(void *p, int64_t count, int64_t *index, uint8_t *order) {
     return 0;
 }
 """
+# ve_deal deals each hand as rs_simulate does: one emitter for both (emit_hand.py).
+VECTOR_C = VECTOR_C.replace("@HAND_SETUP@", hand_setup("h", "i", "rs_stream_step(e->seed, RS_HAND)", " " * 4))

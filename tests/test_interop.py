@@ -406,6 +406,15 @@ def _reference_array(observer, d, seat):
         c = category_index.get(e.category)
         if c is not None and e.side is not None:
             counts[n * nb + ((e.side - me_side) % k) * nc + c] += e.points
+    # The game's running scores: the totals before the hand, with as_made points the hand's events' too.
+    totals = list(hand.before)
+    if hand.rules.POINTS == "as_made":
+        for e in hand.events:
+            if e.side is not None and e.category:
+                totals[e.side] += e.points
+    for j in range(k):
+        counts[n * nb + k * nc + j] = totals[(me_side + j) % k]
+    counts[n * nb + k * nc + k] = hand.rules.TARGET or 0
     out[observer.n_bits:] = counts
     return out
 

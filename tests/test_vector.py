@@ -207,3 +207,26 @@ def test_declarations_left_to_the_agent_play_python_with_the_slots_in_the_mask()
         obs, *_ = env.step(env.sample_actions())
     assert offered > 0
     assert VectorEnv("scopa", 2, 2, declarations="agent").engine == "native"    # no hand bonuses: native
+
+
+@needs_cc
+@pytest.mark.parametrize("rid,options,target", [("scopa", {"target": 21}, 21.0), ("cirulla", {}, 51.0),
+                                                ("kontsina", {}, 0.0)])
+def test_the_running_scores_blocks_step_in_lockstep_with_the_hands(rid, options, target):
+    """The game_totals and target blocks: the C's, the Python fallback's and `Hand.observation`'s agree (an
+    option's target included; 0 for a game of a number of hands). Every hand here starts a game: 0 each."""
+    rules = compile_rules(rid, **options)
+    native_env = VectorEnv(rules, 4, 2, engine="native", seat=1)
+    python_env = VectorEnv(rules, 4, 2, engine="python", seat=1)
+    assert native_env.engine == "native"
+    totals, at = native_env.observer.blocks["game_totals"], native_env.observer.blocks["target"]
+    got_n, got_p = native_env.reset(seed=3)[0], python_env.reset(seed=3)[0]
+    for t in range(80):
+        same(got_n, got_p, t)
+        o = got_n["observation"]
+        assert (o[:, at] == target).all() and not o[:, totals].any(), t
+        for i, d in enumerate(python_env._batch.games):
+            view = d.hand.observation(1)
+            assert view["game_totals"] == [0, 0] and (view["target"] or 0) == target
+        acts = native_env.sample_actions()
+        got_n, got_p = native_env.step(acts)[0], python_env.step(acts)[0]

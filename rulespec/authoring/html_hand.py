@@ -5,7 +5,8 @@ small script that draws one state at a time: each seat's cards, the table,
 the play with its capture and events, the piles and the running score.
 Cards are drawn as a player knows them: French suits as ♥ ♦ ♣ ♠, Italian
 suits (coppe, denari, bastoni, spade) as inline SVG cups, coins, batons and
-swords. Buttons and the keyboard (← → Home End) step through the hand; the
+swords; a deck's extra card (a joker: `15X`, of no suit of the deck) as its
+rank and a star, named as the ruleset names it. Buttons and the keyboard (← → Home End) step through the hand; the
 address may name a step (`page.html#step-5`).
 """
 from __future__ import annotations
@@ -66,6 +67,7 @@ input[type=range]{flex:1 1 120px;min-width:100px;max-width:100%}
 .card .pip{font-size:24px;line-height:1}
 .card svg{width:30px;height:30px}
 .card.red{color:#c0102a}
+.card.extra{color:#6a1b9a;background:#f6f0fb}
 .card.shown{outline:2px dashed #b07000}
 .card.wild{box-shadow:inset 0 0 0 2px #d4a017}
 .card.taken{outline:3px solid #b07000}
@@ -143,6 +145,18 @@ function card(name, extra) {
   if (D.style === "french" && (si === 0 || si === 1)) c.classList.add("red");
   if (name === D.trace.wild) c.classList.add("wild");
   c.appendChild(el("span", "rank", rank));
+  if (si < 0) {
+    // An extra card (a joker): of no suit of the deck. A star, and the name the ruleset gives it.
+    var extras = D.trace.deck.extra || {};
+    c.classList.add("extra");
+    c.appendChild(el("span", "pip", "\u2605"));
+    c.appendChild(el("span", "rank2", rank));
+    c.title = name + ": " + (Object.prototype.hasOwnProperty.call(extras, name) && extras[name]
+      ? extras[name] : "extra card");
+    c.setAttribute("role", "img");
+    c.setAttribute("aria-label", c.title);
+    return c;
+  }
   c.appendChild(suitIcon(si));
   c.appendChild(el("span", "rank2", rank));
   var words = (RANK_WORDS[D.style] || {})[rank] || rank;

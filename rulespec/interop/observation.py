@@ -2,7 +2,7 @@
 
 Seats and sides are listed relative to the observer (itself first), so one
 policy can play every seat. The array is float32, in blocks (`Observer.blocks`
-names each block's slice); every block but the last two is 0/1:
+names each block's slice); every block but the last four is 0/1:
 
 | block | size | meaning |
 |---|---|---|
@@ -24,6 +24,15 @@ names each block's slice); every block but the last two is 0/1:
 | round | S+1 | deal rounds dealt so far, one-hot (0..S) |
 | bonuses | n×B | declarations each seat has made, per hand bonus (counts) |
 | event_points | k×C | each side's points from events, per category |
+| game_totals | k | each side's game total so far, in points (`Hand.running_totals()`: the totals before the hand, and with `game.points: as_made` the points made in it) |
+| target | 1 | the points that end the game (`game.target`; 0 in a game of a number of hands) |
+
+Sides (piles, event_points, game_totals) are listed from the observer's own
+side on, in seat order. The last two blocks are the game's running scores:
+a hand played on its own starts every side at 0; a hand of a game (the
+adapters' `episode="game"`) starts from the game's totals, so they move
+between hands. `Hand.observation` gives the same as `game_totals` (a list,
+own side first) and `target` (None for no target).
 
 A ruleset whose table is a pile (capture.table: pile) has two more 0/1 blocks
 after `round`: `top` (N, the pile's top card; all zero when the table is
@@ -86,7 +95,8 @@ class Observer:
         self._pile = bool(rules.PILE)
         if self._pile:                   # the pile's top card and how many lie face down under it
             bit_blocks += [("top", N), ("face_down", N + 1)]
-        count_blocks = [("bonuses", n * len(self.bonuses)), ("event_points", k * len(self.categories))]
+        count_blocks = [("bonuses", n * len(self.bonuses)), ("event_points", k * len(self.categories)),
+                        ("game_totals", k), ("target", 1)]
         self.blocks: dict[str, slice] = {}
         pos = 0
         for name, size in bit_blocks + count_blocks:
@@ -102,6 +112,13 @@ class Observer:
         # Event points have no bound short of the rules' arithmetic: they stay unbounded.
         self.low[self.blocks["event_points"]] = -np.inf
         self.high[self.blocks["event_points"]] = np.inf
+        # Game totals likewise (a category may score below zero). The target is the ruleset's constant, its
+        # bounds left open above (equal bounds make Gymnasium's checker warn).
+        self.low[self.blocks["game_totals"]] = -np.inf
+        self.high[self.blocks["game_totals"]] = np.inf
+        self.target = float(rules.TARGET or 0)
+        self.low[self.blocks["target"]] = min(0.0, self.target)
+        self.high[self.blocks["target"]] = np.inf
         # The packed bytes cover the count blocks too (zero bits there), so one look-up gives the whole array.
         self._nbytes = (self.size + 7) // 8
         self._bonus_index = {b: i for i, b in enumerate(self.bonuses)}
@@ -130,12 +147,16 @@ class Observer:
         self._round_bits = [1 << self._stock_at + self._stock[r] | 1 << self._round_at + r
                             for r in range(len(schedule) + 1)]
         self._shift2 = 2 * N
+        self._totals_at = at["game_totals"]
+        self._as_made = rules.POINTS == "as_made"
+        self._scores_seen: dict[tuple, np.ndarray] = {}     # (totals before the hand, seat) -> _scores()
 
     # Pickled (and deep-copied) with the ruleset's reference in place of its module, as a Hand is
     # (run/pickling.py); the event counts' cache starts empty.
     def __getstate__(self) -> dict:
         state = state_without_rules(self.__dict__)
         state["_events_seen"] = {}
+        state["_scores_seen"] = {}
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -186,7 +207,23 @@ class Observer:
             else:
                 counts = self._event_counts(events, seat)
             out[self.n_bits:self.size] = counts
-        return out[:self.size]
+        out = out[:self.size]
+        out[self._totals_at:] = self._scores(hand, seat)       # game_totals and target, the last blocks
+        return out
+
+    def _scores(self, hand, seat: int) -> np.ndarray:
+        """The game_totals and target blocks for `seat`. Unless points count as they are made, they are the
+        hand's totals before it: kept per (totals, seat), as a list converted at every call costs more than the
+        rest of array() together."""
+        if self._as_made:
+            return np.array(hand.relative_totals(seat) + [self.target], np.float32)
+        key = (hand.before, seat)
+        scores = self._scores_seen.get(key)
+        if scores is None:
+            if len(self._scores_seen) >= 1024:      # a long run of games: forget, rather than grow
+                self._scores_seen.clear()
+            scores = self._scores_seen[key] = np.array(hand.relative_totals(seat) + [self.target], np.float32)
+        return scores
 
     def _event_counts(self, events: list, seat: int) -> np.ndarray:
         """The bonuses and event_points blocks for `seat`, updated with the events added since last asked."""

@@ -74,7 +74,8 @@ EMPTY_DEALS = 1000                 # deals in a row that end the hand before the
 _C_LOCK = threading.RLock()      # reentrant: a batch freed by the garbage collector inside a call
 # rs_vec_shape's list: the observation's size, H, S, then the blocks' offsets in observation.py's order.
 _SHAPE_BLOCKS = ("hand", "table", "previous", "piles", "shown", "pending_declared", "card", "partial", "wild_as",
-                 "seat", "dealer", "to_move", "phase", "hand_sizes", "stock", "round", "bonuses", "event_points")
+                 "seat", "dealer", "to_move", "phase", "hand_sizes", "stock", "round", "bonuses", "event_points",
+                 "game_totals", "target")
 
 
 class VectorEnv(GymVectorEnv):

@@ -1301,7 +1301,8 @@ class Hand:
         return out
 
     def observation(self, seat: int) -> dict:
-        """What `seat` can see: its own hand, the table, shown declarations, piles, plays of the round, events.
+        """What `seat` can see: its own hand, the table, shown declarations, piles, plays of the round, events,
+        and the game's running scores (`game_totals`, its own side's first; `target`).
 
         With a pile, the table is its face-up cards in order (the top last), with the top card and how many
         cards lie face down under them (which ones, no seat sees)."""
@@ -1331,8 +1332,18 @@ class Hand:
             "events": [(e.play, e.seat, e.side, e.name) for e in self.events],
             "previous": _lowbits(self.previous),
             "played": [_lowbits(m) for m in self.played_round],
+            # The game's running scores (public): each side's total, the observer's side first, then the sides
+            # after it in seat order; and the points that end the game (None: a game of a number of hands).
+            "game_totals": self.relative_totals(seat),
+            "target": rules.TARGET,
         })
         return obs
+
+    def relative_totals(self, seat: int) -> list[int]:
+        """`running_totals()` as `seat` sees them: its own side's first, then the sides after it in seat order."""
+        totals = self.running_totals()
+        side = seat % self.k
+        return totals[side:] + totals[:side]
 
     def stock_size(self) -> int:
         """How many cards the rounds still to be dealt will give (public: it follows from the schedule)."""

@@ -45,7 +45,7 @@ class HandTrace:
     ruleset_id: str
     ruleset_name: str
     description: str
-    deck: dict                       # id, ranks, suits, suit_names
+    deck: dict                       # id, ranks, suits, suit_names, extra (card -> its name)
     wild: str | None                 # the wild card's name, if the ruleset has one
     seats: int
     sides: int
@@ -142,7 +142,9 @@ def _trace(tracer: _Tracer, source: str) -> HandTrace:
     trace = HandTrace(
         ruleset_id=rs.id, ruleset_name=rs.name, description=rs.description,
         deck={"id": deck.id, "ranks": list(deck.ranks), "suits": list(deck.suits),
-              "suit_names": list(deck.suit_names)},
+              "suit_names": list(deck.suit_names),
+              # the extra cards (jokers), by name, with the name the ruleset gives them ("" for none)
+              "extra": {rank + suit: name or "" for rank, suit, _value, name in deck.extras}},
         wild=rules.CARD_NAMES[rules.WILD_INDEX] if rules.WILD_INDEX >= 0 else None,
         seats=hand.n, sides=hand.k, dealer=hand.dealer, categories=list(rules.CATEGORIES),
         source=source, steps=tracer.steps, dealer_events=list(hand.dealer_events),
