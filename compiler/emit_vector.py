@@ -3,6 +3,8 @@
 Appended to the generated file after the engine (codegen_c.generate), it adds
 
 - `rs_vec_new(count)` / `rs_vec_free(p)`: an array of `count` environments (one C block);
+- `rs_vec_shard(p, count, first, total)`: make the array environments first .. first + count - 1 of a
+  batch of `total` (the envs of one worker process: rulespec/interop/vector.py's workers);
 - `rs_vec_shape(seats, out)`: the observation's size, the action count and the blocks' offsets, for
   rulespec/interop/vector.py to check against the Python `Observer` and `ActionLayout`;
 - `rs_vec_reset(...)`: every environment deals hand `i` of the run `seed` and plays the other seats
@@ -16,7 +18,8 @@ Appended to the generated file after the engine (codegen_c.generate), it adds
 The agent decides what the Gymnasium adapter's agent decides (rulespec/interop/decisions.py: a card,
 then a capture card by card, DONE), except its declarations: they are made for it, the most points
 (bots/policy.py best_declarations, as the other seats make theirs). The other seats are the native
-random bot (rs_simulate's). Environment i plays hands i, i + count, i + 2 count, ... of the run, each
+random bot (rs_simulate's). Environment i plays hands i, i + total, i + 2 total, ... of the run (total:
+the batch's size, `count` unless the array is a shard of it), each
 with its own generator seeded as rs_simulate seeds it, dealer = hand % seats. Every write into the
 caller's arrays is at an index below the size checked on entry (bits of a card mask are taken under
 the deck's mask; counts and ranks are range-checked).
@@ -49,6 +52,7 @@ VECTOR_C = r"""
 typedef struct {
     Hand h;
     int64_t index;                            /* the run's hand being played */
+    int64_t first, stride;                    /* the env's number in the batch, and the batch's size */
     uint64_t seed;
     int phase, card;                          /* VP_*, and the card whose capture is being built */
     uint64_t partial;                         /* the capture built so far */
@@ -108,7 +112,18 @@ int rs_vec_shape(int seats, int32_t *out) {
 
 void *rs_vec_new(int64_t count) {
     if (count < 1 || count > VE_MAX_ENVS) return 0;
-    return calloc((size_t)count, sizeof(VEnv));
+    VEnv *envs = (VEnv *)calloc((size_t)count, sizeof(VEnv));
+    if (envs)
+        for (int64_t i = 0; i < count; i++) { envs[i].first = i; envs[i].stride = count; }
+    return envs;
+}
+
+/* The array's envs become envs first .. first + count - 1 of a batch of `total` (count: the array's size). */
+int rs_vec_shard(void *p, int64_t count, int64_t first, int64_t total) {
+    if (!p || count < 1 || first < 0 || total > VE_MAX_ENVS || first > total - count) return -1;
+    VEnv *envs = (VEnv *)p;
+    for (int64_t i = 0; i < count; i++) { envs[i].first = first + i; envs[i].stride = total; }
+    return 0;
 }
 void rs_vec_free(void *p) { free(p); }
 
@@ -361,7 +376,7 @@ static int ve_check(int64_t count, int seats, int agent, int64_t obs_size, int64
     return 0;
 }
 
-/* Env i deals hand i of the run `seed` (then i + count, ...) and plays to the agent's first decision (agent
+/* Env i deals hand i of the run `seed` (then i + total, ...; i and total as rs_vec_shard made them) and plays to the agent's first decision (agent
  * -1: every seat is an agent's). seat[i]: the seat whose observation obs[i] is. */
 int rs_vec_reset(void *p, int64_t count, int seats, int agent, uint64_t seed, float *obs, int8_t *mask,
                  int32_t *seat, int64_t obs_size, int64_t actions) {
@@ -371,11 +386,11 @@ int rs_vec_reset(void *p, int64_t count, int seats, int agent, uint64_t seed, fl
     sub_t = ~UINT64_C(0);
     for (int64_t i = 0; i < count; i++) {
         VEnv *e = &envs[i];
-        e->seed = seed; e->index = i;
+        e->seed = seed; e->index = e->first;
         /* the random agent's stream: hand i's of the run ~seed (run/stream.py: Stream.for_hand(~seed, i)) */
-        rs_stream_start(&e->arng, rs_stream_step(rs_stream_step(~seed, RS_HAND), (uint64_t)i));
+        rs_stream_start(&e->arng, rs_stream_step(rs_stream_step(~seed, RS_HAND), (uint64_t)e->first));
         e->cur = agent < 0 ? 0 : agent;
-        if (ve_reset_one(e, seats, agent, count)) return rs_err_code;
+        if (ve_reset_one(e, seats, agent, e->stride)) return rs_err_code;
         ve_observe(e, e->cur, obs + i * obs_size, mask + i * actions);
         seat[i] = e->cur;
     }
@@ -399,8 +414,8 @@ int rs_vec_step(void *p, int64_t count, int seats, int agent, double stake, doub
         for (int s = 0; s < R; s++) r[s] = 0;
         term[i] = 0; illegal[i] = 0;
         if (e->phase == VP_OVER || e->illegal) {
-            e->index += count;
-            if (ve_reset_one(e, seats, agent, count)) return rs_err_code;
+            e->index += e->stride;
+            if (ve_reset_one(e, seats, agent, e->stride)) return rs_err_code;
         } else {
             int64_t a = act[i];
             int done;
