@@ -9,7 +9,11 @@ import pytest
 import yaml
 
 from rulespec.compiler.build import compile_ruleset
-from rulespec.run.engine import DealSource, ExplicitRound, Game, Hand, IllegalMove
+import random
+
+from rulespec.bots.policy import play_out
+from rulespec.bots.registry import make_bot
+from rulespec.run.engine import DealSource, ExplicitRound, Game, GameState, Hand, IllegalMove
 from tests.conftest import card_of, explicit_hand, mask_of
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -18,6 +22,8 @@ CONTRACT = {
     # id: (categories, events, hand bonuses, options, player counts, deck id, deck size)
     "basra": (["basras", "cards", "jacks", "aces", "two_of_clubs", "ten_of_diamonds"], {"basra", "komi_basra"}, [],
               {"target": 101, "last_play_basra": True, "optional_capture": False}, [2, 4], "standard52", 52),
+    "cuarenta": (["caida", "limpia", "ronda", "carton"], {"caida", "limpia"}, ["ronda"],
+                 {"target": 40, "last_points": 38}, [2, 4], "cuarenta40", 40),
 }
 
 
@@ -145,3 +151,136 @@ def test_basra_a_tie_for_cards_carries_its_30_points_to_the_next_hand(basra):
     assert hand.carried == (("cards", 30),) and [s["cards"] for s in hand.score()] == [60, 0]
     game.finish_hand()
     assert game.carried == {}
+
+
+# -- cuarenta (docs/fishing-family.md, Cuarenta) ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cuarenta():
+    return compile_ruleset("cuarenta").module
+
+
+FIRST = {1: ["3H", "5C", "6C", "QC", "JC"], 0: ["3S", "AD", "2D", "4D", "KD"]}
+
+
+def cuarenta_hand(rules, rounds=(FIRST,), totals=(0, 0), dealer=0) -> Hand:
+    idx = rules.CARD_NAMES.index
+    source = DealSource(rounds=[ExplicitRound(None, {s: [idx(c) for c in cs] for s, cs in r.items()})
+                                for r in rounds])
+    return Hand(rules, 2, dealer, source, GameState(tuple(totals)))
+
+
+def test_cuarenta_deck_is_a_to_7_and_court_cards_without_value():
+    deck = compile_ruleset("cuarenta").ruleset.deck
+    assert list(deck.ranks) == ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"]
+    assert [deck.values[i] for i in range(7)] == [1, 2, 3, 4, 5, 6, 7]
+    assert all(not deck.values[i] for i in range(7, 10))
+
+
+def test_cuarenta_no_table_cards_five_each_four_deals_for_two_two_for_four():
+    from rulespec.checks.check import schedules
+    plans = schedules(compile_ruleset("cuarenta").ruleset)
+    assert [r[:2] for r in plans[2].rounds] == [(5, 0)] * 4
+    assert [r[:2] for r in plans[4].rounds] == [(5, 0)] * 2
+
+
+def test_cuarenta_a_capture_runs_on_up_the_ranks(cuarenta):
+    # "after capturing by matching or adding, the cards in sequence upward from the played card are taken too":
+    # a 5 on 5H 6C 7S JD 2H takes 5H 6C 7S JD; a 5 on 2H 3H 6D KS takes 2H 3H (2 + 3) and 6D.
+    h = cuarenta_hand(cuarenta)
+    h.table = mask_of(cuarenta, "5H", "6C", "7S", "JD", "2H")
+    assert [names(cuarenta, m) for m in h.captures_for(card_of(cuarenta, "5C"))] == [["5H", "6C", "7S", "JD"]]
+    h.table = mask_of(cuarenta, "2H", "3H", "6D", "KS")
+    assert [names(cuarenta, m) for m in h.captures_for(card_of(cuarenta, "5C"))] == [["2H", "3H", "6D"]]
+
+
+def test_cuarenta_court_cards_take_only_their_rank_and_capture_is_optional(cuarenta):
+    h = cuarenta_hand(cuarenta)
+    h.table = mask_of(cuarenta, "QH", "5D", "KS")
+    assert [names(cuarenta, m) for m in h.captures_for(card_of(cuarenta, "QC"))] == [["KS", "QH"]]   # Q, then K
+    assert (card_of(cuarenta, "QC"), 0) in h.legal_moves()
+
+
+def play_names(h: Hand, seat: int, card: str, capture=()) -> list[str]:
+    rules = h.rules
+    return [e.name for e in h.play(seat, card_of(rules, card), mask_of(rules, *capture))]
+
+
+def test_cuarenta_caida_is_taking_by_its_rank_the_card_just_laid(cuarenta):
+    h = cuarenta_hand(cuarenta)
+    assert play_names(h, 1, "3H") == []
+    assert play_names(h, 0, "3S", ["3H"]) == ["caida", "limpia"]     # taken by its rank, and the table cleared
+    h = cuarenta_hand(cuarenta)
+    play_names(h, 1, "3H")
+    play_names(h, 0, "2D")
+    assert play_names(h, 1, "5C", ["3H", "2D"]) == ["limpia"]         # 2D, just laid, taken by a sum: no caida
+
+
+def test_cuarenta_points_count_as_made_and_40_wins_at_once(cuarenta):
+    h = cuarenta_hand(cuarenta, totals=(36, 10))
+    play_names(h, 1, "3H")
+    assert play_names(h, 0, "3S", ["3H"]) == ["caida", "limpia"]
+    assert h.over and h.outcome == ("target", [0])
+
+
+def test_cuarenta_a_side_at_38_finishes_only_with_a_caida(cuarenta):
+    # At 38 a limpia and the carton no longer count; a caida (2) takes the side to 40.
+    h = cuarenta_hand(cuarenta, totals=(10, 38))
+    play_names(h, 1, "3H")
+    play_names(h, 0, "2D")
+    assert play_names(h, 1, "5C", ["3H", "2D"]) == []                 # side 1 at 38 clears the table: no limpia
+    h = cuarenta_hand(cuarenta, totals=(38, 10))
+    play_names(h, 1, "3H")
+    assert play_names(h, 0, "3S", ["3H"]) == ["caida"]                # the caida counts, the limpia does not
+    assert h.over and h.outcome == ("target", [0])
+
+
+@pytest.mark.parametrize("cards, dealer_side, side, points", [
+    (19, 0, 1, 0), (21, 0, 1, 8), (22, 0, 1, 8), (23, 0, 1, 10), (30, 0, 1, 16),
+])
+def test_cuarenta_carton_20_cards_6_each_further_1_rounded_up_to_even(cuarenta, cards, dealer_side, side, points):
+    # (20 cards alone never happens: two sides share 40, so 20 is the tie below; 21 is 7, rounded up to 8.)
+    h = cuarenta_hand(cuarenta, dealer=dealer_side)
+    deck = list(range(cuarenta.N_CARDS))
+    piles = [0, 0]
+    piles[side] = sum(1 << c for c in deck[:cards])
+    piles[1 - side] = sum(1 << c for c in deck[cards:])
+    h.piles = piles
+    assert h.score()[side]["carton"] == points
+
+
+def test_cuarenta_carton_tied_20_each_gives_2_to_the_side_that_did_not_deal(cuarenta):
+    for dealer in (0, 1):
+        h = cuarenta_hand(cuarenta, dealer=dealer)
+        h.piles = [sum(1 << c for c in range(20)), sum(1 << c for c in range(20, 40))]
+        assert [row["carton"] for row in h.score()] == [2 if side != dealer else 0 for side in (0, 1)]
+
+
+def test_cuarenta_carton_is_not_scored_by_a_side_at_38(cuarenta):
+    h = cuarenta_hand(cuarenta, totals=(38, 0))
+    h.piles = [sum(1 << c for c in range(26)), sum(1 << c for c in range(26, 40))]
+    assert h.score()[0]["carton"] == 0
+
+
+def test_cuarenta_ronda_three_of_a_kind_dealt_scores_4(cuarenta):
+    rounds = ({1: ["3H", "5C", "6C", "QC", "JC"], 0: ["3S", "3D", "3C", "4D", "KD"]},)
+    h = cuarenta_hand(cuarenta, rounds)
+    [decl] = h.best_declarations(0)
+    assert [(e.name, e.points, e.side) for e in h.declare(0, [decl])] == [("ronda", 4, 0)]
+
+
+def test_cuarenta_four_of_a_kind_dealt_wins_the_game_at_once(cuarenta):
+    rounds = ({1: ["3H", "5C", "6C", "QC", "JC"], 0: ["7S", "7D", "7C", "7H", "KD"]},)
+    h = cuarenta_hand(cuarenta, rounds)
+    assert h.over and h.outcome == ("four_of_a_kind", [0])
+
+
+def test_a_knock_that_reaches_the_target_ends_the_hand_for_the_bots(cuarenta):
+    # game.points: as_made and a bonus declared apart from a play (after_deal): a ronda taking side 0 from 36
+    # to 40 ends the game at the knock, and the bots' loop stops there (it asked the finished hand for a seat).
+    rounds = ({1: ["3H", "5C", "6C", "QC", "JC"], 0: ["3S", "3D", "3C", "4D", "KD"]},)
+    h = cuarenta_hand(cuarenta, rounds, totals=(36, 0))
+    bots = [make_bot("greedy", random.Random(s)) for s in range(2)]
+    play_out(h, bots)
+    assert h.over and h.outcome == ("target", [0]) and [e.name for e in h.events] == ["ronda"]
