@@ -24,6 +24,8 @@ CONTRACT = {
               {"target": 101, "last_play_basra": True, "optional_capture": False}, [2, 4], "standard52", 52),
     "cuarenta": (["caida", "limpia", "ronda", "carton"], {"caida", "limpia"}, ["ronda"],
                  {"target": 40, "last_points": 38}, [2, 4], "cuarenta40", 40),
+    "kasino": (["mokit", "cards", "spades", "aces", "small_kasino", "big_kasino"], {"mokki"}, [],
+               {"target": 16, "mokki_until": 10}, [2, 4], "kasino52", 52),
 }
 
 
@@ -284,3 +286,67 @@ def test_a_knock_that_reaches_the_target_ends_the_hand_for_the_bots(cuarenta):
     bots = [make_bot("greedy", random.Random(s)) for s in range(2)]
     play_out(h, bots)
     assert h.over and h.outcome == ("target", [0]) and [e.name for e in h.events] == ["ronda"]
+
+
+# -- kasino (docs/fishing-family.md, Kasino) -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def kasino():
+    return compile_ruleset("kasino").module
+
+
+def kasino_hand(rules, table, first, totals=(0, 0)):
+    """Seat 1 to play `first` onto `table` (dealt as four other cards, then set as the case gives it)."""
+    used = set(table + first)
+    rest = [c for c in ["8C", "QH", "7S", "KH", "9H", "5C", "4H", "2C"] if c not in used][:4]
+    filler = [c for c in ["6S", "8S", "10H", "3S", "5S", "4D", "3D", "2H"] if c not in used][:4]
+    idx = rules.CARD_NAMES.index
+    rounds = [ExplicitRound([idx(c) for c in filler], {1: [idx(c) for c in first], 0: [idx(c) for c in rest]})]
+    h = Hand(rules, 2, 0, DealSource(rounds=rounds), GameState(tuple(totals)))
+    h.table = mask_of(rules, *table)
+    return h
+
+
+@pytest.mark.parametrize("table, card, takes", [
+    (["AS", "9C", "5D"], "AH", [["5D", "9C"]]),               # an ace from the hand is 14, on the table 1
+    (["KC", "2H", "JD"], "2S", [["2H", "KC"]]),               # the small kasino from the hand is 15
+    (["9C", "7D", "10S"], "10D", [["7D", "9C"]]),             # the big kasino from the hand is 16, not 10
+    (["JH", "5C", "6D"], "JS", [["5C", "6D"], ["5C", "6D", "JH"], ["JH"]]),   # J 11: by value, and by sums
+])
+def test_kasino_values_from_the_hand_and_on_the_table(kasino, table, card, takes):
+    h = kasino_hand(kasino, table, [card, "8D", "9D", "QD"])
+    assert sorted(names(kasino, m) for m in h.captures_for(card_of(kasino, card))) == takes
+
+
+def test_kasino_any_union_of_sets_at_the_players_choice_and_capture_optional(kasino):
+    # "Q allows you to take Q and 9 + 3": one set, the other, or both; or the card is laid.
+    h = kasino_hand(kasino, ["QH", "9C", "3D", "7S"], ["QS", "4C", "8D", "KC"])
+    assert sorted(names(kasino, m) for m in h.captures_for(card_of(kasino, "QS"))) == \
+        [["3D", "9C"], ["3D", "9C", "QH"], ["QH"]]
+    assert (card_of(kasino, "QS"), 0) in h.legal_moves()
+
+
+def test_kasino_mokki_not_in_the_last_deal_nor_once_a_player_has_ten(kasino):
+    e = compile_ruleset("kasino").ruleset.events["mokki"]
+    assert e.points == 0 and "last_round" in e.when.text and "options.mokki_until" in e.when.text
+    for totals, events in (((0, 0), ["mokki"]), ((9, 9), ["mokki"]), ((10, 0), []), ((0, 12), [])):
+        h = kasino_hand(kasino, ["5H", "3C", "2D", "4S"], ["AH", "8D", "9C", "KC"], totals)
+        assert [ev.name for ev in h.play(1, card_of(kasino, "AH"), mask_of(kasino, "5H", "3C", "2D", "4S"))] \
+            == events, totals
+
+
+@pytest.mark.parametrize("mine, theirs, points", [(0, 0, 0), (1, 0, 1), (1, 1, 0), (3, 1, 2), (1, 3, 0)])
+def test_kasino_mokit_of_both_sides_cancel(kasino, mine, theirs, points):
+    from rulespec.run.engine import Event
+    h = kasino_hand(kasino, ["5H", "3C", "2D", "4S"], ["AH", "8D", "9C", "KC"])
+    h.events = [Event(1, 0, 0, "mokki", 0, None)] * mine + [Event(1, 1, 1, "mokki", 0, None)] * theirs
+    assert h.score()[0]["mokit"] == points
+
+
+def test_kasino_scoring_cards_spades_aces_and_the_kasinos(kasino):
+    h = kasino_hand(kasino, ["5H", "3C", "2D", "4S"], ["AH", "8D", "9C", "KC"])
+    h.piles = [mask_of(kasino, "AS", "AC", "2S", "3S", "4S", "5H"), mask_of(kasino, "10D", "AH", "6S")]
+    assert h.score() == [
+        {"mokit": 0, "cards": 1, "spades": 2, "aces": 2, "small_kasino": 1, "big_kasino": 0, "total": 6},
+        {"mokit": 0, "cards": 0, "spades": 0, "aces": 1, "small_kasino": 0, "big_kasino": 2, "total": 3}]
