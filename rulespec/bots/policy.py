@@ -26,6 +26,8 @@ def knocks(hand: Hand) -> list[tuple[int, list[Declaration]]]:
         if decls:
             hand.declare(seat, decls)
             done.append((seat, decls))
+            if hand.is_over:        # points counted as made (game.points: as_made) reached the target
+                break
     return done
 
 
@@ -37,6 +39,8 @@ def play_out(hand: Hand, bots: list, on_play=None, on_turn=None) -> None:
             if on_play:
                 on_play(seat, decls, None, 0, [e for e in hand.events if e.play == hand.plays + 1
                                                and e.seat == seat])
+        if hand.is_over:            # a knock's points, counted as made, ended the game
+            break
         seat = hand.current_seat
         if on_turn:
             on_turn(hand, seat)

@@ -99,7 +99,8 @@ def _item_span(items, i: int) -> Span | None:
 
 
 def expressions(rs: Ruleset):
-    """Every expression of the ruleset (conditions, points, switches, the target)."""
+    """Every expression of the ruleset (conditions, points, switches, the target, `capture.forced` and
+    `capture.leftovers` written over the options)."""
     items = [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds, *rs.events.values(),
              *rs.outcomes.values()]
     for item in items:
@@ -109,7 +110,7 @@ def expressions(rs: Ruleset):
     for c in [*rs.categories.values(), *rs.events.values()]:
         if isinstance(c.points, Expression):
             yield c.points
-    for length in (rs.target, rs.hands, rs.lead):
+    for length in (rs.target, rs.hands, rs.lead, rs.forced, rs.leftovers, rs.forced_rule, rs.leftovers_rule):
         if isinstance(length, Expression):
             yield length
 

@@ -150,6 +150,8 @@ class TerminalGame:
             if decls:
                 events = hand.declare(seat, decls)
                 self.narrate_declarations(seat, decls, events)
+                if hand.is_over:    # points counted as made (game.points: as_made) reached the target
+                    return
 
     # -- narration ------------------------------------------------------------------
     def narrate_declarations(self, seat: int, decls, events) -> None:
@@ -207,6 +209,8 @@ class TerminalGame:
         round_no = hand.round
         while not hand.is_over:
             self.knocks(hand)
+            if hand.is_over:        # a knock's points, counted as made, ended the game
+                break
             seat = hand.current_seat
             if seat == self.me:
                 decls, card, capture = self.person_turn(hand)
