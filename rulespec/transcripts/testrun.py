@@ -227,7 +227,7 @@ def updated_text(path: Path) -> str:
     names = r.rules.CARD_NAMES
     for play, entry in zip(r.t.plays, doc.get("plays", [])):
         card = r.card(play.card) if play.card is not None else None
-        capture = r.mask(play.capture or [], "the capture") if card is not None else 0
+        capture = r.move(play) if card is not None else 0
         try:
             decls = r.declarations(hand, play)
             if "legal" in entry and card is not None:
@@ -235,7 +235,8 @@ def updated_text(path: Path) -> str:
                 if decls:
                     probe._apply_declarations(play.seat, decls, with_card=True)
                 options = probe.options_for(card) if probe.hands[play.seat] >> card & 1 else []
-                entry["legal"] = sorted(([names[i] for i in range(len(names)) if m >> i & 1] for m in options))
+                entry["legal"] = sorted(([names[i] for i in range(len(names)) if m >> i & 1] for m in options
+                                         if not m >> r.rules.N_CARDS))
             events = hand.declare(play.seat, decls) if card is None else hand.play(play.seat, card, capture, decls)
         except IllegalMove as err:
             if play.error is not None:

@@ -126,7 +126,7 @@ class _Tracer(_Replayer):
                 note += f" (the transcript says: {play.error})"
             self.steps.append(_snapshot(hand, play.number, play.seat, card, 0, declared, [], note=note, refused=True))
         else:
-            capture = self.mask(play.capture or [], "the capture") if card is not None else 0
+            capture = self.move(play) if card is not None else 0
             note = "; ".join(self.failures[failures:])
             self.steps.append(_snapshot(hand, play.number, play.seat, card, capture, declared,
                                         hand.events[before:], note=note))
