@@ -345,3 +345,53 @@ def test_build_and_capture_together_are_refused_by_the_schema(tmp_path):
     plays = "  - {seat: 0, card: 2C, build: [9C], value: 11, capture: [9C]}\n"
     with pytest.raises(RulespecError, match="captures or builds"):
         replay(_transcript(tmp_path, plays))
+
+
+# -- bots, words, display ----------------------------------------------------------------------------
+
+def test_the_greedy_bot_builds_when_it_cannot_capture(rules):
+    # seat 0 takes nothing with any card; 5D on 3H builds 8 (it holds 8S): greedy prefers it to a trail
+    from rulespec.bots.greedy import GreedyBot
+    hand = _hand(rules, ["3H", "9C", "KD", "QS"], ["5D", "8S", "2C", "JH"], ["AC", "4H", "6C", "7C"])
+    assert not [m for c, m in hand.legal_moves() if m and not m >> rules.N_CARDS]      # no capture at all
+    _, card, move = GreedyBot(random.Random(0)).choose(hand, 0)
+    assert move >> rules.N_CARDS and card in (card_of(rules, "5D"), card_of(rules, "2C"))
+
+
+def test_the_greedy_bot_still_captures_before_it_builds(rules):
+    from rulespec.bots.greedy import GreedyBot
+    hand = _hand(rules, ["3H", "9C", "KD", "QS"], ["5D", "8S", "9D", "JH"], ["AC", "4H", "6C", "7C"])
+    _, card, move = GreedyBot(random.Random(0)).choose(hand, 0)
+    assert (card, move) == (card_of(rules, "9D"), mask_of(rules, "9C"))
+
+
+def test_a_move_in_words_names_the_build(rules):
+    from rulespec.run.builds import move_words
+    hand = _hand(rules, ["3H", "9C", "KD", "QS"], ["5D", "8S", "2C", "JH"], ["AC", "9H", "6C", "7C"])
+    names = rules.card_names
+    assert move_words(_build(rules, 8, "3H"), hand.builds, rules.N_CARDS, names) == "builds 8 with 3H"
+    hand.play(0, card_of(rules, "5D"), _build(rules, 8, "3H"))
+    assert move_words(_build(rules, 9, "5D", "3H"), hand.builds, rules.N_CARDS, names) == \
+        "raises the build of 8 (3H 5D) to 9"
+    assert move_words(mask_of(rules, "5D", "3H"), hand.builds, rules.N_CARDS, names) == \
+        "takes 3H 5D (the build of 8)"
+
+
+def test_explain_says_builds_in_words(tmp_path):
+    from rulespec.authoring.explain import builds_words
+    rs = compile_ruleset(_ruleset(tmp_path, "{raise: false, values: [8, 9]}")).ruleset
+    words = builds_words(rs.builds)
+    assert "only 8 or 9" in words and "cannot be raised" in words and "may not trail" in words
+
+
+def test_adapters_reach_a_build_through_their_actions(rules):
+    # 4D with the table's 4H: take it (DONE), or build 8 with it (s0 holds 8S): a `build 8` action closes it
+    from rulespec.interop.decisions import CAPTURE, Decisions
+    hand = _hand(rules, ["4H", "9C", "KD", "QS"], ["4D", "8S", "2C", "JH"], ["AC", "9H", "6C", "7C"])
+    d = Decisions(hand)
+    d.apply(card_of(rules, "4D"))
+    d.apply(card_of(rules, "4H"))
+    assert d.phase == CAPTURE and d.legal_actions() == [d.layout.done, d.layout.build_action(8)]
+    assert d.layout.describe(d.layout.build_action(8), rules) == "build 8"
+    d.apply(d.layout.build_action(8))
+    assert [(b.value, b.owner) for b in hand.builds] == [(8, 0)]

@@ -231,3 +231,30 @@ def owner_allows(cfg: Config, seat: int, card: int, rest: int, mask: int,
             return (f"the owner of a build of {b.value} must keep a card of {b.value} in hand while the "
                     f"build stands")
     return None
+
+
+def move_words(mask: int, builds: list[Build], n_cards: int, names) -> str:
+    """A move's mask in words, for the builds on the table before it (`names(mask)`: card names): `builds 8
+    with 3H`, `raises the build of 8 (5D 3H) to 9`, `adds 8S to the build of 8 (5D 3H)`, `takes 5D 3H (the
+    build of 8)`, `stays on the table`."""
+    cards, value = split_move(mask, n_cards)
+    if not cards:
+        return "stays on the table"
+    joined = next((b for b in builds if b.cards & cards), None)
+    loose = cards & ~joined.cards if joined is not None else cards
+    if value:
+        also = f" and {names(loose)}" if loose else ""
+        if joined is None:
+            return f"builds {value} with {names(cards)}"
+        if joined.value != value:
+            return f"raises the build of {joined.value} ({names(joined.cards)}) to {value}{also}"
+        return f"adds to the build of {value} ({names(joined.cards)}){also}: a multiple build"
+    taken = [b for b in builds if b.cards & cards]
+    said = ", ".join(f"the build of {b.value}" for b in taken)
+    return f"takes {names(cards)}" + (f" ({said})" if said else "")
+
+
+def builds_words(builds: list[Build], names, who) -> str:
+    """The builds on the table in words: `build of 8: 5D 3H (seat 0's); build of 9: ... fixed`."""
+    return "; ".join(f"build of {b.value}: {names(b.cards)} ({who(b.owner)}{', fixed' if b.fixed else ''})"
+                     for b in builds)

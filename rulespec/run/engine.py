@@ -698,11 +698,18 @@ class Hand:
                 moves = caps + _builds.build_options(cfg, card, rest, loose, self.builds, rules.N_CARDS) + [0]
         except Exception as exc:
             _raise_located(exc, rules)
-        if owner_rule and cfg.owner_must_act:
+        if owner_rule and cfg.owner_must_act and self._owner_can_act():
             rest = self.hands[self.turn] & ~bit
             moves = [m for m in moves
                      if _builds.owner_allows(cfg, self.turn, card, rest, m, self.builds) is None]
         return sorted(moves)
+
+    def _owner_can_act(self) -> bool:
+        """Whether the seat to play holds a card of the value of every build it owns. The rules keep it so in
+        a real hand; a hand whose hidden cards a search redrew (with_hidden) may not, and there the owner's
+        rule cannot bind (it would leave no move at all)."""
+        held = {v for c in _lowbits(self.hands[self.turn]) for v in self._build_cfg.hand_values[c]}
+        return all(b.value in held for b in self.builds if b.owner == self.turn)
 
     def _options_as(self, card: int, wild_as: int | None) -> list[int]:
         """The card's capture sets with the wild card declared as `wild_as` (or not), 0 where it may be
