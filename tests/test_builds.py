@@ -395,3 +395,12 @@ def test_adapters_reach_a_build_through_their_actions(rules):
     assert d.layout.describe(d.layout.build_action(8), rules) == "build 8"
     d.apply(d.layout.build_action(8))
     assert [(b.value, b.owner) for b in hand.builds] == [(8, 0)]
+
+
+def test_listing_builds_is_bounded(rules, monkeypatch):
+    # A search past the limit of partial sets stops with one error, never an endless listing.
+    from rulespec.run import builds
+    monkeypatch.setattr(builds, "MAX_SET_STEPS", 5)
+    hand = _hand(rules, ["3H", "9C", "AD", "2S"], ["5D", "8S", "2C", "JH"], ["AC", "4H", "6C", "7C"])
+    with pytest.raises(RulespecError, match="too many cards to list them"):
+        hand.legal_moves()
