@@ -245,8 +245,8 @@ def owner_allows(cfg: Config, seat: int, card: int, rest: int, mask: int,
 
 def move_words(mask: int, builds: list[Build], n_cards: int, names) -> str:
     """A move's mask in words, for the builds on the table before it (`names(mask)`: card names): `builds 8
-    with 3H`, `raises the build of 8 (5D 3H) to 9`, `adds 8S to the build of 8 (5D 3H)`, `takes 5D 3H (the
-    build of 8)`, `stays on the table`."""
+    with <cards>`, `raises the build of 8 (<cards>) to 9`, `adds to the build of 8 (<cards>)`, `takes <cards>
+    (the build of 8)`, `stays on the table`."""
     cards, value = split_move(mask, n_cards)
     if not cards:
         return "stays on the table"
@@ -265,6 +265,6 @@ def move_words(mask: int, builds: list[Build], n_cards: int, names) -> str:
 
 
 def builds_words(builds: list[Build], names, who) -> str:
-    """The builds on the table in words: `build of 8: 5D 3H (seat 0's); build of 9: ... fixed`."""
+    """The builds on the table in words: `build of 8: <cards> (seat 0's); build of 9: <cards> (..., fixed)`."""
     return "; ".join(f"build of {b.value}: {names(b.cards)} ({who(b.owner)}{', fixed' if b.fixed else ''})"
                      for b in builds)
