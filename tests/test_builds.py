@@ -404,3 +404,21 @@ def test_listing_builds_is_bounded(rules, monkeypatch):
     hand = _hand(rules, ["3H", "9C", "AD", "2S"], ["5D", "8S", "2C", "JH"], ["AC", "4H", "6C", "7C"])
     with pytest.raises(RulespecError, match="too many cards to list them"):
         hand.legal_moves()
+
+
+def test_the_observation_array_shows_builds_owner_fixed_and_value(rules):
+    pytest.importorskip("numpy")
+    from rulespec.interop.decisions import Decisions
+    from rulespec.interop.observation import Observer
+    hand = _hand(rules, ["3H", "8C", "KD", "QS"], ["5D", "8S", "2C", "JH"], ["AC", "9H", "6C", "7C"])
+    hand.play(0, card_of(rules, "5D"), _build(rules, 8, "3H", "8C"))            # multiple: fixed, seat 0's
+    d = Decisions(hand)
+    observer = Observer(rules, 2)
+    arr, at, N = observer.array(d, 1), observer.blocks, rules.N_CARDS
+    cards = [card_of(rules, c) for c in ("5D", "3H", "8C")]
+    assert [arr[at["built"].start + c] for c in cards] == [1, 1, 1]
+    # seen by seat 1, seat 0 is the next seat (relative 1): its block holds the build
+    assert [arr[at["build_owner"].start + N + c] for c in cards] == [1, 1, 1]
+    assert arr[at["build_owner"]][:N].sum() == 0
+    assert [arr[at["build_fixed"].start + c] for c in cards] == [1, 1, 1]
+    assert list(arr[at["build_values"]].nonzero()[0]) == [7]                     # value 8
