@@ -422,3 +422,17 @@ def test_the_observation_array_shows_builds_owner_fixed_and_value(rules):
     assert arr[at["build_owner"]][:N].sum() == 0
     assert [arr[at["build_fixed"].start + c] for c in cards] == [1, 1, 1]
     assert list(arr[at["build_values"]].nonzero()[0]) == [7]                     # value 8
+
+
+def test_the_casino_transcripts_pin_down_every_build_rule():
+    # rulespec test --coverage: each flag of capture.builds flipped, and the courts' alone, is caught
+    from pathlib import Path
+
+    from rulespec.transcripts.coverage import coverage, mutations
+    from rulespec.source.rulesets import load_merged
+    found = {(m.rule, m.change) for m in mutations(load_merged("casino")[0])}
+    assert {("capture.builds.raise", "false"), ("capture.builds.multiple", "false"),
+            ("capture.builds.owner_must_act", "false"), ("capture.kinds[1] (match)", "not alone")} <= found
+    golden = sorted((Path(__file__).parent / "golden" / "casino").glob("*.yaml"))
+    report = coverage("casino", golden)
+    assert report.survivors == [] and report.count("invalid") == 0
