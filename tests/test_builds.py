@@ -436,3 +436,24 @@ def test_the_casino_transcripts_pin_down_every_build_rule():
     golden = sorted((Path(__file__).parent / "golden" / "casino").glob("*.yaml"))
     report = coverage("casino", golden)
     assert report.survivors == [] and report.count("invalid") == 0
+
+
+def test_declared_cards_first_still_offer_their_builds(tmp_path):
+    # declared_first: after declaring 8S 8D, only they may be played, and their moves are the builds' own
+    # (legal_moves_after gave the capture kinds' moves alone, without builds)
+    from rulespec.run.engine import Declaration
+    path = tmp_path / "declaring.yaml"
+    path.write_text(BUILDING.replace("BUILDS", "true") + textwrap.dedent("""\
+        hand_bonuses:
+          pair: {size: 2, when: same_value(cards), points: 1, category: sweeps}
+        declarations: {timing: first_turn, declared_first: true}
+        """))
+    rules = compile_ruleset(path).module
+    hand = _hand(rules, ["3H", "8C", "KD", "QS"], ["5S", "8S", "8D", "JH"], ["AC", "4H", "6C", "7C"])
+    pair = Declaration("pair", mask_of(rules, "8S", "8D"))
+    after = hand.legal_moves_after([pair])
+    assert (card_of(rules, "8S"), _build(rules, 8, "8C")) in after              # 8S on 8C, 8D kept: building 8s
+    assert {c for c, _ in after} == {card_of(rules, "8S"), card_of(rules, "8D")}
+    assert after == sorted(after) and (card_of(rules, "8S"), 0) in after
+    probe = hand.with_declarations(0, [pair])
+    assert after == probe.legal_moves()
