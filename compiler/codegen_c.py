@@ -31,7 +31,7 @@ from rulespec.checks.check import (
 from rulespec.checks import running
 from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, int_bounds, strings_of
 from rulespec.compiler.emit_hand import hand_setup
-from rulespec.compiler.support import event_points_expressions, several_sets, several_values
+from rulespec.compiler.support import builds_on_table, event_points_expressions, several_sets, several_values
 from rulespec.compiler.pile_support import pile_constructs, table_redeals
 from rulespec.compiler.plan import run_tables
 from rulespec.errors import Span
@@ -147,10 +147,10 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     return out
 
 
-# The constructs of capture.combine, several card values, event points as expressions and a deal check that
-# deals the table again, which the native back end does not play (compiler/support.py finds them for the
-# Python playout likewise).
-_REFUSED = (several_sets, several_values, event_points_expressions, table_redeals)
+# The constructs of capture.combine, several card values, event points as expressions, a deal check that
+# deals the table again and builds, which the native back end does not play (compiler/support.py finds them
+# for the Python playout likewise).
+_REFUSED = (several_sets, several_values, event_points_expressions, table_redeals, builds_on_table)
 
 
 def _declaration_room(rs: Ruleset) -> list[tuple[str, Span | None]]:

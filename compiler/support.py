@@ -32,6 +32,12 @@ def several_values(rs: Ruleset):
             getattr(deck, "span", None) or rs.span
 
 
+def builds_on_table(rs: Ruleset):
+    """capture.builds: builds on the table, which only `Hand` keeps (run/builds.py)."""
+    if rs.builds is not None:
+        yield "capture.builds (builds on the table)", rs.builds.span or _capture_section_span(rs, "builds")
+
+
 def event_points_expressions(rs: Ruleset):
     """An event whose points are an expression."""
     for e in rs.events.values():
@@ -45,7 +51,7 @@ from .pile_support import pile_constructs, table_redeals
 # running.constructs: the game's running state (scores so far, points as made, deal-time outcomes, carried
 # points, the events, dealer and ties in scoring), which the playout's hand does not keep.
 CHECKS: tuple = (pile_constructs, table_redeals, several_sets, several_values, event_points_expressions,
-                 running.constructs)
+                 running.constructs, builds_on_table)
 
 
 def playout_unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:

@@ -109,6 +109,15 @@ class _Facts:
         self.put(("kind_order",), "the order of the capture kinds", ", ".join(k.kind for k in rs.kinds))
         self.put(("prefer",), "which of the captures offered may be taken", _PREFER[rs.prefer])
         self.put(("combine",), "how many of the sets offered one card takes", _COMBINE[rs.combine])
+        b = rs.builds
+        self.put(("builds",), "builds on the table", "yes" if b is not None else "no")
+        if b is not None:
+            self.put(("builds", "values"), "builds: the values a build may have",
+                     "any value a card captures as" if b.values is None else ", ".join(map(str, b.values)))
+            self.put(("builds", "raise"), "builds: a single build may be raised", _yes(b.raise_))
+            self.put(("builds", "multiple"), "builds: a second set makes a fixed multiple build", _yes(b.multiple))
+            self.put(("builds", "owner_must_act"), "builds: the owner may not trail while the build stands",
+                     _yes(b.owner_must_act))
         for name, e in rs.events.items():
             points = _points(e.points) if isinstance(e.points, int) else self.words.points(e.points.tree)
             self.put(("event", name), f"event {name}", f"when {self.cond(e.when)}: {points} in "
@@ -230,10 +239,13 @@ class _Facts:
             whole += ", not when a match exists" if k.kind == "sum" else ", its sums not when a match exists"
         if k.exclusive:
             whole += "; when it applies, the only capture offered"
+        if k.alone:
+            whole += "; each of its sets taken by itself"
         self.put(base, f"capture {key}", whole, what)
         self.put(base + ("when",), f"capture {key}: only when", self.cond(k.when))
         self.put(base + ("exclusive",), f"capture {key}: the only capture offered when it applies", _yes(k.exclusive))
         self.put(base + ("min_cards",), f"capture {key}: at least", f"{k.min_cards} table cards")
+        self.put(base + ("alone",), f"capture {key}: each of its sets taken by itself", _yes(k.alone))
         if k.kind == "sum":
             self.put(base + ("unless_match",), f"capture {key}: not when a match exists", _yes(k.unless_match))
 

@@ -283,6 +283,8 @@ class _Book:
                 text += ", unless a match is possible" if k.kind != "run" else ", its sums only when no match is possible"
             if k.exclusive:
                 text += "; when it applies, it is the only capture offered"
+            if k.alone:
+                text += "; each of its sets is taken by itself, never together with other sets"
             items.append(text + ".")
         self.add("ul", items)
         if rs.prefer != "any":
@@ -291,6 +293,8 @@ class _Book:
                           f"that take the {fewest} table cards may be chosen.")
         if rs.combine != "one":
             self.add("p", _COMBINE_WORDS[rs.combine])
+        if rs.builds is not None:
+            self.add("p", builds_words(rs.builds))
         items = ["A card that can capture must capture." if rs.forced else "Capturing is optional: a card may be "
                  "left on the table even if it could capture."]
         if self.words.forced_rule():
@@ -406,6 +410,26 @@ def _run_base(k) -> str:
 
 def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
+
+
+def builds_words(b) -> str:
+    """capture.builds in words: what a build is, how it is made, raised, doubled, taken, and its owner's duty."""
+    values = ("any value a card captures as" if b.values is None
+              else "only " + ", ".join(map(str, b.values[:-1])) + (" or " if len(b.values) > 1 else "")
+              + str(b.values[-1]))
+    parts = [f"Builds: instead of capturing, a card may be joined to table cards (loose cards, and at most one "
+             f"build, whole) to make a build of a value the player holds another card of ({values}); the build "
+             f"lies on the table as one unit and is taken only whole, by a card of its value (with any other sets "
+             f"that card takes). The cards of a build are split into sets each totalling its value."]
+    parts.append("A single build may be raised to a new value by adding one card from the hand, by a player who "
+                 "holds a card of the new value." if b.raise_ else "A build cannot be raised to another value.")
+    parts.append("Another set of the build's value joined to it makes a multiple build, which is fixed: it can no "
+                 "longer be raised." if b.multiple else "A build is one set of its value: no multiple builds.")
+    if b.owner_must_act:
+        parts.append("The player who made or last raised a build may not trail a card while it stands, nor play "
+                     "away their last card of its value except to take it.")
+    parts.append("Builds left at the end of the hand go with the table's other cards.")
+    return " ".join(parts)
 
 
 # capture.combine in words (`one`, one set per capture, is said by the capture kinds alone).

@@ -204,7 +204,12 @@ function caption(step) {
     } else {
       box.appendChild(document.createTextNode("plays "));
       box.appendChild(cards([step.card]));
-      if (step.capture.length) {
+      if (step.built) {
+        // A build (capture.builds): the played card joined to these table cards, at a value
+        box.appendChild(document.createTextNode(" builds " + step.built.value + " with "));
+        box.appendChild(cards(step.built.cards));
+        box.appendChild(document.createTextNode(". "));
+      } else if (step.capture.length) {
         box.appendChild(document.createTextNode(" takes "));
         box.appendChild(cards(step.capture));
       } else {
@@ -257,6 +262,12 @@ function table(step) {
     t.appendChild(el("span", "", "No cards on the table."));
   }
   box.appendChild(t);
+  (step.builds || []).forEach(function (b) {
+    // Each build in words: its value, its cards, the seat that owns it, and whether it is fixed (multiple)
+    var p = el("p", "build", "Build of " + b.value + " (seat " + b.owner + "'s" + (b.fixed ? ", fixed" : "") + "): ");
+    p.appendChild(cards(b.cards, function () { return "mini"; }));
+    box.appendChild(p);
+  });
   if (step.face_down) {
     // Face-down cards are shown as a number only: which cards they are, no seat knows until they are taken.
     box.appendChild(el("p", "", step.face_down + " card" + (step.face_down === 1 ? "" : "s") + " face down under them."));

@@ -229,6 +229,32 @@ def pile_problems(rs: Ruleset) -> list[RulespecError]:
     return errors
 
 
+def build_problems(rs: Ruleset) -> list[RulespecError]:
+    """capture.builds on a spread table without a wild card (a build joins cards every seat sees; a declared
+    wild card would change a build's value as it lies), with values some card of the deck can capture as."""
+    b = rs.builds
+    if b is None:
+        return []
+    errors = []
+    if rs.pile:
+        errors.append(RulespecError("capture.builds needs a spread table: a pile (capture.table: pile) has no "
+                                    "loose cards to build with", b.span))
+    if rs.wild is not None:
+        errors.append(RulespecError("capture.builds and a wild card do not go together: a declared wild card "
+                                    "would change the value of a build it lies in", b.span))
+    deck = rs.deck
+    capturing = {v for i in range(deck.size) for v in deck.hand_values_of(i)}
+    if b.values is not None:
+        spans = getattr(rs.doc["capture"]["builds"], "value_spans", {}) if isinstance(rs.doc, dict) else {}
+        never = [v for v in b.values if v not in capturing]
+        if never:
+            errors.append(RulespecError(f"capture.builds.values: no card of the deck captures as "
+                                        f"{', '.join(map(str, never))}, so no build of that value could be made "
+                                        f"(values cards capture as: {', '.join(map(str, sorted(capturing)))})",
+                                        spans.get("values", b.span)))
+    return errors
+
+
 def _round_span(rs: Ruleset, i: int) -> Span:
     """Where deal round `i` (0-based) is written: its own item, or the last one, which repeats."""
     rounds = rs.doc["deal"].get("rounds")
@@ -348,6 +374,7 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
         if isinstance(length, Expression):
             _typed(rs, length, {}, tc.INT, errors, options_only=says)
     errors += pile_problems(rs)
+    errors += build_problems(rs)
     errors += _structural_fields(rs)
     try:
         return errors, schedules(rs)

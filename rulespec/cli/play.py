@@ -14,6 +14,7 @@ from rulespec.bots.policy import best_declarations
 from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.cli.options import add_option_argument, compile_named
 from rulespec.errors import RulespecError
+from rulespec.run.builds import builds_words, move_words
 from rulespec.run.engine import Declaration, Game, Hand, IllegalMove, game_length
 
 
@@ -55,6 +56,15 @@ class TerminalGame:
             return self.rules.card_names(cards) if cards else "nothing"
         return " ".join(self.rules.CARD_NAMES[c] for c in cards) if cards else "nothing"
 
+    def owner(self, seat: int) -> str:
+        return "yours" if seat == self.me else f"seat {seat}'s"
+
+    def move_text(self, hand: Hand, capture: int) -> str:
+        """A move's capture or build in words (run/builds.move_words), for the table before it."""
+        if getattr(self.rules, "BUILDS", None) is None:
+            return f"takes {self.names(capture)}" if capture else "stays on the table"
+        return move_words(capture, hand.builds, self.rules.N_CARDS, self.names)
+
     def who(self, seat: int) -> str:
         return "you" if seat == self.me else f"seat {seat} ({self.bot_names[seat]})"
 
@@ -91,6 +101,8 @@ class TerminalGame:
                     if obs["wild_as"] else "")
         self.say(f"table: {self.names(obs['table'])}" + (declared if wild in obs["table"] else "")
                  + (f"   ({obs['face_down']} face down under them)" if obs.get("face_down") else ""))
+        if obs.get("builds"):                 # capture.builds: which table cards are joined, their value, owner
+            self.say("builds: " + builds_words(hand.builds, self.names, self.owner))
         for s, shown in enumerate(obs["shown"]):
             if shown and s != self.me:
                 self.say(f"{self.who(s)} shows {self.names(shown)}")
@@ -126,8 +138,7 @@ class TerminalGame:
         moves = probe.legal_moves()
         self.say("your moves:")
         for i, (card, capture) in enumerate(moves, 1):
-            what = f"takes {self.names(capture)}" if capture else "stays on the table"
-            self.say(f"  {i}) {self.names([card])} {what}")
+            self.say(f"  {i}) {self.names([card])} {self.move_text(probe, capture)}")
         pick = self.ask("your move: ", len(moves))
         card, capture = moves[pick - 1]
         return decls, card, capture
@@ -158,9 +169,11 @@ class TerminalGame:
         for d in decls:
             self.say(f"{self.who(seat)} declare{'' if seat == self.me else 's'} {self.describe_decl(d)}")
 
-    def narrate_play(self, seat: int, card: int, capture: int, events) -> None:
+    def narrate_play(self, seat: int, card: int, capture: int, events, said: str | None = None) -> None:
         verb = "play" if seat == self.me else "plays"
         what = f", taking {self.names(capture)}" if capture else ", to the table"
+        if said is not None:                  # with builds: the move in words, said before it was made
+            what = "" if said == "stays on the table" else f": {said}"
         scored = [e for e in events if e.name not in self.rules.HAND_BONUSES]
         tail = "".join(f" — {e.name}! (+{e.points} {e.category} for side {e.side})" for e in scored)
         self.say(f"{self.who(seat)} {verb} {self.names([card])}{what}{tail}")
@@ -216,13 +229,14 @@ class TerminalGame:
                 decls, card, capture = self.person_turn(hand)
             else:
                 decls, card, capture = self.bots[seat].choose(hand, seat)
+            said = self.move_text(hand, capture) if getattr(rules, "BUILDS", None) is not None else None
             try:
                 events = hand.play(seat, card, capture, decls)
             except IllegalMove as err:        # a bot's mistake would be a bug; say it rather than crash
                 raise RulespecError(f"{self.who(seat)}: {err.message}") from None
             if decls:
                 self.narrate_declarations(seat, decls, events)
-            self.narrate_play(seat, card, capture, events)
+            self.narrate_play(seat, card, capture, events, said)
             if hand.round != round_no and not hand.is_over:
                 round_no = hand.round
                 self.say(f"-- round {round_no}: new cards dealt --")

@@ -45,6 +45,11 @@ round and the shown cards: Hand.bonus_options), so the mask leaves it out;
 should one still be refused when the phase ends, it is dropped and logged as
 void.
 
+With builds on the table (capture.builds), V more actions close a play instead of DONE: after the
+card and the table cards it joins (named as a capture's are), `build v` makes of them a build of value v
+(`N+1+D(+R) + v - 1`, v from 1 to the highest value a card captures as). A ruleset without builds has
+none of them.
+
 With `ActionLayout(..., wild_ranks=True)` the wild card's rank is the
 agent's choice: R more actions, `N+1+D .. N+D+R`, one per rank of the deck
 (RANK_NAMES' order). A declaration slot whose cards hold the wild card and
@@ -105,8 +110,16 @@ class ActionLayout:
         self.rank_offset = offset
         if self.wild_ranks:
             offset += len(rules.RANK_NAMES)
+        self.build_offset = offset            # `build v` is build_offset + v - 1 (capture.builds only)
+        builds = getattr(rules, "BUILDS", None)
+        if builds is not None:
+            offset += max((v for values in builds["hand_values"] for v in values), default=0)
         self.size = offset
         self._ranks: dict[tuple[int, int], dict[tuple[int, ...], int]] = {}
+
+    def build_action(self, value: int) -> int:
+        """The action that closes a play as a build of `value` (capture.builds)."""
+        return self.build_offset + value - 1
 
     @property
     def n_declaration_slots(self) -> int:
@@ -133,6 +146,8 @@ class ActionLayout:
             return rules.CARD_NAMES[action]
         if action == self.done:
             return "done"
+        if action >= self.build_offset:
+            return f"build {action - self.build_offset + 1}"
         if action >= self.rank_offset:
             return f"wild as {rules.RANK_NAMES[action - self.rank_offset]}"
         for name in reversed(self.bonuses):
@@ -303,14 +318,16 @@ class Decisions:
         if self.phase == CAPTURE:
             out = set()
             partial = self.partial
+            n_cards = self.layout.n_cards
             for option in self._moves[self.card]:
-                rest = _prefix_rest(option, partial)
+                cards, value = option & ((1 << n_cards) - 1), option >> n_cards   # a build's value (capture.builds)
+                rest = _prefix_rest(cards, partial)
                 if rest is None:
                     continue
                 if rest:
                     out.add((rest & -rest).bit_length() - 1)
                 else:
-                    out.add(self.layout.done)
+                    out.add(self.layout.build_action(value) if value else self.layout.done)
             return sorted(out)
         # DECLARE
         if self.ranking is not None:
@@ -356,8 +373,12 @@ class Decisions:
         if action == self.layout.done:
             self._play(self.card, self.partial)
             return
+        if action >= self.layout.build_offset:
+            self._play(self.card, self.partial | (action - self.layout.build_offset + 1) << self.layout.n_cards)
+            return
         self.partial |= 1 << action
-        left = [o for o in self._moves[self.card] if _prefix_rest(o, self.partial) is not None]
+        low = (1 << self.layout.n_cards) - 1
+        left = [o for o in self._moves[self.card] if _prefix_rest(o & low, self.partial) is not None]
         if len(left) == 1:
             self._play(self.card, left[0])
 
@@ -400,7 +421,9 @@ class Decisions:
                            f"{' void ' + describe_declarations(voided, rules) if voided else ''}")
                 continue
             _, s, card, capture, decls, voided = entry
-            text = f"s{s} {rules.CARD_NAMES[card]}x[{names(capture)}]"
+            value = capture >> rules.N_CARDS          # a build (capture.builds): its cards and value
+            text = (f"s{s} {rules.CARD_NAMES[card]}+[{names(capture & ((1 << rules.N_CARDS) - 1))}]={value}" if value
+                    else f"s{s} {rules.CARD_NAMES[card]}x[{names(capture)}]")
             if decls:
                 text += " " + describe_declarations(decls, rules)
             if voided:

@@ -39,6 +39,14 @@ after `round`: `top` (N, the pile's top card; all zero when the table is
 empty) and `face_down` (N+1, how many cards lie face down under the pile,
 one-hot).
 
+A ruleset with builds (capture.builds) has four more 0/1 blocks after
+those: `built` (N, the cards lying in builds), `build_owner` (n×N, per seat
+relative to the observer, the cards of the builds it owns), `build_fixed`
+(N, the cards of fixed, multiple builds) and `build_values` (V, for each
+value 1..V a build of that value stands; V the highest value a card
+captures as). Which of one seat's builds has which value is in the dict
+view (`builds`), not in the array, when a seat owns two builds at once.
+
 N cards, n seats, k sides, B hand bonuses, C scoring categories, R ranks, H
 the largest hand and S the rounds of the deal schedule. Nothing in it
 depends on another seat's hidden cards: their hands appear only as sizes and
@@ -95,6 +103,11 @@ class Observer:
         self._pile = bool(rules.PILE)
         if self._pile:                   # the pile's top card and how many lie face down under it
             bit_blocks += [("top", N), ("face_down", N + 1)]
+        builds = getattr(rules, "BUILDS", None)
+        self._builds = builds is not None
+        if self._builds:                 # capture.builds: the builds' cards, owners, fixed flags and values
+            self.max_build = max((v for values in builds["hand_values"] for v in values), default=0)
+            bit_blocks += [("built", N), ("build_owner", n * N), ("build_fixed", N), ("build_values", self.max_build)]
         count_blocks = [("bonuses", n * len(self.bonuses)), ("event_points", k * len(self.categories)),
                         ("game_totals", k), ("target", 1)]
         self.blocks: dict[str, slice] = {}
@@ -198,6 +211,8 @@ class Observer:
         if self._pile:
             big |= hand.top_mask() << self.blocks["top"].start | 1 << self.blocks["face_down"].start + \
                 hand.face_down.bit_count()
+        if self._builds and hand.builds:
+            big |= self._build_bits(hand, seat)
         out = _BITS.take(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8), axis=0).reshape(-1)
         events = hand.events
         if events:
@@ -224,6 +239,19 @@ class Observer:
                 self._scores_seen.clear()
             scores = self._scores_seen[key] = np.array(hand.relative_totals(seat) + [self.target], np.float32)
         return scores
+
+    def _build_bits(self, hand, seat: int) -> int:
+        """The four build blocks of `seat`'s view, shifted into place."""
+        at = self.blocks
+        n, N = self.n, self.N
+        bits = 0
+        for b in hand.builds:
+            bits |= b.cards << at["built"].start | b.cards << at["build_owner"].start + ((b.owner - seat) % n) * N
+            if b.fixed:
+                bits |= b.cards << at["build_fixed"].start
+            if b.value <= self.max_build:
+                bits |= 1 << at["build_values"].start + b.value - 1
+        return bits
 
     def _event_counts(self, events: list, seat: int) -> np.ndarray:
         """The bonuses and event_points blocks for `seat`, updated with the events added since last asked."""

@@ -49,6 +49,19 @@ class Bury:
 
 
 @dataclass
+class Builds:
+    """capture.builds: a played card and table cards joined into a build of a value the player holds,
+    taken only whole by a card of that value (run/builds.py)."""
+
+    values: list[int] | None     # the values a build may have (None: any value a card counts as)
+    raise_: bool                 # a single build may be raised by a card from the hand to a new value
+    multiple: bool               # a second set of the value makes a multiple build, fixed (no more raising)
+    owner_must_act: bool         # the seat that last made or raised a build may not trail while it stands,
+    #                              nor play away its last card of the build's value
+    span: Span | None = None     # where capture.builds is written
+
+
+@dataclass
 class DealCheck:
     name: str
     when: Expression
@@ -94,6 +107,7 @@ class CaptureKind:
     span: Span
     enabled: object = True
     after: tuple = ()        # kind run: the captures a run continues ("match", "sum")
+    alone: bool = False      # each of its sets is taken by itself, never joined with others (capture.combine)
 
 
 @dataclass
@@ -196,6 +210,7 @@ class Ruleset:
     points_mode: str = "end_of_hand"   # end_of_hand | as_made: when events' and bonuses' points join the game totals
     lead: Expression | int | None = None   # a side this many points ahead of every other wins (None: no such rule)
     lead_rule: object = None    # once checked: the lead as written when it depends on options (lead: its value)
+    builds: Builds | None = None   # capture.builds: builds on the table (None: the table holds loose cards only)
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -379,7 +394,8 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         prefer=cap.get("prefer", "any"), combine=cap.get("combine", "one"),
         kinds=[CaptureKind(k["kind"], _expr(k, "when") if "when" in k else None, k.get("exclusive", False),
                            k.get("total", 15), k.get("min_cards", 2 if k["kind"] == "sum" else 1),
-                           k.get("unless_match", False), k.span, _enabled(k), _run_after(k, errors))
+                           k.get("unless_match", False), k.span, _enabled(k), _run_after(k, errors),
+                           k.get("alone", False))
                for k in cap["kinds"]],
         events={name: EventRule(name, _expr(e, "when"), _event_points(e), e.get("category", name), _enabled(e))
                 for name, e in (doc.get("events") or {}).items() if e is not None},
@@ -395,7 +411,7 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
                                   o.get("description", ""), doc["options"].key_spans[name])
                  for name, o in (doc.get("options") or {}).items()},
         doc=doc, chain_docs=chain_docs,
-        bury=_bury(deal), pile=cap.get("table", "spread") == "pile",
+        bury=_bury(deal), pile=cap.get("table", "spread") == "pile", builds=_builds(cap),
     )
     syntax = [x.error for x in _expressions(rs) if x.error is not None]
     try:
@@ -534,6 +550,19 @@ def _rounds(deal, packet: int, errors: list) -> list[list[DealStep]]:
                 steps.append(DealStep("table", step["table"], 1, step.get("face_down", 0)))
         rounds.append(steps)
     return rounds
+
+
+def _builds(cap) -> Builds | None:
+    """capture.builds with its defaults (None when not written, or written `false`)."""
+    spec = cap.get("builds")
+    if spec is None or spec is False:
+        return None
+    if spec is True:
+        spec = {}
+    values = spec.get("values")
+    return Builds(values=sorted(set(values)) if values is not None else None, raise_=spec.get("raise", True),
+                  multiple=spec.get("multiple", True), owner_must_act=spec.get("owner_must_act", True),
+                  span=cap.key_spans.get("builds"))
 
 
 def _bury(deal) -> Bury | None:

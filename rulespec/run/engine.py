@@ -17,6 +17,7 @@ else:
     from rulespec.run.records import NamedTuple
 
 from rulespec.errors import RulespecError
+from rulespec.run import builds as _builds
 from rulespec.run.declarations import Declaration, declarer, open_in, unique_holder
 from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.runtime import bits as _rt_bits
@@ -269,6 +270,8 @@ class Hand:
     before: tuple
     carried: tuple
     cut_short: bool
+    builds: list[_builds.Build]
+    _build_cfg: _builds.Config | None
 
     def __init__(self, rules: CompiledRules, seats: int, dealer: int, source: DealSource,
                  game: GameState | None = None):
@@ -318,6 +321,9 @@ class Hand:
         self._legal = None                  # (seat, hand, table, moves, plays) of the last legal_moves()
         self.before, self.carried = _game_state(game, self.k, rules)   # the game around the hand
         self.cut_short = False              # ended before its last play: only the points made so far count
+        self.builds: list[_builds.Build] = []  # the builds on the table (capture.builds; their cards are in table)
+        spec = getattr(rules, "BUILDS", None)
+        self._build_cfg = _builds.Config(spec) if spec is not None else None
         try:
             self._start()
         except RulespecError:
@@ -736,8 +742,44 @@ class Hand:
             self._options_key, self._options = key, {}
         caps = self._options.get(card)
         if caps is None:
-            caps = self._options[card] = self._options_as(card, self.wild_as)
+            caps = self._options[card] = (self._build_moves(card) if self._build_cfg is not None
+                                          else self._options_as(card, self.wild_as))
         return caps
+
+    def _build_moves(self, card: int, owner_rule: bool = True) -> list[int]:
+        """With capture.builds: the moves (masks) of `card` for the seat to play: the captures, the loose
+        cards and whole builds of the card's value (the capture kinds judge the loose cards); the builds it can
+        make or raise (masks with the value, builds.build_move); laying it (0); ascending. With `owner_rule`,
+        without those the owner of a build may not make (builds.owner_allows)."""
+        cfg, rules = self._build_cfg, self.rules
+        bit = 1 << card
+        built = 0
+        for b in self.builds:
+            built |= b.cards
+        loose = self.table & ~built
+        try:
+            loose_sets = rules.captures(bit, loose, *self._moment()) if loose else []
+            caps = _builds.capture_options(loose_sets, cfg.hand_values[card], self.builds,
+                                           getattr(rules, "COMBINE", "one"))
+            if caps and rules.FORCED:
+                moves = caps
+            else:
+                rest = self.hands[self.turn] & ~bit
+                moves = caps + _builds.build_options(cfg, card, rest, loose, self.builds, rules.N_CARDS) + [0]
+        except Exception as exc:
+            _raise_located(exc, rules)
+        if owner_rule and cfg.owner_must_act and self._owner_can_act():
+            rest = self.hands[self.turn] & ~bit
+            moves = [m for m in moves
+                     if _builds.owner_allows(cfg, self.turn, card, rest, m, self.builds) is None]
+        return sorted(moves)
+
+    def _owner_can_act(self) -> bool:
+        """Whether the seat to play holds a card of the value of every build it owns. The rules keep it so in
+        a real hand; a hand whose hidden cards a search redrew (with_hidden) may not, and there the owner's
+        rule cannot bind (it would leave no move at all)."""
+        held = {v for c in _lowbits(self.hands[self.turn]) for v in self._build_cfg.hand_values[c]}
+        return all(b.value in held for b in self.builds if b.owner == self.turn)
 
     def _options_as(self, card: int, wild_as: int | None) -> list[int]:
         """The card's capture sets with the wild card declared as `wild_as` (or not), 0 where it may be
@@ -755,6 +797,10 @@ class Hand:
         pending = self.declared[self.turn] & hand
         if self.rules.DECLARED_FIRST and pending:
             hand = pending
+        if self._build_cfg is not None:
+            moves = [(c, m) for c in _lowbits(hand) for m in self._build_moves(c)]
+            self._legal = (self.turn, hand, self.table, moves, self.plays)
+            return moves
         if self.rules.PILE:
             moves = self._pile_legal(hand)
             self._legal = (self.turn, hand, self.table, moves, self.plays)
@@ -790,7 +836,9 @@ class Hand:
             hand &= declared
         moves = []
         for c in _lowbits(hand):
-            moves += [(c, m) for m in self._options_as(c, wild_as)]
+            # with builds (no wild card there: checks/check.build_problems) a card's moves are the builds' own
+            moves += [(c, m) for m in (self._build_moves(c) if self._build_cfg is not None
+                                       else self._options_as(c, wild_as))]
         return moves
 
     # -- the caller's arguments --------------------------------------------------
@@ -1049,7 +1097,9 @@ class Hand:
                 and type(capture) is int and 0 <= capture and not capture >> n_cards):   # the usual call, at once
             self._check_seat(seat)
             self._check_card(card)
-            self._check_mask(capture, "a capture")
+            if not (self._build_cfg is not None and _is_int(capture) and capture >= 0
+                    and capture >> n_cards <= _builds.MAX_BUILD_VALUE):
+                self._check_mask(capture, "a capture")
         if declarations:
             declarations = self._checked_declarations(declarations)
         if self.over:
@@ -1097,7 +1147,12 @@ class Hand:
             # Not a move legal_moves() offered for this very state: check it.
             options = self._options_now(card)
             if capture not in options:
+                if self._build_cfg is not None:
+                    self._refuse_build(card, capture, options)
                 self._refuse(card, capture, options)
+        move = capture
+        if capture >> rules.N_CARDS:
+            capture = 0                    # a build takes nothing: the played card joins the table
         if self.face_down and capture:
             capture |= self.face_down      # the face-down cards under the pile go with it
         side = seat % self.k
@@ -1147,6 +1202,8 @@ class Hand:
             self._arrivals.append(card)
             self.previous = bit
         self.table = table_after
+        if self._build_cfg is not None:
+            self._update_builds(seat, card, move, capture)
         if fired:
             events = [Event(self.plays, seat, side, name, pts, cat) for name, pts, cat in fired]
             self.events.extend(events)
@@ -1167,6 +1224,44 @@ class Hand:
                 self._lay_round()
         return events
 
+    def _update_builds(self, seat: int, card: int, move: int, capture: int) -> None:
+        """The builds after a play: a build move makes its build (taking in the one it joins); a capture
+        takes the builds it names whole."""
+        cards, value = _builds.split_move(move, self.rules.N_CARDS)
+        if value:
+            made, joined = _builds.new_build(self._build_cfg, card, cards, value, self.builds, seat)
+            self.builds = [b for b in self.builds if b is not joined] + [made]
+        elif capture:
+            self.builds = [b for b in self.builds if not b.cards & capture]
+
+    def _refuse_build(self, card: int, move: int, options: list[int]) -> None:
+        """With capture.builds: raise the IllegalMove that says why `move` is not one of the card's moves."""
+        rules = self.rules
+        name = rules.CARD_NAMES[card]
+        cards, value = _builds.split_move(move, rules.N_CARDS)
+        if cards & ~self.table:
+            raise IllegalMove(f"{rules.card_names(cards & ~self.table)} not on the table")
+        for b in self.builds:
+            if b.cards & cards and b.cards & ~cards:
+                raise IllegalMove(f"a build is taken or built on only whole: the build of {b.value} is "
+                                  f"{rules.card_names(b.cards)}")
+        if move in self._build_moves(card, owner_rule=False):
+            why = _builds.owner_allows(self._build_cfg, self.turn, card, self.hands[self.turn] & ~(1 << card),
+                                       move, self.builds)
+            raise IllegalMove(why)
+        if value:
+            shown = " or ".join(f"{_builds.split_move(m, rules.N_CARDS)[1]} with "
+                                f"{rules.card_names(_builds.split_move(m, rules.N_CARDS)[0])}"
+                                for m in options if m >> rules.N_CARDS) or "nothing"
+            raise IllegalMove(f"{name} cannot build {value} with {rules.card_names(cards) if cards else 'nothing'} "
+                              f"(a build needs a card of its value kept in hand, and sets of that value; "
+                              f"{name} can build: {shown})")
+        for b in self.builds:
+            if b.cards & cards and b.value not in self._build_cfg.hand_values[card]:
+                raise IllegalMove(f"the build of {b.value} is taken only by a card of {b.value}, not by {name}")
+        plain = [m for m in options if not m >> rules.N_CARDS]
+        self._refuse(card, move, plain)
+
     def _refuse(self, card: int, capture: int, options: list[int]) -> None:
         """Raise the IllegalMove that says why `capture` is not one of the card's options."""
         rules = self.rules
@@ -1181,7 +1276,7 @@ class Hand:
 
     def _options_now(self, card: int) -> list[int]:
         """The capture sets `card` may take now, 0 for none (without the per-table cache)."""
-        if self.wild_as is not None:
+        if self.wild_as is not None or self._build_cfg is not None:
             return self.options_for(card)
         options = self._pile_captures(card) if self.rules.PILE else \
             self.rules.captures(1 << card, self.table, *self._moment())
@@ -1212,6 +1307,7 @@ class Hand:
             self.piles[self.last_capturer] |= self.table
             self.table = 0
             self.wild_as = None
+            self.builds = []               # the builds left go with the rest of the table
         self.over = True
         if found is not None:
             name, side = found
@@ -1324,6 +1420,9 @@ class Hand:
             obs["face_down"] = self.face_down.bit_count()
         else:
             obs["table"] = list(self.table_order)
+        if self._build_cfg is not None:
+            obs["builds"] = [{"cards": _lowbits(b.cards), "value": b.value, "owner": b.owner, "fixed": b.fixed}
+                             for b in self.builds]
         obs.update({
             "wild_as": (rules.RANK_NAMES[self.wild_as - rules.N_CARDS]
                         if self.wild_as is not None and not rules.PILE else None),

@@ -53,7 +53,11 @@ def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bo
             entry["declare"] = out
         if card is not None:
             entry["card"] = names[card]
-            entry["capture"] = rules.card_names(capture).split() if capture else []
+            cards, value = capture & ((1 << rules.N_CARDS) - 1), capture >> rules.N_CARDS
+            if value:                  # a build (capture.builds): the table cards it joins, and its value
+                entry["build"], entry["value"] = rules.card_names(cards).split(), value
+            else:
+                entry["capture"] = rules.card_names(capture).split() if capture else []
         entry["events"] = [e.name for e in events]
         plays.append(entry)
 

@@ -36,6 +36,8 @@ class Step:
     note: str = ""                   # a refusal the transcript expects, or what the replay found wrong
     refused: bool = False            # the play was refused (as the transcript expects): nothing changed
     face_down: int = 0               # table cards lying face down under `table` (which ones, nobody sees)
+    builds: list[dict] = field(default_factory=list)   # capture.builds: each build's cards, value, owner, fixed
+    built: dict | None = None        # the build this play made: its value and the table cards it joined
 
 
 @dataclass
@@ -71,9 +73,13 @@ def _names(rules, mask: int) -> list[str]:
 
 def _snapshot(hand: Hand, number: int, seat, card, capture: int, declared, events, note="", refused=False) -> Step:
     rules = hand.rules
+    value = capture >> rules.N_CARDS            # a build's move holds its value above the deck's bits
     return Step(
         number=number, seat=seat, card=card,
-        capture=_names(rules, capture),
+        capture=[] if value else _names(rules, capture),
+        built={"value": value, "cards": _names(rules, capture)} if value else None,
+        builds=[{"cards": _names(rules, b.cards), "value": b.value, "owner": b.owner, "fixed": b.fixed}
+                for b in hand.builds],
         declared=declared,
         events=[{"name": e.name, "seat": e.seat, "side": e.side, "points": e.points, "category": e.category}
                 for e in events],
@@ -126,7 +132,7 @@ class _Tracer(_Replayer):
                 note += f" (the transcript says: {play.error})"
             self.steps.append(_snapshot(hand, play.number, play.seat, card, 0, declared, [], note=note, refused=True))
         else:
-            capture = self.mask(play.capture or [], "the capture") if card is not None else 0
+            capture = self.move(play) if card is not None else 0
             note = "; ".join(self.failures[failures:])
             self.steps.append(_snapshot(hand, play.number, play.seat, card, capture, declared,
                                         hand.events[before:], note=note))
