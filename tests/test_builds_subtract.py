@@ -132,3 +132,16 @@ expect:
 """)
     result = replay(t)
     assert result.ok, result
+
+
+def test_the_zwicker_transcripts_pin_down_every_build_rule():
+    # rulespec test --coverage: subtract (written in zwicker) is flipped too, and every mutation is caught
+    from pathlib import Path
+
+    from rulespec.source.rulesets import load_merged
+    from rulespec.transcripts.coverage import coverage, mutations
+    found = {(m.rule, m.change) for m in mutations(load_merged("zwicker")[0])}
+    assert ("capture.builds.subtract", "false") in found
+    golden = sorted((Path(__file__).parent / "golden" / "zwicker").glob("*.yaml"))
+    report = coverage("zwicker", golden)
+    assert report.survivors == [] and report.count("invalid") == 0
