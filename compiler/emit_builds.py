@@ -23,6 +23,8 @@ def emit_builds(w: Writer, rs: Ruleset, plan: Plan) -> None:
         "table_values": tuple(tuple(deck.table_values_of(i)) for i in range(n)),
         "hand_values": tuple(tuple(deck.hand_values_of(i)) for i in range(n)),
     }
+    if b.subtract:                        # written only when set: every other module's BUILDS is unchanged
+        spec["subtract"] = True
     with w.at(b.span):
         w(f"BUILDS = {spec!r}")
     w()

@@ -1,10 +1,12 @@
 """The fishing family's first games (chkobba, scopa-a-15, kontsina): their names are a contract (transcripts written
 by others from pagat.com's rules replay against these ids), and each test names the rule it checks
 (docs/fishing-family.md)."""
+import random
+
 import pytest
 
 from rulespec.compiler.build import compile_ruleset
-from rulespec.run.engine import IllegalMove
+from rulespec.run.engine import Hand, IllegalMove, shuffled_source
 from tests.conftest import card_of, explicit_hand, mask_of
 
 SCOPA = ["scope", "carte", "denari", "settebello", "primiera"]
@@ -21,6 +23,8 @@ FAMILY = {
                {"target": 151, "last_card_pishti": False}, [2, 4], "standard52"),
     "kseri": (["xeres", "cards", "honours", "ten_of_diamonds", "two_of_clubs"], {"xeri", "jack_xeri"}, ["pile_redealt"],
               {"hands": 4, "aces_are_honours": False}, [2, 4], "standard52"),
+    "zwicker": (["zwicks", "cards", "ten_of_diamonds", "ten_of_spades", "two_of_spades", "aces"], {"zwick"}, [],
+                {"target": 21}, [2, 3, 4], "zwicker55"),
 }
 
 
@@ -384,3 +388,34 @@ def test_kseri_a_written_deal_after_a_bad_pile_gives_the_same_hands():
     other = ["10H", "2S", "3S", "5S", "7S", "9S"]
     with pytest.raises(RulespecError, match="rules keep the hands: seat 1 holds"):
         Hand(rules, 2, 0, DealSource(rounds=[first, rnd(["2C", "9C", "KH", "10S"], other, zero)]))
+
+
+# -- zwicker (docs/fishing-family.md, Zwicker) ---------------------------------------------------------------
+
+def test_zwicker_deck_is_the_french_52_and_three_jokers_with_two_valued_aces_and_courts():
+    # "the French 52 and three jokers of 25, 20 and 15"; A 1|11, J 2|12, Q 3|13, K 4|14
+    deck = compile_ruleset("zwicker").ruleset.deck
+    assert sorted(deck.names) == sorted([r + s for s in "HDCS" for r in
+                                         ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
+                                        + ["15X", "20X", "25X"])
+    values = {r: deck.table_values_of(deck.index(r)) for r in ("AH", "10H", "JH", "QH", "KH", "15X", "20X", "25X")}
+    assert values == {"AH": (1, 11), "10H": (10,), "JH": (2, 12), "QH": (3, 13), "KH": (4, 14),
+                      "15X": (15,), "20X": (20,), "25X": (25,)}
+
+
+def test_zwicker_deals_four_each_and_three_to_the_table_then_one_each_last():
+    # four players: 4 each and 3 to the table, 4 each twice more, then the 4 cards left one each (short_last)
+    rules = compile_ruleset("zwicker").module
+    hand = Hand(rules, 4, 3, shuffled_source(rules.N_CARDS, random.Random(1)))
+    assert bin(hand.table).count("1") == 3
+    dealt = [[bin(h).count("1") for h in hand.hands]]
+    while not hand.is_over:
+        held = sum(bin(h).count("1") for h in hand.hands)
+        moves = hand.legal_moves()               # a capture where there is one (a table of dozens of trailed
+        takes = [(c, m) for c, m in moves if m and not m >> rules.N_CARDS]   # cards offers too many builds)
+        card, move = takes[0] if takes else moves[0]
+        hand.play(hand.turn, card, move)
+        now = [bin(h).count("1") for h in hand.hands]
+        if sum(now) > held - 1:                  # the play emptied the hands and a round was dealt
+            dealt.append(now)
+    assert dealt == [[4, 4, 4, 4], [4, 4, 4, 4], [4, 4, 4, 4], [1, 1, 1, 1]]

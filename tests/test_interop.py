@@ -155,7 +155,7 @@ def _completions(d, out, limit=2000):
     return out
 
 
-@pytest.mark.parametrize("ruleset", ["cicera", "cirulla", "cirulla-free-play", "cirullone", "casino"])
+@pytest.mark.parametrize("ruleset", ["cicera", "cirulla", "cirulla-free-play", "cirullone", "casino", "zwicker"])
 def test_the_action_paths_reach_exactly_the_legal_moves(ruleset):
     rng = random.Random(3)
     compared = 0

@@ -118,6 +118,8 @@ class _Facts:
             self.put(("builds", "multiple"), "builds: a second set makes a fixed multiple build", _yes(b.multiple))
             self.put(("builds", "owner_must_act"), "builds: the owner may not trail while the build stands",
                      _yes(b.owner_must_act))
+            self.put(("builds", "subtract"), "builds: a build may be made by subtraction (the card laid on a "
+                     "greater table card, the difference its value)", _yes(b.subtract))
         for name, e in rs.events.items():
             points = _points(e.points) if isinstance(e.points, int) else self.words.points(e.points.tree)
             self.put(("event", name), f"event {name}", f"when {self.cond(e.when)}: {points} in "

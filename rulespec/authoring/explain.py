@@ -423,6 +423,10 @@ def builds_words(b) -> str:
              f"that card takes). The cards of a build are split into sets each totalling its value."]
     parts.append("A single build may be raised to a new value by adding one card from the hand, by a player who "
                  "holds a card of the new value." if b.raise_ else "A build cannot be raised to another value.")
+    if b.subtract:
+        parts.append("A build may also be made by subtraction: the card laid on one loose table card of greater "
+                     "value makes a build of the difference" + (", and a single build may be lowered so by a card "
+                     "from the hand." if b.raise_ else "."))
     parts.append("Another set of the build's value joined to it makes a multiple build, which is fixed: it can no "
                  "longer be raised." if b.multiple else "A build is one set of its value: no multiple builds.")
     if b.owner_must_act:

@@ -58,6 +58,7 @@ class Builds:
     multiple: bool               # a second set of the value makes a multiple build, fixed (no more raising)
     owner_must_act: bool         # the seat that last made or raised a build may not trail while it stands,
     #                              nor play away its last card of the build's value
+    subtract: bool = False       # a build may also be the difference of one table card (or a build) and the card
     span: Span | None = None     # where capture.builds is written
 
 
@@ -562,7 +563,7 @@ def _builds(cap) -> Builds | None:
     values = spec.get("values")
     return Builds(values=sorted(set(values)) if values is not None else None, raise_=spec.get("raise", True),
                   multiple=spec.get("multiple", True), owner_must_act=spec.get("owner_must_act", True),
-                  span=cap.key_spans.get("builds"))
+                  subtract=spec.get("subtract", False), span=cap.key_spans.get("builds"))
 
 
 def _bury(deal) -> Bury | None:

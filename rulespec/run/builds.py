@@ -100,13 +100,14 @@ def _disjoint_unions(sets: list[int], avoid: int) -> list[int]:
 class Config:
     """The module's BUILDS, read once: the options of the construct and the cards' values."""
 
-    __slots__ = ("values", "raise_", "multiple", "owner_must_act", "table_values", "hand_values")
+    __slots__ = ("values", "raise_", "multiple", "owner_must_act", "subtract", "table_values", "hand_values")
 
     def __init__(self, spec: dict):
         self.values = frozenset(spec["values"]) if spec.get("values") is not None else None
         self.raise_ = spec["raise"]
         self.multiple = spec["multiple"]
         self.owner_must_act = spec["owner_must_act"]
+        self.subtract = spec.get("subtract", False)   # written in BUILDS only when true
         self.table_values = spec["table_values"]     # per card index: the values it counts as on the table
         self.hand_values = spec["hand_values"]       # per card index: the values it captures as from the hand
 
@@ -120,8 +121,10 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
     The new build is the played card, table cards and at most one build, split into sets each totalling
     the value: the card's own set (the card with loose cards, the card alone when it has the value, or a
     single build raised by the card alone to the new value), and any further disjoint sets of loose
-    cards of the value (a second set makes it multiple and fixed). The player must keep a card of the
-    value in hand. Several ways to the same cards and value are one move.
+    cards of the value (a second set makes it multiple and fixed). With `subtract`, the card's own set may
+    also be the card laid on one loose card of greater value (or, with `raise`, on a single build), the
+    difference being the value. The player must keep a card of the value in hand. Several ways to the
+    same cards and value are one move.
     """
     tv = cfg.table_values
     if not tv[card]:
@@ -141,6 +144,8 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
                 firsts.append((0, None, 1))
             elif cv < v:
                 firsts += [(g, None, 1) for g in _sets_of(loose_cards, tv, v - cv)]
+            if cfg.subtract:                         # the card laid on one loose card worth v more than it
+                firsts += [(1 << c, None, 1) for c in loose_cards if v + cv in tv[c]]
         options: list[tuple[int, Build | None, int]] = []
         for first in firsts:
             options.append(first)
@@ -151,6 +156,8 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
             for b in builds:
                 if not b.fixed and b.value != v and any(b.value + cv == v for cv in tv[card]):
                     options.append((b.cards, b, 1))      # raised: the build and the card make the new value
+                elif cfg.subtract and not b.fixed and any(b.value - cv == v for cv in tv[card]):
+                    options.append((b.cards, b, 1))      # lowered: the build less the card is the new value
         for cards, joined, sets in options:
             for extra in _disjoint_unions(groups, cards):
                 total_sets = sets + len(_split_count(extra, groups))
@@ -185,12 +192,32 @@ def new_build(cfg: Config, card: int, cards: int, value: int, builds: list[Build
     tv = cfg.table_values
     if joined is None:
         sets = _fewest(cards | 1 << card, tv, value)
+        if cfg.subtract:                      # or the card laid on one table card, and further sets
+            sets = max([sets] + _subtracted_sets(cfg, card, cards, value))
     elif joined.value != value:               # raised: the build and the card are one set
         sets = 1 + _fewest(cards & ~joined.cards, tv, value)
     else:                                     # joined to a build of the value: a second set at least
         sets = 2
     fixed = sets > 1 or (joined is not None and joined.fixed)
     return Build(cards | 1 << card, value, seat, fixed), joined
+
+
+def _subtracted_sets(cfg: Config, card: int, cards: int, value: int) -> list[int]:
+    """The set counts of each split of a build made by subtraction: the card laid on one of `cards` worth
+    `value` more than it, the rest of `cards` split into sets of `value` (none when it does not split)."""
+    tv = cfg.table_values
+    counts = []
+    for c in _bits(cards):
+        if not any(t - cv == value for t in tv[c] for cv in tv[card]):
+            continue
+        rest = cards & ~(1 << c)
+        if not rest:
+            counts.append(1)
+            continue
+        split = _split_count(rest, _sets_of(_bits(rest), tv, value))
+        if split:
+            counts.append(1 + len(split))
+    return counts
 
 
 def _fewest(mask: int, tv, value: int) -> int:
@@ -257,7 +284,8 @@ def move_words(mask: int, builds: list[Build], n_cards: int, names) -> str:
         if joined is None:
             return f"builds {value} with {names(cards)}"
         if joined.value != value:
-            return f"raises the build of {joined.value} ({names(joined.cards)}) to {value}{also}"
+            verb = "raises" if value > joined.value else "lowers"
+            return f"{verb} the build of {joined.value} ({names(joined.cards)}) to {value}{also}"
         return f"adds to the build of {value} ({names(joined.cards)}){also}: a multiple build"
     taken = [b for b in builds if b.cards & cards]
     said = ", ".join(f"the build of {b.value}" for b in taken)

@@ -234,7 +234,8 @@ def mutations(doc) -> list[Mutation]:
             add(path, k, rule, "not alone", _set("alone", False), "alone")
     builds = cap.get("builds")
     if isinstance(builds, dict):               # capture.builds: each of its flags flipped
-        for flag in ("raise", "multiple", "owner_must_act"):
+        # subtract only where written: a ruleset that never mentions it is not asked to pin it down
+        for flag in ("raise", "multiple", "owner_must_act") + (("subtract",) if "subtract" in builds else ()):
             value = builds.get(flag, True)
             add(("capture", "builds"), builds, f"capture.builds.{flag}", str(not value).lower(),
                 _set(flag, not value), flag if flag in builds else None)
