@@ -30,7 +30,9 @@ from rulespec.checks.check import (
 )
 from rulespec.checks import running
 from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, int_bounds, strings_of
-from rulespec.compiler.support import builds_on_table, event_points_expressions, several_sets, several_values
+from rulespec.compiler.support import (
+    bid_before_play, builds_on_table, event_points_expressions, several_sets, several_values,
+)
 from rulespec.compiler.pile_support import pile_constructs
 from rulespec.compiler.plan import run_tables
 from rulespec.errors import Span
@@ -133,7 +135,7 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     out += _declaration_room(rs)
     state = running.constructs(rs)     # the game's running state: only Hand keeps it
     out += state
-    if n <= MAX_INDICES and not state:     # (its names and builtins have no C to emit)
+    if n <= MAX_INDICES and not state and rs.bid is None:     # (their names and builtins have no C to emit)
         strings = _strings(rs)
         for expr, names, allow_most in _expressions(rs):
             try:
@@ -146,9 +148,9 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     return out
 
 
-# The constructs of capture.combine, several card values, event points as expressions and builds, which the
+# The constructs of capture.combine, several card values, event points as expressions, builds and a bid, which the
 # native back end does not play (compiler/support.py finds them for the Python playout likewise).
-_REFUSED = (several_sets, several_values, event_points_expressions, builds_on_table)
+_REFUSED = (several_sets, several_values, event_points_expressions, builds_on_table, bid_before_play)
 
 
 def _declaration_room(rs: Ruleset) -> list[tuple[str, Span | None]]:

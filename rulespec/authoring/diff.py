@@ -68,6 +68,15 @@ class _Facts:
             result = {"redeal": "deal again", "misdeal": "a misdeal", "dealer_wins": "the dealer's side wins"}[c.result]
             event = f" (event {c.event})" if c.event != c.name else ""
             self.put(("deal_check", c.name), f"deal check {c.name}", f"if {self.cond(c.when)}: {result}{event}")
+        b = rs.bid
+        self.put(("bid",), "a bid before play", "yes" if b is not None else "no")
+        if b is not None:
+            self.put(("bid", "after_cards"), "bid: the cards the bidder sees before bidding", str(b.after_cards))
+            self.put(("bid", "values"), "bid: the values a bid may name", ", ".join(map(str, b.values)))
+            self.put(("bid", "binds"), "bid: what the bid binds",
+                     "the bidder's first play (a build of the value, or a card of it)" if b.binds == "first_play"
+                     else "nothing")
+            self.put(("bid", "void"), "bid: the event of a deal thrown in for want of a bid", b.void)
         if rs.misdeal_limit is not None:
             self.put(("misdeals",), "misdeals in a row that lose the game", str(rs.misdeal_limit))
         for b in rs.dealer_bonuses:

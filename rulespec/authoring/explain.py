@@ -192,6 +192,8 @@ class _Book:
                             + (f" (outcome {code(c.name)})" if c.result == "dealer_wins"
                                else f" (event {code(c.event)})" if c.event != c.name else "") + "."
                             for c in rs.deal_checks])
+        if rs.bid is not None:
+            self.add("p", bid_words(rs.bid))
         if rs.dealer_bonuses:
             self.add("p", "Then the dealer scores the first of these bonuses that holds:")
             self.add("ul", [f"{bold(b.event)}: if {self.cond(b.when)}, {_points(b.points)} in {code(b.category)}"
@@ -402,6 +404,19 @@ def _run_base(k) -> str:
 
 def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
+
+
+def bid_words(b) -> str:
+    """bid in words: who bids, on which cards, what, when the deal is thrown in, and what the bid binds."""
+    values = ", ".join(map(str, b.values[:-1])) + (" or " if len(b.values) > 1 else "") + str(b.values[-1])
+    text = (f"A bid before play: once dealt, the first player looks at the first {b.after_cards} cards dealt to them "
+            f"(the table and the rest of their cards they see after the bid) and bids a value, {values}, of a card "
+            f"among them. With no such card the deal is thrown in and the same dealer deals again (event "
+            f"{code(b.void)}).")
+    if b.binds == "first_play":
+        text += (" The bid binds the bidder's first play: it must make a build of the value bid, or play a card of "
+                 "that value, capturing with it or laying it on the table.")
+    return text + " Events see the value bid as `bid`."
 
 
 def builds_words(b) -> str:

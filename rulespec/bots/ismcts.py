@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 
-from rulespec.bots.policy import declared_moves
+from rulespec.bots.policy import declared_moves, sensible_bid
 from rulespec.run.engine import Hand, score_located, stake
 from rulespec.run.stream import Stream
 
@@ -127,6 +127,10 @@ class ISMCTSBot:
         self.playouts = playouts         # rollouts by the generated playout (False: through Hand, same moves)
 
     def choose(self, hand: Hand, seat: int):
+        if hand.bid_pending:
+            # The bidder has seen only the cards it bids on: a search over this hand's worlds would see the
+            # rest of its deal, so it bids as greedy does, from those cards alone.
+            return [], *sensible_bid(hand)
         decls, moves = declared_moves(hand, seat)
         if len(moves) == 1:
             return decls, moves[0][0], moves[0][1]

@@ -61,6 +61,19 @@ class Builds:
 
 
 @dataclass
+class Bid:
+    """bid: an auction before play. The first player bids a value it holds among its first `after_cards`
+    cards (with none the deal is thrown in, dealer event `void`); `binds` says what the bid binds."""
+
+    after_cards: int
+    values: list[int]
+    binds: str = "first_play"    # first_play: the bidder's first play builds the value or plays a card of it
+    void: str = "no_bid"         # the dealer event of a deal thrown in for want of a bid
+    who: str = "first"
+    span: Span | None = None     # where bid is written
+
+
+@dataclass
 class DealCheck:
     name: str
     when: Expression
@@ -209,6 +222,7 @@ class Ruleset:
     lead: Expression | int | None = None   # a side this many points ahead of every other wins (None: no such rule)
     lead_rule: object = None    # once checked: the lead as written when it depends on options (lead: its value)
     builds: Builds | None = None   # capture.builds: builds on the table (None: the table holds loose cards only)
+    bid: Bid | None = None         # bid: an auction before play (None: play starts at once)
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -409,6 +423,7 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
                  for name, o in (doc.get("options") or {}).items()},
         doc=doc, chain_docs=chain_docs,
         bury=_bury(deal), pile=cap.get("table", "spread") == "pile", builds=_builds(cap),
+        bid=_bid(doc),
     )
     syntax = [x.error for x in _expressions(rs) if x.error is not None]
     try:
@@ -560,6 +575,16 @@ def _builds(cap) -> Builds | None:
     return Builds(values=sorted(set(values)) if values is not None else None, raise_=spec.get("raise", True),
                   multiple=spec.get("multiple", True), owner_must_act=spec.get("owner_must_act", True),
                   span=cap.key_spans.get("builds"))
+
+
+def _bid(doc) -> Bid | None:
+    """bid with its defaults (None when not written)."""
+    spec = doc.get("bid")
+    if spec is None:
+        return None
+    return Bid(after_cards=spec["after_cards"], values=sorted(set(spec["values"])),
+               binds=spec.get("binds", "first_play"), void=spec.get("void", "no_bid"), who=spec.get("who", "first"),
+               span=doc.key_spans.get("bid"))
 
 
 def _bury(deal) -> Bury | None:
