@@ -395,3 +395,65 @@ def test_adapters_reach_a_build_through_their_actions(rules):
     assert d.layout.describe(d.layout.build_action(8), rules) == "build 8"
     d.apply(d.layout.build_action(8))
     assert [(b.value, b.owner) for b in hand.builds] == [(8, 0)]
+
+
+def test_listing_builds_is_bounded(rules, monkeypatch):
+    # A search past the limit of partial sets stops with one error, never an endless listing.
+    from rulespec.run import builds
+    monkeypatch.setattr(builds, "MAX_SET_STEPS", 5)
+    hand = _hand(rules, ["3H", "9C", "AD", "2S"], ["5D", "8S", "2C", "JH"], ["AC", "4H", "6C", "7C"])
+    with pytest.raises(RulespecError, match="too many cards to list them"):
+        hand.legal_moves()
+
+
+def test_the_observation_array_shows_builds_owner_fixed_and_value(rules):
+    pytest.importorskip("numpy")
+    from rulespec.interop.decisions import Decisions
+    from rulespec.interop.observation import Observer
+    hand = _hand(rules, ["3H", "8C", "KD", "QS"], ["5D", "8S", "2C", "JH"], ["AC", "9H", "6C", "7C"])
+    hand.play(0, card_of(rules, "5D"), _build(rules, 8, "3H", "8C"))            # multiple: fixed, seat 0's
+    d = Decisions(hand)
+    observer = Observer(rules, 2)
+    arr, at, N = observer.array(d, 1), observer.blocks, rules.N_CARDS
+    cards = [card_of(rules, c) for c in ("5D", "3H", "8C")]
+    assert [arr[at["built"].start + c] for c in cards] == [1, 1, 1]
+    # seen by seat 1, seat 0 is the next seat (relative 1): its block holds the build
+    assert [arr[at["build_owner"].start + N + c] for c in cards] == [1, 1, 1]
+    assert arr[at["build_owner"]][:N].sum() == 0
+    assert [arr[at["build_fixed"].start + c] for c in cards] == [1, 1, 1]
+    assert list(arr[at["build_values"]].nonzero()[0]) == [7]                     # value 8
+
+
+def test_the_casino_transcripts_pin_down_every_build_rule():
+    # rulespec test --coverage: each flag of capture.builds flipped, and the courts' alone, is caught
+    from pathlib import Path
+
+    from rulespec.transcripts.coverage import coverage, mutations
+    from rulespec.source.rulesets import load_merged
+    found = {(m.rule, m.change) for m in mutations(load_merged("casino")[0])}
+    assert {("capture.builds.raise", "false"), ("capture.builds.multiple", "false"),
+            ("capture.builds.owner_must_act", "false"), ("capture.kinds[1] (match)", "not alone")} <= found
+    golden = sorted((Path(__file__).parent / "golden" / "casino").glob("*.yaml"))
+    report = coverage("casino", golden)
+    assert report.survivors == [] and report.count("invalid") == 0
+
+
+def test_declared_cards_first_still_offer_their_builds(tmp_path):
+    # declared_first: after declaring 8S 8D, only they may be played, and their moves are the builds' own
+    # (legal_moves_after gave the capture kinds' moves alone, without builds)
+    from rulespec.run.engine import Declaration
+    path = tmp_path / "declaring.yaml"
+    path.write_text(BUILDING.replace("BUILDS", "true") + textwrap.dedent("""\
+        hand_bonuses:
+          pair: {size: 2, when: same_value(cards), points: 1, category: sweeps}
+        declarations: {timing: first_turn, declared_first: true}
+        """))
+    rules = compile_ruleset(path).module
+    hand = _hand(rules, ["3H", "8C", "KD", "QS"], ["5S", "8S", "8D", "JH"], ["AC", "4H", "6C", "7C"])
+    pair = Declaration("pair", mask_of(rules, "8S", "8D"))
+    after = hand.legal_moves_after([pair])
+    assert (card_of(rules, "8S"), _build(rules, 8, "8C")) in after              # 8S on 8C, 8D kept: building 8s
+    assert {c for c, _ in after} == {card_of(rules, "8S"), card_of(rules, "8D")}
+    assert after == sorted(after) and (card_of(rules, "8S"), 0) in after
+    probe = hand.with_declarations(0, [pair])
+    assert after == probe.legal_moves()

@@ -369,6 +369,10 @@ def _reference_array(observer, d, seat):
     if "top" in at:                         # a pile: its top card, and how many cards lie face down under it
         top = hand.table_order[-1] if hand.table else None
         big |= (1 << at["top"] + top if top is not None else 0) | 1 << at["face_down"] + hand.face_down.bit_count()
+    if "built" in at:                       # builds: their cards, each seat's own, the fixed ones, the values
+        for b in hand.builds:
+            big |= b.cards << at["built"] | b.cards << at["build_owner"] + ((b.owner - seat) % n) * N
+            big |= (b.cards << at["build_fixed"] if b.fixed else 0) | 1 << at["build_values"] + b.value - 1
     for j in range(k):
         big |= hand.piles[(me_side + j) % k] << (3 + j) * N
     for j in range(n):

@@ -34,7 +34,8 @@ needs_cc = pytest.mark.skipif(not HAS_CC, reason="no C compiler on this machine 
 REFUSED = {"tablanette": "capture.combine: all (several sets in one capture)",
            "pishti": "capture.table: pile (only the top card matched)",
            "kseri": "capture.table: pile (only the top card matched)",
-           "casino": "capture.builds (builds on the table)"}
+           "casino": "capture.builds (builds on the table)",
+           "casino-royal": "capture.builds (builds on the table)"}
 SUPPORTED = [rid for rid in SHIPPED if rid not in REFUSED]
 
 # Rulesets with constructs the native back end does not do (yet): (file text, construct, line of it).

@@ -245,10 +245,13 @@ class _Facts:
             whole += ", not when a match exists" if k.kind == "sum" else ", its sums not when a match exists"
         if k.exclusive:
             whole += "; when it applies, the only capture offered"
+        if k.alone:
+            whole += "; each of its sets taken by itself"
         self.put(base, f"capture {key}", whole, what)
         self.put(base + ("when",), f"capture {key}: only when", self.cond(k.when))
         self.put(base + ("exclusive",), f"capture {key}: the only capture offered when it applies", _yes(k.exclusive))
         self.put(base + ("min_cards",), f"capture {key}: at least", f"{k.min_cards} table cards")
+        self.put(base + ("alone",), f"capture {key}: each of its sets taken by itself", _yes(k.alone))
         if k.kind == "sum":
             self.put(base + ("unless_match",), f"capture {key}: not when a match exists", _yes(k.unless_match))
 

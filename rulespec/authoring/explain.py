@@ -279,6 +279,8 @@ class _Book:
                 text += ", unless a match is possible" if k.kind != "run" else ", its sums only when no match is possible"
             if k.exclusive:
                 text += "; when it applies, it is the only capture offered"
+            if k.alone:
+                text += "; each of its sets is taken by itself, never together with other sets"
             items.append(text + ".")
         self.add("ul", items)
         if rs.prefer != "any":

@@ -25,7 +25,7 @@ names each block's slice); every block but the last two is 0/1:
 | bonuses | n×B | declarations each seat has made, per hand bonus (counts) |
 | event_points | k×C | each side's points from events, per category |
 
-A ruleset with a bid before play (bid:) has one more 0/1 block after `round`: `bid` (V, the value bid,
+A ruleset with a bid before play (bid:) has one more 0/1 block after `round` (before the blocks below): `bid` (V, the value bid,
 one-hot; all zero before the bid; the bidder is the seat after the dealer). Until the bid the bidder's
 `hand` block holds only the cards it bids on, the others' nothing, and the table block nothing (it lies
 face down until the bid).
@@ -34,6 +34,14 @@ A ruleset whose table is a pile (capture.table: pile) has two more 0/1 blocks
 after `round`: `top` (N, the pile's top card; all zero when the table is
 empty) and `face_down` (N+1, how many cards lie face down under the pile,
 one-hot).
+
+A ruleset with builds (capture.builds) has four more 0/1 blocks after
+those: `built` (N, the cards lying in builds), `build_owner` (n×N, per seat
+relative to the observer, the cards of the builds it owns), `build_fixed`
+(N, the cards of fixed, multiple builds) and `build_values` (V, for each
+value 1..V a build of that value stands; V the highest value a card
+captures as). Which of one seat's builds has which value is in the dict
+view (`builds`), not in the array, when a seat owns two builds at once.
 
 N cards, n seats, k sides, B hand bonuses, C scoring categories, R ranks, H
 the largest hand and S the rounds of the deal schedule. Nothing in it
@@ -94,6 +102,11 @@ class Observer:
         self._pile = bool(rules.PILE)
         if self._pile:                   # the pile's top card and how many lie face down under it
             bit_blocks += [("top", N), ("face_down", N + 1)]
+        builds = getattr(rules, "BUILDS", None)
+        self._builds = builds is not None
+        if self._builds:                 # capture.builds: the builds' cards, owners, fixed flags and values
+            self.max_build = max((v for values in builds["hand_values"] for v in values), default=0)
+            bit_blocks += [("built", N), ("build_owner", n * N), ("build_fixed", N), ("build_values", self.max_build)]
         count_blocks = [("bonuses", n * len(self.bonuses)), ("event_points", k * len(self.categories))]
         self.blocks: dict[str, slice] = {}
         pos = 0
@@ -191,6 +204,8 @@ class Observer:
         if self._pile:
             big |= hand.top_mask() << self.blocks["top"].start | 1 << self.blocks["face_down"].start + \
                 hand.face_down.bit_count()
+        if self._builds and hand.builds:
+            big |= self._build_bits(hand, seat)
         out = _BITS.take(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8), axis=0).reshape(-1)
         events = hand.events
         if events:
@@ -201,6 +216,19 @@ class Observer:
                 counts = self._event_counts(events, seat)
             out[self.n_bits:self.size] = counts
         return out[:self.size]
+
+    def _build_bits(self, hand, seat: int) -> int:
+        """The four build blocks of `seat`'s view, shifted into place."""
+        at = self.blocks
+        n, N = self.n, self.N
+        bits = 0
+        for b in hand.builds:
+            bits |= b.cards << at["built"].start | b.cards << at["build_owner"].start + ((b.owner - seat) % n) * N
+            if b.fixed:
+                bits |= b.cards << at["build_fixed"].start
+            if b.value <= self.max_build:
+                bits |= 1 << at["build_values"].start + b.value - 1
+        return bits
 
     def _event_counts(self, events: list, seat: int) -> np.ndarray:
         """The bonuses and event_points blocks for `seat`, updated with the events added since last asked."""

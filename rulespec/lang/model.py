@@ -119,6 +119,7 @@ class CaptureKind:
     span: Span
     enabled: object = True
     after: tuple = ()        # kind run: the captures a run continues ("match", "sum")
+    alone: bool = False      # each of its sets is taken by itself, never joined with others (capture.combine)
 
 
 @dataclass
@@ -406,7 +407,8 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         prefer=cap.get("prefer", "any"), combine=cap.get("combine", "one"),
         kinds=[CaptureKind(k["kind"], _expr(k, "when") if "when" in k else None, k.get("exclusive", False),
                            k.get("total", 15), k.get("min_cards", 2 if k["kind"] == "sum" else 1),
-                           k.get("unless_match", False), k.span, _enabled(k), _run_after(k, errors))
+                           k.get("unless_match", False), k.span, _enabled(k), _run_after(k, errors),
+                           k.get("alone", False))
                for k in cap["kinds"]],
         events={name: EventRule(name, _expr(e, "when"), _event_points(e), e.get("category", name), _enabled(e))
                 for name, e in (doc.get("events") or {}).items() if e is not None},

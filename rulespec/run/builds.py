@@ -24,6 +24,14 @@ from rulespec.errors import RulespecError
 MAX_BUILD_MOVES = 4096
 # The highest value a build may state (a move's value bits hold it).
 MAX_BUILD_VALUE = 255
+# At most this many partial sets are tried while listing the sets of one total (a stranger's deck of many
+# small values would otherwise make the search exponential before any limit on the moves is reached).
+MAX_SET_STEPS = 200_000
+
+
+def _too_many() -> RulespecError:
+    return RulespecError(f"a card is offered more than {MAX_BUILD_MOVES} builds; the table holds too many cards "
+                         f"to list them")
 
 
 class Build(NamedTuple):
@@ -58,11 +66,15 @@ def _bits(mask: int) -> list[int]:
 def _sets_of(cards: list[int], values, target: int) -> list[int]:
     """Every set (mask) of `cards` whose values, one chosen per card, total `target`."""
     found: set[int] = set()
+    steps = [0]
 
     def walk(i: int, left: int, mask: int) -> None:
+        steps[0] += 1
+        if steps[0] > MAX_SET_STEPS or len(found) > MAX_BUILD_MOVES:
+            raise _too_many()
         if left == 0 and mask:
             found.add(mask)
-        if i == len(cards) or left <= 0 or len(found) > MAX_BUILD_MOVES:
+        if i == len(cards) or left <= 0:
             return
         c = cards[i]
         for v in values[c]:
@@ -81,8 +93,7 @@ def _disjoint_unions(sets: list[int], avoid: int) -> list[int]:
             continue
         unions |= {u | s for u in unions if not u & s}
         if len(unions) > MAX_BUILD_MOVES:
-            raise RulespecError(f"a card is offered more than {MAX_BUILD_MOVES} builds; the table holds too many "
-                                f"cards to list them")
+            raise _too_many()
     return sorted(unions)
 
 
@@ -150,8 +161,7 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
                     continue
                 out.add(build_move(cards | extra, v, n_cards))
                 if len(out) > MAX_BUILD_MOVES:
-                    raise RulespecError(f"a card is offered more than {MAX_BUILD_MOVES} builds; the table holds "
-                                        f"too many cards to list them")
+                    raise _too_many()
     return sorted(out)
 
 
@@ -235,8 +245,8 @@ def owner_allows(cfg: Config, seat: int, card: int, rest: int, mask: int,
 
 def move_words(mask: int, builds: list[Build], n_cards: int, names) -> str:
     """A move's mask in words, for the builds on the table before it (`names(mask)`: card names): `builds 8
-    with 3H`, `raises the build of 8 (5D 3H) to 9`, `adds 8S to the build of 8 (5D 3H)`, `takes 5D 3H (the
-    build of 8)`, `stays on the table`."""
+    with <cards>`, `raises the build of 8 (<cards>) to 9`, `adds to the build of 8 (<cards>)`, `takes <cards>
+    (the build of 8)`, `stays on the table`."""
     cards, value = split_move(mask, n_cards)
     if not cards:
         return "stays on the table"
@@ -255,6 +265,6 @@ def move_words(mask: int, builds: list[Build], n_cards: int, names) -> str:
 
 
 def builds_words(builds: list[Build], names, who) -> str:
-    """The builds on the table in words: `build of 8: 5D 3H (seat 0's); build of 9: ... fixed`."""
+    """The builds on the table in words: `build of 8: <cards> (seat 0's); build of 9: <cards> (..., fixed)`."""
     return "; ".join(f"build of {b.value}: {names(b.cards)} ({who(b.owner)}{', fixed' if b.fixed else ''})"
                      for b in builds)

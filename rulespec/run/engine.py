@@ -810,7 +810,9 @@ class Hand:
             hand &= declared
         moves = []
         for c in _lowbits(hand):
-            moves += [(c, m) for m in self._options_as(c, wild_as)]
+            # with builds (no wild card there: checks/check.build_problems) a card's moves are the builds' own
+            moves += [(c, m) for m in (self._build_moves(c) if self._build_cfg is not None
+                                       else self._options_as(c, wild_as))]
         return self._bound(moves) if self.bid_binds and seat == self.bidder else moves
 
     # -- the caller's arguments --------------------------------------------------

@@ -247,6 +247,14 @@ def updated_text(path: Path) -> str:
         expect = expectations(hand)
         if "table" in (doc.get("expect") or {}):
             final = hand.final_table if hand.is_over else hand.table
-            expect["table"] = sorted(r.rules.card_names(final).split()) if final else []
+            builds = [] if hand.is_over else hand.builds
+            built = 0
+            for b in builds:
+                built |= b.cards
+            loose = final & ~built
+            expect["table"] = sorted(r.rules.card_names(loose).split()) if loose else []
+            # capture.builds: each build as transcripts.md writes it in expect.table
+            expect["table"] += [{"build": r.rules.card_names(b.cards).split(), "value": b.value, "owner": b.owner,
+                                 "fixed": b.fixed} for b in builds]
         doc["expect"] = expect
     return _header(raw) + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=100)
