@@ -370,3 +370,18 @@ def test_the_hand_page_shows_the_bid(tmp_path):
     assert trace.steps[2].bid == {"seat": 0, "value": 11}
     page = render_hand(trace)
     assert '"bid_made":11' in page and '"bids " + step.bid_made' in page
+
+
+def test_the_public_log_and_a_searched_world_hide_what_the_bidder_has_not_seen(rules):
+    from rulespec.bots.ismcts import determinise
+    from rulespec.interop.decisions import Decisions
+    hand = _hand(rules, ["3H", "9C", "KD", "5S"], ["JC", "2D", "QH", "7H"])
+    d = Decisions(hand)
+    assert d.public_log(0) == ["deal table[] mine[" + rules.card_names(hand.bid_cards) + "]"]
+    assert d.public_log(1) == ["deal table[] mine[]"]
+    world = determinise(hand, 0, random.Random(1))
+    assert world.bid_cards == hand.bid_cards and world.hands[0] & hand.bid_cards == hand.bid_cards
+    assert world.legal_moves() == hand.legal_moves()
+    other = determinise(hand, 1, random.Random(2))       # seat 1 has seen nothing: a bid is still possible
+    assert other.bid_pending and other.legal_moves() and other.table.bit_count() == 4
+    assert [h.bit_count() for h in other.hands] == [12, 12]

@@ -373,14 +373,19 @@ class _Book:
             rule = self.words.hands()
             note = f" (the number of hands: {rule})" if rule is not None else ""
             ends.append(f"once {rs.hands} hand{'s have' if rs.hands != 1 else ' has'} been played{note}")
-        items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end of a "
-                     f"hand, {' or '.join(ends)}, the side with the highest total wins; a tie at the top plays "
-                     f"another hand.")
+        if ends:
+            items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end of a "
+                         f"hand, {' or '.join(ends)}, the side with the highest total wins; a tie at the top plays "
+                         f"another hand.")
         if rs.lead is not None:
             rule = self.words.game_rule(rs.lead_rule)
             note = f" (the lead: {rule})" if rule is not None else ""
-            items.append(f"Otherwise, at the end of a hand, a side {rs.lead} or more points ahead of every other "
-                         f"side wins{note}.")
+            if ends:
+                items.append(f"Otherwise, at the end of a hand, a side {rs.lead} or more points ahead of every other "
+                             f"side wins{note}.")
+            else:                           # a lead alone ends the game
+                items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end "
+                             f"of a hand, a side {rs.lead} or more points ahead of every other side wins{note}.")
         self.add("ul", items)
 
     def options(self) -> None:
@@ -418,7 +423,7 @@ def bid_words(b) -> str:
     if b.binds == "first_play":
         text += (" The bid binds the bidder's first play: it must make a build of the value bid, or play a card of "
                  "that value, capturing with it or laying it on the table.")
-    return text + " Events see the value bid as `bid`."
+    return text + f" Events see the value bid as {code('bid')}."
 
 
 def builds_words(b) -> str:

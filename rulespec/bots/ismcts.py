@@ -60,6 +60,8 @@ def determinise(hand: Hand, seat: int, rng: random.Random) -> Hand:
     (their shown cards kept), the stock (a fresh deck order of the unseen
     rest), and the record of what was dealt.
     """
+    if hand.bid_pending:                    # before the bid nearly everything is unseen (Hand.redrawn_before_bid)
+        return hand.redrawn_before_bid(seat, rng)
     obs = hand.observation(seat)
     unseen = unseen_cards(obs, hand.rules.N_CARDS)
     rng.shuffle(unseen)

@@ -417,17 +417,27 @@ class Decisions:
         self.log.append(("play", seat, card, capture, tuple(decls), ()))
         self._advance()
 
+    def seen_of_deal(self, entry, seat: int, last: bool) -> tuple[int, int]:
+        """(table, own cards) of a logged deal as `seat` has seen them: while a bid is due (bid:), the last
+        deal shows the bidder the cards it bids on alone, and nobody the table."""
+        hand = self.hand
+        if last and hand.bid_pending:
+            return 0, hand.bid_cards if seat == hand.bidder else 0
+        return entry[1], entry[2][seat]
+
     def public_log(self, seat: int) -> list[str]:
         """What `seat` has seen happen, in order: its deals (its own cards, the table laid) and every move."""
         rules = self.rules
         names = rules.card_names
         out = []
-        for entry in self.log:
+        last_deal = max((i for i, e in enumerate(self.log) if e[0] == "deal"), default=None)
+        for i, entry in enumerate(self.log):
             if entry[0] == "deal":
                 if entry[1] is None:
                     out.append("deal thrown in")
                 else:
-                    out.append(f"deal table[{names(entry[1])}] mine[{names(entry[2][seat])}]")
+                    table, mine = self.seen_of_deal(entry, seat, i == last_deal)
+                    out.append(f"deal table[{names(table)}] mine[{names(mine)}]")
                 continue
             if entry[0] == "knock":
                 _, s, decls, voided = entry

@@ -457,12 +457,14 @@ def _event_points(e) -> Expression | int:
 
 
 def _game_length(game, key: str, errors: list):
-    """`game.target` or `game.hands`: an integer, an expression over options, or None when not written.
+    """`game.target`, `game.hands` or `game.lead`: an integer, an expression over options, or None when not
+    written.
 
-    A game needs one of them (both: whichever ends it first)."""
-    if key == "target" and "target" not in game and "hands" not in game:
-        errors.append(RulespecError("game has no target and no hands: write the points that end the game "
-                                    "(target), the number of hands it lasts (hands), or both", game.span))
+    A game needs one of them (several: whichever ends it first)."""
+    if key == "target" and not {"target", "hands", "lead"} & set(game):
+        errors.append(RulespecError("game has no target, no hands and no lead: write the points that end the game "
+                                    "(target), the number of hands it lasts (hands), the lead that wins it (lead), "
+                                    "or several", game.span))
     if key not in game:
         return None
     return game[key] if isinstance(game[key], int) else _expr(game, key)

@@ -1490,6 +1490,53 @@ class Hand:
         new.source = DealSource(order=list(stock), rng=rng)
         return new
 
+    def redrawn_before_bid(self, seat: int, rng: random.Random) -> "Hand":
+        """Before the bid (bid:): a copy in which every card `seat` has not seen is redrawn: every hand, the
+        table and the stock, but for the bidder the cards it bids on. Each hand keeps its size; the bidder's
+        cards bid on are, for another seat, its first `after_cards` cards redrawn until they hold a value it
+        could bid (the deal was not thrown in: that much every seat knows)."""
+        self._check_seat(seat)
+        if not self.bid_pending:
+            raise IllegalMove("the bid has been made: redraw the hidden cards with with_hidden")
+        cfg = self._bid_cfg
+        kept = self.bid_cards if seat == self.bidder else 0
+        stock = self.source.order[self.source.pos:] if self.source.order is not None else []
+        dealt = self.table
+        for h in self.hands:
+            dealt |= h
+        pool = [c for c in _lowbits(dealt & ~kept)] + list(stock)
+        for _ in range(MAX_REDEALS):
+            rng.shuffle(pool)
+            at = 0
+            hands = []
+            for s, h in enumerate(self.hands):
+                need = h.bit_count() - (kept.bit_count() if s == self.bidder else 0)
+                mask = kept if s == self.bidder else 0
+                for c in pool[at:at + need]:
+                    mask |= 1 << c
+                hands.append((mask, pool[at:at + need]))
+                at += need
+            seen = kept or _bid.first_seen(hands[self.bidder][1], cfg.after_cards)
+            if _bid.bid_values(cfg, seen):
+                break
+        else:
+            raise RulespecError("no redrawn deal gives the bidder a value to bid")
+        new = self.clone()
+        new.hands = [m for m, _ in hands]
+        new.round_dealt = list(new.hands)
+        table_cards = pool[at:at + self.table.bit_count()]
+        at += len(table_cards)
+        new.table = 0
+        for c in table_cards:
+            new.table |= 1 << c
+        new._arrivals = list(table_cards)
+        new.bid_cards = seen
+        new.deal_log = []
+        new.table_laid = []
+        new.bid_log = []
+        new.source = DealSource(order=list(pool[at:]), rng=rng)
+        return new
+
     def _redraw_face_down(self, cards: list[int]) -> None:
         """The face-down table cards replaced by `cards`, laid in the same places of the table's order."""
         old = self.face_down
@@ -1583,9 +1630,12 @@ def stake(rules: CompiledRules) -> int:
 
 
 def game_length(rules: CompiledRules) -> str:
-    """How the game ends, in a few words: `first to 51`, `12 hands`, `first to 51 or 12 hands`."""
+    """How the game ends, in a few words: `first to 51`, `12 hands`, `first to 51 or 12 hands`, `a lead of 100`
+    (a lead is named only where it alone ends the game)."""
     parts = ([f"first to {rules.TARGET}"] if rules.TARGET is not None else []) + \
         ([f"{rules.HANDS} hand{'s' if rules.HANDS != 1 else ''}"] if rules.HANDS is not None else [])
+    if not parts and getattr(rules, "LEAD", None) is not None:
+        parts = [f"a lead of {rules.LEAD}"]
     return " or ".join(parts)
 
 
