@@ -123,7 +123,10 @@ class _Facts:
             self.put(("builds", "raise"), "builds: a single build may be raised", _yes(b.raise_))
             self.put(("builds", "multiple"), "builds: a second set makes a fixed multiple build", _yes(b.multiple))
             self.put(("builds", "owner_must_act"), "builds: the owner may not trail while the build stands",
+                     _yes(b.owner_must_act and not b.owner_may_trail))
+            self.put(("builds", "owner_keeps"), "builds: the owner keeps a card of the build's value",
                      _yes(b.owner_must_act))
+            self.put(("builds", "one_per_value"), "builds: at most one build of each value", _yes(b.one_per_value))
         for name, e in rs.events.items():
             points = _points(e.points) if isinstance(e.points, int) else self.words.points(e.points.tree)
             self.put(("event", name), f"event {name}", f"when {self.cond(e.when)}: {points} in "

@@ -439,7 +439,13 @@ def builds_words(b) -> str:
                  "holds a card of the new value." if b.raise_ else "A build cannot be raised to another value.")
     parts.append("Another set of the build's value joined to it makes a multiple build, which is fixed: it can no "
                  "longer be raised." if b.multiple else "A build is one set of its value: no multiple builds.")
-    if b.owner_must_act:
+    if b.one_per_value:
+        parts.append("At most one build of each value stands: a set of a value made while a build of that value "
+                     "stands is joined to it (making it multiple), and no build is raised to the value of another.")
+    if b.owner_must_act and b.owner_may_trail:
+        parts.append("The player who made or last raised a build must keep a card of its value while it stands "
+                     "(they may trail another card).")
+    elif b.owner_must_act:
         parts.append("The player who made or last raised a build may not trail a card while it stands, nor play "
                      "away their last card of its value except to take it.")
     parts.append("Builds left at the end of the hand go with the table's other cards.")

@@ -58,6 +58,8 @@ class Builds:
     owner_must_act: bool         # the seat that last made or raised a build may not trail while it stands,
     #                              nor play away its last card of the build's value
     span: Span | None = None     # where capture.builds is written
+    one_per_value: bool = False  # at most one build of each value: a new set of a standing value joins its build
+    owner_may_trail: bool = False   # with owner_must_act: the owner may trail, keeping a card of the value
 
 
 @dataclass
@@ -578,6 +580,7 @@ def _builds(cap) -> Builds | None:
     values = spec.get("values")
     return Builds(values=sorted(set(values)) if values is not None else None, raise_=spec.get("raise", True),
                   multiple=spec.get("multiple", True), owner_must_act=spec.get("owner_must_act", True),
+                  one_per_value=spec.get("one_per_value", False), owner_may_trail=spec.get("owner_may_trail", False),
                   span=cap.key_spans.get("builds"))
 
 
