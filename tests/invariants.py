@@ -124,11 +124,19 @@ def check_hand(compiled, hand: Hand, every_seat: bool = True) -> list[str]:
                 continue
             if not mine >> card & 1:
                 problems.append(f"legal move plays {names[card]}, not in seat {hand.current_seat}'s hand")
-            taken = capture & full             # a build's move holds its value above the deck's bits
-            if taken & ~hand.table:
-                problems.append(f"legal move captures {rules.card_names(taken & ~hand.table)}, not on the table")
+            if capture >> rules.N_CARDS and getattr(rules, "BUILDS", None) is None:
+                problems.append(f"legal move {capture:#x} holds a build's value in a ruleset without builds")
+            if capture & full & ~hand.table:       # a build's move holds its value above the deck's bits
+                problems.append(f"legal move captures {rules.card_names(capture & full & ~hand.table)}, "
+                                f"not on the table")
     elif hand.plays and any(hand.hands):
         problems.append("the hand is over with cards still in hand")
+    # Builds (capture.builds) lie on the table (gone with it at the end), each card in one build at most.
+    built = 0
+    for b in getattr(hand, "builds", ()):
+        if b.cards & ~hand.table or b.cards & built:
+            problems.append(f"build {rules.card_names(b.cards & full)} is not on the table, or shares a card")
+        built |= b.cards
 
     # 3. Scores: totals are the sums of the categories, events add up, majorities go to one side.
     if hand.is_over and hand.plays:
