@@ -23,8 +23,13 @@ def emit_builds(w: Writer, rs: Ruleset, plan: Plan) -> None:
         "table_values": tuple(tuple(deck.table_values_of(i)) for i in range(n)),
         "hand_values": tuple(tuple(deck.hand_values_of(i)) for i in range(n)),
     }
-    if b.subtract:                        # written only when set: every other module's BUILDS is unchanged
+    # Options off by default are written only when on: the modules of rulesets without them are unchanged.
+    if b.subtract:
         spec["subtract"] = True
+    if b.one_per_value:
+        spec["one_per_value"] = True
+    if b.owner_may_trail:
+        spec["owner_may_trail"] = True
     with w.at(b.span):
         w(f"BUILDS = {spec!r}")
     w()

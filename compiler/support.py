@@ -38,6 +38,12 @@ def builds_on_table(rs: Ruleset):
         yield "capture.builds (builds on the table)", rs.builds.span or _capture_section_span(rs, "builds")
 
 
+def bid_before_play(rs: Ruleset):
+    """bid: an auction before play, which only `Hand` plays."""
+    if rs.bid is not None:
+        yield "bid (an auction before play)", rs.bid.span or rs.span
+
+
 def event_points_expressions(rs: Ruleset):
     """An event whose points are an expression."""
     for e in rs.events.values():
@@ -51,7 +57,7 @@ from .pile_support import pile_constructs, table_redeals
 # running.constructs: the game's running state (scores so far, points as made, deal-time outcomes, carried
 # points, the events, dealer and ties in scoring), which the playout's hand does not keep.
 CHECKS: tuple = (pile_constructs, table_redeals, several_sets, several_values, event_points_expressions,
-                 running.constructs, builds_on_table)
+                 running.constructs, builds_on_table, bid_before_play)
 
 
 def playout_unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:

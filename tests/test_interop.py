@@ -365,7 +365,12 @@ def _reference_array(observer, d, seat):
     hand = d.hand
     me_side = seat % k
     hands = hand.hands
-    big = hands[seat] | (hand.table & ~hand.face_down) << N | hand.previous << 2 * N
+    if hand.bid_pending:                    # a bid due: the bidder sees the cards it bids on, nobody the table
+        big = hand.bid_cards if seat == hand.bidder else 0
+    else:
+        big = hands[seat] | (hand.table & ~hand.face_down) << N | hand.previous << 2 * N
+    if "bid" in at and hand.bid is not None:   # the value bid, one-hot
+        big |= 1 << at["bid"] + hand.bid - 1
     if "top" in at:                         # a pile: its top card, and how many cards lie face down under it
         top = hand.table_order[-1] if hand.table else None
         big |= (1 << at["top"] + top if top is not None else 0) | 1 << at["face_down"] + hand.face_down.bit_count()

@@ -69,6 +69,15 @@ class _Facts:
                       "misdeal": "a misdeal", "dealer_wins": "the dealer's side wins"}[c.result]
             event = f" (event {c.event})" if c.event != c.name else ""
             self.put(("deal_check", c.name), f"deal check {c.name}", f"if {self.cond(c.when)}: {result}{event}")
+        b = rs.bid
+        self.put(("bid",), "a bid before play", "yes" if b is not None else "no")
+        if b is not None:
+            self.put(("bid", "after_cards"), "bid: the cards the bidder sees before bidding", str(b.after_cards))
+            self.put(("bid", "values"), "bid: the values a bid may name", ", ".join(map(str, b.values)))
+            self.put(("bid", "binds"), "bid: what the bid binds",
+                     "the bidder's first play (a build of the value, or a card of it)" if b.binds == "first_play"
+                     else "nothing")
+            self.put(("bid", "void"), "bid: the event of a deal thrown in for want of a bid", b.void)
         if rs.misdeal_limit is not None:
             self.put(("misdeals",), "misdeals in a row that lose the game", str(rs.misdeal_limit))
         for b in rs.dealer_bonuses:
@@ -117,9 +126,12 @@ class _Facts:
             self.put(("builds", "raise"), "builds: a single build may be raised", _yes(b.raise_))
             self.put(("builds", "multiple"), "builds: a second set makes a fixed multiple build", _yes(b.multiple))
             self.put(("builds", "owner_must_act"), "builds: the owner may not trail while the build stands",
+                     _yes(b.owner_must_act and not b.owner_may_trail))
+            self.put(("builds", "owner_keeps"), "builds: the owner keeps a card of the build's value",
                      _yes(b.owner_must_act))
             self.put(("builds", "subtract"), "builds: a build may be made by subtraction (the card laid on a "
                      "greater table card, the difference its value)", _yes(b.subtract))
+            self.put(("builds", "one_per_value"), "builds: at most one build of each value", _yes(b.one_per_value))
         for name, e in rs.events.items():
             points = _points(e.points) if isinstance(e.points, int) else self.words.points(e.points.tree)
             self.put(("event", name), f"event {name}", f"when {self.cond(e.when)}: {points} in "

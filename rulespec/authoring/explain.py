@@ -198,6 +198,8 @@ class _Book:
                             + (f" (outcome {code(c.name)})" if c.result == "dealer_wins"
                                else f" (event {code(c.event)})" if c.event != c.name else "") + "."
                             for c in rs.deal_checks])
+        if rs.bid is not None:
+            self.add("p", bid_words(rs.bid))
         if rs.dealer_bonuses:
             self.add("p", "Then the dealer scores the first of these bonuses that holds:")
             self.add("ul", [f"{bold(b.event)}: if {self.cond(b.when)}, {_points(b.points)} in {code(b.category)}"
@@ -377,14 +379,19 @@ class _Book:
             rule = self.words.hands()
             note = f" (the number of hands: {rule})" if rule is not None else ""
             ends.append(f"once {rs.hands} hand{'s have' if rs.hands != 1 else ' has'} been played{note}")
-        items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end of a "
-                     f"hand, {' or '.join(ends)}, the side with the highest total wins; a tie at the top plays "
-                     f"another hand.")
+        if ends:
+            items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end of a "
+                         f"hand, {' or '.join(ends)}, the side with the highest total wins; a tie at the top plays "
+                         f"another hand.")
         if rs.lead is not None:
             rule = self.words.game_rule(rs.lead_rule)
             note = f" (the lead: {rule})" if rule is not None else ""
-            items.append(f"Otherwise, at the end of a hand, a side {rs.lead} or more points ahead of every other "
-                         f"side wins{note}.")
+            if ends:
+                items.append(f"Otherwise, at the end of a hand, a side {rs.lead} or more points ahead of every other "
+                             f"side wins{note}.")
+            else:                           # a lead alone ends the game
+                items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end "
+                             f"of a hand, a side {rs.lead} or more points ahead of every other side wins{note}.")
         self.add("ul", items)
 
     def options(self) -> None:
@@ -412,6 +419,19 @@ def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
 
 
+def bid_words(b) -> str:
+    """bid in words: who bids, on which cards, what, when the deal is thrown in, and what the bid binds."""
+    values = ", ".join(map(str, b.values[:-1])) + (" or " if len(b.values) > 1 else "") + str(b.values[-1])
+    text = (f"A bid before play: once dealt, the first player looks at the first {b.after_cards} cards dealt to them "
+            f"(the table and the rest of their cards they see after the bid) and bids a value, {values}, of a card "
+            f"among them. With no such card the deal is thrown in and the same dealer deals again (event "
+            f"{code(b.void)}).")
+    if b.binds == "first_play":
+        text += (" The bid binds the bidder's first play: it must make a build of the value bid, or play a card of "
+                 "that value, capturing with it or laying it on the table.")
+    return text + f" Events see the value bid as {code('bid')}."
+
+
 def builds_words(b) -> str:
     """capture.builds in words: what a build is, how it is made, raised, doubled, taken, and its owner's duty."""
     values = ("any value a card captures as" if b.values is None
@@ -429,7 +449,13 @@ def builds_words(b) -> str:
                      "from the hand." if b.raise_ else "."))
     parts.append("Another set of the build's value joined to it makes a multiple build, which is fixed: it can no "
                  "longer be raised." if b.multiple else "A build is one set of its value: no multiple builds.")
-    if b.owner_must_act:
+    if b.one_per_value:
+        parts.append("At most one build of each value stands: a set of a value made while a build of that value "
+                     "stands is joined to it (making it multiple), and no build is raised to the value of another.")
+    if b.owner_must_act and b.owner_may_trail:
+        parts.append("The player who made or last raised a build must keep a card of its value while it stands "
+                     "(they may trail another card).")
+    elif b.owner_must_act:
         parts.append("The player who made or last raised a build may not trail a card while it stands, nor play "
                      "away their last card of its value except to take it.")
     parts.append("Builds left at the end of the hand go with the table's other cards.")

@@ -194,11 +194,15 @@ function caption(step) {
     step.declared.forEach(function (d) { box.appendChild(document.createTextNode("declares " + d + "; ")); });
     if (step.refused) {
       // The engine refused the play: nothing moved, so say what was tried, not what happened.
-      box.appendChild(document.createTextNode(step.card === null ? "tries to knock. " : "tries to play "));
+      box.appendChild(document.createTextNode(step.bid_made !== null ? "tries to bid " + step.bid_made + ". " :
+                                              step.card === null ? "tries to knock. " : "tries to play "));
       if (step.card !== null) {
         box.appendChild(cards([step.card]));
         box.appendChild(document.createTextNode(". "));
       }
+    } else if (step.bid_made !== null) {
+      // A bid (bid: in the rules): a value named before any card is played
+      box.appendChild(document.createTextNode("bids " + step.bid_made + ". "));
     } else if (step.card === null) {
       box.appendChild(document.createTextNode("knocks. "));
     } else {
@@ -219,6 +223,9 @@ function caption(step) {
     if (step.events.length)
       box.appendChild(el("div", "", "Events: " + step.events.map(eventText).join("; ")));
   }
+  if (step.bid)
+    box.appendChild(el("div", "bid", step.bid.value === null ? "Seat " + step.bid.seat + " bids before any play." :
+                                     "Seat " + step.bid.seat + " bid " + step.bid.value + "."));
   if (step.wild_as)
     box.appendChild(el("div", "", "The wild card " + D.trace.wild + " stands as " + step.wild_as + "."));
   if (step.note) box.appendChild(el("div", "note", step.note));

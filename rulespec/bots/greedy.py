@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from rulespec.bots.policy import best_declarations
+from rulespec.bots.policy import best_declarations, sensible_bid
 from rulespec.run.engine import Hand
 
 
@@ -17,6 +17,8 @@ class GreedyBot:
         self.rng = rng
 
     def choose(self, hand: Hand, seat: int):
+        if hand.bid_pending:             # a bid scores nothing now: the value most held on the cards bid on
+            return [], *sensible_bid(hand)
         decls = best_declarations(hand, seat) if hand.declares_with_play else []
         base = hand.with_declarations(seat, decls) if decls else hand
         best, best_key = None, None

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 
-from rulespec.bots.policy import declared_moves
+from rulespec.bots.policy import declared_moves, sensible_bid
 from rulespec.run.engine import Hand, score_located, stake
 from rulespec.run.stream import Stream
 
@@ -60,6 +60,8 @@ def determinise(hand: Hand, seat: int, rng: random.Random) -> Hand:
     (their shown cards kept), the stock (a fresh deck order of the unseen
     rest), and the record of what was dealt.
     """
+    if hand.bid_pending:                    # before the bid nearly everything is unseen (Hand.redrawn_before_bid)
+        return hand.redrawn_before_bid(seat, rng)
     obs = hand.observation(seat)
     unseen = unseen_cards(obs, hand.rules.N_CARDS)
     rng.shuffle(unseen)
@@ -127,6 +129,10 @@ class ISMCTSBot:
         self.playouts = playouts         # rollouts by the generated playout (False: through Hand, same moves)
 
     def choose(self, hand: Hand, seat: int):
+        if hand.bid_pending:
+            # The bidder has seen only the cards it bids on: a search over this hand's worlds would see the
+            # rest of its deal, so it bids as greedy does, from those cards alone.
+            return [], *sensible_bid(hand)
         decls, moves = declared_moves(hand, seat)
         if len(moves) == 1:
             return decls, moves[0][0], moves[0][1]

@@ -458,6 +458,10 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
 def _endless(i: int, rules) -> RulespecError:
     """Game i reached the hand limit: located at game.target, the one thing that makes a game that long."""
     from rulespec.run.engine import game_length
+    if rules.TARGET is None and rules.HANDS is None:     # a game won by a lead alone
+        return RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands, the most a game may last "
+                             f"({game_length(rules)}): can a side get that far ahead?",
+                             getattr(rules, "TARGET_SPAN", None))
     if rules.TARGET is None:        # a game of a number of hands whose every hand was tied
         return RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands, the most a game may last "
                              f"({game_length(rules)}, a tie playing on): can a side win it?",

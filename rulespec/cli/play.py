@@ -101,6 +101,11 @@ class TerminalGame:
                     if obs["wild_as"] else "")
         self.say(f"table: {self.names(obs['table'])}" + (declared if wild in obs["table"] else "")
                  + (f"   ({obs['face_down']} face down under them)" if obs.get("face_down") else ""))
+        bid = obs.get("bid")
+        if bid is not None:                   # bid: who bids, and the value once bid
+            self.say(f"bid: {self.who(bid['seat'])} "
+                     + (f"bid {bid['value']}" if bid["value"] is not None
+                        else "to bid, on the first cards dealt (the table lies face down until then)"))
         if obs.get("builds"):                 # capture.builds: which table cards are joined, their value, owner
             self.say("builds: " + builds_words(hand.builds, self.names, self.owner))
         for s, shown in enumerate(obs["shown"]):
@@ -136,6 +141,12 @@ class TerminalGame:
         if decls:
             probe = hand.with_declarations(self.me, decls)
         moves = probe.legal_moves()
+        if hand.bid_pending:                  # bid: the values held among the cards bid on
+            self.say("your bids:")
+            for i, (_, value) in enumerate(moves, 1):
+                self.say(f"  {i}) bid {value}")
+            pick = self.ask("your bid: ", len(moves))
+            return [], *moves[pick - 1]
         self.say("your moves:")
         for i, (card, capture) in enumerate(moves, 1):
             self.say(f"  {i}) {self.names([card])} {self.move_text(probe, capture)}")
@@ -171,9 +182,10 @@ class TerminalGame:
 
     def narrate_play(self, seat: int, card: int, capture: int, events, said: str | None = None) -> None:
         verb = "play" if seat == self.me else "plays"
-        what = f", taking {self.names(capture)}" if capture else ", to the table"
         if said is not None:                  # with builds: the move in words, said before it was made
             what = "" if said == "stays on the table" else f": {said}"
+        else:
+            what = f", taking {self.names(capture)}" if capture else ", to the table"
         scored = [e for e in events if e.name not in self.rules.HAND_BONUSES]
         tail = "".join(f" — {e.name}! (+{e.points} {e.category} for side {e.side})" for e in scored)
         self.say(f"{self.who(seat)} {verb} {self.names([card])}{what}{tail}")
@@ -196,6 +208,10 @@ class TerminalGame:
         """Why the deal check that reports `event` threw the deal in: its name and its condition in words."""
         from rulespec.lang.words import Words
         rs = self.compiled.ruleset
+        bid = getattr(rs, "bid", None)
+        if bid is not None and event == bid.void:
+            return (f" (the first player holds no card of {', '.join(map(str, bid.values))} among its first "
+                    f"{bid.after_cards} cards to bid; the same dealer deals again)")
         for check in getattr(rs, "deal_checks", None) or []:
             if check.event == event and check.result != "dealer_wins":
                 again = {"redeal": "the same dealer deals again",
@@ -213,7 +229,9 @@ class TerminalGame:
                  + (f" with {', '.join(f'seat {m}' for m in mates)}" if mates else "") + " ===")
         for event in hand.dealer_events:
             self.say(f"deal: {event}{self.deal_reason(event)}")
-        if hand.deal_log and hand.deal_log[-1] is not None:
+        if hand.bid_pending:
+            self.say(f"dealt to the table: {hand.table.bit_count()} cards, face down until the bid")
+        elif hand.deal_log and hand.deal_log[-1] is not None:
             # The table as dealt, before anyone plays (a dealer bonus may take it at once).
             self.say(f"dealt to the table: {self.names(hand.deal_log[-1][0])}")
         dealer_bonus = [e for e in hand.events if e.play == 0]
@@ -229,11 +247,17 @@ class TerminalGame:
                 decls, card, capture = self.person_turn(hand)
             else:
                 decls, card, capture = self.bots[seat].choose(hand, seat)
-            said = self.move_text(hand, capture) if getattr(rules, "BUILDS", None) is not None else None
+            bidding = hand.bid_pending
+            said = self.move_text(hand, capture) if getattr(rules, "BUILDS", None) is not None and not bidding \
+                else None
             try:
                 events = hand.play(seat, card, capture, decls)
             except IllegalMove as err:        # a bot's mistake would be a bug; say it rather than crash
                 raise RulespecError(f"{self.who(seat)}: {err.message}") from None
+            if bidding:
+                self.say(f"{self.who(seat)} bid{'' if seat == self.me else 's'} {capture}; the table is turned "
+                         f"face up: {self.names(hand.table)}")
+                continue
             if decls:
                 self.narrate_declarations(seat, decls, events)
             self.narrate_play(seat, card, capture, events, said)

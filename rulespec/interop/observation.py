@@ -34,6 +34,11 @@ adapters' `episode="game"`) starts from the game's totals, so they move
 between hands. `Hand.observation` gives the same as `game_totals` (a list,
 own side first) and `target` (None for no target).
 
+A ruleset with a bid before play (bid:) has one more 0/1 block after `round` (before the blocks below): `bid` (V, the value bid,
+one-hot; all zero before the bid; the bidder is the seat after the dealer). Until the bid the bidder's
+`hand` block holds only the cards it bids on, the others' nothing, and the table block nothing (it lies
+face down until the bid).
+
 A ruleset whose table is a pile (capture.table: pile) has two more 0/1 blocks
 after `round`: `top` (N, the pile's top card; all zero when the table is
 empty) and `face_down` (N+1, how many cards lie face down under the pile,
@@ -100,6 +105,9 @@ class Observer:
                       ("pending_declared", N), ("card", N), ("partial", N), ("wild_as", self.n_ranks),
                       ("seat", n), ("dealer", n), ("to_move", n), ("phase", len(PHASES)),
                       ("hand_sizes", n * (self.max_hand + 1)), ("stock", N + 1), ("round", len(schedule) + 1)]
+        bid = getattr(rules, "BID", None)
+        if bid is not None:              # the value bid, one-hot
+            bit_blocks += [("bid", max(bid["values"]))]
         self._pile = bool(rules.PILE)
         if self._pile:                   # the pile's top card and how many lie face down under it
             bit_blocks += [("top", N), ("face_down", N + 1)]
@@ -180,8 +188,14 @@ class Observer:
         hand = d.hand
         hands = hand.hands
         # Every 0/1 block as one integer, each block shifted into place (offsets from self.blocks).
-        big = (hands[seat] | (hand.table & ~hand.face_down) << self.N | hand.previous << self._shift2
-               | self._seat_bits[seat][hand.dealer] | self._round_bits[hand.round])
+        if hand.bid_pending:             # before the bid: the bidder's cards bid on, the table face down
+            big = (hand.bid_cards if seat == hand.bidder else 0) | self._seat_bits[seat][hand.dealer] \
+                | self._round_bits[hand.round]
+        else:
+            big = (hands[seat] | (hand.table & ~hand.face_down) << self.N | hand.previous << self._shift2
+                   | self._seat_bits[seat][hand.dealer] | self._round_bits[hand.round])
+        if hand.bid is not None:
+            big |= 1 << self.blocks["bid"].start + hand.bid - 1
         piles = hand.piles
         for side, shift in self._pile_shifts[seat]:
             big |= piles[side] << shift

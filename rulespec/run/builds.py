@@ -100,7 +100,8 @@ def _disjoint_unions(sets: list[int], avoid: int) -> list[int]:
 class Config:
     """The module's BUILDS, read once: the options of the construct and the cards' values."""
 
-    __slots__ = ("values", "raise_", "multiple", "owner_must_act", "subtract", "table_values", "hand_values")
+    __slots__ = ("values", "raise_", "multiple", "owner_must_act", "subtract", "table_values", "hand_values",
+                 "one_per_value", "owner_may_trail")
 
     def __init__(self, spec: dict):
         self.values = frozenset(spec["values"]) if spec.get("values") is not None else None
@@ -108,6 +109,8 @@ class Config:
         self.multiple = spec["multiple"]
         self.owner_must_act = spec["owner_must_act"]
         self.subtract = spec.get("subtract", False)   # written in BUILDS only when true
+        self.one_per_value = spec.get("one_per_value", False)      # written only when on (emit_builds)
+        self.owner_may_trail = spec.get("owner_may_trail", False)
         self.table_values = spec["table_values"]     # per card index: the values it counts as on the table
         self.hand_values = spec["hand_values"]       # per card index: the values it captures as from the hand
 
@@ -158,7 +161,10 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
                     options.append((b.cards, b, 1))      # raised: the build and the card make the new value
                 elif cfg.subtract and not b.fixed and any(b.value - cv == v for cv in tv[card]):
                     options.append((b.cards, b, 1))      # lowered: the build less the card is the new value
+        standing = any(b.value == v for b in builds)
         for cards, joined, sets in options:
+            if cfg.one_per_value and standing and (joined is None or joined.value != v):
+                continue                                 # one build per value: a set of v joins the build of v
             for extra in _disjoint_unions(groups, cards):
                 total_sets = sets + len(_split_count(extra, groups))
                 if not (cards | extra):
@@ -258,7 +264,7 @@ def owner_allows(cfg: Config, seat: int, card: int, rest: int, mask: int,
     own = [b for b in builds if b.owner == seat]
     if not own:
         return None
-    if mask == 0:
+    if mask == 0 and not cfg.owner_may_trail:
         return "the owner of a build may not trail while it stands: capture, build or raise"
     held = {v for c in _bits(rest) for v in cfg.hand_values[c]}
     for b in own:

@@ -17,6 +17,7 @@ else:
     from rulespec.run.records import NamedTuple
 
 from rulespec.errors import RulespecError
+from rulespec.run import bid as _bid
 from rulespec.run import builds as _builds
 from rulespec.run.declarations import Declaration, declarer, open_in, unique_holder
 from rulespec.run.pickling import state_with_rules, state_without_rules
@@ -272,6 +273,13 @@ class Hand:
     cut_short: bool
     builds: list[_builds.Build]
     _build_cfg: _builds.Config | None
+    bidder: int | None
+    bid: int | None
+    bid_cards: int
+    bid_log: list[int]
+    bid_pending: bool
+    bid_binds: bool
+    _bid_cfg: _bid.Config | None
 
     def __init__(self, rules: CompiledRules, seats: int, dealer: int, source: DealSource,
                  game: GameState | None = None):
@@ -324,6 +332,14 @@ class Hand:
         self.builds: list[_builds.Build] = []  # the builds on the table (capture.builds; their cards are in table)
         spec = getattr(rules, "BUILDS", None)
         self._build_cfg = _builds.Config(spec) if spec is not None else None
+        spec = getattr(rules, "BID", None)
+        self._bid_cfg = _bid.Config(spec) if spec is not None else None
+        self.bidder = (dealer + 1) % seats if spec is not None else None   # the first player bids
+        self.bid: int | None = None            # the value bid (None: no bid yet, or none in these rules)
+        self.bid_cards = 0                     # the cards the bidder bids on (its first cards dealt)
+        self.bid_log: list[int] = []           # per deal (thrown-in ones too): the cards the bidder bid on
+        self.bid_pending = False               # the bid is due before any play
+        self.bid_binds = False                 # the bid still binds the bidder's first play
         try:
             self._start()
         except RulespecError:
@@ -348,6 +364,7 @@ class Hand:
         table_before = self.table
         arrived = len(self._arrivals)
         src = self.source
+        seen: list[int] = []                        # the bidder's cards of a first round, in the order dealt
         if src.order is not None:
             n = self.n
             first = (self.dealer + 1) % n
@@ -373,6 +390,8 @@ class Hand:
                         seat = (first + j) % n
                         for c in chunk[pos:pos + packet]:
                             hands[seat] |= 1 << c
+                        if seat == self.bidder and self.round == 1:
+                            seen.extend(chunk[pos:pos + packet])
                         pos += packet
         else:
             if src.round_no >= len(src.rounds):
@@ -382,6 +401,11 @@ class Hand:
             if table_only:
                 self._keep_explicit_hands(given)
             self._lay_explicit(given, seat_cards, table_cards)
+            if self.bidder is not None:
+                seen = list(given.hands.get(self.bidder, ()))   # a transcript lists the cards bid on first
+        if self._bid_cfg is not None and self.round == 1:
+            self.bid_cards = _bid.first_seen(seen, self._bid_cfg.after_cards)
+            self.bid_log.append(self.bid_cards)
         self.round_dealt = list(self.hands)
         # The public record: a card laid face down is not in it (table_laid, the rules' own record, has it).
         self.deal_log.append((self.table & ~table_before & ~self.face_down, tuple(self.hands)))
@@ -522,6 +546,8 @@ class Hand:
             if self.over:                  # an outcome asked at the deal ended the game
                 return
             check = rules.deal_check(self.table, self.top_mask()) if rules.PILE else rules.deal_check(self.table)
+            if check is None and self._bid_cfg is not None and not _bid.bid_values(self._bid_cfg, self.bid_cards):
+                check = ("bid", "redeal", self._bid_cfg.void)    # no card to bid: thrown in, the same dealer deals
             if check is not None:
                 thrown_in += 1
                 if thrown_in > MAX_REDEALS:
@@ -571,6 +597,7 @@ class Hand:
             if rules.POINTS == "as_made":
                 self._reached()
         self.turn = (self.dealer + 1) % self.n
+        self.bid_pending = self._bid_cfg is not None and not self.over
 
     def _redeal_table(self) -> None:
         """A deal check's `redeal_table`: the table cards are shuffled back into the stock and the first round's
@@ -790,9 +817,26 @@ class Hand:
         return sorted(caps)
 
     def legal_moves(self) -> list[tuple[int, int]]:
-        """(card, capture mask) pairs the current seat may play, in ascending order (sorted())."""
+        """(card, capture mask) pairs the current seat may play, in ascending order (sorted()). While a bid
+        is due, the bids: (BID_MOVE, value) each (run/bid.py); while it binds, the moves that keep it."""
         if self.over:
             return []
+        if self.bid_pending:
+            return [(_bid.BID_MOVE, v) for v in _bid.bid_values(self._bid_cfg, self.bid_cards)]
+        moves = self._card_moves()
+        return self._bound(moves) if self.bid_binds and self.turn == self.bidder else moves
+
+    def _bound(self, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The moves that keep the bid binding the bidder's first play (an error when none does)."""
+        cfg, n_cards = self._bid_cfg, self.rules.N_CARDS
+        kept = [(c, m) for c, m in moves if _bid.keeps_bid(cfg, self.bid, c, m, n_cards)]
+        if not kept:
+            raise RuleFailed(f"no move of seat {self.turn} keeps its bid of {self.bid} (the rules leave the "
+                             f"bidder no first play of the value bid)")
+        return kept
+
+    def _card_moves(self) -> list[tuple[int, int]]:
+        """legal_moves() of a card play, every rule but the bid's."""
         hand = self.hands[self.turn]
         pending = self.declared[self.turn] & hand
         if self.rules.DECLARED_FIRST and pending:
@@ -820,7 +864,7 @@ class Hand:
 
     def legal_moves_after(self, declarations) -> list[tuple[int, int]]:
         """The current seat's legal moves once it has made these declarations (nothing is changed or copied)."""
-        if self.over or not declarations:
+        if self.over or not declarations or self.bid_pending:
             return self.legal_moves()
         seat = self.turn
         wild_as = self.wild_as
@@ -839,7 +883,7 @@ class Hand:
             # with builds (no wild card there: checks/check.build_problems) a card's moves are the builds' own
             moves += [(c, m) for m in (self._build_moves(c) if self._build_cfg is not None
                                        else self._options_as(c, wild_as))]
-        return moves
+        return self._bound(moves) if self.bid_binds and seat == self.bidder else moves
 
     # -- the caller's arguments --------------------------------------------------
     # Checked before anything changes: a bad call is an IllegalMove and leaves the state as it was.
@@ -1091,7 +1135,12 @@ class Hand:
 
     # -- play ------------------------------------------------------------------
     def play(self, seat: int, card: int, capture: int, declarations: list[Declaration] = ()) -> list[Event]:
-        """Play `card` (an index) taking `capture` (a real mask; 0 for none); returns the events."""
+        """Play `card` (an index) taking `capture` (a real mask; 0 for none); returns the events. A bid is
+        played as the move (BID_MOVE, value) (run/bid.py)."""
+        if card == _bid.BID_MOVE and type(card) is int and self._bid_cfg is not None:
+            if declarations:
+                raise IllegalMove("a bid goes with no declarations")
+            return self.make_bid(seat, capture)
         n_cards = self.rules.N_CARDS
         if not (type(seat) is int and 0 <= seat < self.n and type(card) is int and 0 <= card < n_cards
                 and type(capture) is int and 0 <= capture and not capture >> n_cards):   # the usual call, at once
@@ -1107,6 +1156,9 @@ class Hand:
         self._deal_pending()
         if seat != self.turn:
             raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        if self.bid_pending:
+            raise IllegalMove(f"seat {seat} bids before any play (one of "
+                              f"{', '.join(map(str, _bid.bid_values(self._bid_cfg, self.bid_cards)))})")
         if not declarations:
             return self._play_card(seat, card, capture)
         # The declarations are checked before anything changes; if the card is then refused, only
@@ -1125,6 +1177,26 @@ class Hand:
                 self.declared_wild[seat] = wild
             raise
         return events
+
+    def make_bid(self, seat: int, value: int) -> list[Event]:
+        """The bidder bids `value`: one of the bid's values it holds a card of among the cards it has seen.
+        No events; the bid binds its first play (bid.binds)."""
+        self._check_seat(seat)
+        if not self.bid_pending:
+            raise IllegalMove("no bid is due now" if self.bid is None or self.over else
+                              f"seat {self.bidder} has bid {self.bid} already")
+        if seat != self.bidder:
+            raise IllegalMove(f"seat {self.bidder} bids, not seat {seat}")
+        allowed = _bid.bid_values(self._bid_cfg, self.bid_cards)
+        if not _is_int(value) or value not in allowed:
+            raise IllegalMove(f"seat {seat} cannot bid {_shown(value)}: a bid is one of "
+                              f"{', '.join(map(str, sorted(self._bid_cfg.values)))} held among the cards it bids on "
+                              f"({self.rules.card_names(self.bid_cards)}): {', '.join(map(str, allowed))}")
+        self.bid = value
+        self.bid_pending = False
+        self.bid_binds = self._bid_cfg.binds == "first_play"
+        self._legal = None
+        return []
 
     def _play_card(self, seat: int, card: int, capture: int) -> list[Event]:
         rules = self.rules
@@ -1150,6 +1222,9 @@ class Hand:
                 if self._build_cfg is not None:
                     self._refuse_build(card, capture, options)
                 self._refuse(card, capture, options)
+        bound = self.bid_binds and seat == self.bidder
+        if bound and not _bid.keeps_bid(self._bid_cfg, self.bid, card, capture, rules.N_CARDS):
+            raise IllegalMove(_bid.bind_words(self.bid))
         move = capture
         if capture >> rules.N_CARDS:
             capture = 0                    # a build takes nothing: the played card joins the table
@@ -1187,6 +1262,8 @@ class Hand:
         except Exception as exc:
             _raise_located(exc, rules)
         self.plays += 1
+        if bound:
+            self.bid_binds = False
         hands[seat] = rest
         if self.declared[seat]:
             self.declared[seat] &= ~bit
@@ -1327,7 +1404,8 @@ class Hand:
     def _state_of(self, side: int) -> dict[str, int]:
         """The running-state names an event reads (the compiled module's EVENT_READS), for `side`."""
         totals = self.running_totals()
-        state = {"game_score": totals[side], "rival_score": max(totals[:side] + totals[side + 1:], default=0)}
+        state = {"game_score": totals[side], "rival_score": max(totals[:side] + totals[side + 1:], default=0),
+                 "bid": self.bid or 0}
         return {name: state[name] for name in self.rules.EVENT_READS}
 
     def _reached(self) -> bool:
@@ -1410,7 +1488,9 @@ class Hand:
             "dealer": self.dealer,
             "round": self.round,
             "turn": self.current_seat,
-            "hand": _lowbits(self.hands[seat]),
+            # before the bid the bidder has seen the cards it bids on, the others nothing yet
+            "hand": _lowbits(self.hands[seat] if not self.bid_pending else
+                             self.bid_cards if seat == self.bidder else 0),
             "hand_sizes": [h.bit_count() for h in self.hands],
             "shown": [_lowbits(self.shown[s] & self.hands[s]) for s in range(self.n)],
         }
@@ -1419,7 +1499,9 @@ class Hand:
             obs["top"] = self.top_mask().bit_length() - 1 if self.table else None
             obs["face_down"] = self.face_down.bit_count()
         else:
-            obs["table"] = list(self.table_order)
+            obs["table"] = [] if self.bid_pending else list(self.table_order)   # face down until the bid
+        if self._bid_cfg is not None:
+            obs["bid"] = {"seat": self.bidder, "value": self.bid, "due": self.bid_pending}
         if self._build_cfg is not None:
             obs["builds"] = [{"cards": _lowbits(b.cards), "value": b.value, "owner": b.owner, "fixed": b.fixed}
                              for b in self.builds]
@@ -1487,6 +1569,53 @@ class Hand:
         new.deal_log = []
         new.table_laid = []
         new.source = DealSource(order=list(stock), rng=rng)
+        return new
+
+    def redrawn_before_bid(self, seat: int, rng: random.Random) -> "Hand":
+        """Before the bid (bid:): a copy in which every card `seat` has not seen is redrawn: every hand, the
+        table and the stock, but for the bidder the cards it bids on. Each hand keeps its size; the bidder's
+        cards bid on are, for another seat, its first `after_cards` cards redrawn until they hold a value it
+        could bid (the deal was not thrown in: that much every seat knows)."""
+        self._check_seat(seat)
+        if not self.bid_pending:
+            raise IllegalMove("the bid has been made: redraw the hidden cards with with_hidden")
+        cfg = self._bid_cfg
+        kept = self.bid_cards if seat == self.bidder else 0
+        stock = self.source.order[self.source.pos:] if self.source.order is not None else []
+        dealt = self.table
+        for h in self.hands:
+            dealt |= h
+        pool = [c for c in _lowbits(dealt & ~kept)] + list(stock)
+        for _ in range(MAX_REDEALS):
+            rng.shuffle(pool)
+            at = 0
+            hands = []
+            for s, h in enumerate(self.hands):
+                need = h.bit_count() - (kept.bit_count() if s == self.bidder else 0)
+                mask = kept if s == self.bidder else 0
+                for c in pool[at:at + need]:
+                    mask |= 1 << c
+                hands.append((mask, pool[at:at + need]))
+                at += need
+            seen = kept or _bid.first_seen(hands[self.bidder][1], cfg.after_cards)
+            if _bid.bid_values(cfg, seen):
+                break
+        else:
+            raise RulespecError("no redrawn deal gives the bidder a value to bid")
+        new = self.clone()
+        new.hands = [m for m, _ in hands]
+        new.round_dealt = list(new.hands)
+        table_cards = pool[at:at + self.table.bit_count()]
+        at += len(table_cards)
+        new.table = 0
+        for c in table_cards:
+            new.table |= 1 << c
+        new._arrivals = list(table_cards)
+        new.bid_cards = seen
+        new.deal_log = []
+        new.table_laid = []
+        new.bid_log = []
+        new.source = DealSource(order=list(pool[at:]), rng=rng)
         return new
 
     def _redraw_face_down(self, cards: list[int]) -> None:
@@ -1582,9 +1711,12 @@ def stake(rules: CompiledRules) -> int:
 
 
 def game_length(rules: CompiledRules) -> str:
-    """How the game ends, in a few words: `first to 51`, `12 hands`, `first to 51 or 12 hands`."""
+    """How the game ends, in a few words: `first to 51`, `12 hands`, `first to 51 or 12 hands`, `a lead of 100`
+    (a lead is named only where it alone ends the game)."""
     parts = ([f"first to {rules.TARGET}"] if rules.TARGET is not None else []) + \
         ([f"{rules.HANDS} hand{'s' if rules.HANDS != 1 else ''}"] if rules.HANDS is not None else [])
+    if not parts and getattr(rules, "LEAD", None) is not None:
+        parts = [f"a lead of {rules.LEAD}"]
     return " or ".join(parts)
 
 

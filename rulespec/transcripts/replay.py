@@ -23,6 +23,7 @@ from rulespec.run.engine import (
     Hand,
     IllegalMove,
 )
+from rulespec.run.bid import BID_MOVE
 from rulespec.run.builds import build_move, split_move
 from rulespec.transcripts.transcript import read_transcript, resolve_ruleset_ref
 
@@ -88,6 +89,17 @@ class _Replayer:
             raise RulespecError(f"{self.where(play)} makes a build, but {self.rules.RULESET_ID} has no builds "
                                 f"(capture.builds)", play.build_span or play.span)
         return build_move(self.mask(play.build, "the build"), play.value, self.rules.N_CARDS)
+
+    def card_move(self, play) -> tuple[int | None, int]:
+        """(card, move mask) of a play: a bid is (BID_MOVE, the value bid) (run/bid.py); a knock (None, 0)."""
+        if play.bid is not None:
+            if getattr(self.rules, "BID", None) is None:
+                raise RulespecError(f"{self.where(play)} is a bid, but {self.rules.RULESET_ID} has no bid (bid:)",
+                                    play.bid_span or play.span)
+            return BID_MOVE, play.bid
+        if play.card is None:
+            return None, 0
+        return self.card(play.card), self.move(play)
 
     def names(self, mask: int) -> list[str]:
         return sorted(self.rules.card_names(mask).split()) if mask else []
@@ -308,7 +320,7 @@ class _Replayer:
             probe._lay_round()
 
     def where(self, play) -> str:
-        card = play.card.name if play.card is not None else "knock"
+        card = play.card.name if play.card is not None else f"bid {play.bid}" if play.bid is not None else "knock"
         return f"play {play.number} (seat {play.seat}, {card})"
 
     def play(self, hand: Hand, play) -> bool:
@@ -316,13 +328,12 @@ class _Replayer:
         where = self.where(play)
         if hand.round_pending and play.card is not None and hand.source.round_no >= len(hand.source.rounds):
             raise self.missing_round(play, hand.round + 1)
-        card = self.card(play.card) if play.card is not None else None
-        capture = self.move(play) if play.card is not None else 0
+        card, capture = self.card_move(play)
         try:
             if not (isinstance(play.seat, int) and 0 <= play.seat < hand.n):
                 raise IllegalMove(f"there is no seat {play.seat}: this hand's seats are 0 to {hand.n - 1}")
             decls = self.declarations(hand, play)
-            if play.legal is not None and card is not None:
+            if play.legal is not None and play.card is not None:
                 self.check_legal(hand, play, decls, card, where)
             if card is None:
                 events = hand.declare(play.seat, decls)

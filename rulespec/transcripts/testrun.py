@@ -226,11 +226,10 @@ def updated_text(path: Path) -> str:
     hand = r.new_hand()
     names = r.rules.CARD_NAMES
     for play, entry in zip(r.t.plays, doc.get("plays", [])):
-        card = r.card(play.card) if play.card is not None else None
-        capture = r.move(play) if card is not None else 0
+        card, capture = r.card_move(play)
         try:
             decls = r.declarations(hand, play)
-            if "legal" in entry and card is not None:
+            if "legal" in entry and play.card is not None:
                 probe = hand.clone()
                 if decls:
                     probe._apply_declarations(play.seat, decls, with_card=True)

@@ -38,6 +38,8 @@ class Step:
     face_down: int = 0               # table cards lying face down under `table` (which ones, nobody sees)
     builds: list[dict] = field(default_factory=list)   # capture.builds: each build's cards, value, owner, fixed
     built: dict | None = None        # the build this play made: its value and the table cards it joined
+    bid_made: int | None = None      # bid: the value this play bid (no card played)
+    bid: dict | None = None          # bid: the bid standing, {seat, value} (value None before the bid)
 
 
 @dataclass
@@ -71,10 +73,13 @@ def _names(rules, mask: int) -> list[str]:
     return [names[i] for i in range(rules.N_CARDS) if mask >> i & 1]
 
 
-def _snapshot(hand: Hand, number: int, seat, card, capture: int, declared, events, note="", refused=False) -> Step:
+def _snapshot(hand: Hand, number: int, seat, card, capture: int, declared, events, note="", refused=False,
+              bid_made: int | None = None) -> Step:
     rules = hand.rules
     value = capture >> rules.N_CARDS            # a build's move holds its value above the deck's bits
     return Step(
+        bid_made=bid_made,
+        bid={"seat": hand.bidder, "value": hand.bid} if hand.bidder is not None else None,
         number=number, seat=seat, card=card,
         capture=[] if value else _names(rules, capture),
         built={"value": value, "cards": _names(rules, capture)} if value else None,
@@ -130,7 +135,11 @@ class _Tracer(_Replayer):
             note = f"refused, as the transcript expects: {reason}"
             if str(play.error).strip() != reason:
                 note += f" (the transcript says: {play.error})"
-            self.steps.append(_snapshot(hand, play.number, play.seat, card, 0, declared, [], note=note, refused=True))
+            self.steps.append(_snapshot(hand, play.number, play.seat, card, 0, declared, [], note=note, refused=True,
+                                        bid_made=play.bid))
+        elif play.bid is not None:
+            self.steps.append(_snapshot(hand, play.number, play.seat, None, 0, declared, [],
+                                        note="; ".join(self.failures[failures:]), bid_made=play.bid))
         else:
             capture = self.move(play) if card is not None else 0
             note = "; ".join(self.failures[failures:])

@@ -68,7 +68,7 @@ class TableBuild:
 
 @dataclass(frozen=True)
 class Play:
-    """One listed play (number is 1-based): a card and capture, or a knock (no card)."""
+    """One listed play (number is 1-based): a card and capture, a knock (no card), or a bid (`bid`, a value)."""
 
     number: int
     seat: int
@@ -88,6 +88,8 @@ class Play:
     build: list[CardRef] | None = None   # the table cards a build joins (capture.builds), with `value`
     value: int | None = None
     build_span: Span | None = None
+    bid: int | None = None               # a bid (bid: in the rules): the value bid; no card is played
+    bid_span: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -304,6 +306,8 @@ class _Build:
             build=self.cards(item["build"]) if "build" in item else None,
             value=item.get("value"),
             build_span=vs.get("build"),
+            bid=item.get("bid"),
+            bid_span=vs.get("bid"),
         )
 
     def table_cards(self, items: LocList) -> list[CardRef]:
