@@ -113,12 +113,27 @@ class SplitMix:
         """The generator of hand `index` of a run with `seed` (as rs_simulate seeds it)."""
         return cls(_mix((seed & MASK64) ^ _mix((index + GOLDEN) & MASK64)))
 
+    @classmethod
+    def for_stream(cls, seed: int, index: int, which: int) -> "SplitMix":
+        """Stream `which` of unit `index` (a hand or a game) of a run with `seed`, as rs_seed seeds it: 0 a
+        hand's one stream or a game's deals, 1 + s the bot of seat s in a game."""
+        r = cls.for_hand(seed, index)
+        if which:
+            r.s = _mix((r.s + which * GOLDEN) & MASK64)
+        return r
+
     def next(self) -> int:
         self.s = (self.s + GOLDEN) & MASK64
         return _mix(self.s)
 
     def below(self, n: int) -> int:
         return ((self.next() >> 32) * n) >> 32
+
+    randrange = below          # RandomBot's draw (random.Random.randrange(n))
+
+    def random(self) -> float:
+        """A float in [0, 1) from 53 bits of one output (rs_random; GreedyBot's tie-break)."""
+        return (self.next() >> 11) * 2.0 ** -53
 
     def shuffle(self, items: list) -> None:
         """Fisher-Yates from the end, two 32-bit draws per output (the C playout's deal)."""
@@ -366,6 +381,9 @@ class Batch:
     events: dict[str, int]
     per_hand: list[dict] | None
     trace: list[tuple[int, int, int, int, int, int]] | None
+    games: int = 0
+    game_hands: int = 0
+    game_wins: list[int] | None = None
 
 
 # rs_simulate's error codes (codegen_c.ERRORS): the message, and whether it is a limit of the C's lists.
@@ -378,6 +396,8 @@ _MESSAGES = {
         "offer them)", True),
     6: ("the seat to play has no card (the native engine stops the hand)", True),
 }
+BOTS = {"random": 0, "greedy": 1}     # codegen_c.BOTS: the bots rs_play plays
+MAX_HANDS_PER_GAME = 1000           # as bots/simulate.py's (the C's): a longer game is an error
 
 
 @dataclass
@@ -408,11 +428,12 @@ class Native:
         self.path = lib_path              # where it was loaded from (for messages)
         self._compiled, self._ref, self._options, self._root = compiled, ref, options, root
         self.lib = lib
-        fn = self.lib.rs_simulate
+        i64p, i32p = ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32)
+        fn = self.lib.rs_play
         fn.restype = ctypes.c_int
-        fn.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int,
-                       ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32),
-                       ctypes.POINTER(ctypes.c_int64), ctypes.c_int64, ctypes.POINTER(ctypes.c_int64)]
+        fn.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int, i32p, ctypes.c_int,
+                       i64p, i64p, i32p, ctypes.c_int64, i64p, i64p, ctypes.c_int64, i64p]
+        self.lib.rs_error_index.restype = ctypes.c_int64
         self.lib.rs_ruleset_id.restype = ctypes.c_char_p
         self.lib.rs_error_where.restype = ctypes.c_int
 
@@ -429,14 +450,19 @@ class Native:
         return self.lib.rs_ruleset_id().decode("utf-8")
 
     def run(self, seed: int, first: int, count: int, seats: int, *, per_hand: bool = False,
-            trace_cap: int = 0) -> Batch:
-        """Play hands first..first+count-1 of the run `seed` with `seats` players (per hand rows, a move trace)."""
+            trace_cap: int = 0, bots: list[str] | None = None, games: bool = False) -> Batch:
+        """Play hands (or, `games`, whole games) first..first+count-1 of the run `seed` with `seats` players,
+        `bots` per seat (random or greedy; None: random); per hand rows, a move trace."""
         lay = self.meta
         if seats not in lay.player_counts:
             raise RulespecError(f"{lay.id} is played by {', '.join(map(str, lay.player_counts))} players, "
                                 f"not {seats}")
-        if not 0 <= count <= MAX_BATCH:
-            raise RulespecError(f"a native batch is 0 to {MAX_BATCH} hands, not {count}")
+        most = MAX_BATCH // MAX_HANDS_PER_GAME if games else MAX_BATCH
+        if not 0 <= count <= most:
+            raise RulespecError(f"a native batch is 0 to {most} {'games' if games else 'hands'}, not {count}")
+        if bots is not None and (len(bots) != seats or any(b not in BOTS for b in bots)):
+            raise RulespecError(f"the native engine plays {' or '.join(BOTS)} bots, one per seat: not {bots}")
+        policy = (ctypes.c_int32 * seats)(*(BOTS[b] for b in bots)) if bots is not None else None
         k = lay.sides[seats]
         nc, ne, no = len(lay.categories), len(lay.events), len(lay.outcomes)
         shape = (ctypes.c_int32 * 4)()
@@ -446,12 +472,23 @@ class Native:
                                     f"ruleset {lay.id} (built for another version of it?)")
         agg = (ctypes.c_int64 * (4 + k + no + 2 * k * (nc + 2) + ne))()
         stride = 2 + k * (nc + 1) + ne
-        ph = (ctypes.c_int32 * (stride * count))() if per_hand else None
+        gagg = (ctypes.c_int64 * (2 + k))()
+        # A game's hands are not known before it is played: rows for a few per game, and the batch played
+        # again with room for all of them where that was too few (the same hands: the streams are the run's).
+        cap = (count * (8 if games else 1)) if per_hand else 0
         tr = (ctypes.c_int64 * (6 * trace_cap))() if trace_cap else None
-        tl = ctypes.c_int64(0)
-        code = self.lib.rs_simulate(seed & MASK64, first, count, seats, agg, ph, tr, trace_cap, ctypes.byref(tl))
-        if code:
-            raise self._error(code)
+        tl, phl = ctypes.c_int64(0), ctypes.c_int64(0)
+        while True:
+            ph = (ctypes.c_int32 * (stride * cap))() if per_hand else None
+            code = self.lib.rs_play(seed & MASK64, first, count, seats, policy, int(games), agg, gagg, ph, cap,
+                                   ctypes.byref(phl), tr, trace_cap, ctypes.byref(tl))
+            if code:
+                raise self._error(code)
+            if phl.value <= cap or not per_hand:
+                break
+            cap = phl.value
+            ctypes.memset(agg, 0, ctypes.sizeof(agg))
+            ctypes.memset(gagg, 0, ctypes.sizeof(gagg))
         a = list(agg)
         cats = lay.categories + ["total", "margin"]
         wins = a[4:4 + k]
@@ -468,7 +505,7 @@ class Native:
         rows = None
         if per_hand:
             rows = []
-            for h in range(count):
+            for h in range(phl.value):
                 r = ph[h * stride:(h + 1) * stride]
                 rows.append({
                     "plays": r[0],
@@ -481,12 +518,16 @@ class Native:
         trace = [(h, seat, card, cap & MASK64, dec & MASK64, wild)
                  for h, seat, card, cap, dec, wild in (tr[6 * i:6 * i + 6] for i in range(tl.value))] \
             if trace_cap else None
-        return Batch(a[0], a[1], a[2], a[3], wins, outcomes, sums, squares, events, rows, trace)
+        return Batch(a[0], a[1], a[2], a[3], wins, outcomes, sums, squares, events, rows, trace,
+                     gagg[0], gagg[1], list(gagg[2:]))
 
     def _error(self, code: int) -> RulespecError:
         """The error of rs_simulate's code, located at the rule that caused it (NativeLimit for a limit of
         the C's lists, which the Python engine does not have)."""
         where = self.lib.rs_error_where()
+        if code == 7:
+            from rulespec.bots.simulate import _endless
+            return _endless(self.lib.rs_error_index(), self.compiled.module)
         if code == 3:
             from rulespec.compiler.emit_c import Aux
             aux = Aux()      # the spans in the order the generator numbered them: generate again

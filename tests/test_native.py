@@ -345,11 +345,19 @@ def test_engine_native_names_the_unsupported_construct(capsys, tmp_path):
     assert "Traceback" not in err and "^" in err
 
 
-def test_engine_native_refuses_other_bots_and_games(capsys):
-    assert run(["simulate", "cirulla", "--games", "2", "--engine", "native"]) == 2
-    assert "not whole games" in capsys.readouterr().err
-    assert run(["simulate", "cirulla", "--hands", "2", "--bots", "greedy", "--engine", "native"]) == 2
-    assert "random bots only" in capsys.readouterr().err
+def test_engine_native_refuses_other_bots(capsys):
+    assert run(["simulate", "cirulla", "--hands", "2", "--bots", "ismcts:5", "--engine", "native"]) == 2
+    assert "random and greedy bots only" in capsys.readouterr().err
+
+
+@needs_cc
+def test_simulate_engine_native_plays_games_and_greedy_bots(capsys):
+    assert run(["simulate", "cirulla", "--games", "30", "--bots", "random,greedy", "--engine", "native",
+                "--json"]) == 0
+    out = capsys.readouterr()
+    doc = yaml.safe_load(out.out)
+    assert doc["engine"] == "native" and doc["games"] == 30 and sum(doc["game_wins"]) == 30
+    assert doc["win_rate"]["by"] == "games" and doc["mean_hands_per_game"] > 1 and out.err == ""
 
 
 # -------------------------------------------------------------------- no compiler

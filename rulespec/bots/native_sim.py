@@ -1,11 +1,13 @@
-"""Simulation on the native engine: random bots (declaring their best bonuses) in generated C, many hands per call.
+"""Simulation on the native engine: random and greedy bots (declaring their best bonuses) in generated C, many
+hands or games per call.
 
 `choose_engine` decides between the Python and the native engine for a run
 (`python`, `native` or `auto`) and says why when it cannot use the native
-one; `simulate_native` plays the hands and returns the same `Stats` as
-bots/simulate.py. Hand i of a native run draws its deal and its bots' choices
-from splitmix64 seeded with (seed, i) (compiler/native.py), so the figures
-are reproducible per seed but are not the Python engine's hands for that seed.
+one; `simulate_native` plays the hands or games and returns the same `Stats`
+as bots/simulate.py. Hand i of a native run draws its deal and its bots' choices
+from splitmix64 seeded with (seed, i); game i its deals from one such stream and
+each seat's bot from its own (compiler/native.py), so the figures are
+reproducible per seed but are not the Python engine's hands for that seed.
 """
 from __future__ import annotations
 
@@ -14,14 +16,14 @@ from rulespec.errors import RulespecError
 
 ENGINES = ("python", "native", "auto")
 BATCH = 20_000           # hands per native call (progress is reported between calls)
+GAME_BATCH = 2_000       # games per native call (a few hands each; at most native.MAX_BATCH // 1000)
+NATIVE_BOTS = ("random", "greedy")
 
 
-def native_obstacle(compiled, *, bots: list[str], games: int | None, backend: str) -> str | None:
+def native_obstacle(compiled, *, bots: list[str], backend: str) -> str | None:
     """Why this run cannot use the native engine (a construct, the run's settings), or None if it can."""
-    if games is not None:
-        return "the native engine plays independent hands (--hands), not whole games (--games)"
-    if any(b != "random" for b in bots):
-        return "the native engine plays random bots only (--bots random)"
+    if any(b not in NATIVE_BOTS for b in bots):
+        return "the native engine plays random and greedy bots only (--bots random,greedy)"
     if backend != "local":
         return f"the native engine runs in this process (--backend {backend} is for the Python engine)"
     return None
@@ -39,7 +41,7 @@ def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, 
     if engine == "python":
         return None
     from rulespec.compiler import native
-    why = native_obstacle(compiled, bots=bots, games=games, backend=backend)
+    why = native_obstacle(compiled, bots=bots, backend=backend)
     try:
         if why is not None:
             raise RulespecError(why)
@@ -61,7 +63,7 @@ def from_manifest(args, options):
     """
     from rulespec.bots.registry import parse_bots
     from rulespec.compiler import native
-    if args.games is not None or args.backend != "local":
+    if args.backend != "local":
         return None, None, None
     nat = native.quick_load(args.ruleset, options, args.root)
     if nat is None:
@@ -74,14 +76,16 @@ def from_manifest(args, options):
         bots = parse_bots(args.bots, n, meta.sides[n])
     except RulespecError:
         return None, None, None
-    if native_obstacle(None, bots=bots, games=None, backend=args.backend) is not None:
+    if native_obstacle(None, bots=bots, backend=args.backend) is not None:
         return None, None, None
     return nat, n, bots
 
 
-def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None, progress=None,
+def simulate_native(nat, *, hands: int | None = None, games: int | None = None, seed: int = 0,
+                    seats: int | None = None, bots: list[str] | None = None, progress=None,
                     distributions: bool = False) -> Stats:
-    """Play `hands` hands on the native engine; the statistics of bots/simulate.py.
+    """Play `hands` hands or `games` games on the native engine, `bots` per seat (random or greedy; None:
+    random); the statistics of bots/simulate.py. `progress(units)` as hands or games finish.
 
     `distributions`: also count the hand lengths, totals and categories scored that the stats page
     (--html) draws, from every hand's row (slower: a row per hand comes back to Python); without it
@@ -91,14 +95,17 @@ def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None,
     n = seats if seats is not None else meta.default_players
     if n not in meta.player_counts:
         raise RulespecError(f"{meta.id} is played by {', '.join(map(str, meta.player_counts))} players, not {n}")
-    if hands < 1:
+    if (hands is None) == (games is None):
+        raise RulespecError("give a number of hands or a number of games")
+    total = games if games is not None else hands
+    if total < 1:
         raise RulespecError("the number of hands or games must be at least 1")
     # The C playouts sum points per category, not per event: the per-event figures say they are not counted.
     stats = Stats(meta.sides[n], n, tuple(meta.categories) + ("total", "margin"), events=None)
     done = 0
-    while done < hands:
-        count = min(BATCH, hands - done)
-        b = nat.run(seed, done, count, n, per_hand=distributions)
+    while done < total:
+        count = min(GAME_BATCH if games is not None else BATCH, total - done)
+        b = nat.run(seed, done, count, n, per_hand=distributions, bots=bots, games=games is not None)
         if distributions:
             _count_distributions(stats, b.per_hand, meta.categories)
         stats.hands += b.hands
@@ -112,6 +119,10 @@ def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None,
         for key, v in b.squares.items():
             stats.squares[key] = stats.squares.get(key, 0) + v
         stats.hand_wins = [a + w for a, w in zip(stats.hand_wins, b.hand_wins)]
+        if games is not None:
+            stats.games += b.games
+            stats.game_hands += b.game_hands
+            stats.game_wins = [a + w for a, w in zip(stats.game_wins, b.game_wins)]
         done += count
         if progress:
             progress(count)

@@ -41,7 +41,7 @@ def register(sub) -> None:
     s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
     s.add_argument("--engine", choices=["python", "native", "auto"], default="python",
                    help="python (default); native: the ruleset compiled to C with the system C compiler "
-                        "(random bots, --hands, one process; hands drawn from splitmix64 per seed); "
+                        "(random and greedy bots, one process; hands drawn from splitmix64 per seed); "
                         "auto: native where it can, else python, saying why on stderr")
     add_option_argument(s)
     add_root_argument(s)
@@ -106,8 +106,8 @@ def run(args, out, err) -> int:
             nonlocal engine
             from rulespec.compiler.native import NativeLimit
             try:
-                return simulate_native(nat, hands=hands, seed=args.seed, seats=args.seats, progress=progress,
-                                       distributions=args.html is not None)
+                return simulate_native(nat, hands=hands, games=games, seed=args.seed, seats=args.seats, bots=bots,
+                                       progress=progress, distributions=args.html is not None)
             except NativeLimit as error:
                 # A hand passed one of the C's fixed lists: auto plays the whole run on the Python engine.
                 if args.engine != "auto":
