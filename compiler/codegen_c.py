@@ -653,6 +653,8 @@ static inline uint32_t rs_below(Rng *r, uint32_t n) { return (uint32_t)(((rs_nex
 static inline double rs_random(Rng *r) { return (double)(rs_next(r) >> 11) * 0x1.0p-53; }
 /* stream `which` of unit i (a hand, or a game) of a run with `seed`: 0 a hand's one stream or a game's
  * deals, 1 + s the bot of seat s in a game (native.SplitMix.for_stream) */
+/* a stream seeded by one integer (native.SplitMix(s)): an ISMCTS rollout's */
+static inline void rs_from(Rng *r, uint64_t s) { r->s = s; }
 static inline void rs_seed(Rng *r, uint64_t seed, int64_t i, int which) {
     r->s = rs_mix(seed ^ rs_mix((uint64_t)i + UINT64_C(0x9E3779B97F4A7C15)));
     if (which) r->s = rs_mix(r->s + (uint64_t)which * UINT64_C(0x9E3779B97F4A7C15));
@@ -871,6 +873,13 @@ struct Hand {
     Rng rng;                                  /* the deals' stream */
     Rng *bot[MAX_SEATS];                      /* each seat's bot's stream (a hand's: rng itself) */
 };
+
+/* a copy of a hand whose deal places are its own (dst points into the hand it belongs to) */
+static inline void hand_copy(Hand *to, const Hand *from) {
+    *to = *from;
+    for (int s = 0; s < from->n; s++) to->dst[s] = to->hands + (from->dst[s] - from->hands);
+    to->dst[from->n] = &to->table;
+}
 
 static void add_event(Hand *h, int name, int side, int64_t points, int cat) {
     h->evn[name]++;
@@ -1319,7 +1328,7 @@ static void greedy_pick(Hand *h, int seat, int n, int *card, uint64_t *capture) 
     static Hand probe;
     int best = 0; int64_t best_pts = 0; int best_bits = 0; double best_x = 0;
     for (int j = 0; j < n; j++) {
-        probe = *h;
+        hand_copy(&probe, h);
         play_card(&probe, seat, MV_CARD[j], MV_CAP[j]);
         if (rs_err_code) return;
         int64_t pts = probe.evsum - h->evsum;
@@ -1526,6 +1535,80 @@ int rs_play(uint64_t seed, int64_t first, int64_t count, int seats, const int32_
     }
     if (trace_len) *trace_len = tl;
     if (ph_len) *ph_len = phl;
+    return 0;
+}
+
+/* ---- ISMCTS rollouts (bots/ismcts.py): a determinised mid-hand state, each candidate move, then random play ----
+ * st (int64): seats, dealer, turn, round, plays, last capturer (-1: none), wild_as (-1: none), previous, table,
+ *   then per seat: hand, declared, shown, played this round, knocked this round, declared wild rank + 1 (0: none),
+ *   dealt this round, played this round (cards); then the piles [K]; then the event points [K][N_CAT].
+ * hidden: every seat's hand in this determinisation (seat `seat`'s as st has it); stock: the cards still to be
+ * dealt, in order. For each move i (card, capture, after the declarations decl_* of bonus index, cards, wild
+ * rank or -1), the hand is played on by random bots without declarations (Hand.legal_moves order, one
+ * rs_below per turn) from a stream rs_from(stream), the same for every move; sums[i] gets the result for
+ * seat's side: its total less the best other side's, +stake if an outcome gives the side the game, -stake
+ * if it gives it to others. Returns 0, or an error code (as rs_play's). */
+int rs_rollouts(const int64_t *st, const uint64_t *hidden, const uint8_t *stock, int stock_n, int seat, int n_moves,
+                const int32_t *cards, const uint64_t *caps, int nd, const int32_t *decl_bonus,
+                const uint64_t *decl_cards, const int32_t *decl_wild, uint64_t stream, int64_t stake, int64_t *sums) {
+    static Hand base, hs;
+    static Decl ds[MAX_OPTS];
+    int n = (int)st[0];
+    if (n < 1 || n > MAX_SEATS || !SCHEDULE[n] || stock_n < 0 || stock_n > N_CARDS || nd < 0 || nd > MAX_OPTS)
+        return -1;
+    Hand *b = &base;
+    Rng rng = {0};
+    rs_err_code = 0;
+    make_plan(n);
+    new_hand(b, n, (int)st[1], &rng, 0);
+    b->turn = (int)st[2]; b->round = (int)st[3]; b->plays = (int)st[4]; b->last_capturer = (int)st[5];
+    b->wild_as = (int)st[6]; b->previous = (uint64_t)st[7]; b->table = (uint64_t)st[8];
+    const int64_t *ps = st + 9;
+    for (int s = 0; s < n; s++, ps += 8) {
+        b->hands[s] = s == seat ? (uint64_t)ps[0] : hidden[s];
+        b->declared[s] = (uint64_t)ps[1]; b->shown[s] = (uint64_t)ps[2];
+        b->played_this_round[s] = (int)ps[3]; b->knocked_round[s] = (int)ps[4]; b->declared_wild[s] = (int)ps[5];
+        /* Hand.with_hidden: what a redrawn seat was dealt this round is its hand and what it played */
+        b->round_dealt[s] = s == seat ? (uint64_t)ps[6] : hidden[s] | (uint64_t)ps[7];
+        b->in_hands += rs_popcount(b->hands[s]);
+    }
+    for (int s = 0; s < b->k; s++) b->piles[s] = (uint64_t)*ps++;
+    for (int s = 0; s < b->k; s++) for (int c = 0; c < N_CAT; c++) b->evp[s][c] = *ps++;
+    for (int i = 0; i < stock_n; i++) b->order[i] = stock[i];
+    b->pos = 0;
+    for (int j = 0; j < nd; j++) {
+        if (decl_bonus[j] < 0 || decl_bonus[j] >= N_BONUS) return -1;
+        ds[j].bonus = decl_bonus[j]; ds[j].cards = decl_cards[j]; ds[j].wild_rank = decl_wild[j];
+    }
+    int side = seat % b->k;
+    for (int i = 0; i < n_moves; i++) {
+        Hand *h = &hs;
+        hand_copy(h, b);
+        rs_from(&rng, stream);
+        for (int s = 0; s < n; s++) h->bot[s] = &rng;
+        if (nd) apply_declarations(h, seat, ds, nd);
+        play_card(h, seat, cards[i], caps[i]);
+        if (rs_err_code) return rs_err_code;
+        while (!h->over) {
+            int who = h->turn, nm = count_moves(h, who), card;
+            uint64_t capture;
+            if (rs_err_code) return rs_err_code;
+            if (nm < 1) return rs_err_code = 6;
+            pick_move(h, who, (int)rs_below(h->bot[who], (uint32_t)nm), &card, &capture);
+            if (rs_err_code) return rs_err_code;
+            play_card(h, who, card, capture);
+            if (rs_err_code) return rs_err_code;
+        }
+        int64_t rows[MAX_SIDES][N_CAT + 1], value = 0, other = h->k > 1 ? INT64_MIN : 0;
+        if (h->plays) {
+            score(h->piles, h->k, h->evp, rows);
+            if (rs_err_code) return rs_err_code;
+        } else memset(rows, 0, sizeof rows);
+        for (int s = 0; s < h->k; s++) if (s != side && rows[s][N_CAT] > other) other = rows[s][N_CAT];
+        value = rows[side][N_CAT] - other;
+        if (h->outcome >= 0) value += (h->winners >> side & 1) ? stake : -stake;
+        sums[i] += value;
+    }
     return 0;
 }
 

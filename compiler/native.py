@@ -130,6 +130,7 @@ class SplitMix:
         return ((self.next() >> 32) * n) >> 32
 
     randrange = below          # RandomBot's draw (random.Random.randrange(n))
+    _randbelow = below         # the generated playout's draw where the stream is not random.Random's
 
     def random(self) -> float:
         """A float in [0, 1) from 53 bits of one output (rs_random; GreedyBot's tie-break)."""

@@ -7,10 +7,11 @@ card, capture, declared cards, wild rank), every hand's scores and every game's 
 the same. Then the statistics of a native game run against the Python engine's, in distribution.
 """
 import math
+import random
 
 import pytest
 
-from rulespec.bots.policy import play_out
+from rulespec.bots.policy import knocks, play_out
 from rulespec.bots.registry import make_bot
 from rulespec.bots.simulate import simulate
 from rulespec.compiler import native
@@ -128,9 +129,25 @@ def test_a_tied_game_of_a_number_of_hands_plays_on_and_an_outcome_ends_a_game():
             (game.hands_played, [int(s in game.winners) for s in range(rules.SIDES[seats])])
 
 
+# Later rounds deal to the table too: a greedy bot's trial of a round's last card deals the next round into
+# its copy of the hand, never into the hand itself.
+TABLE_EACH_ROUND = """id: table-each-round
+extends: cirulla
+players: {counts: [2], default: 2, sides: {2: 2}}
+deal:
+  rounds:
+    - [{each: 3}, {table: 4}]
+    - [{each: 2}, {table: 2}]
+  repeat_last: true
+"""
+
+
 @pytest.mark.parametrize("rid", ["cirulla", "scopa", "cirulla-knock-after-deal", "cirulla-matta-queen",
-                                 "escoba", "cicera"])
-def test_greedy_lockstep_with_greedybot(rid):
+                                 "escoba", "cicera", "table-each-round"])
+def test_greedy_lockstep_with_greedybot(rid, tmp_path):
+    if rid == "table-each-round":
+        rid = tmp_path / "table-each-round.yaml"
+        rid.write_text(TABLE_EACH_ROUND, encoding="utf-8")
     compiled = compile_ruleset(rid)
     rules = compiled.module
     nat = native.load(compiled)
@@ -175,3 +192,49 @@ def test_native_games_agree_in_distribution_with_the_python_engine():
     assert abs(m_py - m_nat) / math.sqrt(var / py.hands + var / b.hands) < 4.5
     h_py, h_nat = py.game_hands / py.games, b.game_hands / b.games
     assert abs(h_py - h_nat) < 4.5 * h_py / math.sqrt(py.games)    # hands per game spread about their mean
+
+
+# -------------------------------------------------------------------- ISMCTS rollouts in C
+
+
+def midhand(rules, seed: int, plays: int) -> Hand:
+    """Hand `seed` of a run after `plays` plays of random bots (declarations and knocks included)."""
+    rng = SplitMix.for_hand(seed, seed)
+    order = list(range(rules.N_CARDS))
+    rng.shuffle(order)
+    hand = Hand(rules, rules.DEFAULT_SEATS, seed % rules.DEFAULT_SEATS, DealSource(order=order, rng=rng))
+    players = [make_bot("random", rng) for _ in range(hand.n)]
+    while not hand.is_over and hand.plays < plays:
+        knocks(hand)
+        seat = hand.current_seat
+        decls, card, capture = players[seat].choose(hand, seat)
+        hand.play(seat, card, capture, decls)
+    return hand
+
+
+@pytest.mark.parametrize("rid", ["cirulla", "scopa", "cirulla-matta-queen", "cirulla-knock-after-deal", "escoba",
+                                 "cirulla-tournament-cappotto"])
+def test_ismcts_weighs_every_move_alike_with_c_and_python_rollouts(rid):
+    from rulespec.bots.ismcts import ISMCTSBot
+    from rulespec.bots.policy import declared_moves
+    compiled = compile_ruleset(rid)
+    rules = compiled.module
+    nat = native.load(compiled)
+    checked = 0
+    for seed in range(8):
+        for plays in (0, 3, 11, 22, 30):
+            hand = midhand(rules, seed, plays)
+            if hand.is_over:
+                continue
+            seat = hand.current_seat
+            decls, moves = declared_moves(hand, seat)
+            scores = []
+            for how in ({"native": nat}, {"playouts": False}, {"playouts": True}):
+                bot = ISMCTSBot(random.Random(seed * 31 + plays), budget=20, **how)
+                scores.append(bot.evaluate(hand, seat, decls, moves))
+            assert scores[0] == scores[1] == scores[2], (rid, seed, plays)
+            choices = {repr(ISMCTSBot(random.Random(seed), budget=20, **how).choose(hand, seat))
+                       for how in ({"native": nat}, {"playouts": False})}
+            assert len(choices) == 1
+            checked += 1
+    assert checked >= 30
