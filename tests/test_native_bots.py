@@ -238,3 +238,68 @@ def test_ismcts_weighs_every_move_alike_with_c_and_python_rollouts(rid):
             assert len(choices) == 1
             checked += 1
     assert checked >= 30
+
+
+# -------------------------------------------------------------------- workers and Ray
+
+
+class _FakeRay:
+    """The part of Ray's API bots/simulate.py uses, running each task at once in this process."""
+
+    def __init__(self):
+        self.tasks = 0
+
+    def is_initialized(self):
+        return False
+
+    def init(self, **kwargs):
+        pass
+
+    def shutdown(self):
+        pass
+
+    def remote(self, fn):
+        ray = self
+
+        class Remote:
+            def remote(self, *args):
+                ray.tasks += 1
+                return _Ref(fn(*args))
+        return Remote()
+
+    def wait(self, refs, num_returns=1):
+        return refs[:num_returns], refs[num_returns:]
+
+    def get(self, ref):
+        return ref.value
+
+
+class _Ref:
+    """A task's result, as a Ray object reference (hashable, whatever it holds)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def simulate_json(*argv) -> dict:
+    import io
+    import json
+
+    from rulespec.cli.main import run
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["simulate", *argv, "--engine", "native", "--json", "--no-timings"], out, err) == 0, err.getvalue()
+    doc = json.loads(out.getvalue())
+    assert doc["engine"] == "native"
+    return doc
+
+
+@pytest.mark.parametrize("unit", [["--hands", "3000"], ["--games", "60", "--bots", "greedy,random"]])
+def test_native_runs_spread_over_workers_and_ray_give_the_figures_of_one_process(unit, monkeypatch):
+    import sys
+    one = simulate_json("cirulla", *unit, "--seed", "6")
+    two = simulate_json("cirulla", *unit, "--seed", "6", "--workers", "2")
+    fake = _FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    on_ray = simulate_json("cirulla", *unit, "--seed", "6", "--workers", "2", "--backend", "ray")
+    assert fake.tasks > 1
+    assert one == two == {**on_ray, "backend": "local"}

@@ -20,16 +20,14 @@ GAME_BATCH = 2_000       # games per native call (a few hands each; at most nati
 NATIVE_BOTS = ("random", "greedy")
 
 
-def native_obstacle(compiled, *, bots: list[str], backend: str) -> str | None:
+def native_obstacle(compiled, *, bots: list[str]) -> str | None:
     """Why this run cannot use the native engine (a construct, the run's settings), or None if it can."""
     if any(b not in NATIVE_BOTS for b in bots):
         return "the native engine plays random and greedy bots only (--bots random,greedy)"
-    if backend != "local":
-        return f"the native engine runs in this process (--backend {backend} is for the Python engine)"
     return None
 
 
-def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, backend: str, err=None,
+def choose_engine(engine: str, compiled, *, bots: list[str], err=None,
                   ref=None, options=None, root=None):
     """The loaded native playouts when the run should use them, else None (auto: said once on `err`).
 
@@ -41,7 +39,7 @@ def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, 
     if engine == "python":
         return None
     from rulespec.compiler import native
-    why = native_obstacle(compiled, bots=bots, backend=backend)
+    why = native_obstacle(compiled, bots=bots)
     try:
         if why is not None:
             raise RulespecError(why)
@@ -76,16 +74,17 @@ def from_manifest(args, options):
         bots = parse_bots(args.bots, n, meta.sides[n])
     except RulespecError:
         return None, None, None
-    if native_obstacle(None, bots=bots, backend=args.backend) is not None:
+    if native_obstacle(None, bots=bots) is not None:
         return None, None, None
     return nat, n, bots
 
 
-def simulate_native(nat, *, hands: int | None = None, games: int | None = None, seed: int = 0,
+def simulate_native(nat, *, hands: int | None = None, games: int | None = None, first: int = 0, seed: int = 0,
                     seats: int | None = None, bots: list[str] | None = None, progress=None,
                     distributions: bool = False) -> Stats:
     """Play `hands` hands or `games` games on the native engine, `bots` per seat (random or greedy; None:
-    random); the statistics of bots/simulate.py. `progress(units)` as hands or games finish.
+    random), from unit `first` of the run on; the statistics of bots/simulate.py. `progress(units)` as
+    hands or games finish.
 
     `distributions`: also count the hand lengths, totals and categories scored that the stats page
     (--html) draws, from every hand's row (slower: a row per hand comes back to Python); without it
@@ -105,7 +104,7 @@ def simulate_native(nat, *, hands: int | None = None, games: int | None = None, 
     done = 0
     while done < total:
         count = min(GAME_BATCH if games is not None else BATCH, total - done)
-        b = nat.run(seed, done, count, n, per_hand=distributions, bots=bots, games=games is not None)
+        b = nat.run(seed, first + done, count, n, per_hand=distributions, bots=bots, games=games is not None)
         if distributions:
             _count_distributions(stats, b.per_hand, meta.categories)
         stats.hands += b.hands

@@ -452,6 +452,8 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
     compiled = compile_ruleset(job["ref"], job["options"], root=job.get("root"), disk=True)
     rules = compiled.module
     n = job["seats"]
+    if job.get("native"):
+        return _native_chunk(job, compiled, start, stop)
     stats = _stats_for(rules, n)
     fast = _playout_job(job, compiled)
     for i in range(start, stop):
@@ -482,6 +484,17 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
             rng = random.Random(f"rulespec-sim:{job['seed']}:{i}")
             _play(Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng)), _hand_bots(job, str(i), rng), stats)
     return stats
+
+
+def _native_chunk(job: dict, compiled, start: int, stop: int) -> Stats:
+    """Hands (or games) start..stop-1 of a job on the native engine, its library loaded from the cache (built
+    there by the process that started the run): the figures of the same units played in one process."""
+    from rulespec.bots.native_sim import simulate_native
+    from rulespec.compiler import native
+    nat = native.load(compiled)
+    count = {"games" if job["games"] else "hands": stop - start}
+    return simulate_native(nat, first=start, seed=job["seed"], seats=job["seats"], bots=job["bots"],
+                           distributions=job.get("distributions", False), **count)
 
 
 def _endless(i: int, rules) -> RulespecError:
@@ -569,7 +582,7 @@ def run_chunks(job: dict, chunks: list[tuple[int, int]], workers: int | None, pr
 def simulate(ref, *, options: dict | None = None, hands: int | None = None, games: int | None = None,
              seed: int = 0, seats: int | None = None, bots: str = "random", workers: int | None = None,
              backend: str = "local", address: str | None = None, progress=None, playout: bool = True,
-             root: str | None = None) -> Stats:
+             root: str | None = None, native: bool = False, distributions: bool = False) -> Stats:
     """Play `hands` hands or `games` games of a ruleset (an id, a path or a Compiled); reproducible per seed.
 
     Random and greedy bots are played by the ruleset's generated whole-hand playout (compiler/playout.py),
@@ -582,6 +595,8 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     `progress(units)` is called as hands or games finish. The statistics' `workers` says how many
     processes played.
     `root`: every ruleset file read must lie under this folder (rulesets from strangers).
+    `native`: play on the native engine (bots/native_sim.py; random and greedy bots), each worker or Ray task
+    loading the library this process builds (or finds) in the cache; `distributions` as simulate_native's.
     """
     from rulespec.compiler.build import Compiled, compile_ruleset
     if isinstance(ref, Compiled):
@@ -600,7 +615,15 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
         raise RulespecError("the number of hands or games must be at least 1")
     check_workers(workers)
     job = {"ref": str(ref), "options": options, "seats": n, "bots": parse_bots(bots, n, rules.SIDES[n]), "seed": seed,
-           "games": games is not None, "playout": playout, "root": None if root is None else str(root)}
+           "games": games is not None, "playout": playout, "root": None if root is None else str(root),
+           "native": native, "distributions": distributions}
+    if native:
+        from rulespec.bots.native_sim import native_obstacle
+        from rulespec.compiler import native as native_engine
+        why = native_obstacle(compiled, bots=job["bots"])
+        if why is not None:
+            raise RulespecError(why)
+        native_engine.load(compiled)      # built here once, before the workers load it from the cache
     chunks = _chunks(total, workers or default_workers())
     if backend == "ray":
         parts, used = _run_ray(job, chunks, address, progress), workers or default_workers()
@@ -609,6 +632,8 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     else:
         parts, used = run_chunks(job, chunks, workers, progress)
     stats = _stats_for(rules, n)
+    if native:
+        stats.events = None               # the native engine does not count events (bots/native_sim.py)
     for part in parts:
         stats.merge(part)
     stats.workers = used

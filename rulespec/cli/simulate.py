@@ -41,7 +41,7 @@ def register(sub) -> None:
     s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
     s.add_argument("--engine", choices=["python", "native", "auto"], default="python",
                    help="python (default); native: the ruleset compiled to C with the system C compiler "
-                        "(random and greedy bots, one process; hands drawn from splitmix64 per seed); "
+                        "(random and greedy bots; hands drawn from splitmix64 per seed); "
                         "auto: native where it can, else python, saying why on stderr")
     add_option_argument(s)
     add_root_argument(s)
@@ -94,7 +94,7 @@ def run(args, out, err) -> int:
         bots = parse_bots(args.bots, n, rules.SIDES[n]) if n in rules.SEATS_ALLOWED else []
         if args.engine != "python":
             from rulespec.bots.native_sim import choose_engine
-            nat = choose_engine(args.engine, compiled, bots=bots, games=games, backend=args.backend, err=err,
+            nat = choose_engine(args.engine, compiled, bots=bots, err=err,
                                 ref=args.ruleset, options=options, root=args.root)
     ruleset_id = nat.meta.id if nat is not None else compiled.id
     engine = "native" if nat is not None else "python"
@@ -106,6 +106,10 @@ def run(args, out, err) -> int:
             nonlocal engine
             from rulespec.compiler.native import NativeLimit
             try:
+                if (args.workers or 1) > 1 or args.backend == "ray":
+                    # Batches spread over processes or Ray tasks, each loading the library from the cache.
+                    return on_python(ref, progress=progress, native=True, distributions=args.html is not None,
+                                     **run)
                 return simulate_native(nat, hands=hands, games=games, seed=args.seed, seats=args.seats, bots=bots,
                                        progress=progress, distributions=args.html is not None)
             except NativeLimit as error:
@@ -139,7 +143,7 @@ def run(args, out, err) -> int:
                       f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html, err if args.json else out)
     if args.json:
         timings = {} if args.no_timings else dict(
-            workers=1 if engine == "native" else getattr(stats, "workers", args.workers or default_workers()),
+            workers=getattr(stats, "workers", 1 if engine == "native" else args.workers or default_workers()),
             seconds=round(dt, 3),
             hands_per_second=round(stats.hands / dt, 1) if dt else None)
         doc = to_dict(stats, ruleset=ruleset_id, options=options or {}, seed=args.seed, seats=n, bots=bots,
