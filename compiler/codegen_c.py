@@ -273,6 +273,8 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     w(f"#define N_EV {len(layout.events)}")
     w(f"#define N_OUT {len(layout.outcomes)}")
     w(f"#define N_BONUS {len(rs.hand_bonuses)}")
+    # A hand's play events (the events of rs.events, each at most once a play) number at most this many.
+    w(f"#define MAX_PLAY_EVENTS {deck.size * len(rs.events)}")
     w(f"#define LIMIT {tables.limit}")
     w(f"#define LANES {max(4, 1 << tables.limit.bit_length())}")
     # The arguments of the capture and event functions, in the order of the check stage's names.
@@ -576,7 +578,8 @@ def _event_function(w, rs, strings, aux, layout):
     for e in rs.events.values():
         w(f"    /* {_where(e.when.span)}: {c_comment(e.when.text)} */")
         w(f"    if ({emit(e.when.tree, context(rs, EVENT_NAMES), strings, aux)}) "
-          f"add_event(h, {layout.events.index(e.name)}, side, INT64_C({e.points}), {layout.category(e.category)});")
+          f"{{ add_event(h, {layout.events.index(e.name)}, side, INT64_C({e.points}), {layout.category(e.category)}); "
+          f"h->play_events++; }}")
     w("}")
 
 
@@ -869,6 +872,9 @@ struct Hand {
     int64_t evp[MAX_SIDES][N_CAT + 1];
     int64_t evsum;                            /* every event's points, scored in a category or not */
     int32_t evn[N_EV + 1];
+    int32_t evs[MAX_SIDES][N_EV + 1];         /* per side, the times each event fired */
+    int64_t evpts[MAX_SIDES][N_EV + 1];       /* per side, each event's points scored in a category */
+    int captures, play_events;                /* plays that captured; play events fired */
     int winners;                              /* with an outcome: the sides it gives the game (a mask) */
     Rng rng;                                  /* the deals' stream */
     Rng *bot[MAX_SEATS];                      /* each seat's bot's stream (a hand's: rng itself) */
@@ -883,8 +889,9 @@ static inline void hand_copy(Hand *to, const Hand *from) {
 
 static void add_event(Hand *h, int name, int side, int64_t points, int cat) {
     h->evn[name]++;
+    h->evs[side][name]++;
     h->evsum += points;
-    if (cat >= 0) h->evp[side][cat] += points;
+    if (cat >= 0) { h->evp[side][cat] += points; h->evpts[side][name] += points; }
 }
 """
 
@@ -1301,6 +1308,7 @@ static void play_card(Hand *h, int seat, int card, uint64_t capture) {
     h->declared[seat] &= ~bit;
     h->played_this_round[seat]++;
     if (capture) {
+        h->captures++;
         h->table ^= capture;
         h->piles[side] |= capture | bit;
         h->last_capturer = side;
@@ -1420,6 +1428,18 @@ static int tally(Hand *h, int64_t *agg, int32_t *ph, int64_t decisions, int64_t 
         for (int e = 0; e < N_EV; e++) ph[2 + K * (N_CAT + 1) + e] = h->evn[e];
     }
     if (h->plays == 0) { memset(rows, 0, sizeof(int64_t) * (size_t)K * (N_CAT + 1)); return 0; }
+    /* bots/simulate.py Stats._count_events, for a hand with plays: per side and event the times, the hands
+     * and the points; the hand's captures and play events */
+    int64_t *a_fired = a_ev + N_EV, *a_fired_hands = a_fired + K * N_EV, *a_fired_points = a_fired_hands + K * N_EV;
+    int64_t *a_captures = a_fired_points + K * N_EV, *a_play_events = a_captures + N_CARDS + 1;
+    for (int s = 0; s < K; s++)
+        for (int e = 0; e < N_EV; e++) {
+            a_fired[s * N_EV + e] += h->evs[s][e];
+            a_fired_hands[s * N_EV + e] += h->evs[s][e] != 0;
+            a_fired_points[s * N_EV + e] += h->evpts[s][e];
+        }
+    a_captures[h->captures]++;
+    a_play_events[h->play_events]++;
     score(h->piles, K, h->evp, rows);
     if (rs_err_code) return rs_err_code;
     int64_t top = rows[0][N_CAT]; int tops = 0, who = 0;
@@ -1494,12 +1514,16 @@ int rs_shape(int seats, int32_t *out) {
     out[0] = SIDES[seats]; out[1] = N_CAT; out[2] = N_EV; out[3] = N_OUT;
     return 0;
 }
+/* the sizes of agg's two counts of hands (by captures, by play events): N_CARDS + 1, MAX_PLAY_EVENTS + 1 */
+void rs_counts_shape(int32_t *out) { out[0] = N_CARDS + 1; out[1] = MAX_PLAY_EVENTS + 1; }
 
 /* Plays units first..first+count-1 of a run with `seed`: hands (games == 0; hand i: one stream seeded
  * from (seed, i) for its deal and every bot, dealer i % seats) or games (play_game). bots: per seat,
  * BOT_RANDOM or BOT_GREEDY (NULL: every seat random); every bot declares its best bonuses.
  * agg (int64): hands, plays, decisions, legal moves, hand wins [K], outcomes [N_OUT],
- *   sums [K][N_CAT + 2], squares [K][N_CAT + 2] (categories, total, margin), events [N_EV]: added to.
+ *   sums [K][N_CAT + 2], squares [K][N_CAT + 2] (categories, total, margin), events [N_EV], and over the
+ *   hands with plays: per side and event the times fired [K][N_EV], the hands it fired in [K][N_EV], its
+ *   points [K][N_EV]; hands by captures [N_CARDS + 1], hands by play events [MAX_PLAY_EVENTS + 1]: added to.
  * gagg (int64, games only): games, hands of the games, game wins [K]: added to.
  * per_hand (int32, may be NULL): per hand plays, outcome, scores [K][N_CAT + 1], events [N_EV]; at most
  *   ph_cap rows written, *ph_len set to the hands played (more than ph_cap: the caller asks again).

@@ -385,6 +385,11 @@ class Batch:
     games: int = 0
     game_hands: int = 0
     game_wins: list[int] | None = None
+    fired: dict | None = None          # (side, event) -> times fired, over the hands with plays
+    fired_hands: dict | None = None    # (side, event) -> hands it fired in
+    fired_points: dict | None = None   # (side, event) -> points it scored in a category
+    captures: dict | None = None       # captures in a hand -> hands (hands with plays)
+    play_events: dict | None = None    # play events fired in a hand -> hands (hands with plays)
 
 
 # rs_simulate's error codes (codegen_c.ERRORS): the message, and whether it is a limit of the C's lists.
@@ -412,12 +417,14 @@ class Meta:
     sides: dict[int, int]
     player_counts: list[int]
     default_players: int
+    fired: list = None        # (name, kind, scores) of each event and bonus, as the compiled module's EVENTS
 
     @classmethod
     def of(cls, rs) -> "Meta":
+        from rulespec.compiler.emit_events import fired_names
         lay = codegen_c().Layout(rs)
         return cls(rs.id, lay.categories, lay.events, lay.outcomes, dict(rs.sides), list(rs.player_counts),
-                   rs.default_players)
+                   rs.default_players, [list(f) for f in fired_names(rs)])
 
 
 class Native:
@@ -471,7 +478,10 @@ class Native:
             # The arrays below are sized from the meta: the library must write with the same sizes.
             raise NativeUnavailable(f"the native library {self.path.name} does not match what is known of "
                                     f"ruleset {lay.id} (built for another version of it?)")
-        agg = (ctypes.c_int64 * (4 + k + no + 2 * k * (nc + 2) + ne))()
+        counts = (ctypes.c_int32 * 2)()
+        self.lib.rs_counts_shape(counts)
+        base = 4 + k + no + 2 * k * (nc + 2) + ne
+        agg = (ctypes.c_int64 * (base + 3 * k * ne + counts[0] + counts[1]))()
         stride = 2 + k * (nc + 1) + ne
         gagg = (ctypes.c_int64 * (2 + k))()
         # A game's hands are not known before it is played: rows for a few per game, and the batch played
@@ -503,6 +513,15 @@ class Native:
                     target[(side, name)] = a[pos + side * (nc + 2) + c]
             pos += k * (nc + 2)
         events = {name: a[pos + i] for i, name in enumerate(lay.events)}
+        pos += ne
+        per_side = []
+        for _ in range(3):           # times fired, hands fired in, points
+            per_side.append({(side, name): a[pos + side * ne + i] for side in range(k)
+                             for i, name in enumerate(lay.events)})
+            pos += k * ne
+        captures = {c: a[pos + c] for c in range(counts[0]) if a[pos + c]}
+        pos += counts[0]
+        play_events = {c: a[pos + c] for c in range(counts[1]) if a[pos + c]}
         rows = None
         if per_hand:
             rows = []
@@ -520,7 +539,7 @@ class Native:
                  for h, seat, card, cap, dec, wild in (tr[6 * i:6 * i + 6] for i in range(tl.value))] \
             if trace_cap else None
         return Batch(a[0], a[1], a[2], a[3], wins, outcomes, sums, squares, events, rows, trace,
-                     gagg[0], gagg[1], list(gagg[2:]))
+                     gagg[0], gagg[1], list(gagg[2:]), *per_side, captures, play_events)
 
     def _error(self, code: int) -> RulespecError:
         """The error of rs_simulate's code, located at the rule that caused it (NativeLimit for a limit of
@@ -677,7 +696,7 @@ def quick_load(ref, options=None, root=None) -> Native | None:
                 return None
             m = doc["meta"]
             meta = Meta(m["id"], m["categories"], m["events"], m["outcomes"], dict(m["sides"]),
-                        m["player_counts"], m["default_players"])
+                        m["player_counts"], m["default_players"], m["fired"])
             return Native(meta, lib, Path(where.path) / name, ref=ref, options=options, root=root)
     except (OSError, ValueError, KeyError, TypeError, NativeUnavailable):
         return None

@@ -303,3 +303,28 @@ def test_native_runs_spread_over_workers_and_ray_give_the_figures_of_one_process
     on_ray = simulate_json("cirulla", *unit, "--seed", "6", "--workers", "2", "--backend", "ray")
     assert fake.tasks > 1
     assert one == two == {**on_ray, "backend": "local"}
+
+
+# -------------------------------------------------------------------- per-event counts
+
+
+@pytest.mark.parametrize("rid", ["cirulla", "scopa", "cirulla-knock-after-deal", "cirulla-tournament-cappotto",
+                                 "cirulla-luzzati"])
+def test_native_event_counts_are_the_python_engines_for_the_same_hands(rid):
+    """Per side and event the times, hands and points, captures and play events per hand: as Stats counts
+    the Python engine's hands played from the same streams."""
+    from rulespec.bots.native_sim import simulate_native
+    from rulespec.bots.simulate import Stats
+    compiled = compile_ruleset(rid)
+    rules = compiled.module
+    seats = rules.DEFAULT_SEATS
+    hands, seed = 60, 21
+    for bots in (["random"] * seats, ["greedy"] * seats):
+        got = simulate_native(native.load(compiled), hands=hands, seed=seed, bots=bots)
+        want = Stats(rules.SIDES[seats], seats, tuple(rules.CATEGORIES) + ("total", "margin"), events=rules.EVENTS)
+        for i in range(hands):
+            hand, moves = python_hand(rules, seats, seed, i, bots)
+            want.add_hand(hand, sum(1 for m in moves if m[3]))
+        assert got.events == want.events
+        for field in ("fired", "fired_hands", "fired_points", "captures", "sweeps", "sums"):
+            assert getattr(got, field) == getattr(want, field), (rid, bots, field)

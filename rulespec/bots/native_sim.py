@@ -99,8 +99,8 @@ def simulate_native(nat, *, hands: int | None = None, games: int | None = None, 
     total = games if games is not None else hands
     if total < 1:
         raise RulespecError("the number of hands or games must be at least 1")
-    # The C playouts sum points per category, not per event: the per-event figures say they are not counted.
-    stats = Stats(meta.sides[n], n, tuple(meta.categories) + ("total", "margin"), events=None)
+    stats = Stats(meta.sides[n], n, tuple(meta.categories) + ("total", "margin"),
+                  events=tuple(tuple(f) for f in meta.fired))
     done = 0
     while done < total:
         count = min(GAME_BATCH if games is not None else BATCH, total - done)
@@ -118,6 +118,15 @@ def simulate_native(nat, *, hands: int | None = None, games: int | None = None, 
         for key, v in b.squares.items():
             stats.squares[key] = stats.squares.get(key, 0) + v
         stats.hand_wins = [a + w for a, w in zip(stats.hand_wins, b.hand_wins)]
+        # As Stats._count_events keeps them: an event's keys once it has fired (its points then, 0 or not).
+        for key, times in b.fired.items():
+            if times:
+                for mine, theirs in ((stats.fired, b.fired), (stats.fired_hands, b.fired_hands),
+                                     (stats.fired_points, b.fired_points)):
+                    mine[key] = mine.get(key, 0) + theirs[key]
+        for mine, theirs in ((stats.captures, b.captures), (stats.sweeps, b.play_events)):
+            for key, v in theirs.items():
+                mine[key] = mine.get(key, 0) + v
         if games is not None:
             stats.games += b.games
             stats.game_hands += b.game_hands

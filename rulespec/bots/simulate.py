@@ -68,7 +68,7 @@ class Stats:
     totals: dict        # (side, total points of a hand) -> hands
     lengths: dict       # plays in a hand -> hands
     scored: dict        # (side, category) -> hands in which it scored (points other than 0)
-    events: tuple | None = ()   # (name, kind, scores) of every event and bonus counted; None: not counted
+    events: tuple = ()          # (name, kind, scores) of every event and bonus counted
     fired: dict         # (side, event or bonus name) -> times it fired
     fired_hands: dict   # (side, name) -> hands in which it fired
     fired_points: dict  # (side, name) -> points it brought (0 for one that scores in no category)
@@ -79,7 +79,7 @@ class Stats:
                  decisions: int = 0, legal_moves: int = 0, games: int = 0, game_hands: int = 0,
                  outcomes: dict = _FACTORY, sums: dict = _FACTORY, squares: dict = _FACTORY,
                  hand_wins: list = _FACTORY, game_wins: list = _FACTORY, totals: dict = _FACTORY,
-                 lengths: dict = _FACTORY, scored: dict = _FACTORY, events: tuple | None = (),
+                 lengths: dict = _FACTORY, scored: dict = _FACTORY, events: tuple = (),
                  fired: dict = _FACTORY, fired_hands: dict = _FACTORY, fired_points: dict = _FACTORY,
                  captures: dict = _FACTORY, sweeps: dict = _FACTORY) -> None:
         self.sides, self.seats, self.categories = sides, seats, categories
@@ -136,8 +136,7 @@ class Stats:
             self.outcomes[outcome[0]] = self.outcomes.get(outcome[0], 0) + 1
         if plays == 0:
             return
-        if self.events is not None:
-            self._count_events(hand, captures)
+        self._count_events(hand, captures)
         rows = hand.score()
         totals = [r["total"] for r in rows]
         top = max(totals)
@@ -394,7 +393,7 @@ def _play_fast(fast, rules, n: int, dealer: int, rng: random.Random, rngs: list,
     fn, policies, _compiled = fast
     order = list(range(rules.N_CARDS))
     _deck_shuffle()(order, rng)           # the order shuffled_source() deals from this stream
-    record = [] if stats.events is not None else None     # the moves and events, counted per event
+    record = []                           # the moves and events, counted per event
     try:
         result = PlayoutResult(rules, fn(n, dealer, order, rng, policies, rngs, True, record), record)
     except RulespecError:
@@ -632,8 +631,6 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     else:
         parts, used = run_chunks(job, chunks, workers, progress)
     stats = _stats_for(rules, n)
-    if native:
-        stats.events = None               # the native engine does not count events (bots/native_sim.py)
     for part in parts:
         stats.merge(part)
     stats.workers = used
@@ -720,21 +717,13 @@ def to_dict(stats: Stats, **head) -> dict:
     })
     doc["captures_per_hand"] = ({str(k): v for k, v in sorted(stats.captures.items())}
                                 if stats.captures else None)
-    doc["play_events_per_hand"] = ({str(k): v for k, v in sorted(stats.sweeps.items())}
-                                   if stats.events is not None else None)
-    if stats.events is None:
-        doc["events"] = None
-        doc["events_note"] = NOT_COUNTED
-    else:
-        doc["events"] = {name: {"kind": kind, "scores": scoring, "side": {str(s): {
-            "fired": stats.fired.get((s, name), 0), "hands": stats.fired_hands.get((s, name), 0),
-            "points": stats.fired_points.get((s, name), 0), "per_hand": r4(stats.fires(s, name)[0]),
-            "share_of_hands": r4(stats.fires(s, name)[1]), "points_per_hand": r4(stats.fires(s, name)[2])}
-            for s in range(stats.sides)}} for name, kind, scoring in stats.events}
+    doc["play_events_per_hand"] = {str(k): v for k, v in sorted(stats.sweeps.items())}
+    doc["events"] = {name: {"kind": kind, "scores": scoring, "side": {str(s): {
+        "fired": stats.fired.get((s, name), 0), "hands": stats.fired_hands.get((s, name), 0),
+        "points": stats.fired_points.get((s, name), 0), "per_hand": r4(stats.fires(s, name)[0]),
+        "share_of_hands": r4(stats.fires(s, name)[1]), "points_per_hand": r4(stats.fires(s, name)[2])}
+        for s in range(stats.sides)}} for name, kind, scoring in stats.events}
     return doc
-
-
-NOT_COUNTED = "per-event figures: not counted by --engine native (--engine python counts them)"
 
 
 def _event_table(stats: Stats) -> tuple | None:
@@ -783,8 +772,6 @@ def _tables(stats: Stats, *, title: str, bots: list[str]) -> tuple[list, list[st
         lines.append("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.outcomes.items())))
     if events is not None:
         lines.append("times: fired per hand; hands: the share it fired in; points: per hand")
-    elif stats.events is None:
-        lines.append(NOT_COUNTED)
     return [points, seats] + ([events] if events is not None else []), lines
 
 
