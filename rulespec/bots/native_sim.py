@@ -21,9 +21,10 @@ NATIVE_BOTS = ("random", "greedy")
 
 
 def native_obstacle(compiled, *, bots: list[str]) -> str | None:
-    """Why this run cannot use the native engine (a construct, the run's settings), or None if it can."""
-    if any(b not in NATIVE_BOTS for b in bots):
-        return "the native engine plays random and greedy bots only (--bots random,greedy)"
+    """Why this run cannot use the native engine (a construct, the run's settings), or None if it can.
+    ISMCTS bots can: their hands are played by the Python engine, their rollouts in C."""
+    if any(b not in NATIVE_BOTS and b.partition(":")[0] != "ismcts" for b in bots):
+        return f"the native engine plays {', '.join(NATIVE_BOTS)} and ismcts bots only"
     return None
 
 

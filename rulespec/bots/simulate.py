@@ -291,12 +291,19 @@ def _stats_for(rules, seats: int) -> Stats:
     return Stats(rules.SIDES[seats], seats, tuple(rules.CATEGORIES) + ("total", "margin"), events=rules.EVENTS)
 
 
-def _hand_bots(job: dict, key: str, rng: random.Random | None = None) -> list:
-    """The bots of hand or game `key`: on `rng` (a single hand's one stream), else one stream per seat."""
+def _hand_bots(job: dict, key: str, rng: random.Random | None = None, rollouts=None) -> list:
+    """The bots of hand or game `key`: on `rng` (a single hand's one stream), else one stream per seat;
+    `rollouts`: a loaded native engine the ISMCTS bots play their rollouts on."""
     if rng is not None:
-        return [make_bot(spec, rng) for spec in job["bots"]]
-    return [make_bot(spec, random.Random(f"rulespec-sim:{job['seed']}:{key}:bot{seat}"))
-            for seat, spec in enumerate(job["bots"])]
+        bots = [make_bot(spec, rng) for spec in job["bots"]]
+    else:
+        bots = [make_bot(spec, random.Random(f"rulespec-sim:{job['seed']}:{key}:bot{seat}"))
+                for seat, spec in enumerate(job["bots"])]
+    if rollouts is not None:
+        for bot in bots:
+            if hasattr(bot, "native"):
+                bot.native = rollouts
+    return bots
 
 
 class PlayoutResult:
@@ -453,6 +460,10 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
     n = job["seats"]
     if job.get("native"):
         return _native_chunk(job, compiled, start, stop)
+    rollouts = None
+    if job.get("rollouts"):
+        from rulespec.compiler import native
+        rollouts = native.load(compiled)
     stats = _stats_for(rules, n)
     fast = _playout_job(job, compiled)
     for i in range(start, stop):
@@ -472,7 +483,7 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
                 _play_fast(fast, rules, n, i % n, rng, [rng] * n, stats)
         elif job["games"]:
             game = Game(rules, n, seed=f"rulespec-sim:{job['seed']}:game{i}", dealer=i % n)
-            bots = _hand_bots(job, f"game{i}")
+            bots = _hand_bots(job, f"game{i}", rollouts=rollouts)
             while not game.is_over:
                 if game.hands_played >= MAX_HANDS_PER_GAME:
                     raise _endless(i, rules)
@@ -481,7 +492,8 @@ def _play_chunk(job: dict, start: int, stop: int) -> Stats:
             stats.add_game(game)
         else:
             rng = random.Random(f"rulespec-sim:{job['seed']}:{i}")
-            _play(Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng)), _hand_bots(job, str(i), rng), stats)
+            _play(Hand(rules, n, i % n, shuffled_source(rules.N_CARDS, rng)), _hand_bots(job, str(i), rng, rollouts),
+                  stats)
     return stats
 
 
@@ -595,7 +607,8 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     processes played.
     `root`: every ruleset file read must lie under this folder (rulesets from strangers).
     `native`: play on the native engine (bots/native_sim.py; random and greedy bots), each worker or Ray task
-    loading the library this process builds (or finds) in the cache; `distributions` as simulate_native's.
+    loading the library this process builds (or finds) in the cache; with ISMCTS bots, the hands are played
+    here and the ISMCTS bots' rollouts in C (the same moves). `distributions` as simulate_native's.
     """
     from rulespec.compiler.build import Compiled, compile_ruleset
     if isinstance(ref, Compiled):
@@ -615,14 +628,15 @@ def simulate(ref, *, options: dict | None = None, hands: int | None = None, game
     check_workers(workers)
     job = {"ref": str(ref), "options": options, "seats": n, "bots": parse_bots(bots, n, rules.SIDES[n]), "seed": seed,
            "games": games is not None, "playout": playout, "root": None if root is None else str(root),
-           "native": native, "distributions": distributions}
+           "native": False, "rollouts": False, "distributions": distributions}
     if native:
-        from rulespec.bots.native_sim import native_obstacle
+        from rulespec.bots.native_sim import NATIVE_BOTS, native_obstacle
         from rulespec.compiler import native as native_engine
         why = native_obstacle(compiled, bots=job["bots"])
         if why is not None:
             raise RulespecError(why)
         native_engine.load(compiled)      # built here once, before the workers load it from the cache
+        job["native" if all(b in NATIVE_BOTS for b in job["bots"]) else "rollouts"] = True
     chunks = _chunks(total, workers or default_workers())
     if backend == "ray":
         parts, used = _run_ray(job, chunks, address, progress), workers or default_workers()

@@ -41,7 +41,8 @@ def register(sub) -> None:
     s.add_argument("--address", help="the Ray cluster's address (--backend ray; default: a local Ray)")
     s.add_argument("--engine", choices=["python", "native", "auto"], default="python",
                    help="python (default); native: the ruleset compiled to C with the system C compiler "
-                        "(random and greedy bots; hands drawn from splitmix64 per seed); "
+                        "(random and greedy bots; ismcts plays its rollouts in C; hands drawn from splitmix64 "
+                        "per seed); "
                         "auto: native where it can, else python, saying why on stderr")
     add_option_argument(s)
     add_root_argument(s)
@@ -106,7 +107,7 @@ def run(args, out, err) -> int:
             nonlocal engine
             from rulespec.compiler.native import NativeLimit
             try:
-                if (args.workers or 1) > 1 or args.backend == "ray":
+                if (args.workers or 1) > 1 or args.backend == "ray" or any(b.startswith("ismcts") for b in bots):
                     # Batches spread over processes or Ray tasks, each loading the library from the cache.
                     return on_python(ref, progress=progress, native=True, distributions=args.html is not None,
                                      **run)
