@@ -35,7 +35,8 @@ RANDOM = int(os.environ.get("RULESPEC_SANITIZE_RANDOM", "150"))
 HANDS = 8                 # hands per ruleset and seat count
 BATCH = 12                # rulesets compiled into one program
 # The functions a generated file exports: renamed per file, so that one program holds a batch.
-EXPORTS = ("rs_abi", "rs_ruleset_id", "rs_error_where", "rs_shape", "rs_simulate")
+EXPORTS = ("rs_abi", "rs_ruleset_id", "rs_error_where", "rs_error_index", "rs_shape", "rs_counts_shape",
+           "rs_simulate", "rs_play", "rs_rollouts")
 ENV = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:halt_on_error=1",
        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=0"}
 FINDINGS = ("runtime error:", "ERROR: AddressSanitizer", "SUMMARY: AddressSanitizer", "SUMMARY: UndefinedBehavior")
@@ -112,33 +113,48 @@ def _source(path: Path) -> str | None:
 
 def _driver(count: int) -> str:
     exports = "".join(f"int rs_shape_{i}(int, int32_t *);\n"
-                      f"int rs_simulate_{i}(uint64_t, int64_t, int64_t, int, int64_t *, int32_t *, int64_t *, "
-                      f"int64_t, int64_t *);\n" for i in range(count))
+                      f"void rs_counts_shape_{i}(int32_t *);\n"
+                      f"int rs_play_{i}(uint64_t, int64_t, int64_t, int, const int32_t *, int, int64_t *, int64_t *, "
+                      f"int32_t *, int64_t, int64_t *, int64_t *, int64_t, int64_t *);\n" for i in range(count))
     return r"""#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 """ + exports + f"""
 typedef int (*Shape)(int, int32_t *);
-typedef int (*Simulate)(uint64_t, int64_t, int64_t, int, int64_t *, int32_t *, int64_t *, int64_t, int64_t *);
+typedef void (*Counts)(int32_t *);
+typedef int (*Play)(uint64_t, int64_t, int64_t, int, const int32_t *, int, int64_t *, int64_t *, int32_t *, int64_t,
+                    int64_t *, int64_t *, int64_t, int64_t *);
 static const Shape SHAPES[] = {{{", ".join(f"rs_shape_{i}" for i in range(count))}}};
-static const Simulate SIMULATES[] = {{{", ".join(f"rs_simulate_{i}" for i in range(count))}}};
+static const Counts COUNTS[] = {{{", ".join(f"rs_counts_shape_{i}" for i in range(count))}}};
+static const Play PLAYS[] = {{{", ".join(f"rs_play_{i}" for i in range(count))}}};
 """ + r"""
-/* plays `hands` hands of every seat count of every ruleset, the arrays at exactly the sizes rs_shape gives */
+/* plays `hands` hands of every seat count of every ruleset (random and greedy bots in turn), then two games,
+ * the arrays at exactly the sizes rs_shape and rs_counts_shape give */
 int main(int argc, char **argv) {
     int64_t hands = argc > 1 ? atoll(argv[1]) : 8;
     for (int r = 0; r < (int)(sizeof SHAPES / sizeof *SHAPES); r++) {
         for (int seats = 1; seats <= 8; seats++) {
-            int32_t shape[4];
+            int32_t shape[4], counts[2], bots[8];
             if (SHAPES[r](seats, shape) != 0) continue;
+            COUNTS[r](counts);
+            for (int s = 0; s < seats; s++) bots[s] = s % 2;
             int k = shape[0], nc = shape[1], ne = shape[2], no = shape[3];
-            size_t n_agg = (size_t)(4 + k + no + 2 * k * (nc + 2) + ne), stride = (size_t)(2 + k * (nc + 1) + ne);
-            int64_t cap = hands * 100, len = 0;
+            size_t n_agg = (size_t)(4 + k + no + 2 * k * (nc + 2) + ne + 3 * k * ne + counts[0] + counts[1]);
+            size_t stride = (size_t)(2 + k * (nc + 1) + ne);
+            int64_t cap = hands * 100, len = 0, rows_len = 0;
             int64_t *agg = calloc(n_agg, sizeof *agg), *trace = calloc((size_t)(6 * cap), sizeof *trace);
+            int64_t *gagg = calloc((size_t)(2 + k), sizeof *gagg);
             int32_t *rows = calloc(stride * (size_t)hands, sizeof *rows);
             fprintf(stderr, "== ruleset %d seats %d\n", r, seats);
-            int code = SIMULATES[r](UINT64_C(12345) + (uint64_t)r, 0, hands, seats, agg, rows, trace, cap, &len);
+            int code = PLAYS[r](UINT64_C(12345) + (uint64_t)r, 0, hands, seats, bots, 0, agg, gagg, rows, hands,
+                                &rows_len, trace, cap, &len);
             printf("%d %d %d %lld\n", r, seats, code, (long long)agg[0]);
-            free(agg); free(trace); free(rows);
+            if (code == 0) {
+                int games = PLAYS[r](UINT64_C(777) + (uint64_t)r, 0, 2, seats, bots, 1, agg, gagg, rows, hands,
+                                     &rows_len, trace, cap, &len);
+                fprintf(stderr, "games: %d\n", games);
+            }
+            free(agg); free(gagg); free(trace); free(rows);
         }
     }
     return 0;
