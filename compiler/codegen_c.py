@@ -1070,7 +1070,7 @@ static int count_moves(Hand *h, int seat) {
 }
 
 /* the r-th move (0 <= r < count_moves' number, which it follows) */
-static void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture) {
+RS_INLINE void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture) {
     if (!COUNTABLE) { *card = MV_CARD[r]; *capture = MV_CAP[r]; return; }
     uint64_t m = playable(h, seat);
     if (!h->table) {
@@ -1189,7 +1189,7 @@ RS_INLINE int bonus_try(const Hand *h, int seat, int b, uint64_t mask, int64_t r
     return 0;
 }
 
-static int bonus_options(const Hand *h, int seat) {
+RS_INLINE int bonus_options(const Hand *h, int seat) {
     uint64_t hand = h->hands[seat] & ~h->shown[seat];
     int cards[64], nc = rs_popcount(hand), listed = 0;     /* the cards listed when a bonus takes fewer */
     int64_t round = h->round;
@@ -1298,7 +1298,7 @@ static void finish(Hand *h) {
     h->winners = h->outcome >= 0 ? 1 << side : 0;
 }
 
-static void play_card(Hand *h, int seat, int card, uint64_t capture) {
+RS_INLINE void play_card(Hand *h, int seat, int card, uint64_t capture) {
     uint64_t bit = UINT64_C(1) << card;
     h->plays++;
     int side = h->side_of[seat];
@@ -1355,7 +1355,7 @@ typedef struct { int64_t *trace, cap, *tl; } Trace;
 
 /* Plays a dealt hand out (h set up by new_hand) with the bots of `bots` (per seat; NULL: every one random),
  * adding its decisions and legal moves; 0, or an error code. */
-static int play_hand(Hand *h, const int32_t *bots, int64_t unit, Trace *tr, int64_t *decisions, int64_t *legal) {
+RS_INLINE int play_hand(Hand *h, const int32_t *bots, int64_t unit, Trace *tr, int64_t *decisions, int64_t *legal) {
     static Decl ds[MAX_OPTS];                     /* best_declarations chooses at most every option */
     shuffle(h);
     if (start(h)) return rs_err_code;
@@ -1414,7 +1414,7 @@ static void new_hand(Hand *h, int seats, int dealer, const Rng *deal, Rng *bot) 
 
 /* Adds a finished hand to agg (the layout of rs_play) and its row to ph (may be NULL); its scores into
  * rows (when it had plays). 0, or an error code. */
-static int tally(Hand *h, int64_t *agg, int32_t *ph, int64_t decisions, int64_t legal, int64_t rows[][N_CAT + 1]) {
+RS_INLINE int tally(Hand *h, int64_t *agg, int32_t *ph, int64_t decisions, int64_t legal, int64_t rows[][N_CAT + 1]) {
     int K = h->k;
     int64_t *a_wins = agg + 4, *a_out = a_wins + K, *a_sum = a_out + N_OUT, *a_sq = a_sum + K * (N_CAT + 2);
     int64_t *a_ev = a_sq + K * (N_CAT + 2);
