@@ -1578,8 +1578,14 @@ int rs_rollouts(const int64_t *st, const uint64_t *hidden, const uint8_t *stock,
     static Hand base, hs;
     static Decl ds[MAX_OPTS];
     int n = (int)st[0];
-    if (n < 1 || n > MAX_SEATS || !SCHEDULE[n] || stock_n < 0 || stock_n > N_CARDS || nd < 0 || nd > MAX_OPTS)
+    /* every number used as an index or a shift is checked: -1, nothing played */
+    if (n < 1 || n > MAX_SEATS || !SCHEDULE[n] || stock_n < 0 || stock_n > N_CARDS || nd < 0 || nd > MAX_OPTS ||
+        seat < 0 || seat >= n || st[1] < 0 || st[1] >= n || st[2] < 0 || st[2] >= n || st[3] < 0 ||
+        st[3] > N_ROUNDS[n] || st[5] < -1 || st[5] >= SIDES[n] || (st[6] != -1 && (st[6] < N_CARDS || st[6] >= N_ALL)))
         return -1;
+    for (int i = 0; i < stock_n; i++) if (stock[i] >= N_CARDS) return -1;
+    for (int i = 0; i < n_moves; i++) if (cards[i] < 0 || cards[i] >= N_CARDS) return -1;
+    for (int s = 0; s < n; s++) if (st[9 + 8 * s + 5] < 0 || st[9 + 8 * s + 5] > N_RANKS) return -1;
     Hand *b = &base;
     Rng rng = {0};
     rs_err_code = 0;
@@ -1601,7 +1607,7 @@ int rs_rollouts(const int64_t *st, const uint64_t *hidden, const uint8_t *stock,
     for (int i = 0; i < stock_n; i++) b->order[i] = stock[i];
     b->pos = 0;
     for (int j = 0; j < nd; j++) {
-        if (decl_bonus[j] < 0 || decl_bonus[j] >= N_BONUS) return -1;
+        if (decl_bonus[j] < 0 || decl_bonus[j] >= N_BONUS || decl_wild[j] < -1 || decl_wild[j] >= N_RANKS) return -1;
         ds[j].bonus = decl_bonus[j]; ds[j].cards = decl_cards[j]; ds[j].wild_rank = decl_wild[j];
     }
     int side = seat % b->k;

@@ -328,3 +328,23 @@ def test_native_event_counts_are_the_python_engines_for_the_same_hands(rid):
         assert got.events == want.events
         for field in ("fired", "fired_hands", "fired_points", "captures", "sweeps", "sums"):
             assert getattr(got, field) == getattr(want, field), (rid, bots, field)
+
+
+def test_the_c_rollouts_refuse_a_state_they_cannot_play():
+    """Every number rs_rollouts uses as an index or a shift is checked on entry: a bad one plays nothing."""
+    from rulespec.bots.policy import declared_moves
+    from rulespec.compiler.native_rollouts import Rollouts
+    compiled = compile_ruleset("cirulla")
+    nat = native.load(compiled)
+    hand = midhand(compiled.module, 1, 5)
+    seat = hand.current_seat
+    decls, moves = declared_moves(hand, seat)
+    for spoil in (lambda r: setattr(r, "seat", 7), lambda r: r.cards.__setitem__(0, 200),
+                  lambda r: r.state.__setitem__(2, 9), lambda r: r.state.__setitem__(6, 3)):
+        batch = Rollouts(nat, hand, seat, decls, moves)
+        spoil(batch)
+        with pytest.raises(native.NativeUnavailable, match="cannot play"):
+            batch.add({s: hand.hands[s] for s in range(hand.n) if s != seat}, hand.source.order[hand.source.pos:], 1,
+                      [0.0] * len(moves))
+    with pytest.raises(native.NativeUnavailable, match="cannot play"):
+        Rollouts(nat, hand, seat, decls, moves).add({}, [99], 1, [0.0] * len(moves))
