@@ -88,6 +88,14 @@ class NativeUnavailable(RulespecError):
     """The native engine cannot run this ruleset here (no compiler, a construct it lacks, a failed build)."""
 
 
+class NativeEndless(RulespecError):
+    """Game `game` of a batch was not over after MAX_HANDS_PER_GAME hands (bots/games.py says why, located)."""
+
+    def __init__(self, game: int):
+        super().__init__(f"game {game} has not ended after {MAX_HANDS_PER_GAME} hands")
+        self.game = game
+
+
 class NativeLimit(NativeUnavailable):
     """A hand passed one of the native playout's fixed lists in play (located at the rule that made it);
     `--engine auto` plays the run on the Python engine instead, which keeps no such list."""
@@ -403,7 +411,7 @@ _MESSAGES = {
     6: ("the seat to play has no card (the native engine stops the hand)", True),
 }
 BOTS = {"random": 0, "greedy": 1}     # codegen_c.BOTS: the bots rs_play plays
-MAX_HANDS_PER_GAME = 1000           # as bots/simulate.py's (the C's): a longer game is an error
+MAX_HANDS_PER_GAME = 1000           # the C's limit on a game (bots/games.py has the same; a test holds them equal)
 
 
 @dataclass
@@ -546,8 +554,7 @@ class Native:
         the C's lists, which the Python engine does not have)."""
         where = self.lib.rs_error_where()
         if code == 7:
-            from rulespec.bots.simulate import _endless
-            return _endless(self.lib.rs_error_index(), self.compiled.module)
+            return NativeEndless(self.lib.rs_error_index())
         if code == 3:
             from rulespec.compiler.emit_c import Aux
             aux = Aux()      # the spans in the order the generator numbered them: generate again

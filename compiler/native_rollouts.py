@@ -13,7 +13,6 @@ from __future__ import annotations
 import ctypes
 
 from rulespec.compiler.native import MASK64, NativeUnavailable
-from rulespec.run.engine import stake
 
 _I64P = ctypes.POINTER(ctypes.c_int64)
 _U64P = ctypes.POINTER(ctypes.c_uint64)
@@ -33,9 +32,10 @@ def _entry(nat):
 
 
 class Rollouts:
-    """One decision's rollouts in C: the seat `seat` of `hand` weighing `moves` after declaring `decls`."""
+    """One decision's rollouts in C: the seat `seat` of `hand` weighing `moves` after declaring `decls`; an
+    outcome that ends the game counts `stake` for the side it gives the game to, against the others."""
 
-    def __init__(self, nat, hand, seat: int, decls, moves):
+    def __init__(self, nat, hand, seat: int, decls, moves, stake: int):
         self.nat, self.fn = nat, _entry(nat)
         self.seat, self.n, self.moves = seat, hand.n, len(moves)
         categories = nat.meta.categories
@@ -60,7 +60,7 @@ class Rollouts:
         self.decl_cards = (ctypes.c_uint64 * max(1, self.nd))(*[d.cards for d in decls])
         self.decl_wild = (ctypes.c_int32 * max(1, self.nd))(*[-1 if d.wild_rank is None else d.wild_rank
                                                             for d in decls])
-        self.stake = stake(hand.rules)
+        self.stake = stake
         self.hidden = (ctypes.c_uint64 * hand.n)()
         self.sums = (ctypes.c_int64 * len(moves))()
 

@@ -166,10 +166,15 @@ def test_greedy_lockstep_with_greedybot(rid, tmp_path):
 def test_an_endless_game_is_the_python_engines_located_error(tmp_path):
     path = tmp_path / "far.yaml"
     path.write_text("id: far\nextends: scopa\ngame: {target: 1000000}\n", encoding="utf-8")
+    from rulespec.bots.games import MAX_HANDS_PER_GAME
+    from rulespec.bots.native_sim import simulate_native
+    assert native.MAX_HANDS_PER_GAME == MAX_HANDS_PER_GAME      # the C's limit is the Python engine's
     compiled = compile_ruleset(path)
     nat = native.load(compiled)
-    with pytest.raises(RulespecError) as native_error:
+    with pytest.raises(native.NativeEndless):
         nat.run(0, 0, 2, 2, games=True)
+    with pytest.raises(RulespecError) as native_error:
+        simulate_native(nat, games=2, seats=2)
     with pytest.raises(RulespecError) as python_error:
         simulate(path, games=1, workers=1)
     assert native_error.value.message == python_error.value.message
@@ -341,10 +346,10 @@ def test_the_c_rollouts_refuse_a_state_they_cannot_play():
     decls, moves = declared_moves(hand, seat)
     for spoil in (lambda r: setattr(r, "seat", 7), lambda r: r.cards.__setitem__(0, 200),
                   lambda r: r.state.__setitem__(2, 9), lambda r: r.state.__setitem__(6, 3)):
-        batch = Rollouts(nat, hand, seat, decls, moves)
+        batch = Rollouts(nat, hand, seat, decls, moves, 51)
         spoil(batch)
         with pytest.raises(native.NativeUnavailable, match="cannot play"):
             batch.add({s: hand.hands[s] for s in range(hand.n) if s != seat}, hand.source.order[hand.source.pos:], 1,
                       [0.0] * len(moves))
     with pytest.raises(native.NativeUnavailable, match="cannot play"):
-        Rollouts(nat, hand, seat, decls, moves).add({}, [99], 1, [0.0] * len(moves))
+        Rollouts(nat, hand, seat, decls, moves, 51).add({}, [99], 1, [0.0] * len(moves))

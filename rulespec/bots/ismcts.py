@@ -164,7 +164,7 @@ class ISMCTSBot:
         sums = [0.0] * len(moves)
         if self.native is not None:
             from rulespec.compiler.native_rollouts import Rollouts
-            batch = Rollouts(self.native, hand, seat, decls, moves)
+            batch = Rollouts(self.native, hand, seat, decls, moves, stake(hand.rules))
             layout = hidden_layout(hand, seat)          # the same for every determinisation of this decision
             for _ in range(rounds):
                 hidden, stock = redraw(layout, self.rng)

@@ -11,7 +11,7 @@ reproducible per seed but are not the Python engine's hands for that seed.
 """
 from __future__ import annotations
 
-from rulespec.bots.simulate import Stats
+from rulespec.bots.stats import Stats
 from rulespec.errors import RulespecError
 
 ENGINES = ("python", "native", "auto")
@@ -91,6 +91,7 @@ def simulate_native(nat, *, hands: int | None = None, games: int | None = None, 
     (--html) draws, from every hand's row (slower: a row per hand comes back to Python); without it
     they stay empty, and only the sums, squares, wins and counts the tables print are filled.
     """
+    from rulespec.compiler.native import NativeEndless
     meta = nat.meta
     n = seats if seats is not None else meta.default_players
     if n not in meta.player_counts:
@@ -105,7 +106,11 @@ def simulate_native(nat, *, hands: int | None = None, games: int | None = None, 
     done = 0
     while done < total:
         count = min(GAME_BATCH if games is not None else BATCH, total - done)
-        b = nat.run(seed, first + done, count, n, per_hand=distributions, bots=bots, games=games is not None)
+        try:
+            b = nat.run(seed, first + done, count, n, per_hand=distributions, bots=bots, games=games is not None)
+        except NativeEndless as error:
+            from rulespec.bots.games import endless
+            raise endless(error.game, nat.compiled.module) from None
         if distributions:
             _count_distributions(stats, b.per_hand, meta.categories)
         stats.hands += b.hands
