@@ -448,10 +448,11 @@ class Native:
 
     @property
     def compiled(self):
-        """The compiled ruleset (compiled now if this was loaded from the cache's manifest alone)."""
+        """The compiled ruleset (if this was loaded from the cache's manifest alone: now, from the compile
+        cache on disk when it holds it, as the Python engine's runs take it)."""
         if self._compiled is None:
             from rulespec.compiler.build import compile_ruleset
-            self._compiled = compile_ruleset(self._ref, self._options, root=self._root)
+            self._compiled = compile_ruleset(self._ref, self._options, root=self._root, disk=True)
         return self._compiled
 
     @property
