@@ -79,23 +79,12 @@ def _general(w: Writer, rs: Ruleset, cp: CapturePlan) -> None:
     w("    return " + take.format(f"_offered(p, played, table, {cp.sums_call}, round, turn, play)"))
     w()
     w()
-    w("def legal(hand, table, round, turn, play):")
-    w('    """Every (card index, capture mask) move of a hand, 0 for no capture (no declared wild card), in')
-    w('    ascending order (by card, then by mask: sorted(), the order every engine and bot draws from)."""')
-    with w.block():
-        w("if not table:")
-        w("    return [(p, 0) for p in _rt.bits(hand)]")
-        w(f"sums = {cp.sums_call}")
-        w("out = []")
-        w("for p in _rt.bits(hand):")
-        w("    got = " + take.format("_offered(p, 1 << p, table, sums, round, turn, play)"))
-        w("    out += [(p, m) for m in got]")
-        w("    if not got or not FORCED:")
-        w("        out.append((p, 0))")
-        w("out.sort()")
-        w("return out")
-    w()
-    w()
+    def moves() -> None:
+        w("got = " + take.format("_offered(p, 1 << p, table, sums, round, turn, play)"))
+        w("out += [(p, m) for m in got]")
+        w("if not got or not FORCED:")
+        w("    out.append((p, 0))")
+    _legal_frame(w, cp, moves)
     if cp.reading:
         _reading(w, cp)
 
@@ -137,6 +126,15 @@ def _run_tables(w: Writer, rs: Ruleset) -> None:
 
 
 def _legal(w: Writer, rs: Ruleset, cp: CapturePlan) -> None:
+    def moves() -> None:
+        if cp.reads_played_mask:
+            w("played = 1 << p")
+        _Body(w, rs, cp, pairs=True).write()
+    _legal_frame(w, cp, moves)
+
+
+def _legal_frame(w: Writer, cp: CapturePlan, moves) -> None:
+    """`legal()` around `moves()`, which writes card index `p`'s moves into `out` (the loop's body)."""
     w("def legal(hand, table, round, turn, play):")
     w('    """Every (card index, capture mask) move of a hand, 0 for no capture (no declared wild card), in')
     w('    ascending order (by card, then by mask: sorted(), the order every engine and bot draws from)."""')
@@ -147,9 +145,7 @@ def _legal(w: Writer, rs: Ruleset, cp: CapturePlan) -> None:
         w("out = []")
         w("for p in _rt.bits(hand):")
         with w.block():
-            if cp.reads_played_mask:
-                w("played = 1 << p")
-            _Body(w, rs, cp, pairs=True).write()
+            moves()
         w("out.sort()")
         w("return out")
     w()

@@ -419,7 +419,10 @@ class Hand:
         while self.rules.bury(1 << card):
             tries -= 1
             if tries < 0:
-                raise RulespecError("deal.bury buries every card left in the stock: the table cannot be dealt")
+                compiled = getattr(self.rules, "_COMPILED", None)       # the ruleset, to say where bury is
+                bury = getattr(getattr(compiled, "ruleset", None), "bury", None)
+                raise RulespecError("deal.bury buries every card left in the stock: the table cannot be dealt",
+                                    getattr(bury, "span", None))
             src.order.append(card)         # to the bottom: dealt after every other card of the stock
             card = self._take(1)[0]
         return card
@@ -1228,32 +1231,12 @@ class Hand:
         return out
 
     def observation(self, seat: int) -> dict:
-        """What `seat` can see: its own hand, the table, shown declarations, piles, plays of the round, events."""
+        """What `seat` can see: its own hand, the table, shown declarations, piles, plays of the round, events.
+
+        With a pile, the table is its face-up cards in order (the top last), with the top card and how many
+        cards lie face down under them (which ones, no seat sees)."""
         self._check_seat(seat)
         rules = self.rules
-        if rules.PILE:
-            return self._pile_observation(seat)
-        return {
-            "seat": seat,
-            "side": seat % self.k,
-            "dealer": self.dealer,
-            "round": self.round,
-            "turn": self.current_seat,
-            "hand": _lowbits(self.hands[seat]),
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "shown": [_lowbits(self.shown[s] & self.hands[s]) for s in range(self.n)],
-            "table": list(self.table_order),
-            "wild_as": rules.RANK_NAMES[self.wild_as - rules.N_CARDS] if self.wild_as is not None else None,
-            "pile_sizes": [p.bit_count() for p in self.piles],
-            "captured": [_lowbits(p) for p in self.piles],
-            "events": [(e.play, e.seat, e.side, e.name) for e in self.events],
-            "previous": _lowbits(self.previous),
-            "played": [_lowbits(m) for m in self.played_round],
-        }
-
-    def _pile_observation(self, seat: int) -> dict:
-        """observation() of a pile game: the table's face-up cards in order (the top last), the top card,
-        and how many cards lie face down under them (which ones, no seat sees)."""
         obs = {
             "seat": seat,
             "side": seat % self.k,
@@ -1263,16 +1246,22 @@ class Hand:
             "hand": _lowbits(self.hands[seat]),
             "hand_sizes": [h.bit_count() for h in self.hands],
             "shown": [_lowbits(self.shown[s] & self.hands[s]) for s in range(self.n)],
-            "table": [c for c in self.table_order if not self.face_down >> c & 1],
-            "top": self.top_mask().bit_length() - 1 if self.table else None,
-            "face_down": self.face_down.bit_count(),
-            "wild_as": None,
+        }
+        if rules.PILE:
+            obs["table"] = [c for c in self.table_order if not self.face_down >> c & 1]
+            obs["top"] = self.top_mask().bit_length() - 1 if self.table else None
+            obs["face_down"] = self.face_down.bit_count()
+        else:
+            obs["table"] = list(self.table_order)
+        obs.update({
+            "wild_as": (rules.RANK_NAMES[self.wild_as - rules.N_CARDS]
+                        if self.wild_as is not None and not rules.PILE else None),
             "pile_sizes": [p.bit_count() for p in self.piles],
             "captured": [_lowbits(p) for p in self.piles],
             "events": [(e.play, e.seat, e.side, e.name) for e in self.events],
             "previous": _lowbits(self.previous),
             "played": [_lowbits(m) for m in self.played_round],
-        }
+        })
         return obs
 
     def stock_size(self) -> int:
