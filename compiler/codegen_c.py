@@ -712,6 +712,8 @@ static int rs_err_code, rs_err_where;
 static int64_t rs_err_index;      /* the game of error 8 */
 /* Where rs_play adds simulate's per-event figures (rs_count_events; NULL: not counted) */
 static int64_t *rs_evagg;
+/* Where rs_play writes each hand's paired-comparison row (rs_pair_rows; NULL: none), moved on per row */
+static int64_t *rs_pairs;
 /* a capture list (OPT) holds at most MAX_MOVES sets: one more is the error of too many moves */
 static inline int rs_too_many(int n) { rs_err_code = 5; return n; }
 
@@ -966,6 +968,7 @@ struct Hand {
     int declared_wild[MAX_SEATS];             /* 1 + the rank a seat declared the wild card as, 0: none */
     uint64_t round_dealt[MAX_SEATS];          /* each seat's hand as this round dealt it */
     uint8_t order[N_CARDS];
+    uint64_t kept[MAX_SEATS + 1];             /* the kept deal's first round: the table laid, each seat's hand */
     int64_t evp[MAX_SIDES][N_CAT + 1];
     int64_t evsum;                            /* every event's points, scored in a category or not */
     int32_t evn[N_EV + 1];
@@ -1054,6 +1057,9 @@ static int start(Hand *h) {
     int thrown = 0;
     for (;;) {
         lay_round(h);
+        /* the deal's first round, as the Python engine's deal_log has it (a paired comparison's same deal) */
+        h->kept[0] = h->table;
+        for (int s = 0; s < h->n; s++) h->kept[1 + s] = h->hands[s];
         int c = deal_check(h->table);
         if (c < 0) break;
         if (++thrown > MAX_REDEALS) { rs_err_code = 1; rs_err_where = c + 1; return 1; }
@@ -1518,6 +1524,15 @@ RS_INLINE int tally(Hand *h, int64_t *agg, int32_t *ph, int64_t decisions, int64
         memset(ph, 0, sizeof *ph * (size_t)stride);
         ph[0] = h->plays; ph[1] = h->outcome;
         for (int e = 0; e < N_EV; e++) ph[2 + K * (N_CAT + 1) + e] = h->evn[e];
+        if (rs_pairs) {
+            for (int s = 0; s < K; s++)
+                for (int e = 0; e < N_EV; e++) {
+                    rs_pairs[s * N_EV + e] = h->evs[s][e];
+                    rs_pairs[(K + s) * N_EV + e] = h->evq[s][e];
+                }
+            rs_pairs += 2 * K * N_EV;
+            for (int s = 0; s <= h->n; s++) *rs_pairs++ = (int64_t)h->kept[s];
+        }
     }
     if (h->plays == 0) { memset(rows, 0, sizeof(int64_t) * (size_t)K * (N_CAT + 1)); return 0; }
     if (rs_evagg) {                               /* as bots/simulate.py Stats counts a played hand */
@@ -1606,6 +1621,11 @@ int rs_stream_version(void) { return RS_STREAM_VERSION; }
  * number of captures [N_CARDS + 1] and per number of play events [SW_N]; rs_event_counts_size(seats) long. */
 void rs_count_events(int64_t *buf) { rs_evagg = buf; }
 int64_t rs_event_counts_size(int seats) { return 3 * (int64_t)SIDES[seats] * N_EV + N_CARDS + 1 + SW_N; }
+/* Where rs_play writes, beside each per_hand row (NULL: not written), what a paired comparison
+ * (bots/compare.py) reads of the hand: per side and event times fired [K][N_EV] and points [K][N_EV], then
+ * the kept deal's first round: the table laid, each seat's hand [seats]; rs_pair_row_size(seats) long. */
+void rs_pair_rows(int64_t *buf) { rs_pairs = buf; }
+int64_t rs_pair_row_size(int seats) { return 2 * (int64_t)SIDES[seats] * N_EV + 1 + seats; }
 /* Draws of the stream at `path` (length n_path) of `seed`, for tests/test_stream.py: per op, 0..64 is
  * rs_bits(op), below 0 rs_below(-op), 65 rs_random (its double's bytes in out); out gets each value. */
 void rs_stream_draws(uint64_t seed, const uint64_t *path, int n_path, const int32_t *ops, int n_ops, uint64_t *out) {

@@ -434,6 +434,10 @@ class Native:
         self.lib.rs_count_events.argtypes = [ctypes.POINTER(ctypes.c_int64)]
         self.lib.rs_event_counts_size.restype = ctypes.c_int64
         self.lib.rs_event_counts_size.argtypes = [ctypes.c_int]
+        self.lib.rs_pair_rows.restype = None
+        self.lib.rs_pair_rows.argtypes = [ctypes.POINTER(ctypes.c_int64)]
+        self.lib.rs_pair_row_size.restype = ctypes.c_int64
+        self.lib.rs_pair_row_size.argtypes = [ctypes.c_int]
         self.lib.rs_stream_draws.restype = None
         self.lib.rs_stream_draws.argtypes = [ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int,
                                              ctypes.POINTER(ctypes.c_int32), ctypes.c_int,
@@ -475,11 +479,16 @@ class Native:
         return [struct.unpack("<d", struct.pack("<Q", v))[0] if op == 65 else v for op, v in zip(ops, out)]
 
     def run(self, seed: int, first: int, count: int, seats: int, *, per_hand: bool = False,
-            trace_cap: int = 0, events: bool = False, bots: list[str] | None = None, games: bool = False) -> Batch:
+            trace_cap: int = 0, events: bool = False, bots: list[str] | None = None, games: bool = False,
+            pairs: bool = False) -> Batch:
         """Play hands (or, `games`, whole games) first..first+count-1 of the run `seed` with `seats` players,
         `bots` per seat (random or greedy; None: random); per hand rows, a move trace; `events`: simulate's
-        per-event figures, captures and play events per hand."""
+        per-event figures, captures and play events per hand. `pairs` (hands, with `per_hand`): each row also
+        has what a paired comparison reads (bots/compare.py): "fired", per (side, event) that fired its
+        (times, points), and "kept", the kept deal's first round (the table laid, each seat's hand)."""
         lay = self.meta
+        if pairs and (games or not per_hand):
+            raise ValueError("pairs are rows of single hands: per_hand=True, games=False")
         if seats not in lay.player_counts:
             raise RulespecError(f"{lay.id} is played by {', '.join(map(str, lay.player_counts))} players, "
                                 f"not {seats}")
@@ -505,14 +514,18 @@ class Native:
         tr = (ctypes.c_int64 * (6 * trace_cap))() if trace_cap else None
         tl, phl = ctypes.c_int64(0), ctypes.c_int64(0)
         ev = (ctypes.c_int64 * self.lib.rs_event_counts_size(seats))() if events else None
+        pstride = self.lib.rs_pair_row_size(seats) if pairs else 0
+        pr = (ctypes.c_int64 * max(1, pstride * count))() if pairs else None
         while True:
             ph = (ctypes.c_int32 * (stride * cap))() if per_hand else None
             self.lib.rs_count_events(ev)
+            self.lib.rs_pair_rows(pr)
             try:
                 code = self.lib.rs_play(seed & MASK64, first, count, seats, policy, int(games), agg, gagg, ph, cap,
                                         ctypes.byref(phl), tr, trace_cap, ctypes.byref(tl))
             finally:
                 self.lib.rs_count_events(None)
+                self.lib.rs_pair_rows(None)
             if code:
                 raise self._error(code)
             if phl.value <= cap or not per_hand:
@@ -547,6 +560,8 @@ class Native:
                                for s in range(k)],
                     "events": {name: r[2 + k * (nc + 1) + i] for i, name in enumerate(lay.events)},
                 })
+            if pairs:
+                _unpack_pairs(rows, list(pr), k, lay.events, seats)
         # The capture and the declared cards are 64-bit masks, kept as int64: a deck of 64 cards sets bit 63.
         trace = [(h, seat, card, cap & MASK64, dec & MASK64, wild)
                  for h, seat, card, cap, dec, wild in (tr[6 * i:6 * i + 6] for i in range(tl.value))] \
@@ -592,6 +607,18 @@ class Native:
         return rs.span
 
 
+def _unpack_pairs(rows: list[dict], p: list[int], k: int, names: list[str], seats: int) -> None:
+    """rs_pair_rows' buffer into the per-hand rows: "fired" (side, event) -> (times, points) where it fired;
+    "kept", the kept deal's first round as the Python engine's deal_log has it (table, (hands...))."""
+    ne = len(names)
+    size = 2 * k * ne + 1 + seats
+    for h, row in enumerate(rows):
+        r = p[h * size:(h + 1) * size]
+        row["fired"] = {(s, name): (r[s * ne + i], r[(k + s) * ne + i])
+                        for s in range(k) for i, name in enumerate(names) if r[s * ne + i]}
+        row["kept"] = (r[2 * k * ne] & MASK64, tuple(x & MASK64 for x in r[2 * k * ne + 1:]))
+
+
 def _unpack_events(batch: Batch, e: list[int], k: int, names: list[str], ne: int) -> None:
     """rs_count_events' buffer into the batch: per (side, event) the figures that are not 0; the histograms."""
     def per_side(start: int) -> dict:
@@ -613,6 +640,9 @@ def codegen_c():
 
 
 _LOADED: dict[str, Native] = {}
+# id(compiled) -> (compiled, its source's digest in _LOADED): the compiled ruleset kept, so that its id is
+# never another's
+_BY_COMPILED: dict[int, tuple] = {}
 
 
 def source_of(compiled) -> str:
@@ -639,12 +669,17 @@ def load(compiled, ref=None, options=None, root=None, progress=None) -> Native:
     under, a manifest is left in the cache so that `quick_load` finds the library next time without
     compiling the ruleset. `progress()` is called every tenth of a second while the C compiler runs.
     """
-    source = source_of(compiled)
-    key = _sha256(source)
-    hit = _LOADED.get(key)
+    known = _BY_COMPILED.get(id(compiled))
+    # the C generated again is most of a load (a run over processes loads once per chunk): by its digest
+    hit = _LOADED.get(known[1]) if known is not None and known[0] is compiled else None
     if hit is None:
-        hit = Native(Meta.of(compiled.ruleset), *_library(source, progress), compiled)
-        _LOADED[key] = hit
+        source = source_of(compiled)
+        key = _sha256(source)
+        hit = _LOADED.get(key)
+        if hit is None:
+            hit = Native(Meta.of(compiled.ruleset), *_library(source, progress), compiled)
+            _LOADED[key] = hit
+        _BY_COMPILED[id(compiled)] = (compiled, key)
     if ref is not None:
         _write_manifest(ref, options, compiled, hit, root)
     return hit

@@ -100,11 +100,15 @@ def test_a_library_that_does_not_load_falls_back(tmp_path, monkeypatch):
     assert lines == ["rulespec: using the Python engine: the native library does not load: wrong ELF class: ELFCLASS32"]
 
 
-def test_compare_by_default_says_it_plays_python():
+def test_compare_without_a_c_compiler_says_it_plays_python(monkeypatch, tmp_path):
+    """--compare played Python always; it plays native now where it can (tests/test_compare_native.py)."""
+    monkeypatch.setenv("RULESPEC_CC", "")
     out, err = io.StringIO(), io.StringIO()
-    assert run(["simulate", "cirulla-short", "--compare", "cirulla", "--hands", "4", "--json"], out, err) == 0
-    assert err.getvalue().splitlines() == [
-        "rulespec: using the Python engine: --compare plays paired hands on the Python engine"]
+    assert run(["simulate", fresh(tmp_path, "fresh-a"), "--compare", fresh(tmp_path, "fresh-b"), "--hands", "4",
+                "--json"], out, err) == 0
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rulespec: using the Python engine: the native engine needs a C "
+                                                    "compiler")
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sleep as the compiler")

@@ -81,14 +81,8 @@ def run(args, out, err) -> int:
         args.workers = default_workers()
     options = named_options(args.ruleset, args.option, args.root)
     if args.compare is not None:
-        if args.engine == "native":
-            from rulespec.errors import RulespecError
-            raise RulespecError("--compare plays paired hands on the Python engine: leave out --engine")
         from rulespec.cli.compare import run_compare
-        code = run_compare(args, options, out, err)
-        if args.engine == "auto":          # said once the run is done: an error stays the one line it is
-            print("rulespec: using the Python engine: --compare plays paired hands on the Python engine", file=err)
-        return code
+        return run_compare(args, options, out, err)
     games = args.games
     hands = None if games is not None else (args.hands if args.hands is not None else 1000)
     total = games if games is not None else hands
