@@ -142,12 +142,12 @@ def _kept_deal(hand: Hand):
 def run_pair_chunk(job: dict, start: int, stop: int) -> Paired:
     """Hands start..stop-1 under both rulesets; the unit of work of the local process pool."""
     from rulespec.compiler.build import compile_ruleset
+    out = Paired(job["sides"], tuple(job["categories"]), events=tuple(job["events"]))
     if job.get("native"):
         from rulespec.bots.native_compare import run_native_pairs
-        return run_native_pairs(job, start, stop)
+        return run_native_pairs(job, start, stop, out)
     base = compile_ruleset(job["base"], job["base_options"], root=job["root"]).module
     variant = compile_ruleset(job["variant"], job["variant_options"], root=job["root"]).module
-    out = Paired(job["sides"], tuple(job["categories"]), events=tuple(job["events"]))
     base_scores = {name: scoring for name, _kind, scoring in base.EVENTS}
     variant_scores = {name: scoring for name, _kind, scoring in variant.EVENTS}
     for i in range(start, stop):

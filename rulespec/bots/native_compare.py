@@ -30,10 +30,10 @@ def choose_pair(engine: str, variant, base, *, bots: list[str], err=None) -> boo
     return all(choose_engine(engine, compiled, bots=bots, err=err) is not None for compiled in (variant, base))
 
 
-def run_native_pairs(job: dict, start: int, stop: int):
-    """Paired hands start..stop-1 of a comparison's job on the native engine (libraries loaded from the cache,
-    built there by the process that started the comparison); the Paired of bots/compare.py's run_pair_chunk."""
-    from rulespec.bots.compare import Paired
+def run_native_pairs(job: dict, start: int, stop: int, out):
+    """Add paired hands start..stop-1 of a comparison's job, played on the native engine (libraries loaded from
+    the cache, built there by the process that started the comparison), to `out` (bots/compare.py's Paired,
+    as its run_pair_chunk adds Hands); return it."""
     from rulespec.compiler import native
     from rulespec.compiler.build import compile_ruleset
     base = compile_ruleset(job["base"], job["base_options"], root=job["root"])
@@ -42,7 +42,6 @@ def run_native_pairs(job: dict, start: int, stop: int):
     scoring_b = {name: scoring for name, _kind, scoring in nb.meta.fired}
     scoring_v = {name: scoring for name, _kind, scoring in nv.meta.fired}
     same_cards = base.module.CARD_NAMES == variant.module.CARD_NAMES
-    out = Paired(job["sides"], tuple(job["categories"]), events=tuple(job["events"]))
     for first in range(start, stop, BATCH):
         count = min(BATCH, stop - first)
         rows_b, rows_v = (nat.run(job["seed"], first, count, job["seats"], per_hand=True, bots=job["bots"],
