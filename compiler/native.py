@@ -680,6 +680,11 @@ def load(compiled, ref=None, options=None, root=None, progress=None) -> Native:
             hit = Native(Meta.of(compiled.ruleset), *_library(source, progress), compiled)
             _LOADED[key] = hit
         _BY_COMPILED[id(compiled)] = (compiled, key)
+    if hit._compiled is not compiled:
+        # the same C from another compile (the same rules in another file): its errors are located in this one
+        import copy
+        hit = copy.copy(hit)
+        hit._compiled = compiled
     if ref is not None:
         _write_manifest(ref, options, compiled, hit, root)
     return hit
