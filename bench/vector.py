@@ -1,6 +1,7 @@
 """Benchmark: the vector environment against the PettingZoo adapter and the bare native engine, in one run.
 
-    python -m bench.vector [--ruleset cirulla] [--seats 2] [--envs 512] [--seconds 2] [--seed 1] [--json FILE]
+    python -m bench.vector [--ruleset cirulla] [--seats 2] [--envs 512] [--workers 2] [--seconds 2] [--seed 1]
+                           [--json FILE]
 
 Every side plays random moves of the same ruleset and counts its steps (a decision of the seat that acts:
 a card, a capture card, DONE, a declaration):
@@ -8,6 +9,8 @@ a card, a capture card, DONE, a declaration):
 - vector (native): rulespec/interop/vector.py VectorEnv, `--envs` hands stepped in one C call, the
   agent's random legal actions drawn in C (`sample_actions()`), the arrays not copied (copy=False);
   the steps counted are the agent's (the other seats are played inside C);
+- vector (native), `--workers` processes: the same env split over worker processes (workers=N: one C
+  array of a shard of the envs each, the arrays shared), `--envs` times the workers envs in all;
 - vector (native), NumPy agent: the same, the actions chosen in NumPy from the masks (uniform keys
   times the mask, argmax): what a policy written in NumPy pays on top;
 - vector (python): the same env on its Python fallback, a few batch steps;
@@ -52,8 +55,9 @@ def timed(run_once, seconds: float) -> tuple[int, float, float]:
     return steps, time.perf_counter() - w0, time.process_time() - c0
 
 
-def vector_side(rules, seats: int, envs: int, seed: int, seconds: float, engine: str, numpy_agent: bool = False):
-    env = VectorEnv(rules, envs, seats, engine=engine, copy=False)
+def vector_side(rules, seats: int, envs: int, seed: int, seconds: float, engine: str, numpy_agent: bool = False,
+                workers: int = 1):
+    env = VectorEnv(rules, envs, seats, engine=engine, copy=False, workers=workers)
     obs, _ = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
 
@@ -86,17 +90,19 @@ def bare_side(rules, seats: int, seed: int, seconds: float):
     return timed(lambda: nat.run(seed, next(first), 20000, seats).decisions, seconds)
 
 
-def run(ruleset: str, seats: int | None, envs: int, seconds: float, seed: int) -> dict:
+def run(ruleset: str, seats: int | None, envs: int, seconds: float, seed: int, workers: int = 2) -> dict:
     rules = rulespec.compile(ruleset)
     seats = seats or rules.default_seats
     sides = {
         "vector_native": lambda: vector_side(rules, seats, envs, seed, seconds, "native"),
+        "vector_native_workers": lambda: vector_side(rules, seats, envs * workers, seed, seconds, "native",
+                                                     workers=workers),
         "vector_native_numpy_agent": lambda: vector_side(rules, seats, envs, seed, seconds, "native", True),
         "vector_python": lambda: vector_side(rules, seats, min(envs, 64), seed, seconds / 2, "python"),
         "pettingzoo": lambda: pettingzoo_side(rules, seats, seed, seconds),
         "bare_native": lambda: bare_side(rules, seats, seed, seconds),
     }
-    out = {"ruleset": ruleset, "seats": seats, "envs": envs, "python": platform.python_version(),
+    out = {"ruleset": ruleset, "seats": seats, "envs": envs, "workers": workers, "python": platform.python_version(),
            "cpus": os.cpu_count(), "load_average": [round(x, 2) for x in os.getloadavg()]}
     for name, side in sides.items():
         steps, wall, cpu = side()
@@ -113,8 +119,11 @@ def table(out: dict) -> str:
     """The sides side by side: steps/s per wall second and per CPU second."""
     lines = [f"{out['ruleset']}, {out['seats']} seats, {out['envs']} envs; load average {out['load_average']} "
              f"on {out['cpus']} CPUs", f"{'side':<28}{'steps/s (wall)':>16}{'steps/s (CPU)':>16}"]
-    for name in ("vector_native", "vector_native_numpy_agent", "vector_python", "pettingzoo", "bare_native"):
+    for name in ("vector_native", "vector_native_workers", "vector_native_numpy_agent", "vector_python", "pettingzoo",
+                 "bare_native"):
         lines.append(f"{name:<28}{out[name]['steps_per_wall_s']:>16,}{out[name]['steps_per_cpu_s']:>16,}")
+    lines.append(f"vector_native_workers ({out['workers']} processes, the parent's CPU only): "
+                 f"{out['vector_native_workers']['steps_per_wall_s']:,} steps per wall second")
     lines.append(f"vector_native / pettingzoo: {out['vector_native/pettingzoo (wall)']}x (wall), "
                  f"{out['vector_native/pettingzoo (cpu)']}x (CPU)")
     return "\n".join(lines)
@@ -125,11 +134,12 @@ def main(argv=None) -> None:
     ap.add_argument("--ruleset", default="cirulla")
     ap.add_argument("--seats", type=int, default=2)
     ap.add_argument("--envs", type=int, default=512)
+    ap.add_argument("--workers", type=int, default=2, help="processes of the vector_native_workers side")
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json")
     args = ap.parse_args(argv)
-    out = run(args.ruleset, args.seats, args.envs, args.seconds, args.seed)
+    out = run(args.ruleset, args.seats, args.envs, args.seconds, args.seed, args.workers)
     print(table(out))
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n")

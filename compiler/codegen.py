@@ -14,6 +14,8 @@ from __future__ import annotations
 from rulespec.lang.model import Ruleset
 
 from .emit_bonuses import emit_hand_bonuses
+from .emit_bid import emit_bid
+from .emit_builds import emit_builds
 from .emit_captures import emit_captures
 from .emit_deal import emit_deal
 from .emit_events import emit_events
@@ -24,7 +26,8 @@ from .plan import build_plan
 from .writer import Generated, Writer
 
 # The constructs of a module, in the order they are written.
-EMITTERS = (emit_header, emit_deal, emit_hand_bonuses, emit_captures, emit_events, emit_scoring, emit_outcomes, emit_pile)
+EMITTERS = (emit_header, emit_deal, emit_hand_bonuses, emit_captures, emit_events, emit_scoring, emit_outcomes, emit_pile,
+            emit_builds, emit_bid)
 
 
 def generate_module(rs: Ruleset) -> Generated:

@@ -30,8 +30,10 @@ from rulespec.checks.check import (
 )
 from rulespec.checks import running
 from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, int_bounds, strings_of
-from rulespec.compiler.support import event_points_expressions, several_sets, several_values
-from rulespec.compiler.pile_support import pile_constructs
+from rulespec.compiler.support import (
+    bid_before_play, builds_on_table, event_points_expressions, several_sets, several_values,
+)
+from rulespec.compiler.pile_support import pile_constructs, table_redeals
 from rulespec.compiler.plan import run_tables
 from rulespec.errors import Span
 from rulespec.lang.model import Expression, Ruleset
@@ -136,7 +138,7 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     out += _declaration_room(rs)
     state = running.constructs(rs)     # the game's running state: only Hand keeps it
     out += state
-    if n <= MAX_INDICES and not state:     # (its names and builtins have no C to emit)
+    if n <= MAX_INDICES and not state and rs.bid is None:     # (their names and builtins have no C to emit)
         strings = _strings(rs)
         for expr, names, allow_most in _expressions(rs):
             try:
@@ -149,9 +151,10 @@ def unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:
     return out
 
 
-# The constructs of capture.combine, several card values and event points as expressions, which the
-# native back end does not play (compiler/support.py finds them for the Python playout likewise).
-_REFUSED = (several_sets, several_values, event_points_expressions)
+# The constructs of capture.combine, several card values, event points as expressions, a deal check that
+# deals the table again, builds and a bid, which the native back end does not play (compiler/support.py finds
+# them for the Python playout likewise).
+_REFUSED = (several_sets, several_values, event_points_expressions, table_redeals, builds_on_table, bid_before_play)
 
 
 def _declaration_room(rs: Ruleset) -> list[tuple[str, Span | None]]:

@@ -71,6 +71,8 @@ def _general(w: Writer, rs: Ruleset, cp: CapturePlan) -> None:
     w()
     w()
     take = "_rt.combine({}, COMBINE)" if cp.combine != "one" else "{}"
+    if cp.alone:     # a kind's sets marked with _rt.ALONE are offered as they are, unmarked, never combined
+        take = "_rt.combine_alone({}, COMBINE)"
     w("def captures(played, table, round, turn, play):")
     w('    """Every capture set (masks) the played card has against the table, at this point of the hand."""')
     w("    if not table:")
@@ -108,7 +110,10 @@ def _reading(w: Writer, cp: CapturePlan) -> None:
         w("best = values[0], 0")
         w("for v in values:")
         args = "p, played, table, sums, round, turn, play, v" if cp.general else "p, played, table, sums, round, turn, play"
-        w(f"    k = _rt.partition_sets(captured, _options({args}))")
+        options = f"_options({args})"
+        if cp.alone:
+            options = f"[m & ~_rt.ALONE for m in {options}]"
+        w(f"    k = _rt.partition_sets(captured, {options})")
         w("    if k and (not best[1] or v > best[0]):")
         w("        best = v, k")
         w("return best")
@@ -227,6 +232,8 @@ class _Body:
         if k.unless_match and k.kind != "run":      # a run's sums wait for no match, not its matches (run())
             cond.append("not matches")
         sets = _KIND_SETS[k.kind](self, k)
+        if k.alone and self.cp.general and not self.pairs:
+            sets = f"[m | _rt.ALONE for m in {sets}]"        # taken by itself (runtime.combine_alone)
         test = " and ".join(cond) if cond else "True"
         if k.exclusive:
             self.exclusive(test, sets)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rulespec.checks.check import EVENT_NAMES, EVENT_POINT_NAMES, EVENT_RULE_NAMES, RUNNING_NAMES, pile_names
-from rulespec.checks.running import reads
+from rulespec.checks.running import first_read, reads
 from rulespec.lang.model import Expression, Ruleset
 
 from .emit_expr import emit_rule
@@ -23,7 +23,8 @@ def fired_names(rs: Ruleset) -> tuple[tuple[str, str, bool], ...]:
 def emit_events(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"EVENTS = {fired_names(rs)!r}")
     # The running state the events read: `Hand` passes it only then, so a ruleset without it keeps its signature.
-    read = sorted(set().union(*(reads(e.when) for e in rs.events.values())) & set(RUNNING_NAMES))
+    read = sorted((set().union(*(reads(e.when) for e in rs.events.values())) & set(RUNNING_NAMES))
+                  | {"bid" for e in rs.events.values() if first_read(e.when, "bid") is not None})
     w(f"EVENT_READS = {tuple(read)!r}")
     w()
     # With a pile, `top` (the top card before the play) is passed too; where the events read the game's

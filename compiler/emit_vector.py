@@ -3,6 +3,8 @@
 Appended to the generated file after the engine (codegen_c.generate), it adds
 
 - `rs_vec_new(count)` / `rs_vec_free(p)`: an array of `count` environments (one C block);
+- `rs_vec_shard(p, count, first, total)`: make the array environments first .. first + count - 1 of a
+  batch of `total` (the envs of one worker process: rulespec/interop/vector.py's workers);
 - `rs_vec_shape(seats, out)`: the observation's size, the action count and the blocks' offsets, for
   rulespec/interop/vector.py to check against the Python `Observer` and `ActionLayout`;
 - `rs_vec_reset(...)`: every environment deals hand `i` of the run `seed` and plays the other seats
@@ -16,12 +18,15 @@ Appended to the generated file after the engine (codegen_c.generate), it adds
 The agent decides what the Gymnasium adapter's agent decides (rulespec/interop/decisions.py: a card,
 then a capture card by card, DONE), except its declarations: they are made for it, the most points
 (bots/policy.py best_declarations, as the other seats make theirs). The other seats are the native
-random bot (rs_simulate's). Environment i plays hands i, i + count, i + 2 count, ... of the run, each
+random bot (rs_simulate's). Environment i plays hands i, i + total, i + 2 total, ... of the run (total:
+the batch's size, `count` unless the array is a shard of it), each
 with its own generator seeded as rs_simulate seeds it, dealer = hand % seats. Every write into the
 caller's arrays is at an index below the size checked on entry (bits of a card mask are taken under
 the deck's mask; counts and ranks are range-checked).
 """
 from __future__ import annotations
+
+from .emit_hand import hand_setup
 
 
 def vector_section(rs, layout, array) -> str:
@@ -31,6 +36,7 @@ def vector_section(rs, layout, array) -> str:
         "/* ---- vector environments: each event name that is a hand bonus's, its bonus (-1: none) ---- */",
         array("int", "EV_AS_BONUS", [bonuses.index(e) if e in bonuses else -1 for e in layout.events]),
         f"#define N_DC {len(rs.deal_checks)}",
+        f"#define VE_TARGET {rs.target or 0}   /* observation.py's target block (0: none) */",
         VECTOR_C])
 
 
@@ -46,6 +52,7 @@ VECTOR_C = r"""
 typedef struct {
     Hand h;
     int64_t index;                            /* the run's hand being played */
+    int64_t first, stride;                    /* the env's number in the batch, and the batch's size */
     uint64_t seed;
     int phase, card;                          /* VP_*, and the card whose capture is being built */
     uint64_t partial;                         /* the capture built so far */
@@ -66,7 +73,7 @@ typedef struct {
 typedef struct {
     int n, k, H, S, size, actions;
     int hand, table, previous, piles, shown, pending, card, partial, wild, seat, dealer, to_move, phase,
-        sizes, stock, round, bonuses, points;
+        sizes, stock, round, bonuses, points, totals, target;
     int stock_left[MAX_ROUNDS + 1];           /* cards still to deal after r rounds */
 } VLayout;
 static VLayout VL;
@@ -84,6 +91,7 @@ static int ve_layout(int seats) {
     L->seat = pos; pos += n; L->dealer = pos; pos += n; L->to_move = pos; pos += n; L->phase = pos; pos += 3;
     L->sizes = pos; pos += n * (H + 1); L->stock = pos; pos += N + 1; L->round = pos; pos += S + 1;
     L->bonuses = pos; pos += n * N_BONUS; L->points = pos; pos += k * N_CAT;
+    L->totals = pos; pos += k; L->target = pos; pos += 1;
     L->size = pos;
     L->stock_left[S] = 0;
     for (int r = S - 1; r >= 0; r--) L->stock_left[r] = L->stock_left[r + 1] + PLAN_N[r];
@@ -97,14 +105,25 @@ int rs_vec_shape(int seats, int32_t *out) {
     const VLayout *L = &VL;
     int vals[] = {L->size, L->H, L->S, L->hand, L->table, L->previous, L->piles, L->shown, L->pending,
                   L->card, L->partial, L->wild, L->seat, L->dealer, L->to_move, L->phase, L->sizes, L->stock,
-                  L->round, L->bonuses, L->points};
+                  L->round, L->bonuses, L->points, L->totals, L->target};
     for (int i = 0; i < (int)(sizeof vals / sizeof *vals); i++) out[i] = vals[i];
     return 0;
 }
 
 void *rs_vec_new(int64_t count) {
     if (count < 1 || count > VE_MAX_ENVS) return 0;
-    return calloc((size_t)count, sizeof(VEnv));
+    VEnv *envs = (VEnv *)calloc((size_t)count, sizeof(VEnv));
+    if (envs)
+        for (int64_t i = 0; i < count; i++) { envs[i].first = i; envs[i].stride = count; }
+    return envs;
+}
+
+/* The array's envs become envs first .. first + count - 1 of a batch of `total` (count: the array's size). */
+int rs_vec_shard(void *p, int64_t count, int64_t first, int64_t total) {
+    if (!p || count < 1 || first < 0 || total > VE_MAX_ENVS || first > total - count) return -1;
+    VEnv *envs = (VEnv *)p;
+    for (int64_t i = 0; i < count; i++) { envs[i].first = first + i; envs[i].stride = total; }
+    return 0;
 }
 void rs_vec_free(void *p) { free(p); }
 
@@ -119,17 +138,9 @@ static void ve_declare(VEnv *e, int seat, int nd) {
 static int ve_deal(VEnv *e, int seats) {
     Hand *h = &e->h;
     int64_t i = e->index;
-    memset(h, 0, sizeof *h);
     int K = SIDES[seats];
-    h->n = seats; h->k = K; h->dealer = (int)(i % seats);
-    for (int s = 0; s < seats; s++) h->side_of[s] = s % K;
-    h->sched = SCHEDULE[seats]; h->n_rounds = N_ROUNDS[seats];
-    for (int s = 0, seat = (int)((i + 1) % seats); s < seats; s++, seat = seat + 1 == seats ? 0 : seat + 1)
-        h->dst[s] = &h->hands[seat];
-    h->dst[seats] = &h->table;
-    h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
-    rs_stream_start(&h->rng, rs_stream_step(rs_stream_step(e->seed, RS_HAND), (uint64_t)i));   /* Stream.for_hand */
-    shuffle(h);
+    /* rs_simulate's deal of hand i (emit_hand.py), from Stream.for_hand(seed, i) */
+@HAND_SETUP@
     memset(e->decl_n, 0, sizeof e->decl_n);
     e->pend = 0; e->illegal = 0;
     if (start(h)) return rs_err_code;
@@ -342,6 +353,9 @@ static void ve_observe(VEnv *e, int me, float *o, int8_t *mask) {
             o[L->points + j * N_CAT + c] = (float)pts;
         }
     }
+    /* the game's totals stay 0: every hand here starts a game, and the C back end refuses points that count
+     * as they are made (checks/running.py), the one way they move within a hand */
+    o[L->target] = (float)VE_TARGET;
 }
 
 /* a fresh hand for env e, played up to the agent's first decision (dealt again, the next hand of the env,
@@ -362,7 +376,7 @@ static int ve_check(int64_t count, int seats, int agent, int64_t obs_size, int64
     return 0;
 }
 
-/* Env i deals hand i of the run `seed` (then i + count, ...) and plays to the agent's first decision (agent
+/* Env i deals hand i of the run `seed` (then i + total, ...; i and total as rs_vec_shard made them) and plays to the agent's first decision (agent
  * -1: every seat is an agent's). seat[i]: the seat whose observation obs[i] is. */
 int rs_vec_reset(void *p, int64_t count, int seats, int agent, uint64_t seed, float *obs, int8_t *mask,
                  int32_t *seat, int64_t obs_size, int64_t actions) {
@@ -372,11 +386,11 @@ int rs_vec_reset(void *p, int64_t count, int seats, int agent, uint64_t seed, fl
     sub_t = ~UINT64_C(0);
     for (int64_t i = 0; i < count; i++) {
         VEnv *e = &envs[i];
-        e->seed = seed; e->index = i;
+        e->seed = seed; e->index = e->first;
         /* the random agent's stream: hand i's of the run ~seed (run/stream.py: Stream.for_hand(~seed, i)) */
-        rs_stream_start(&e->arng, rs_stream_step(rs_stream_step(~seed, RS_HAND), (uint64_t)i));
+        rs_stream_start(&e->arng, rs_stream_step(rs_stream_step(~seed, RS_HAND), (uint64_t)e->first));
         e->cur = agent < 0 ? 0 : agent;
-        if (ve_reset_one(e, seats, agent, count)) return rs_err_code;
+        if (ve_reset_one(e, seats, agent, e->stride)) return rs_err_code;
         ve_observe(e, e->cur, obs + i * obs_size, mask + i * actions);
         seat[i] = e->cur;
     }
@@ -400,8 +414,8 @@ int rs_vec_step(void *p, int64_t count, int seats, int agent, double stake, doub
         for (int s = 0; s < R; s++) r[s] = 0;
         term[i] = 0; illegal[i] = 0;
         if (e->phase == VP_OVER || e->illegal) {
-            e->index += count;
-            if (ve_reset_one(e, seats, agent, count)) return rs_err_code;
+            e->index += e->stride;
+            if (ve_reset_one(e, seats, agent, e->stride)) return rs_err_code;
         } else {
             int64_t a = act[i];
             int done;
@@ -454,3 +468,5 @@ int rs_vec_deal(void *p, int64_t count, int64_t *index, uint8_t *order) {
     return 0;
 }
 """
+# ve_deal deals each hand as rs_simulate (rs_play) does (emit_hand.py).
+VECTOR_C = VECTOR_C.replace("@HAND_SETUP@", hand_setup("h", "i", "rs_stream_step(e->seed, RS_HAND)", " " * 4))

@@ -47,6 +47,7 @@ class CapturePlan:
     combine: str = "one"                 # one | all | union: the offered sets one card takes (runtime.combine)
     several: bool = False                # some card has several values, or another from the hand
     reading: bool = False                # an event's points read how the capture counted (played_value, sets)
+    alone: bool = False                  # some kind's sets are never combined (its sets carry runtime.ALONE)
 
     @property
     def sums_call(self) -> str:
@@ -133,6 +134,7 @@ def _captures(rs: Ruleset) -> CapturePlan:
         combine=rs.combine,
         several=rs.deck.several_values,
         reading=reads_capture_reading(rs),
+        alone=any(k.alone for k in kinds),
     )
 
 

@@ -32,6 +32,18 @@ def several_values(rs: Ruleset):
             getattr(deck, "span", None) or rs.span
 
 
+def builds_on_table(rs: Ruleset):
+    """capture.builds: builds on the table, which only `Hand` keeps (run/builds.py)."""
+    if rs.builds is not None:
+        yield "capture.builds (builds on the table)", rs.builds.span or _capture_section_span(rs, "builds")
+
+
+def bid_before_play(rs: Ruleset):
+    """bid: an auction before play, which only `Hand` plays."""
+    if rs.bid is not None:
+        yield "bid (an auction before play)", rs.bid.span or rs.span
+
+
 def event_points_expressions(rs: Ruleset):
     """An event whose points are an expression."""
     for e in rs.events.values():
@@ -39,12 +51,13 @@ def event_points_expressions(rs: Ruleset):
             yield f"event '{e.name}': points as an expression", e.points.span
 
 
-from .pile_support import pile_constructs
+from .pile_support import pile_constructs, table_redeals
 
 # Each check takes a checked Ruleset and yields (what, span) for every construct it refuses.
 # running.constructs: the game's running state (scores so far, points as made, deal-time outcomes, carried
 # points, the events, dealer and ties in scoring), which the playout's hand does not keep.
-CHECKS: tuple = (pile_constructs, several_sets, several_values, event_points_expressions, running.constructs)
+CHECKS: tuple = (pile_constructs, table_redeals, several_sets, several_values, event_points_expressions,
+                 running.constructs, builds_on_table, bid_before_play)
 
 
 def playout_unsupported(rs: Ruleset) -> list[tuple[str, Span | None]]:

@@ -478,6 +478,7 @@ def fuzz_ruleset(data, folder: Path, stats: Stats, rng: random.Random, budget: f
 
 
 _EXPR_RULESETS = ["cirulla", "cicera", "cirullone"]   # french40 with a wild card, latin40, bresciane52
+_MADE_NAMES = ("scopa", "sweep", "mokki")             # event names made() may count in a mutated expression
 _ORIGIN = Span("fuzz-expression.yaml", 3, 11)
 
 
@@ -526,6 +527,9 @@ def fuzz_expression(place: str, text: str, stats: Stats, rng: random.Random) -> 
                 env["piles"] = [env["pile"], _random_value(tc.CARDS, rules, rng, 0)]
                 env["side"] = rng.randrange(2)
                 env["pile"] = env["piles"][env["side"]]
+                # made("x") / rivals_made("x") read the score function's per-side event counts (a shipped
+                # ruleset's scoring, kasino's, is among the expressions mutated)
+                env["_made"] = [{name: rng.randint(0, 3) for name in _MADE_NAMES} for _ in env["piles"]]
             try:
                 value = eval(program, env)  # noqa: S307 - emitted from a checked tree
             except ZeroDivisionError:

@@ -17,6 +17,7 @@ from rulespec.errors import RulespecError
 from rulespec.lang.constant import value_of
 from rulespec.lang.expressions import BoolOp, Call, IfElse
 from rulespec.lang.model import Expression
+from rulespec.run.bid import BID_MOVE
 from rulespec.run.engine import Hand, shuffled_source
 from rulespec.run.runtime import bits as _bits
 
@@ -117,12 +118,25 @@ def check_hand(compiled, hand: Hand, every_seat: bool = True) -> list[str]:
             problems.append(f"no legal move for seat {hand.current_seat} while the hand goes on")
         mine = hand.hands[hand.current_seat]
         for card, capture in moves:
+            if card == BID_MOVE:            # a bid (bid:): only while one is due, of a value the rules allow
+                if not hand.bid_pending or capture not in hand._bid_cfg.values:
+                    problems.append(f"legal move bids {capture} while {'a bid is due' if hand.bid_pending else 'none is'}")
+                continue
             if not mine >> card & 1:
                 problems.append(f"legal move plays {names[card]}, not in seat {hand.current_seat}'s hand")
-            if capture & ~hand.table:
-                problems.append(f"legal move captures {rules.card_names(capture & ~hand.table)}, not on the table")
+            if capture >> rules.N_CARDS and getattr(rules, "BUILDS", None) is None:
+                problems.append(f"legal move {capture:#x} holds a build's value in a ruleset without builds")
+            if capture & full & ~hand.table:       # a build's move holds its value above the deck's bits
+                problems.append(f"legal move captures {rules.card_names(capture & full & ~hand.table)}, "
+                                f"not on the table")
     elif hand.plays and any(hand.hands):
         problems.append("the hand is over with cards still in hand")
+    # Builds (capture.builds) lie on the table (gone with it at the end), each card in one build at most.
+    built = 0
+    for b in getattr(hand, "builds", ()):
+        if b.cards & ~hand.table or b.cards & built:
+            problems.append(f"build {rules.card_names(b.cards & full)} is not on the table, or shares a card")
+        built |= b.cards
 
     # 3. Scores: totals are the sums of the categories, events add up, majorities go to one side.
     if hand.is_over and hand.plays:
@@ -160,7 +174,8 @@ def check_hand(compiled, hand: Hand, every_seat: bool = True) -> list[str]:
                 visible |= 1 << c
         if visible & secret:
             problems.append(f"seat {seat}'s observation shows hidden cards {rules.card_names(visible & secret)}")
-        if sum(1 << c for c in obs["hand"]) != hand.hands[seat]:
+        own = hand.hands[seat] if not hand.bid_pending else hand.bid_cards if seat == hand.bidder else 0
+        if sum(1 << c for c in obs["hand"]) != own:       # before a bid: the cards the bidder bids on alone
             problems.append(f"seat {seat}'s observation does not show its own hand")
         if obs["hand_sizes"] != sizes:
             problems.append(f"seat {seat}'s observation has wrong hand sizes")

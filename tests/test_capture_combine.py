@@ -43,6 +43,21 @@ def test_combine_union_offers_every_union_of_disjoint_sets(tmp_path):
     assert _sets(rules, h, "5C") == [["2C", "3C"], ["2C", "3C", "4D", "AC"], ["4D", "AC"]]
 
 
+def test_an_alone_kind_offers_each_of_its_sets_by_itself(tmp_path):
+    # Courts (no value) match by rank: with alone, a king takes one of the two kings, never both; the numeral
+    # cards' sets still join (5C takes 2C+3C and 4D+AC at once).
+    kinds = ("capture: {combine: union, kinds: [{kind: match, when: value(played) > 0}, "
+             "{kind: match, when: value(played) == 0, alone: true}, {kind: sum}]}\n")
+    rules = _compile(tmp_path, kinds).module
+    h = _hand(rules, ["KD", "KC", "2C", "3C"], ["KS", "5C", "7H", "8H"])
+    assert _sets(rules, h, "KS") == [["KC"], ["KD"]]
+    assert ("KS", ["KC", "KD"]) not in [(rules.CARD_NAMES[c], sorted(rules.card_names(m).split()))
+                                        for c, m in h.legal_moves()]
+    without = _compile(tmp_path, kinds.replace(", alone: true", ""), name="joined").module
+    assert _sets(without, _hand(without, ["KD", "KC", "2C", "3C"], ["KS", "5C", "7H", "8H"]), "KS") == \
+        [["KC"], ["KC", "KD"], ["KD"]]
+
+
 def test_combine_all_offers_only_the_largest_unions(tmp_path):
     # 5C on 2, 3, A, 4: 2 + 3 and A + 4, both at once; one of them alone is refused.
     rules = _compile(tmp_path, "capture: {combine: all}\n").module

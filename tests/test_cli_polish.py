@@ -44,7 +44,7 @@ def test_list_on_a_terminal_has_a_header_and_fits_80_columns():
     lines = out.getvalue().splitlines()
     assert max(len(line) for line in lines) <= 80
     assert lines[0].split() == ["ID", "BASE", "DESCRIPTION", "[SOURCE", "DOCUMENT]"]
-    assert lines[1].startswith("chkobba ")      # the first id in order
+    assert lines[1].startswith("basra ")        # the first id in order
     assert any(line.startswith("cicera ") for line in lines)
     assert any(line.startswith("cirulla-capotun ") for line in lines)
 

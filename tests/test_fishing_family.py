@@ -1,10 +1,12 @@
 """The fishing family's first games (chkobba, scopa-a-15, kontsina): their names are a contract (transcripts written
 by others from pagat.com's rules replay against these ids), and each test names the rule it checks
 (docs/fishing-family.md)."""
+import random
+
 import pytest
 
 from rulespec.compiler.build import compile_ruleset
-from rulespec.run.engine import IllegalMove
+from rulespec.run.engine import Hand, IllegalMove, shuffled_source
 from tests.conftest import card_of, explicit_hand, mask_of
 
 SCOPA = ["scope", "carte", "denari", "settebello", "primiera"]
@@ -16,10 +18,13 @@ FAMILY = {
     "kontsina": (["cards", "clubs", "good_two", "good_ten"], set(), [], {"hands": 4}, [2], "standard52"),
     "tablanette": (["tablanettes", "cards", "honours", "ten_of_diamonds", "two_of_clubs"], {"tablanette"}, [],
                    {"target": 251, "tablanette_counts_played": True}, [2], "tablanette52"),
-    "pishti": (["pishtis", "cards", "jacks", "aces", "two_of_clubs", "ten_of_diamonds"], {"pishti", "jack_pishti"}, [],
+    "pishti": (["pishtis", "cards", "jacks", "aces", "two_of_clubs", "ten_of_diamonds"], {"pishti", "jack_pishti"},
+               ["four_jacks"],
                {"target": 151, "last_card_pishti": False}, [2, 4], "standard52"),
     "kseri": (["xeres", "cards", "honours", "ten_of_diamonds", "two_of_clubs"], {"xeri", "jack_xeri"}, ["pile_redealt"],
-              {"hands": 4}, [2, 4], "standard52"),
+              {"hands": 4, "aces_are_honours": False}, [2, 4], "standard52"),
+    "zwicker": (["zwicks", "cards", "ten_of_diamonds", "ten_of_spades", "two_of_spades", "aces"], {"zwick"}, [],
+                {"target": 21}, [2, 3, 4], "zwicker55"),
 }
 
 
@@ -318,6 +323,16 @@ def test_kseri_honours_are_k_q_j_10_but_the_ten_of_diamonds():
                                                          0: ["AH", "5C", "7C", "8C", "9C", "9D"]}, seats=2)
     h.piles = [mask_of(rules, "KH", "QS", "JD", "10C", "10D", "2C", "3H"), mask_of(rules, "AS")]
     assert h.score()[0] == {"xeres": 0, "cards": 3, "honours": 4, "ten_of_diamonds": 2, "two_of_clubs": 1, "total": 10}
+    assert h.score()[1]["honours"] == 0
+
+
+def test_kseri_option_counts_aces_among_the_honours():
+    # Some descriptions of Xeri count A K Q J 10 (the 10D apart) 1 each: option aces_are_honours.
+    rules = compile_ruleset("kseri", {"aces_are_honours": True}).module
+    h = explicit_hand(rules, 0, ["5H", "6H", "7H", "8H"], {1: ["QH", "10S", "2S", "3S", "4S", "5S"],
+                                                         0: ["AH", "5C", "7C", "8C", "9C", "9D"]}, seats=2)
+    h.piles = [mask_of(rules, "KH", "QS", "JD", "10C", "10D", "2C", "3H", "AC"), mask_of(rules, "AS", "AD")]
+    assert h.score()[0]["honours"] == 5 and h.score()[1]["honours"] == 2
 
 
 def test_pishti_the_last_card_makes_no_pishti_unless_the_option_counts_it():
@@ -331,3 +346,76 @@ def test_pishti_the_last_card_makes_no_pishti_unless_the_option_counts_it():
         assert [name for name, _, _ in fired] == want
         fired = rules.play_events(nine, other, 0, other, False, other, 5, 4, 40, False, 4, other)
         assert [name for name, _, _ in fired] == ["pishti"]
+
+
+# -- kseri: a bad first pile (pagat: the pile is shuffled back into the stock and a new one dealt, the hands kept)
+
+def _kseri_order(rules, first):
+    idx = rules.CARD_NAMES.index
+    head = [idx(c) for c in first]
+    return head + [c for c in range(rules.N_CARDS) if c not in head]
+
+
+def test_kseri_a_bad_pile_is_dealt_again_and_the_hands_are_kept():
+    import random
+
+    from rulespec.run.engine import DealSource, Hand
+    rules = compile_ruleset("kseri").module
+    # 6 each, one at a time from seat 1 (12 cards), then the pile 4H 9D 4S 6C: two fours, thrown in.
+    hands = ["2S", "2D", "3S", "3D", "5S", "5D", "7S", "7D", "8S", "8D", "10S", "QD"]
+    order = _kseri_order(rules, hands + ["4H", "9D", "4S", "6C"])
+    h = Hand(rules, 2, 0, DealSource(order=order, rng=random.Random(7)))
+    assert h.dealer_events[0] == "pile_redealt"
+    assert names(rules, h.hands[1]) == sorted(["2S", "3S", "5S", "7S", "8S", "10S"])
+    assert names(rules, h.hands[0]) == sorted(["2D", "3D", "5D", "7D", "8D", "QD"])
+    assert h.deal_log[1] is None and h.deal_log[-1][1] == tuple(h.hands)
+    dealt = h.table | h.hands[0] | h.hands[1]
+    assert dealt.bit_count() == 16 and h.table.bit_count() == 4
+
+
+def test_kseri_a_written_deal_after_a_bad_pile_gives_the_same_hands():
+    from rulespec.errors import RulespecError
+    from rulespec.run.engine import DealSource, ExplicitRound, Hand
+    rules = compile_ruleset("kseri").module
+    idx = rules.CARD_NAMES.index
+
+    def rnd(table, one, zero, redeal=False):
+        return ExplicitRound([idx(c) for c in table], {1: [idx(c) for c in one], 0: [idx(c) for c in zero]}, redeal)
+    one, zero = ["10H", "2S", "3S", "5S", "7S", "8S"], ["2D", "3D", "5D", "7D", "8D", "QD"]
+    first = rnd(["4H", "9D", "4S", "6C"], one, zero, redeal=True)
+    h = Hand(rules, 2, 0, DealSource(rounds=[first, rnd(["4H", "9C", "KH", "10S"], one, zero)]))
+    assert h.dealer_events == ["pile_redealt"] and names(rules, h.table) == sorted(["4H", "9C", "KH", "10S"])
+    other = ["10H", "2S", "3S", "5S", "7S", "9S"]
+    with pytest.raises(RulespecError, match="rules keep the hands: seat 1 holds"):
+        Hand(rules, 2, 0, DealSource(rounds=[first, rnd(["2C", "9C", "KH", "10S"], other, zero)]))
+
+
+# -- zwicker (docs/fishing-family.md, Zwicker) ---------------------------------------------------------------
+
+def test_zwicker_deck_is_the_french_52_and_three_jokers_with_two_valued_aces_and_courts():
+    # "the French 52 and three jokers of 25, 20 and 15"; A 1|11, J 2|12, Q 3|13, K 4|14
+    deck = compile_ruleset("zwicker").ruleset.deck
+    assert sorted(deck.names) == sorted([r + s for s in "HDCS" for r in
+                                         ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
+                                        + ["15X", "20X", "25X"])
+    values = {r: deck.table_values_of(deck.index(r)) for r in ("AH", "10H", "JH", "QH", "KH", "15X", "20X", "25X")}
+    assert values == {"AH": (1, 11), "10H": (10,), "JH": (2, 12), "QH": (3, 13), "KH": (4, 14),
+                      "15X": (15,), "20X": (20,), "25X": (25,)}
+
+
+def test_zwicker_deals_four_each_and_three_to_the_table_then_one_each_last():
+    # four players: 4 each and 3 to the table, 4 each twice more, then the 4 cards left one each (short_last)
+    rules = compile_ruleset("zwicker").module
+    hand = Hand(rules, 4, 3, shuffled_source(rules.N_CARDS, random.Random(1)))
+    assert bin(hand.table).count("1") == 3
+    dealt = [[bin(h).count("1") for h in hand.hands]]
+    while not hand.is_over:
+        held = sum(bin(h).count("1") for h in hand.hands)
+        moves = hand.legal_moves()               # a capture where there is one (a table of dozens of trailed
+        takes = [(c, m) for c, m in moves if m and not m >> rules.N_CARDS]   # cards offers too many builds)
+        card, move = takes[0] if takes else moves[0]
+        hand.play(hand.turn, card, move)
+        now = [bin(h).count("1") for h in hand.hands]
+        if sum(now) > held - 1:                  # the play emptied the hands and a round was dealt
+            dealt.append(now)
+    assert dealt == [[4, 4, 4, 4], [4, 4, 4, 4], [4, 4, 4, 4], [1, 1, 1, 1]]

@@ -385,3 +385,27 @@ def test_keys_with_a_modifier_are_left_to_the_browser(browser, tmp_path):
             browser.call("Input.dispatchKeyEvent", {"type": kind, "key": name, "code": name, "modifiers": modifiers,
                                                     "windowsVirtualKeyCode": KEYS[name]})
         assert browser.js("document.body.dataset.step") == "2", name
+
+
+JOKERS = Path(__file__).parent / "gaps" / "jokers-short-deal.transcript.yaml"     # 15X 20X 25X, as Zwicker's
+
+
+def test_the_trace_names_the_decks_extra_cards():
+    assert trace_transcript(JOKERS).deck["extra"] == {"15X": "small joker", "20X": "middle joker",
+                                                      "25X": "large joker"}
+
+
+@needs_browser
+def test_a_joker_is_drawn_as_a_joker_not_an_unknown_suit(browser, tmp_path):
+    trace = trace_transcript(JOKERS)
+    open_hand(browser, tmp_path / "jokers.html", trace)
+    drawn = browser.js("""Array.prototype.map.call(document.querySelectorAll('.card'), function (c) {
+      return [c.dataset.card, c.querySelector('.pip') ? c.querySelector('.pip').textContent : '', c.title,
+              c.classList.contains('extra')]; })""")
+    jokers = {name: (pip, title, extra) for name, pip, title, extra in drawn if name.endswith("X")}
+    assert set(jokers) == {"15X", "20X", "25X"}        # the deal: 20X on the table, 15X and 25X in hands
+    assert jokers["15X"] == ("\u2605", "15X: small joker", True)
+    assert jokers["25X"] == ("\u2605", "25X: large joker", True)
+    assert all(pip != "?" for _, pip, _, _ in drawn)
+    assert not any(extra for name, _, _, extra in drawn if not name.endswith("X"))
+    assert browser.errors == []

@@ -155,7 +155,7 @@ def _completions(d, out, limit=2000):
     return out
 
 
-@pytest.mark.parametrize("ruleset", ["cicera", "cirulla", "cirulla-free-play", "cirullone"])
+@pytest.mark.parametrize("ruleset", ["cicera", "cirulla", "cirulla-free-play", "cirullone", "casino", "zwicker"])
 def test_the_action_paths_reach_exactly_the_legal_moves(ruleset):
     rng = random.Random(3)
     compared = 0
@@ -365,10 +365,19 @@ def _reference_array(observer, d, seat):
     hand = d.hand
     me_side = seat % k
     hands = hand.hands
-    big = hands[seat] | (hand.table & ~hand.face_down) << N | hand.previous << 2 * N
+    if hand.bid_pending:                    # a bid due: the bidder sees the cards it bids on, nobody the table
+        big = hand.bid_cards if seat == hand.bidder else 0
+    else:
+        big = hands[seat] | (hand.table & ~hand.face_down) << N | hand.previous << 2 * N
+    if "bid" in at and hand.bid is not None:   # the value bid, one-hot
+        big |= 1 << at["bid"] + hand.bid - 1
     if "top" in at:                         # a pile: its top card, and how many cards lie face down under it
         top = hand.table_order[-1] if hand.table else None
         big |= (1 << at["top"] + top if top is not None else 0) | 1 << at["face_down"] + hand.face_down.bit_count()
+    if "built" in at:                       # builds: their cards, each seat's own, the fixed ones, the values
+        for b in hand.builds:
+            big |= b.cards << at["built"] | b.cards << at["build_owner"] + ((b.owner - seat) % n) * N
+            big |= (b.cards << at["build_fixed"] if b.fixed else 0) | 1 << at["build_values"] + b.value - 1
     for j in range(k):
         big |= hand.piles[(me_side + j) % k] << (3 + j) * N
     for j in range(n):
@@ -406,6 +415,15 @@ def _reference_array(observer, d, seat):
         c = category_index.get(e.category)
         if c is not None and e.side is not None:
             counts[n * nb + ((e.side - me_side) % k) * nc + c] += e.points
+    # The game's running scores: the totals before the hand, with as_made points the hand's events' too.
+    totals = list(hand.before)
+    if hand.rules.POINTS == "as_made":
+        for e in hand.events:
+            if e.side is not None and e.category:
+                totals[e.side] += e.points
+    for j in range(k):
+        counts[n * nb + k * nc + j] = totals[(me_side + j) % k]
+    counts[n * nb + k * nc + k] = hand.rules.TARGET or 0
     out[observer.n_bits:] = counts
     return out
 

@@ -3,9 +3,12 @@ cross-play (bots/leaderboard.py, `rulespec leaderboard`) with its table, JSON an
 as OpenSpiel bots and PettingZoo policies (interop/baselines.py)."""
 import io
 import json
+import os
 import random
+import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -258,3 +261,18 @@ def test_a_perceptron_file_as_an_openspiel_bot_and_pettingzoo_policies(tmp_path)
 
 def test_parse_entrants_defaults():
     assert parse_entrants(None) == ["random", "greedy", "ismcts:20", "ismcts:80"]
+
+
+@pytest.mark.parametrize("kind", ["json", "npz"])
+def test_the_command_line_plays_json_and_npz_policies(kind, table_file, scopa, tmp_path):
+    """`rulespec play --bots policy:FILE` for both formats, in a fresh process: this module imports
+    rulespec.interop.mlp, which would hide a command line that cannot read .npz by itself."""
+    pytest.importorskip("numpy")
+    path = table_file if kind == "json" else _mlp_file(tmp_path / "agent.npz", scopa, 2)
+    root = Path(rulespec.__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-m", "rulespec", "play", "scopa", "--seed", "3", "--hands", "1",
+                           "--bots", f"policy:{path}"], input="1\n" * 60, capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "hand 1 score" in done.stdout and f"seat 1 (policy:{path})" in done.stdout

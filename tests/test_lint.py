@@ -180,3 +180,19 @@ def test_the_search_charges_every_variant_of_the_wild_card():
     made, _ = lint._search({"b": lambda *_: False}, "b", [], variants, [(1, False)], 5, 1, budget, {"b": 3})
     assert not made
     assert budget.total == 3 * (4 + 21)      # four cards tried once, the wild card 21 times, each costing 3
+
+
+def test_an_option_read_only_by_capture_forced_or_leftovers_is_used(tmp_path):
+    """`capture.forced` and `capture.leftovers` written over the options read them: no "declared but no expression
+    reads" warning for an option that only they read (rulespec/checks/lint.py, check_options)."""
+    compiled = checked(tmp_path, """\
+        id: v
+        extends: cirulla
+        options:
+          free: {type: bool, default: false, description: capturing is optional}
+          leftovers: {type: str, default: last_capturer, choices: [last_capturer, nobody]}
+        capture:
+          forced: not options.free
+          leftovers: options.leftovers
+        """)
+    assert not [w for w in warnings(compiled) if "declared but no expression reads" in w]

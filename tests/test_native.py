@@ -29,11 +29,19 @@ HAS_CC = native.find_compiler() is not None
 needs_cc = pytest.mark.skipif(not HAS_CC, reason="no C compiler on this machine (the native engine needs one)")
 
 # Every shipped ruleset but those with a construct the native back end refuses, each with one it names:
-# capture.combine, cards of several values, event points as expressions (tablanette); a pile (pishti, kseri).
-# What is not supported is shown on rulesets written below.
+# capture.combine, cards of several values, event points as expressions (tablanette, basra); a pile (pishti, kseri);
+# the game's running state (cuarenta); cards worth more from the hand (kasino); builds on the table (casino,
+# zwicker); a bid before play (seep). What is not supported is shown on rulesets written below.
 REFUSED = {"tablanette": "capture.combine: all (several sets in one capture)",
+           "basra": "capture.combine: all (several sets in one capture)",
+           "cuarenta": "game.points: as_made (points that count as they are made)",
+           "kasino": "cards with several values (deck value lists, hand_value, card_values)",
            "pishti": "capture.table: pile (only the top card matched)",
-           "kseri": "capture.table: pile (only the top card matched)"}
+           "kseri": "capture.table: pile (only the top card matched)",
+           "casino": "capture.builds (builds on the table)",
+           "casino-royal": "capture.builds (builds on the table)",
+           "zwicker": "capture.builds (builds on the table)",
+           "seep": "bid (an auction before play)"}
 SUPPORTED = [rid for rid in SHIPPED if rid not in REFUSED]
 
 # Rulesets with constructs the native back end does not do (yet): (file text, construct, line of it).

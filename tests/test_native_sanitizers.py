@@ -38,8 +38,8 @@ BATCH = 12                # rulesets compiled into one program
 # The functions a generated file exports: renamed per file, so that one program holds a batch.
 EXPORTS = ("rs_abi", "rs_ruleset_id", "rs_error_where", "rs_error_index", "rs_shape", "rs_simulate", "rs_play",
            "rs_rollouts", "rs_stream_version", "rs_stream_draws", "rs_count_events", "rs_event_counts_size",
-           "rs_pair_rows", "rs_pair_row_size",
-           "rs_vec_shape", "rs_vec_new", "rs_vec_free", "rs_vec_reset", "rs_vec_step", "rs_vec_sample", "rs_vec_deal")
+           "rs_pair_rows", "rs_pair_row_size", "rs_vec_shape", "rs_vec_new", "rs_vec_free", "rs_vec_shard",
+           "rs_vec_reset", "rs_vec_step", "rs_vec_sample", "rs_vec_deal")
 VEC_ENVS, VEC_STEPS = 3, 150      # the vector environments' run: envs, and batch steps (random and wild actions)
 ENV = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:halt_on_error=1",
        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=0"}

@@ -39,7 +39,8 @@ def _forbidden() -> set[str]:
         for bonus in doc.get("dealer_bonuses") or []:
             words.add(bonus["event"])
     # The transcript format's own words (spec), and English words that are also category names.
-    words -= {"redeal", "misdeal", "carte", "total", "dealer", "scope", "cards"}
+    # "sweep" is also a capture kind of the language (capture.kinds: sweep), "sweeps" a plain English plural.
+    words -= {"redeal", "misdeal", "carte", "total", "dealer", "scope", "cards", "sweep", "sweeps"}
     return {w for w in words if len(w) > 3}
 
 

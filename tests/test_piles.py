@@ -109,11 +109,66 @@ def test_bury_is_refused_by_the_generated_back_ends_located(burying, tmp_path):
         assert found[0][1].line == 8
 
 
-def test_bury_in_words():
+def test_bury_in_words(burying):
     from rulespec.authoring.explain import explain
-    text = explain(compile_ruleset("pishti").ruleset)
-    assert "When a table card is dealt face up and the card dealt is a jack, it is put at the bottom of the stock" \
-        in text
+    text = explain(burying._COMPILED.ruleset)
+    assert "When a table card is dealt face up and the card dealt is a jack or the card dealt is the seven of " \
+           "diamonds (7D), it is put at the bottom of the stock" in text
+
+
+# -- deal.bury to: under (pagat's Pishti: "If it is a jack, further cards are turned up until one is found that
+#    is not a jack") -------------------------------------------------------------------------------------------
+
+def test_bury_under_turns_the_face_down_card_up_onto_a_dealt_jack(pishti):
+    # Pishti deals 4 to the centre (9C 4D 7S face down, JH face up), then a packet of 4 to seat 1 and to seat 0.
+    order = _order(pishti, ["9C", "4D", "7S", "JH", "7H", "2S", "3S", "5S", "7C", "KD", "QD", "6H"])
+    hand = Hand(pishti, 2, 0, DealSource(order=order))
+    assert [pishti.CARD_NAMES[c] for c in hand.table_order] == ["9C", "4D", "JH", "7S"]
+    assert _names(pishti, hand.face_down) == ["4D", "9C"]
+    assert _names(pishti, hand.top_mask()) == ["7S"]
+    assert _names(pishti, hand.hands[1]) == sorted(["7H", "2S", "3S", "5S"])     # nothing of the stock moved
+    assert hand.source.order == order
+
+
+def test_bury_under_turns_up_again_while_the_card_turned_up_is_a_jack(pishti):
+    order = _order(pishti, ["9C", "JD", "JS", "JH"])
+    hand = Hand(pishti, 2, 0, DealSource(order=order))
+    assert [pishti.CARD_NAMES[c] for c in hand.table_order] == ["JH", "JS", "JD", "9C"]
+    assert hand.face_down == 0 and _names(pishti, hand.top_mask()) == ["9C"]
+
+
+def test_bury_under_four_jacks_are_thrown_in(pishti):
+    order = _order(pishti, ["JC", "JD", "JS", "JH"])
+    with pytest.raises(RulespecError, match="four_jacks"):
+        Hand(pishti, 2, 0, DealSource(order=order))      # a deck order describes one deal: refused, named
+    hand = Hand(pishti, 2, 0, DealSource(order=order, rng=random.Random(1)))
+    assert hand.dealer_events[0] == "four_jacks"
+
+
+def test_bury_under_an_explicit_table_is_written_as_dealt(pishti):
+    idx = pishti.CARD_NAMES.index
+    given = ExplicitRound([idx(c) for c in ("2C", "8D", "10S", "JH")],
+                          {1: [idx(c) for c in ("10D", "3S", "4S", "5S")], 0: [idx(c) for c in ("6S", "7S", "8S", "9S")]})
+    hand = Hand(pishti, 2, 0, DealSource(rounds=[given]))
+    assert [pishti.CARD_NAMES[c] for c in hand.table_order] == ["2C", "8D", "JH", "10S"]
+    assert _names(pishti, hand.face_down) == ["2C", "8D"]
+    assert hand.legal_moves()[0] == (idx("10D"), mask_of(pishti, "JH", "10S"))
+
+
+def test_bury_under_needs_face_down_cards(tmp_path):
+    path = _write(tmp_path, BURYING.replace("to: bottom", "to: under"))
+    with pytest.raises(RulespecError, match="to: under turns a face-down card up") as err:
+        compile_ruleset(path)
+    assert "r.yaml:8:" in str(err.value)
+
+
+def test_bury_under_is_refused_by_the_generated_back_ends_and_said_in_words():
+    from rulespec.authoring.explain import explain
+    rs = compile_ruleset("pishti").ruleset
+    for found in (playout_unsupported(rs), unsupported(rs)):
+        assert "deal.bury to: under (a face-down pile card turned up onto a dealt one)" in [w for w, _ in found]
+    assert "When a table card is dealt face up and the card dealt is a jack, it stays in the pile and the " \
+           "face-down card nearest the top is turned face up onto it" in explain(rs)
 
 
 # -- item 2: the pile, its top card and its face-down cards ----------------------------------------------
@@ -246,7 +301,7 @@ def test_pile_is_refused_by_the_generated_back_ends_located(pishti):
     for found in (playout_unsupported(rs), unsupported(rs)):
         assert [what for what, _ in found] == ["capture.table: pile (only the top card matched)",
                                                "face-down table cards (deal face_down)",
-                                               "deal.bury (dealt table cards sent back into the stock)"]
+                                               "deal.bury to: under (a face-down pile card turned up onto a dealt one)"]
         assert all(span is not None and str(span.file).endswith("pishti.yaml") for _, span in found)
 
 
@@ -311,3 +366,30 @@ def test_a_bury_that_buries_every_card_left_stops_the_deal_located(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert run(["simulate", str(path), "--hands", "2"], out, err) == 2
     assert err.getvalue().startswith(f"{path}:6:3: deal.bury buries every card left in the stock"), err.getvalue()
+
+
+# -- a deal check's result redeal_table: the table thrown in alone, the hands kept ------------------------------
+
+TABLE_AGAIN = """\
+id: table-again
+extends: chkobba
+deal_checks:
+  - name: two_aces
+    when: 'count(table, rank == "A") >= 2'
+    result: redeal_table
+"""
+
+
+def test_redeal_table_on_a_spread_table_keeps_the_hands_and_is_refused_by_the_generated_back_ends(tmp_path):
+    compiled = compile_ruleset(_write(tmp_path, TABLE_AGAIN))
+    rules, rs = compiled.module, compiled.ruleset
+    for found in (playout_unsupported(rs), unsupported(rs)):
+        assert [what for what, _ in found] == \
+            ["deal check 'two_aces': result redeal_table (the table dealt again, the hands kept)"]
+        assert found[0][1].line == 5
+    # chkobba deals 3 each (seat 1 first, one at a time), then 4 to the table: AH AD, two aces.
+    order = _order(rules, ["2H", "2D", "3H", "3D", "4H", "4D", "AH", "AD", "5H", "5D"])
+    hand = Hand(rules, 2, 0, DealSource(order=order, rng=random.Random(3)))
+    assert hand.dealer_events[0] == "two_aces"
+    assert _names(rules, hand.hands[1]) == ["2H", "3H", "4H"] and _names(rules, hand.hands[0]) == ["2D", "3D", "4D"]
+    assert sum(1 for c in rules.card_names(hand.table).split() if c.startswith("A")) < 2

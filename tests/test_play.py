@@ -149,3 +149,13 @@ def test_a_redeal_says_which_deal_check_and_why(cirulla):
     text = play(cirulla, "1\n" * 60, seed=39, hands=1)
     assert ("deal: redeal (deal check redeal: the table holds two or more aces; the same dealer deals again)\n"
             in text)
+
+
+def test_a_knock_that_reaches_the_target_ends_the_game():
+    """game.points: as_made with bonuses declared apart from a play: cuarenta to 4 points is won by the first ronda
+    (4), declared right after a deal; the game ends there (the loop asked the finished hand whose turn it was)."""
+    from rulespec.compiler.build import compile_ruleset
+    compiled = compile_ruleset("cuarenta", {"target": 4, "last_points": 4})
+    ended = [play(compiled, "1\n" * 400, seed=seed, seats=2, bots="greedy") for seed in range(12)]
+    assert any("declares ronda" in text for text in ended)
+    assert all(re.search(r"game over after \d+ hands?: side \d wins", text) for text in ended)

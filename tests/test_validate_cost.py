@@ -70,7 +70,7 @@ def test_did_you_mean_is_worked_out_for_the_errors_shown_alone(big, monkeypatch)
     # The same 20 errors, the first ones by place, as before.
     first = err.splitlines()[0]
     assert first == (f"{big}:3:1: unknown key 'unknown_key_number_000000_padding_padding' in ruleset; expected one "
-                     "of: capture, deal, deal_checks, dealer_bonuses, deck, declarations, description, events, "
+                     "of: bid, capture, deal, deal_checks, dealer_bonuses, deck, declarations, description, events, "
                      "extends, game, hand_bonuses, id, misdeals, name, options, outcomes, players, scoring, source, "
                      "wild")
 

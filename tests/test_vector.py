@@ -207,3 +207,74 @@ def test_declarations_left_to_the_agent_play_python_with_the_slots_in_the_mask()
         obs, *_ = env.step(env.sample_actions())
     assert offered > 0
     assert VectorEnv("scopa", 2, 2, declarations="agent").engine == "native"    # no hand bonuses: native
+
+
+@needs_cc
+@pytest.mark.parametrize("rid,options,target", [("scopa", {"target": 21}, 21.0), ("cirulla", {}, 51.0),
+                                                ("kontsina", {}, 0.0)])
+def test_the_running_scores_blocks_step_in_lockstep_with_the_hands(rid, options, target):
+    """The game_totals and target blocks: the C's, the Python fallback's and `Hand.observation`'s agree (an
+    option's target included; 0 for a game of a number of hands). Every hand here starts a game: 0 each."""
+    rules = compile_rules(rid, **options)
+    native_env = VectorEnv(rules, 4, 2, engine="native", seat=1)
+    python_env = VectorEnv(rules, 4, 2, engine="python", seat=1)
+    assert native_env.engine == "native"
+    totals, at = native_env.observer.blocks["game_totals"], native_env.observer.blocks["target"]
+    got_n, got_p = native_env.reset(seed=3)[0], python_env.reset(seed=3)[0]
+    for t in range(80):
+        same(got_n, got_p, t)
+        o = got_n["observation"]
+        assert (o[:, at] == target).all() and not o[:, totals].any(), t
+        for i, d in enumerate(python_env._batch.games):
+            view = d.hand.observation(1)
+            assert view["game_totals"] == [0, 0] and (view["target"] or 0) == target
+        acts = native_env.sample_actions()
+        got_n, got_p = native_env.step(acts)[0], python_env.step(acts)[0]
+
+
+def _run_steps(env, steps: int, seed: int, wild_every: int = 0):
+    """Every array a run shows: observations, masks, rewards, terminations, illegal flags, seats, deals."""
+    rng = np.random.default_rng(seed)
+    obs, infos = env.reset(seed=seed)
+    seen = [obs["observation"].copy(), obs["action_mask"].copy(), infos.get("seat")]
+    for t in range(steps):
+        acts = env.sample_actions()
+        if wild_every and t % wild_every == 0:
+            acts = rng.integers(-1, env.layout.size + 1, env.num_envs)     # some outside the mask
+        obs, rewards, terms, truncs, infos = env.step(acts)
+        seen += [obs["observation"].copy(), obs["action_mask"].copy(), rewards.copy(), terms.copy(),
+                 infos.get("illegal_action"), infos.get("seat")]
+    seen += list(env.deals())
+    return seen
+
+
+@needs_cc
+@pytest.mark.parametrize("rid, seats, seat, envs, workers", [("cirulla", 2, 0, 7, 3), ("scopone", 4, "all", 5, 2)])
+def test_envs_split_over_worker_processes_show_what_one_process_shows(rid, seats, seat, envs, workers):
+    one = VectorEnv(rid, envs, seats, seat=seat, engine="native")
+    split = VectorEnv(rid, envs, seats, seat=seat, engine="native", workers=workers)
+    assert split.engine == "native" and len(split._batch.procs) == workers
+    try:
+        a, b = _run_steps(one, 150, 11, wild_every=17), _run_steps(split, 150, 11, wild_every=17)
+        assert len(a) == len(b)
+        for i, (x, y) in enumerate(zip(a, b)):
+            assert (x is None and y is None) or np.array_equal(x, y), i
+        steps = [a[3 + 6 * t: 9 + 6 * t] for t in range(150)]
+        assert sum(s[3].sum() for s in steps) > envs and any(s[4] is not None for s in steps)   # ends, illegal
+    finally:
+        one.close()
+        split.close()
+    assert not any(p.is_alive() for p in split._batch.procs)
+
+
+@needs_cc
+def test_workers_start_under_spawn_and_close_leaves_the_arrays_readable():
+    env = VectorEnv("scopa", 4, 2, engine="native", workers=2, context="spawn")
+    procs = list(env._batch.procs)
+    obs, _ = env.reset(seed=3)
+    obs, *_ = env.step(env.sample_actions())
+    env.close()
+    assert not any(p.is_alive() for p in procs)
+    assert env._obs.shape == obs["observation"].shape and np.array_equal(env._obs, obs["observation"])
+    with pytest.raises(ValueError, match="workers"):
+        VectorEnv("scopa", 4, 2, workers=0)

@@ -65,9 +65,19 @@ class _Facts:
                      "each player alone" if k == n else f"{k} sides of {n // k}")
         self.put(("deal",), "the deal", self.deal())
         for c in rs.deal_checks:
-            result = {"redeal": "deal again", "misdeal": "a misdeal", "dealer_wins": "the dealer's side wins"}[c.result]
+            result = {"redeal": "deal again", "redeal_table": "deal the table again, the hands kept",
+                      "misdeal": "a misdeal", "dealer_wins": "the dealer's side wins"}[c.result]
             event = f" (event {c.event})" if c.event != c.name else ""
             self.put(("deal_check", c.name), f"deal check {c.name}", f"if {self.cond(c.when)}: {result}{event}")
+        b = rs.bid
+        self.put(("bid",), "a bid before play", "yes" if b is not None else "no")
+        if b is not None:
+            self.put(("bid", "after_cards"), "bid: the cards the bidder sees before bidding", str(b.after_cards))
+            self.put(("bid", "values"), "bid: the values a bid may name", ", ".join(map(str, b.values)))
+            self.put(("bid", "binds"), "bid: what the bid binds",
+                     "the bidder's first play (a build of the value, or a card of it)" if b.binds == "first_play"
+                     else "nothing")
+            self.put(("bid", "void"), "bid: the event of a deal thrown in for want of a bid", b.void)
         if rs.misdeal_limit is not None:
             self.put(("misdeals",), "misdeals in a row that lose the game", str(rs.misdeal_limit))
         for b in rs.dealer_bonuses:
@@ -94,7 +104,9 @@ class _Facts:
         self.put(("table",), "the table", "one pile: only its top card is matched, a capture takes it all"
                  if rs.pile else "spread: every card can be captured")
         self.put(("bury",), "table cards dealt face up that go to the bottom of the stock, replaced",
-                 f"when {self.cond(rs.bury.when)}" if rs.bury is not None else "none")
+                 f"when {self.cond(rs.bury.when)}" if rs.bury is not None and rs.bury.to == "bottom" else "none")
+        self.put(("bury_under",), "table cards dealt face up that a face-down card is turned up onto",
+                 f"when {self.cond(rs.bury.when)}" if rs.bury is not None and rs.bury.to == "under" else "none")
         self.put(("forced",), "a card that can capture must capture", self.words.forced_rule() or _yes(rs.forced))
         self.put(("leftovers",), "cards left on the table at the end go to", self.words.leftovers_rule() or
                  ("the side that captured last" if rs.leftovers == "last_capturer" else "nobody"))
@@ -106,6 +118,20 @@ class _Facts:
         self.put(("kind_order",), "the order of the capture kinds", ", ".join(k.kind for k in rs.kinds))
         self.put(("prefer",), "which of the captures offered may be taken", _PREFER[rs.prefer])
         self.put(("combine",), "how many of the sets offered one card takes", _COMBINE[rs.combine])
+        b = rs.builds
+        self.put(("builds",), "builds on the table", "yes" if b is not None else "no")
+        if b is not None:
+            self.put(("builds", "values"), "builds: the values a build may have",
+                     "any value a card captures as" if b.values is None else ", ".join(map(str, b.values)))
+            self.put(("builds", "raise"), "builds: a single build may be raised", _yes(b.raise_))
+            self.put(("builds", "multiple"), "builds: a second set makes a fixed multiple build", _yes(b.multiple))
+            self.put(("builds", "owner_must_act"), "builds: the owner may not trail while the build stands",
+                     _yes(b.owner_must_act and not b.owner_may_trail))
+            self.put(("builds", "owner_keeps"), "builds: the owner keeps a card of the build's value",
+                     _yes(b.owner_must_act))
+            self.put(("builds", "subtract"), "builds: a build may be made by subtraction (the card laid on a "
+                     "greater table card, the difference its value)", _yes(b.subtract))
+            self.put(("builds", "one_per_value"), "builds: at most one build of each value", _yes(b.one_per_value))
         for name, e in rs.events.items():
             points = _points(e.points) if isinstance(e.points, int) else self.words.points(e.points.tree)
             self.put(("event", name), f"event {name}", f"when {self.cond(e.when)}: {points} in "
@@ -227,10 +253,13 @@ class _Facts:
             whole += ", not when a match exists" if k.kind == "sum" else ", its sums not when a match exists"
         if k.exclusive:
             whole += "; when it applies, the only capture offered"
+        if k.alone:
+            whole += "; each of its sets taken by itself"
         self.put(base, f"capture {key}", whole, what)
         self.put(base + ("when",), f"capture {key}: only when", self.cond(k.when))
         self.put(base + ("exclusive",), f"capture {key}: the only capture offered when it applies", _yes(k.exclusive))
         self.put(base + ("min_cards",), f"capture {key}: at least", f"{k.min_cards} table cards")
+        self.put(base + ("alone",), f"capture {key}: each of its sets taken by itself", _yes(k.alone))
         if k.kind == "sum":
             self.put(base + ("unless_match",), f"capture {key}: not when a match exists", _yes(k.unless_match))
 

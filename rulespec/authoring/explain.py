@@ -160,7 +160,11 @@ class _Book:
         if rs.repeat_last:
             items.append(f"Then rounds like round {len(rs.rounds)}, while cards remain, each when every hand "
                          f"is empty.")
-        if rs.bury is not None:
+        if rs.bury is not None and rs.bury.to == "under":
+            items.append(f"When a table card is dealt face up and {self.cond(rs.bury.when)}, it stays in the pile "
+                         f"and the face-down card nearest the top is turned face up onto it (itself covered in turn "
+                         f"if the same holds; with no face-down card left, it stays on top).")
+        elif rs.bury is not None:
             items.append(f"When a table card is dealt face up and {self.cond(rs.bury.when)}, it is put at the "
                          f"bottom of the stock (dealt last) and the next card of the stock is laid in its place, "
                          f"face up (and buried in turn if the same holds).")
@@ -183,6 +187,8 @@ class _Book:
             self.add("p", "After round 1 the table is checked; the first of these that holds applies:")
             results = {
                 "redeal": "the same dealer gathers the cards and deals again",
+                "redeal_table": "the table cards are shuffled back into the stock and the table is dealt again "
+                                "from it (the hands are kept)",
                 "misdeal": f"a misdeal: the cards are dealt again, and the {_ordinal(rs.misdeal_limit or 0)} "
                            f"misdeal in a row makes the dealer's opponents win the game",
                 "dealer_wins": "the dealer's side wins the game at once",
@@ -192,6 +198,8 @@ class _Book:
                             + (f" (outcome {code(c.name)})" if c.result == "dealer_wins"
                                else f" (event {code(c.event)})" if c.event != c.name else "") + "."
                             for c in rs.deal_checks])
+        if rs.bid is not None:
+            self.add("p", bid_words(rs.bid))
         if rs.dealer_bonuses:
             self.add("p", "Then the dealer scores the first of these bonuses that holds:")
             self.add("ul", [f"{bold(b.event)}: if {self.cond(b.when)}, {_points(b.points)} in {code(b.category)}"
@@ -277,6 +285,8 @@ class _Book:
                 text += ", unless a match is possible" if k.kind != "run" else ", its sums only when no match is possible"
             if k.exclusive:
                 text += "; when it applies, it is the only capture offered"
+            if k.alone:
+                text += "; each of its sets is taken by itself, never together with other sets"
             items.append(text + ".")
         self.add("ul", items)
         if rs.prefer != "any":
@@ -285,6 +295,8 @@ class _Book:
                           f"that take the {fewest} table cards may be chosen.")
         if rs.combine != "one":
             self.add("p", _COMBINE_WORDS[rs.combine])
+        if rs.builds is not None:
+            self.add("p", builds_words(rs.builds))
         items = ["A card that can capture must capture." if rs.forced else "Capturing is optional: a card may be "
                  "left on the table even if it could capture."]
         if self.words.forced_rule():
@@ -367,14 +379,19 @@ class _Book:
             rule = self.words.hands()
             note = f" (the number of hands: {rule})" if rule is not None else ""
             ends.append(f"once {rs.hands} hand{'s have' if rs.hands != 1 else ' has'} been played{note}")
-        items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end of a "
-                     f"hand, {' or '.join(ends)}, the side with the highest total wins; a tie at the top plays "
-                     f"another hand.")
+        if ends:
+            items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end of a "
+                         f"hand, {' or '.join(ends)}, the side with the highest total wins; a tie at the top plays "
+                         f"another hand.")
         if rs.lead is not None:
             rule = self.words.game_rule(rs.lead_rule)
             note = f" (the lead: {rule})" if rule is not None else ""
-            items.append(f"Otherwise, at the end of a hand, a side {rs.lead} or more points ahead of every other "
-                         f"side wins{note}.")
+            if ends:
+                items.append(f"Otherwise, at the end of a hand, a side {rs.lead} or more points ahead of every other "
+                             f"side wins{note}.")
+            else:                           # a lead alone ends the game
+                items.append(f"A game is a series of hands; the deal passes to the next seat each hand. At the end "
+                             f"of a hand, a side {rs.lead} or more points ahead of every other side wins{note}.")
         self.add("ul", items)
 
     def options(self) -> None:
@@ -400,6 +417,49 @@ def _run_base(k) -> str:
 
 def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
+
+
+def bid_words(b) -> str:
+    """bid in words: who bids, on which cards, what, when the deal is thrown in, and what the bid binds."""
+    values = ", ".join(map(str, b.values[:-1])) + (" or " if len(b.values) > 1 else "") + str(b.values[-1])
+    text = (f"A bid before play: once dealt, the first player looks at the first {b.after_cards} cards dealt to them "
+            f"(the table and the rest of their cards they see after the bid) and bids a value, {values}, of a card "
+            f"among them. With no such card the deal is thrown in and the same dealer deals again (event "
+            f"{code(b.void)}).")
+    if b.binds == "first_play":
+        text += (" The bid binds the bidder's first play: it must make a build of the value bid, or play a card of "
+                 "that value, capturing with it or laying it on the table.")
+    return text + f" Events see the value bid as {code('bid')}."
+
+
+def builds_words(b) -> str:
+    """capture.builds in words: what a build is, how it is made, raised, doubled, taken, and its owner's duty."""
+    values = ("any value a card captures as" if b.values is None
+              else "only " + ", ".join(map(str, b.values[:-1])) + (" or " if len(b.values) > 1 else "")
+              + str(b.values[-1]))
+    parts = [f"Builds: instead of capturing, a card may be joined to table cards (loose cards, and at most one "
+             f"build, whole) to make a build of a value the player holds another card of ({values}); the build "
+             f"lies on the table as one unit and is taken only whole, by a card of its value (with any other sets "
+             f"that card takes). The cards of a build are split into sets each totalling its value."]
+    parts.append("A single build may be raised to a new value by adding one card from the hand, by a player who "
+                 "holds a card of the new value." if b.raise_ else "A build cannot be raised to another value.")
+    if b.subtract:
+        parts.append("A build may also be made by subtraction: the card laid on one loose table card of greater "
+                     "value makes a build of the difference" + (", and a single build may be lowered so by a card "
+                     "from the hand." if b.raise_ else "."))
+    parts.append("Another set of the build's value joined to it makes a multiple build, which is fixed: it can no "
+                 "longer be raised." if b.multiple else "A build is one set of its value: no multiple builds.")
+    if b.one_per_value:
+        parts.append("At most one build of each value stands: a set of a value made while a build of that value "
+                     "stands is joined to it (making it multiple), and no build is raised to the value of another.")
+    if b.owner_must_act and b.owner_may_trail:
+        parts.append("The player who made or last raised a build must keep a card of its value while it stands "
+                     "(they may trail another card).")
+    elif b.owner_must_act:
+        parts.append("The player who made or last raised a build may not trail a card while it stands, nor play "
+                     "away their last card of its value except to take it.")
+    parts.append("Builds left at the end of the hand go with the table's other cards.")
+    return " ".join(parts)
 
 
 # capture.combine in words (`one`, one set per capture, is said by the capture kinds alone).

@@ -5,7 +5,8 @@ small script that draws one state at a time: each seat's cards, the table,
 the play with its capture and events, the piles and the running score.
 Cards are drawn as a player knows them: French suits as ♥ ♦ ♣ ♠, Italian
 suits (coppe, denari, bastoni, spade) as inline SVG cups, coins, batons and
-swords. Buttons and the keyboard (← → Home End) step through the hand; the
+swords; a deck's extra card (a joker: `15X`, of no suit of the deck) as its
+rank and a star, named as the ruleset names it. Buttons and the keyboard (← → Home End) step through the hand; the
 address may name a step (`page.html#step-5`).
 """
 from __future__ import annotations
@@ -66,6 +67,7 @@ input[type=range]{flex:1 1 120px;min-width:100px;max-width:100%}
 .card .pip{font-size:24px;line-height:1}
 .card svg{width:30px;height:30px}
 .card.red{color:#c0102a}
+.card.extra{color:#6a1b9a;background:#f6f0fb}
 .card.shown{outline:2px dashed #b07000}
 .card.wild{box-shadow:inset 0 0 0 2px #d4a017}
 .card.taken{outline:3px solid #b07000}
@@ -143,6 +145,18 @@ function card(name, extra) {
   if (D.style === "french" && (si === 0 || si === 1)) c.classList.add("red");
   if (name === D.trace.wild) c.classList.add("wild");
   c.appendChild(el("span", "rank", rank));
+  if (si < 0) {
+    // An extra card (a joker): of no suit of the deck. A star, and the name the ruleset gives it.
+    var extras = D.trace.deck.extra || {};
+    c.classList.add("extra");
+    c.appendChild(el("span", "pip", "\u2605"));
+    c.appendChild(el("span", "rank2", rank));
+    c.title = name + ": " + (Object.prototype.hasOwnProperty.call(extras, name) && extras[name]
+      ? extras[name] : "extra card");
+    c.setAttribute("role", "img");
+    c.setAttribute("aria-label", c.title);
+    return c;
+  }
   c.appendChild(suitIcon(si));
   c.appendChild(el("span", "rank2", rank));
   var words = (RANK_WORDS[D.style] || {})[rank] || rank;
@@ -180,17 +194,26 @@ function caption(step) {
     step.declared.forEach(function (d) { box.appendChild(document.createTextNode("declares " + d + "; ")); });
     if (step.refused) {
       // The engine refused the play: nothing moved, so say what was tried, not what happened.
-      box.appendChild(document.createTextNode(step.card === null ? "tries to knock. " : "tries to play "));
+      box.appendChild(document.createTextNode(step.bid_made !== null ? "tries to bid " + step.bid_made + ". " :
+                                              step.card === null ? "tries to knock. " : "tries to play "));
       if (step.card !== null) {
         box.appendChild(cards([step.card]));
         box.appendChild(document.createTextNode(". "));
       }
+    } else if (step.bid_made !== null) {
+      // A bid (bid: in the rules): a value named before any card is played
+      box.appendChild(document.createTextNode("bids " + step.bid_made + ". "));
     } else if (step.card === null) {
       box.appendChild(document.createTextNode("knocks. "));
     } else {
       box.appendChild(document.createTextNode("plays "));
       box.appendChild(cards([step.card]));
-      if (step.capture.length) {
+      if (step.built) {
+        // A build (capture.builds): the played card joined to these table cards, at a value
+        box.appendChild(document.createTextNode(" builds " + step.built.value + " with "));
+        box.appendChild(cards(step.built.cards));
+        box.appendChild(document.createTextNode(". "));
+      } else if (step.capture.length) {
         box.appendChild(document.createTextNode(" takes "));
         box.appendChild(cards(step.capture));
       } else {
@@ -200,6 +223,9 @@ function caption(step) {
     if (step.events.length)
       box.appendChild(el("div", "", "Events: " + step.events.map(eventText).join("; ")));
   }
+  if (step.bid)
+    box.appendChild(el("div", "bid", step.bid.value === null ? "Seat " + step.bid.seat + " bids before any play." :
+                                     "Seat " + step.bid.seat + " bid " + step.bid.value + "."));
   if (step.wild_as)
     box.appendChild(el("div", "", "The wild card " + D.trace.wild + " stands as " + step.wild_as + "."));
   if (step.note) box.appendChild(el("div", "note", step.note));
@@ -243,6 +269,12 @@ function table(step) {
     t.appendChild(el("span", "", "No cards on the table."));
   }
   box.appendChild(t);
+  (step.builds || []).forEach(function (b) {
+    // Each build in words: its value, its cards, the seat that owns it, and whether it is fixed (multiple)
+    var p = el("p", "build", "Build of " + b.value + " (seat " + b.owner + "'s" + (b.fixed ? ", fixed" : "") + "): ");
+    p.appendChild(cards(b.cards, function () { return "mini"; }));
+    box.appendChild(p);
+  });
   if (step.face_down) {
     // Face-down cards are shown as a number only: which cards they are, no seat knows until they are taken.
     box.appendChild(el("p", "", step.face_down + " card" + (step.face_down === 1 ? "" : "s") + " face down under them."));

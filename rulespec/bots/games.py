@@ -9,8 +9,12 @@ MAX_HANDS_PER_GAME = 1000      # a guard: a game that has not ended by then is a
 
 def endless(i: int, rules) -> RulespecError:
     """Game i reached the hand limit: located at game.target, the one thing that makes a game that long."""
+    from rulespec.run.engine import game_length      # the engine only for the message: a native run loads none
+    if rules.TARGET is None and rules.HANDS is None:     # a game won by a lead alone
+        return RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands, the most a game may last "
+                             f"({game_length(rules)}): can a side get that far ahead?",
+                             getattr(rules, "TARGET_SPAN", None))
     if rules.TARGET is None:        # a game of a number of hands whose every hand was tied
-        from rulespec.run.engine import game_length      # the engine only for the message: a native run loads none
         return RulespecError(f"game {i} has not ended after {MAX_HANDS_PER_GAME} hands, the most a game may last "
                              f"({game_length(rules)}, a tie playing on): can a side win it?",
                              getattr(rules, "TARGET_SPAN", None))

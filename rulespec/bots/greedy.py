@@ -1,14 +1,15 @@
-"""The greedy bot: the move with the most immediate points, then the most cards captured."""
+"""The greedy bot: the move with the most immediate points, then the most cards captured, then (with
+capture.builds) the build that joins the most table cards, which a card kept in hand takes later."""
 from __future__ import annotations
 
 import random
 
-from rulespec.bots.policy import best_declarations
+from rulespec.bots.policy import best_declarations, sensible_bid
 from rulespec.run.engine import Hand
 
 
 class GreedyBot:
-    """Takes the move with the most immediate points, then the most cards captured."""
+    """Takes the move with the most immediate points, then the most cards captured, then the biggest build."""
 
     name = "greedy"
 
@@ -16,13 +17,20 @@ class GreedyBot:
         self.rng = rng
 
     def choose(self, hand: Hand, seat: int):
+        if hand.bid_pending:             # a bid scores nothing now: the value most held on the cards bid on
+            return [], *sensible_bid(hand)
         decls = best_declarations(hand, seat) if hand.declares_with_play else []
         base = hand.with_declarations(seat, decls) if decls else hand
         best, best_key = None, None
         made = len(base.events)
+        n_cards = hand.rules.N_CARDS
         for card, capture in base.legal_moves():
             events = base.child((card, capture)).events[made:]     # what this play scores
-            key = (sum(e.points for e in events), capture.bit_count(), self.rng.random())
+            # A build's mask holds its value above the deck's bits: it takes nothing now, but the cards it
+            # joins are the player's to take with the card it keeps, so it comes before laying a card.
+            taken, built = (0, (capture & ((1 << n_cards) - 1)).bit_count() + 1) if capture >> n_cards \
+                else (capture.bit_count(), 0)
+            key = (sum(e.points for e in events), taken, built, self.rng.random())
             if best_key is None or key > best_key:
                 best, best_key = (card, capture), key
         return decls, best[0], best[1]

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 
-from rulespec.bots.policy import declared_moves
+from rulespec.bots.policy import declared_moves, sensible_bid
 from rulespec.run.engine import Hand, score_located, stake
 from rulespec.run.stream import Stream
 
@@ -92,6 +92,8 @@ def determinise(hand: Hand, seat: int, rng: random.Random) -> Hand:
     (their shown cards kept), the stock (a fresh deck order of the unseen
     rest), and the record of what was dealt.
     """
+    if hand.bid_pending:                    # before the bid nearly everything is unseen (Hand.redrawn_before_bid)
+        return hand.redrawn_before_bid(seat, rng)
     hidden, face_down, stock = redraw(hidden_layout(hand, seat), rng)
     return hand.with_hidden(hidden, stock, Stream(rng.getrandbits(64)), face_down)     # the world's redeals
 
@@ -147,6 +149,10 @@ class ISMCTSBot:
         self.native = native             # a loaded native engine (compiler/native.py): rollouts in C, same moves
 
     def choose(self, hand: Hand, seat: int):
+        if hand.bid_pending:
+            # The bidder has seen only the cards it bids on: a search over this hand's worlds would see the
+            # rest of its deal, so it bids as greedy does, from those cards alone.
+            return [], *sensible_bid(hand)
         decls, moves = declared_moves(hand, seat)
         if len(moves) == 1:
             return decls, moves[0][0], moves[0][1]

@@ -198,8 +198,8 @@ def _load_tabular(raw: bytes, path) -> TabularBot:
 
 
 # Readers by suffix. The perceptron's (.npz) lives with the adapters' encoders it plays through
-# (rulespec/interop/mlp.py, which adds itself here when imported). The command line cannot import it yet
-# (interop imports cli.options: tests/test_layout.py forbids the circle), so there .npz is refused, saying so.
+# (rulespec/interop/mlp.py, which adds itself here when imported): the command line imports it when its
+# --bots names an .npz file (cli/options.py policy_readers); from Python, import it.
 LOADERS = {".json": lambda raw, path: _load_tabular(raw, path)}
 
 
@@ -209,6 +209,6 @@ def load_policy(path: str | Path):
     if suffix not in (".json", ".npz"):
         raise _fail(path, "a policy file is .json (a tabular agent) or .npz (a perceptron)")
     if suffix not in LOADERS:
-        raise _fail(path, "an .npz policy plays through the game-AI adapters, from Python: import "
-                          "rulespec.interop.mlp (pip install 'rulespec[rl]'); the command line plays .json policies")
+        raise _fail(path, "an .npz policy plays through the game-AI adapters: import rulespec.interop.mlp first "
+                          "(pip install 'rulespec[rl]'; the command line imports it itself)")
     return LOADERS[suffix](_read_bytes(path), path)

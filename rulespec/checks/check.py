@@ -39,8 +39,10 @@ BURY_NAMES = {"dealt": tc.CARD}
 # EVENT_NAMES and SCORE_NAMES are what every back end plays; the *_RULE_NAMES, what a rule may read, add the
 # running state, which the Python playout and the C back end refuse (compiler/support.py, codegen_c.unsupported).
 RUNNING_NAMES = {"game_score": tc.INT, "rival_score": tc.INT}
+# The bid (`bid:`, an auction before play): the value bid in this hand, seen by events (0 in a hand without one).
+BID_NAMES = {"bid": tc.INT}
 SCORE_NAMES = {"pile": tc.CARDS, "side": tc.INT}
-EVENT_RULE_NAMES = {**EVENT_NAMES, **RUNNING_NAMES}
+EVENT_RULE_NAMES = {**EVENT_NAMES, **RUNNING_NAMES, **BID_NAMES}
 SCORE_RULE_NAMES = {**SCORE_NAMES, **RUNNING_NAMES, "dealer_side": tc.INT}
 OUTCOME_NAMES = {"pile": tc.CARDS}
 # A deal-time outcome (`at: deal`) is asked of each seat's hand and the table after every deal round.
@@ -229,6 +231,62 @@ def pile_problems(rs: Ruleset) -> list[RulespecError]:
     return errors
 
 
+def build_problems(rs: Ruleset) -> list[RulespecError]:
+    """capture.builds on a spread table without a wild card (a build joins cards every seat sees; a declared
+    wild card would change a build's value as it lies), with values some card of the deck can capture as."""
+    b = rs.builds
+    if b is None:
+        return []
+    errors = []
+    if rs.pile:
+        errors.append(RulespecError("capture.builds needs a spread table: a pile (capture.table: pile) has no "
+                                    "loose cards to build with", b.span))
+    if rs.wild is not None:
+        errors.append(RulespecError("capture.builds and a wild card do not go together: a declared wild card "
+                                    "would change the value of a build it lies in", b.span))
+    deck = rs.deck
+    capturing = {v for i in range(deck.size) for v in deck.hand_values_of(i)}
+    if b.values is not None:
+        spans = getattr(rs.doc["capture"]["builds"], "value_spans", {}) if isinstance(rs.doc, dict) else {}
+        never = [v for v in b.values if v not in capturing]
+        if never:
+            errors.append(RulespecError(f"capture.builds.values: no card of the deck captures as "
+                                        f"{', '.join(map(str, never))}, so no build of that value could be made "
+                                        f"(values cards capture as: {', '.join(map(str, sorted(capturing)))})",
+                                        spans.get("values", b.span)))
+    return errors
+
+
+def bid_problems(rs: Ruleset, found: dict) -> list[RulespecError]:
+    """`bid`: values some card of the deck captures as, no more cards seen than the first round gives the
+    bidder (per number of players, `found` the schedules); `bid` read by an event only in a ruleset with a bid."""
+    from rulespec.checks.running import first_read
+    errors = []
+    b = rs.bid
+    if b is None:
+        for e in rs.events.values():
+            at = first_read(e.when, "bid")
+            if at is not None:
+                errors.append(RulespecError(f"event '{e.name}' reads bid, but the ruleset has no bid (write bid: "
+                                            f"with its values)", at))
+        return errors
+    spans = getattr(rs.doc.get("bid"), "value_spans", {}) if isinstance(rs.doc, dict) else {}
+    deck = rs.deck
+    capturing = {v for i in range(deck.size) for v in deck.hand_values_of(i)}
+    never = [v for v in b.values if v not in capturing]
+    if never:
+        errors.append(RulespecError(f"bid.values: no card of the deck captures as {', '.join(map(str, never))}, so "
+                                    f"no bidder could hold it (values cards capture as: "
+                                    f"{', '.join(map(str, sorted(capturing)))})", spans.get("values", b.span)))
+    for n, schedule in sorted(found.items()):
+        first = schedule.rounds[0][0] if schedule.rounds else 0
+        if b.after_cards > first:
+            errors.append(RulespecError(f"bid.after_cards is {b.after_cards}, but with {n} players the first deal "
+                                        f"round gives each player {first} cards", spans.get("after_cards", b.span)))
+            break
+    return errors
+
+
 def _round_span(rs: Ruleset, i: int) -> Span:
     """Where deal round `i` (0-based) is written: its own item, or the last one, which repeats."""
     rounds = rs.doc["deal"].get("rounds")
@@ -348,11 +406,13 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
         if isinstance(length, Expression):
             _typed(rs, length, {}, tc.INT, errors, options_only=says)
     errors += pile_problems(rs)
+    errors += build_problems(rs)
     errors += _structural_fields(rs)
     try:
-        return errors, schedules(rs)
+        found = schedules(rs)
     except RulespecError as err:
-        return errors + [err], {}
+        return errors + [err] + bid_problems(rs, {}), {}
+    return errors + bid_problems(rs, found), found
 
 
 def _structural_fields(rs: Ruleset) -> list[RulespecError]:

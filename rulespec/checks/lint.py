@@ -99,7 +99,8 @@ def _item_span(items, i: int) -> Span | None:
 
 
 def expressions(rs: Ruleset):
-    """Every expression of the ruleset (conditions, points, switches, the target)."""
+    """Every expression of the ruleset (conditions, points, switches, the target, `capture.forced` and
+    `capture.leftovers` written over the options)."""
     items = [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds, *rs.events.values(),
              *rs.outcomes.values()]
     for item in items:
@@ -109,7 +110,7 @@ def expressions(rs: Ruleset):
     for c in [*rs.categories.values(), *rs.events.values()]:
         if isinstance(c.points, Expression):
             yield c.points
-    for length in (rs.target, rs.hands, rs.lead):
+    for length in (rs.target, rs.hands, rs.lead, rs.forced, rs.leftovers, rs.forced_rule, rs.leftovers_rule):
         if isinstance(length, Expression):
             yield length
 
@@ -290,7 +291,7 @@ def check_deal_settings(rs: Ruleset, report: _Report) -> None:
 def check_pile_and_bury(rs: Ruleset, report: _Report) -> None:
     """A pile's sum kind never applies (its kinds see one table card); a bury condition that does not read
     `dealt` buries every card (an error: the table could never be dealt) or none; a bury with no table card
-    dealt face up never applies."""
+    dealt face up never applies, nor one `to: under` with no face-down card to turn up (an error)."""
     if rs.pile:
         for k in rs.kinds:
             if k.kind == "sum":
@@ -307,7 +308,10 @@ def check_pile_and_bury(rs: Ruleset, report: _Report) -> None:
             always = constant(rs, copy.deepcopy(bury.when), _BOOL)   # a copy: typing it again marks no tree
         except RulespecError:
             return
-        if always:
+        if always and bury.to == "under":
+            report.warning("deal.bury.when holds for every card (it does not read `dealt`): every face-down card "
+                           "is turned up as the table is dealt", bury.when.span)
+        elif always:
             report.error("deal.bury.when holds for every card (it does not read `dealt`): every table card dealt "
                          "face up would be buried and the table could never be dealt", bury.when.span)
         else:
@@ -315,6 +319,9 @@ def check_pile_and_bury(rs: Ruleset, report: _Report) -> None:
                            bury.when.span)
     if not any(s.kind == "table" and s.count > s.face_down for steps in rs.rounds for s in steps):
         report.warning("deal.bury: no table card is dealt face up, so none is ever buried", bury.span)
+    elif bury.to == "under" and not any(s.face_down for steps in rs.rounds for s in steps):
+        report.error("deal.bury to: under turns a face-down card up onto a buried one, but no table step lays "
+                     "face-down cards (a table step's face_down): nothing would ever be turned up", bury.span)
 
 
 def _seat_cards(rs: Ruleset) -> dict[int, list[int]]:

@@ -33,6 +33,16 @@ def reads(expression) -> set[str]:
     return found
 
 
+def first_read(expression, name: str) -> Span | None:
+    """Where a checked expression first reads the name `name` (None if it does not)."""
+    if not isinstance(expression, Expression) or expression.tree is None:
+        return None
+    for node in walk(expression.tree):
+        if isinstance(node, Name) and node.ref == "local" and node.id == name:
+            return node.span
+    return None
+
+
 def _first_use(expression: Expression) -> Span | None:
     for node in walk(expression.tree):
         if (isinstance(node, Name) and node.ref == "local" and node.id in STATE_NAMES) or \

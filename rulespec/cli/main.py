@@ -187,6 +187,9 @@ def run(argv: list[str], out=None, err=None) -> int:
             return int(exc.code or 0)
     args.argv = argv
     try:
+        if isinstance(getattr(args, "bots", None), str):
+            from rulespec.cli.options import policy_readers
+            policy_readers(args.bots)
         return args.func(args, out, err)
     except RulespecError as e:
         print(e.render(), file=err)

@@ -1,49 +1,16 @@
 """What several commands share: `--option NAME=VALUE`, compiling the ruleset named on the line, warnings."""
 from __future__ import annotations
 
-import re
-
 from rulespec.errors import RulespecError
+from rulespec.source.option_pairs import BOOL_WORDS, parse_options
+
+__all__ = ["BOOL_WORDS", "add_option_argument", "add_root_argument", "compile_named", "named_options",
+           "parse_options", "policy_readers", "print_warnings"]
 
 
 def add_option_argument(parser, help: str = "set an option the ruleset declares (repeatable)") -> None:
     """`--option NAME=VALUE`, repeatable: an option the ruleset declares."""
     parser.add_argument("--option", action="append", metavar="NAME=VALUE", help=help)
-
-
-BOOL_WORDS = {"yes": True, "true": True, "on": True, "no": False, "false": False, "off": False}
-
-
-def parse_options(pairs: list[str] | None, declared: dict | None = None) -> dict:
-    """`NAME=VALUE` pairs as option values.
-
-    With the ruleset's `declared` options (name -> its declaration), each value is read as its option's
-    type: a bool takes yes/no, true/false or on/off (any case), an int a whole number, a str the text as
-    written. An option not declared (reported later, by name), or without `declared`: true/false as
-    booleans, whole numbers as ints, else text.
-    """
-    out = {}
-    for pair in pairs or []:
-        if "=" not in pair:
-            raise RulespecError(f"--option takes NAME=VALUE, found '{pair}'")
-        name, value = pair.split("=", 1)
-        kind = getattr((declared or {}).get(name), "type", None)
-        if kind == "str":
-            out[name] = value
-        elif kind == "bool":
-            if value.lower() not in BOOL_WORDS:
-                raise RulespecError(f"option '{name}' is bool, found {value[:60]!r}; on the command line write "
-                                    f"yes or no (or true/false, on/off)")
-            out[name] = BOOL_WORDS[value.lower()]
-        elif kind == "int" and not re.fullmatch(r"-?[0-9]{1,18}", value):
-            raise RulespecError(f"option '{name}' is int, found {value[:60]!r}; write a whole number")
-        elif kind is None and value in ("true", "false"):
-            out[name] = value == "true"
-        elif re.fullmatch(r"-?[0-9]{1,18}", value):  # not isdigit(): int() refuses '²', '--5', 5000 digits
-            out[name] = int(value)
-        else:
-            out[name] = value
-    return out
 
 
 def add_root_argument(parser) -> None:
@@ -70,3 +37,15 @@ def print_warnings(compiled, err) -> None:
     """Lint's warnings (rulespec/checks/lint.py), located like errors; they do not fail the command."""
     for w in compiled.warnings:
         print(w.render(), file=err)
+
+
+def policy_readers(bots: str | None) -> None:
+    """Where `--bots` names a perceptron policy (`policy:FILE.npz`), load its reader (rulespec/interop/mlp.py,
+    which needs numpy: the `rl` extra); only then, so that other command lines do not import numpy."""
+    if not bots or ".npz" not in bots.lower():
+        return
+    try:
+        import rulespec.interop.mlp  # noqa: F401 - adds the .npz reader to bots/saved.py's LOADERS
+    except ImportError as exc:
+        raise RulespecError(f"an .npz policy plays through numpy, which is not installed ({exc.name}): "
+                            f"pip install 'rulespec[rl]'") from None

@@ -14,6 +14,7 @@ from rulespec.bots.policy import best_declarations
 from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.cli.options import add_option_argument, compile_named
 from rulespec.errors import RulespecError
+from rulespec.run.builds import builds_words, move_words
 from rulespec.run.engine import Declaration, Game, Hand, IllegalMove, game_length
 
 
@@ -55,6 +56,15 @@ class TerminalGame:
             return self.rules.card_names(cards) if cards else "nothing"
         return " ".join(self.rules.CARD_NAMES[c] for c in cards) if cards else "nothing"
 
+    def owner(self, seat: int) -> str:
+        return "yours" if seat == self.me else f"seat {seat}'s"
+
+    def move_text(self, hand: Hand, capture: int) -> str:
+        """A move's capture or build in words (run/builds.move_words), for the table before it."""
+        if getattr(self.rules, "BUILDS", None) is None:
+            return f"takes {self.names(capture)}" if capture else "stays on the table"
+        return move_words(capture, hand.builds, self.rules.N_CARDS, self.names)
+
     def who(self, seat: int) -> str:
         return "you" if seat == self.me else f"seat {seat} ({self.bot_names[seat]})"
 
@@ -91,6 +101,13 @@ class TerminalGame:
                     if obs["wild_as"] else "")
         self.say(f"table: {self.names(obs['table'])}" + (declared if wild in obs["table"] else "")
                  + (f"   ({obs['face_down']} face down under them)" if obs.get("face_down") else ""))
+        bid = obs.get("bid")
+        if bid is not None:                   # bid: who bids, and the value once bid
+            self.say(f"bid: {self.who(bid['seat'])} "
+                     + (f"bid {bid['value']}" if bid["value"] is not None
+                        else "to bid, on the first cards dealt (the table lies face down until then)"))
+        if obs.get("builds"):                 # capture.builds: which table cards are joined, their value, owner
+            self.say("builds: " + builds_words(hand.builds, self.names, self.owner))
         for s, shown in enumerate(obs["shown"]):
             if shown and s != self.me:
                 self.say(f"{self.who(s)} shows {self.names(shown)}")
@@ -124,10 +141,15 @@ class TerminalGame:
         if decls:
             probe = hand.with_declarations(self.me, decls)
         moves = probe.legal_moves()
+        if hand.bid_pending:                  # bid: the values held among the cards bid on
+            self.say("your bids:")
+            for i, (_, value) in enumerate(moves, 1):
+                self.say(f"  {i}) bid {value}")
+            pick = self.ask("your bid: ", len(moves))
+            return [], *moves[pick - 1]
         self.say("your moves:")
         for i, (card, capture) in enumerate(moves, 1):
-            what = f"takes {self.names(capture)}" if capture else "stays on the table"
-            self.say(f"  {i}) {self.names([card])} {what}")
+            self.say(f"  {i}) {self.names([card])} {self.move_text(probe, capture)}")
         pick = self.ask("your move: ", len(moves))
         card, capture = moves[pick - 1]
         return decls, card, capture
@@ -150,15 +172,20 @@ class TerminalGame:
             if decls:
                 events = hand.declare(seat, decls)
                 self.narrate_declarations(seat, decls, events)
+                if hand.is_over:    # points counted as made (game.points: as_made) reached the target
+                    return
 
     # -- narration ------------------------------------------------------------------
     def narrate_declarations(self, seat: int, decls, events) -> None:
         for d in decls:
             self.say(f"{self.who(seat)} declare{'' if seat == self.me else 's'} {self.describe_decl(d)}")
 
-    def narrate_play(self, seat: int, card: int, capture: int, events) -> None:
+    def narrate_play(self, seat: int, card: int, capture: int, events, said: str | None = None) -> None:
         verb = "play" if seat == self.me else "plays"
-        what = f", taking {self.names(capture)}" if capture else ", to the table"
+        if said is not None:                  # with builds: the move in words, said before it was made
+            what = "" if said == "stays on the table" else f": {said}"
+        else:
+            what = f", taking {self.names(capture)}" if capture else ", to the table"
         scored = [e for e in events if e.name not in self.rules.HAND_BONUSES]
         tail = "".join(f" — {e.name}! (+{e.points} {e.category} for side {e.side})" for e in scored)
         self.say(f"{self.who(seat)} {verb} {self.names([card])}{what}{tail}")
@@ -181,9 +208,15 @@ class TerminalGame:
         """Why the deal check that reports `event` threw the deal in: its name and its condition in words."""
         from rulespec.lang.words import Words
         rs = self.compiled.ruleset
+        bid = getattr(rs, "bid", None)
+        if bid is not None and event == bid.void:
+            return (f" (the first player holds no card of {', '.join(map(str, bid.values))} among its first "
+                    f"{bid.after_cards} cards to bid; the same dealer deals again)")
         for check in getattr(rs, "deal_checks", None) or []:
             if check.event == event and check.result != "dealer_wins":
-                again = "the same dealer deals again" if check.result == "redeal" else "a misdeal, dealt again"
+                again = {"redeal": "the same dealer deals again",
+                         "redeal_table": "the table is dealt again, the hands kept"}.get(check.result,
+                                                                                          "a misdeal, dealt again")
                 return f" (deal check {check.name}: {Words(rs).condition(check.when.tree)}; {again})"
         return ""
 
@@ -196,7 +229,9 @@ class TerminalGame:
                  + (f" with {', '.join(f'seat {m}' for m in mates)}" if mates else "") + " ===")
         for event in hand.dealer_events:
             self.say(f"deal: {event}{self.deal_reason(event)}")
-        if hand.deal_log and hand.deal_log[-1] is not None:
+        if hand.bid_pending:
+            self.say(f"dealt to the table: {hand.table.bit_count()} cards, face down until the bid")
+        elif hand.deal_log and hand.deal_log[-1] is not None:
             # The table as dealt, before anyone plays (a dealer bonus may take it at once).
             self.say(f"dealt to the table: {self.names(hand.deal_log[-1][0])}")
         dealer_bonus = [e for e in hand.events if e.play == 0]
@@ -205,18 +240,27 @@ class TerminalGame:
         round_no = hand.round
         while not hand.is_over:
             self.knocks(hand)
+            if hand.is_over:        # a knock's points, counted as made, ended the game
+                break
             seat = hand.current_seat
             if seat == self.me:
                 decls, card, capture = self.person_turn(hand)
             else:
                 decls, card, capture = self.bots[seat].choose(hand, seat)
+            bidding = hand.bid_pending
+            said = self.move_text(hand, capture) if getattr(rules, "BUILDS", None) is not None and not bidding \
+                else None
             try:
                 events = hand.play(seat, card, capture, decls)
             except IllegalMove as err:        # a bot's mistake would be a bug; say it rather than crash
                 raise RulespecError(f"{self.who(seat)}: {err.message}") from None
+            if bidding:
+                self.say(f"{self.who(seat)} bid{'' if seat == self.me else 's'} {capture}; the table is turned "
+                         f"face up: {self.names(hand.table)}")
+                continue
             if decls:
                 self.narrate_declarations(seat, decls, events)
-            self.narrate_play(seat, card, capture, events)
+            self.narrate_play(seat, card, capture, events, said)
             if hand.round != round_no and not hand.is_over:
                 round_no = hand.round
                 self.say(f"-- round {round_no}: new cards dealt --")

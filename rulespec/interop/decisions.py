@@ -45,6 +45,15 @@ round and the shown cards: Hand.bonus_options), so the mask leaves it out;
 should one still be refused when the phase ends, it is dropped and logged as
 void.
 
+With builds on the table (capture.builds), V more actions close a play instead of DONE: after the
+card and the table cards it joins (named as a capture's are), `build v` makes of them a build of value v
+(`N+1+D(+R) + v - 1`, v from 1 to the highest value a card captures as). A ruleset without builds has
+none of them.
+
+With a bid before play (bid:), V more actions after those: `bid v` (`build_offset(+builds) + v - 1`, v from
+1 to the highest value a bid may name), the only actions of the bidder's first decision (the card phase
+lists them in place of cards). A ruleset without a bid has none of them.
+
 With `ActionLayout(..., wild_ranks=True)` the wild card's rank is the
 agent's choice: R more actions, `N+1+D .. N+D+R`, one per rank of the deck
 (RANK_NAMES' order). A declaration slot whose cards hold the wild card and
@@ -63,6 +72,7 @@ from math import comb
 
 from rulespec.bots.ismcts import result_for
 from rulespec.bots.policy import best_declarations
+from rulespec.run.bid import BID_MOVE
 from rulespec.run.declarations import rerank
 from rulespec.run.engine import Declaration, Hand, IllegalMove
 from rulespec.run.pickling import state_with_rules, state_without_rules
@@ -105,8 +115,24 @@ class ActionLayout:
         self.rank_offset = offset
         if self.wild_ranks:
             offset += len(rules.RANK_NAMES)
+        self.build_offset = offset            # `build v` is build_offset + v - 1 (capture.builds only)
+        builds = getattr(rules, "BUILDS", None)
+        if builds is not None:
+            offset += max((v for values in builds["hand_values"] for v in values), default=0)
+        self.bid_offset = offset              # `bid v` is bid_offset + v - 1 (bid: only)
+        bid = getattr(rules, "BID", None)
+        if bid is not None:
+            offset += max(bid["values"])
         self.size = offset
         self._ranks: dict[tuple[int, int], dict[tuple[int, ...], int]] = {}
+
+    def bid_action(self, value: int) -> int:
+        """The action that bids `value` (bid:)."""
+        return self.bid_offset + value - 1
+
+    def build_action(self, value: int) -> int:
+        """The action that closes a play as a build of `value` (capture.builds)."""
+        return self.build_offset + value - 1
 
     @property
     def n_declaration_slots(self) -> int:
@@ -133,6 +159,10 @@ class ActionLayout:
             return rules.CARD_NAMES[action]
         if action == self.done:
             return "done"
+        if action >= self.bid_offset:
+            return f"bid {action - self.bid_offset + 1}"
+        if action >= self.build_offset:
+            return f"build {action - self.build_offset + 1}"
         if action >= self.rank_offset:
             return f"wild as {rules.RANK_NAMES[action - self.rank_offset]}"
         for name in reversed(self.bonuses):
@@ -241,7 +271,7 @@ class Decisions:
             return
         played = [0] * self.hand.n
         for entry in self.log[last + 1:]:
-            if entry[0] == "play":
+            if entry[0] == "play" and entry[2] != BID_MOVE:
                 played[entry[1]] |= 1 << entry[2]
         dealt = tuple(h | p for h, p in zip(self.hand.hands, played))
         self.log[last] = ("deal", self.log[last][1], dealt)
@@ -303,14 +333,16 @@ class Decisions:
         if self.phase == CAPTURE:
             out = set()
             partial = self.partial
+            n_cards = self.layout.n_cards
             for option in self._moves[self.card]:
-                rest = _prefix_rest(option, partial)
+                cards, value = option & ((1 << n_cards) - 1), option >> n_cards   # a build's value (capture.builds)
+                rest = _prefix_rest(cards, partial)
                 if rest is None:
                     continue
                 if rest:
                     out.add((rest & -rest).bit_length() - 1)
                 else:
-                    out.add(self.layout.done)
+                    out.add(self.layout.build_action(value) if value else self.layout.done)
             return sorted(out)
         # DECLARE
         if self.ranking is not None:
@@ -347,7 +379,9 @@ class Decisions:
             return
         if self.phase == CARD:
             options = self._moves[action]
-            if len(options) == 1:
+            if action >= self.layout.bid_offset:        # a bid: no card (run/bid.py)
+                self._play(BID_MOVE, options[0])
+            elif len(options) == 1:
                 self._play(action, options[0])
             else:
                 self.phase, self.card, self.partial = CAPTURE, action, 0
@@ -356,8 +390,12 @@ class Decisions:
         if action == self.layout.done:
             self._play(self.card, self.partial)
             return
+        if action >= self.layout.build_offset:
+            self._play(self.card, self.partial | (action - self.layout.build_offset + 1) << self.layout.n_cards)
+            return
         self.partial |= 1 << action
-        left = [o for o in self._moves[self.card] if _prefix_rest(o, self.partial) is not None]
+        low = (1 << self.layout.n_cards) - 1
+        left = [o for o in self._moves[self.card] if _prefix_rest(o & low, self.partial) is not None]
         if len(left) == 1:
             self._play(self.card, left[0])
 
@@ -379,17 +417,27 @@ class Decisions:
         self.log.append(("play", seat, card, capture, tuple(decls), ()))
         self._advance()
 
+    def seen_of_deal(self, entry, seat: int, last: bool) -> tuple[int, int]:
+        """(table, own cards) of a logged deal as `seat` has seen them: while a bid is due (bid:), the last
+        deal shows the bidder the cards it bids on alone, and nobody the table."""
+        hand = self.hand
+        if last and hand.bid_pending:
+            return 0, hand.bid_cards if seat == hand.bidder else 0
+        return entry[1], entry[2][seat]
+
     def public_log(self, seat: int) -> list[str]:
         """What `seat` has seen happen, in order: its deals (its own cards, the table laid) and every move."""
         rules = self.rules
         names = rules.card_names
         out = []
-        for entry in self.log:
+        last_deal = max((i for i, e in enumerate(self.log) if e[0] == "deal"), default=None)
+        for i, entry in enumerate(self.log):
             if entry[0] == "deal":
                 if entry[1] is None:
                     out.append("deal thrown in")
                 else:
-                    out.append(f"deal table[{names(entry[1])}] mine[{names(entry[2][seat])}]")
+                    table, mine = self.seen_of_deal(entry, seat, i == last_deal)
+                    out.append(f"deal table[{names(table)}] mine[{names(mine)}]")
                 continue
             if entry[0] == "knock":
                 _, s, decls, voided = entry
@@ -400,7 +448,12 @@ class Decisions:
                            f"{' void ' + describe_declarations(voided, rules) if voided else ''}")
                 continue
             _, s, card, capture, decls, voided = entry
-            text = f"s{s} {rules.CARD_NAMES[card]}x[{names(capture)}]"
+            if card == BID_MOVE:
+                out.append(f"s{s} bid {capture}")
+                continue
+            value = capture >> rules.N_CARDS          # a build (capture.builds): its cards and value
+            text = (f"s{s} {rules.CARD_NAMES[card]}+[{names(capture & ((1 << rules.N_CARDS) - 1))}]={value}" if value
+                    else f"s{s} {rules.CARD_NAMES[card]}x[{names(capture)}]")
             if decls:
                 text += " " + describe_declarations(decls, rules)
             if voided:
@@ -502,6 +555,9 @@ class Decisions:
         base = self.hand.with_declarations(seat, self.decls) if self.decls else self.hand
         moves: dict[int, list[int]] = {}
         for card, capture in base.legal_moves():
+            if card == BID_MOVE:                 # a bid: its own action, the value its move
+                moves[self.layout.bid_action(capture)] = [capture]
+                continue
             moves.setdefault(card, []).append(capture)
         self.seat, self.phase, self._moves, self._legal = seat, CARD, moves, None
 

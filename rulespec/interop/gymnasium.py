@@ -27,7 +27,10 @@ Self-play and training options (rulespec/interop/selfplay.py says more):
   environment's seeded stream); `reset(options={"dealer": d})` still names one.
 - `episode="game"`: one episode is a whole game, hands until the target (the
   dealer passing on); a reward at each hand's end; the observation gains
-  `game`, the sides' totals so far (the agent's side first).
+  `game`, the sides' totals so far (the agent's side first). The array's
+  `game_totals` block shows them in every episode (observation.py): there
+  as the hand's rules see them, a finished hand's points joining them when
+  the next hand is dealt.
 - `team=True`: the agent plays every seat of its side (2 vs 2 in a
   four-seat partnership game); the observation is that of the seat acting,
   and `info["seat"]` names it.
@@ -64,14 +67,13 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
-from rulespec.api import Rules, compile as compile_rules
+from rulespec.api import Rules
 from rulespec.bots.registry import make_bot, parse_bots
 from rulespec.bots.simulate import MAX_HANDS_PER_GAME
-from rulespec.interop.decisions import ActionLayout, Decisions, as_int
-from rulespec.interop.observation import Observer, action_mask
+from rulespec.interop.decisions import Decisions, as_int
+from rulespec.interop.observation import action_mask
 from rulespec.interop.pettingzoo import MAX_EMPTY_DEALS
-from rulespec.interop.selfplay import (AFTERSTATE_FEATURES, EPISODES, REWARDS, Opponent, afterstate,
-                                       check_choice, hand_reward, seat_or_random, snapshot)
+from rulespec.interop.selfplay import Opponent, afterstate, hand_reward, seat_or_random, setup, snapshot
 from rulespec.run.engine import Game, Hand, shuffled_source, stake
 from rulespec.source.rulesets import shipped_ids
 
@@ -88,41 +90,26 @@ class RulespecEnv(gym.Env):
                  opponents=None, dealer: int | str = 0, episode: str = "hand", team: bool = False,
                  reward: str = "margin", wild_ranks: bool = False, afterstate: bool = False,
                  **options):
-        rules = ruleset if isinstance(ruleset, Rules) else compile_rules(ruleset, **options)
-        self.rules = rules
-        module = rules.module
-        self.seats = module.DEFAULT_SEATS if seats is None else as_int(seats, "seats")
-        if self.seats not in module.SEATS_ALLOWED:
-            Hand(module, self.seats, 0, shuffled_source(module.N_CARDS, random.Random(0)))  # raises the message
+        cfg = setup(ruleset, seats, dealer=dealer, episode=episode, reward=reward, wild_ranks=wild_ranks,
+                    options=options)
+        self.rules, self.seats, self.layout, self.observer = cfg.rules, cfg.seats, cfg.layout, cfg.observer
+        module = self.rules.module
         seat = seat_or_random(seat, "seat")
         self.random_seat = seat is None
         seat = 0 if seat is None else seat
         if not 0 <= seat < self.seats:
             raise ValueError(f"seat must be from 0 to {self.seats - 1}, found {seat}")
         self.seat = seat
-        dealer = seat_or_random(dealer, "dealer")
-        self.random_dealer = dealer is None
-        self.dealer = 0 if dealer is None else dealer
-        if not 0 <= self.dealer < self.seats:
-            raise ValueError(f"dealer must be from 0 to {self.seats - 1}, found {self.dealer}")
-        self.episode = check_choice(episode, EPISODES, "episode")
-        self.reward_kind = check_choice(reward, REWARDS, "reward")
+        self.random_dealer = cfg.dealer is None
+        self.dealer = 0 if cfg.dealer is None else cfg.dealer
+        self.episode, self.reward_kind, self.scale = cfg.episode, cfg.reward, cfg.scale
         self.team = bool(team)
         self.show_afterstate = bool(afterstate)
         self.sides = module.SIDES[self.seats]
         self.bot_specs = parse_bots(bots, self.seats, self.sides)
         self._opponents: list | None = None
         self.illegal_reward = -float(stake(module) or 1) if illegal_reward is None else float(illegal_reward)
-        self.scale = float(stake(module) or 1)
-        self.layout = ActionLayout(module, self.seats, wild_ranks=wild_ranks)
-        self.observer = Observer(module, self.seats)
-        obs_spaces = {
-            "observation": spaces.Box(self.observer.low, self.observer.high, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (self.layout.size,), dtype=np.int8),
-        }
-        if self.show_afterstate:
-            obs_spaces["afterstate"] = spaces.Box(-np.inf, np.inf, (self.layout.size, len(AFTERSTATE_FEATURES)),
-                                                  dtype=np.float32)
+        obs_spaces = cfg.spaces(self.show_afterstate)
         if self.episode == "game":
             obs_spaces["game"] = spaces.Box(-np.inf, np.inf, (self.sides,), dtype=np.float32)
         self.observation_space = spaces.Dict(obs_spaces)

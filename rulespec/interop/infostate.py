@@ -19,8 +19,11 @@ float32, in blocks (`InfoStateEncoder.blocks` names each block's slice); seats a
 | card | N | the card whose capture it is building |
 | partial | N | the capture built so far |
 | chosen | P×(B+N+R+1) | the declarations it has chosen this turn, in order |
+| game_totals | k | each side's game total so far, in points, the seat's own side first (as the observation's) |
+| target | 1 | the points that end the game (0: a game of a number of hands) |
+| bid | V | with a bid before play (bid:): the value bid (one-hot; none yet: zero); a bid is no move. Until the bid, the last deal shows the bidder the cards it bids on alone, and nobody the table |
 
-N cards, n seats, B hand bonuses, R ranks, S rounds of the deal schedule; M moves at most
+N cards, n seats, k sides, B hand bonuses, R ranks, S rounds of the deal schedule; M moves at most
 (the cards dealt to the seats, and a knock per seat and round where declarations are
 knocks); P declarations in one declare phase at most (one where the rules allow one a
 turn, else the action space's declaration slots); T = P per declare phase that can
@@ -31,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from rulespec.interop.decisions import CAPTURE, ActionLayout, Decisions
+from rulespec.run.bid import BID_MOVE
 from rulespec.run.protocol import CompiledRules
 
 
@@ -56,13 +60,18 @@ class InfoStateEncoder:
         sizes = [("seat", n), ("thrown_in", 1), ("deals", self.rounds * 2 * N),
                  ("moves", self.max_moves * self.move_width),
                  ("declarations", self.max_declarations * self.token_width), ("phase", 3), ("card", N),
-                 ("partial", N), ("chosen", self.per_phase * self.token_width)]
+                 ("partial", N), ("chosen", self.per_phase * self.token_width), ("game_totals", rules.SIDES[seats]),
+                 ("target", 1)]
+        bid = getattr(rules, "BID", None)
+        if bid is not None:
+            sizes.append(("bid", max(bid["values"])))
         self.blocks: dict[str, slice] = {}
         pos = 0
         for name, size in sizes:
             self.blocks[name] = slice(pos, pos + size)
             pos += size
         self.size = pos
+        self.target = float(rules.TARGET or 0)
 
     def array(self, d: Decisions, seat: int) -> np.ndarray:
         """The information state of `seat` as a float32 array of `self.size`."""
@@ -77,14 +86,15 @@ class InfoStateEncoder:
         N = self.N
         out[at["seat"] + seat] = 1
         deals = []
-        for entry in d.log:
+        last_deal = max((i for i, e in enumerate(d.log) if e[0] == "deal"), default=None)
+        for i, entry in enumerate(d.log):
             if entry[0] != "deal":
                 continue
             if entry[1] is None:                # the deal before was thrown in
                 deals.pop()
                 out[at["thrown_in"]] += 1
             else:
-                deals.append((entry[1], entry[2][seat]))
+                deals.append(d.seen_of_deal(entry, seat, i == last_deal))
         for r, (table, mine) in enumerate(deals):
             self._bits(out, at["deals"] + 2 * N * r, table)
             self._bits(out, at["deals"] + 2 * N * r + N, mine)
@@ -93,6 +103,9 @@ class InfoStateEncoder:
             if entry[0] == "deal":
                 continue
             base = at["moves"] + move * self.move_width
+            if entry[0] == "play" and entry[2] == BID_MOVE:
+                out[at["bid"] + entry[3] - 1] = 1
+                continue
             if entry[0] == "play":
                 _, s, card, capture, decls, voided = entry
                 out[base] = 1
@@ -117,6 +130,8 @@ class InfoStateEncoder:
                 self._bits(out, at["partial"], d.partial)
             for i, decl in enumerate(d.chosen):
                 self._token(out, at["chosen"] + i * self.token_width, decl, False)
+        out[self.blocks["game_totals"]] = d.hand.relative_totals(seat)
+        out[at["target"]] = self.target
 
     def _token(self, out: np.ndarray, base: int, decl, voided: bool) -> None:
         out[base + self.bonus_index[decl.bonus]] = 1

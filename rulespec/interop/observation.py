@@ -2,7 +2,7 @@
 
 Seats and sides are listed relative to the observer (itself first), so one
 policy can play every seat. The array is float32, in blocks (`Observer.blocks`
-names each block's slice); every block but the last two is 0/1:
+names each block's slice); every block but the last four is 0/1:
 
 | block | size | meaning |
 |---|---|---|
@@ -24,11 +24,33 @@ names each block's slice); every block but the last two is 0/1:
 | round | S+1 | deal rounds dealt so far, one-hot (0..S) |
 | bonuses | n×B | declarations each seat has made, per hand bonus (counts) |
 | event_points | k×C | each side's points from events, per category |
+| game_totals | k | each side's game total so far, in points (`Hand.running_totals()`: the totals before the hand, and with `game.points: as_made` the points made in it) |
+| target | 1 | the points that end the game (`game.target`; 0 in a game of a number of hands) |
+
+Sides (piles, event_points, game_totals) are listed from the observer's own
+side on, in seat order. The last two blocks are the game's running scores:
+a hand played on its own starts every side at 0; a hand of a game (the
+adapters' `episode="game"`) starts from the game's totals, so they move
+between hands. `Hand.observation` gives the same as `game_totals` (a list,
+own side first) and `target` (None for no target).
+
+A ruleset with a bid before play (bid:) has one more 0/1 block after `round` (before the blocks below): `bid` (V, the value bid,
+one-hot; all zero before the bid; the bidder is the seat after the dealer). Until the bid the bidder's
+`hand` block holds only the cards it bids on, the others' nothing, and the table block nothing (it lies
+face down until the bid).
 
 A ruleset whose table is a pile (capture.table: pile) has two more 0/1 blocks
 after `round`: `top` (N, the pile's top card; all zero when the table is
 empty) and `face_down` (N+1, how many cards lie face down under the pile,
 one-hot).
+
+A ruleset with builds (capture.builds) has four more 0/1 blocks after
+those: `built` (N, the cards lying in builds), `build_owner` (n×N, per seat
+relative to the observer, the cards of the builds it owns), `build_fixed`
+(N, the cards of fixed, multiple builds) and `build_values` (V, for each
+value 1..V a build of that value stands; V the highest value a card
+captures as). Which of one seat's builds has which value is in the dict
+view (`builds`), not in the array, when a seat owns two builds at once.
 
 N cards, n seats, k sides, B hand bonuses, C scoring categories, R ranks, H
 the largest hand and S the rounds of the deal schedule. Nothing in it
@@ -83,10 +105,19 @@ class Observer:
                       ("pending_declared", N), ("card", N), ("partial", N), ("wild_as", self.n_ranks),
                       ("seat", n), ("dealer", n), ("to_move", n), ("phase", len(PHASES)),
                       ("hand_sizes", n * (self.max_hand + 1)), ("stock", N + 1), ("round", len(schedule) + 1)]
+        bid = getattr(rules, "BID", None)
+        if bid is not None:              # the value bid, one-hot
+            bit_blocks += [("bid", max(bid["values"]))]
         self._pile = bool(rules.PILE)
         if self._pile:                   # the pile's top card and how many lie face down under it
             bit_blocks += [("top", N), ("face_down", N + 1)]
-        count_blocks = [("bonuses", n * len(self.bonuses)), ("event_points", k * len(self.categories))]
+        builds = getattr(rules, "BUILDS", None)
+        self._builds = builds is not None
+        if self._builds:                 # capture.builds: the builds' cards, owners, fixed flags and values
+            self.max_build = max((v for values in builds["hand_values"] for v in values), default=0)
+            bit_blocks += [("built", N), ("build_owner", n * N), ("build_fixed", N), ("build_values", self.max_build)]
+        count_blocks = [("bonuses", n * len(self.bonuses)), ("event_points", k * len(self.categories)),
+                        ("game_totals", k), ("target", 1)]
         self.blocks: dict[str, slice] = {}
         pos = 0
         for name, size in bit_blocks + count_blocks:
@@ -102,6 +133,13 @@ class Observer:
         # Event points have no bound short of the rules' arithmetic: they stay unbounded.
         self.low[self.blocks["event_points"]] = -np.inf
         self.high[self.blocks["event_points"]] = np.inf
+        # Game totals likewise (a category may score below zero). The target is the ruleset's constant, its
+        # bounds left open above (equal bounds make Gymnasium's checker warn).
+        self.low[self.blocks["game_totals"]] = -np.inf
+        self.high[self.blocks["game_totals"]] = np.inf
+        self.target = float(rules.TARGET or 0)
+        self.low[self.blocks["target"]] = min(0.0, self.target)
+        self.high[self.blocks["target"]] = np.inf
         # The packed bytes cover the count blocks too (zero bits there), so one look-up gives the whole array.
         self._nbytes = (self.size + 7) // 8
         self._bonus_index = {b: i for i, b in enumerate(self.bonuses)}
@@ -130,12 +168,16 @@ class Observer:
         self._round_bits = [1 << self._stock_at + self._stock[r] | 1 << self._round_at + r
                             for r in range(len(schedule) + 1)]
         self._shift2 = 2 * N
+        self._totals_at = at["game_totals"]
+        self._as_made = rules.POINTS == "as_made"
+        self._scores_seen: dict[tuple, np.ndarray] = {}     # (totals before the hand, seat) -> _scores()
 
     # Pickled (and deep-copied) with the ruleset's reference in place of its module, as a Hand is
     # (run/pickling.py); the event counts' cache starts empty.
     def __getstate__(self) -> dict:
         state = state_without_rules(self.__dict__)
         state["_events_seen"] = {}
+        state["_scores_seen"] = {}
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -146,8 +188,14 @@ class Observer:
         hand = d.hand
         hands = hand.hands
         # Every 0/1 block as one integer, each block shifted into place (offsets from self.blocks).
-        big = (hands[seat] | (hand.table & ~hand.face_down) << self.N | hand.previous << self._shift2
-               | self._seat_bits[seat][hand.dealer] | self._round_bits[hand.round])
+        if hand.bid_pending:             # before the bid: the bidder's cards bid on, the table face down
+            big = (hand.bid_cards if seat == hand.bidder else 0) | self._seat_bits[seat][hand.dealer] \
+                | self._round_bits[hand.round]
+        else:
+            big = (hands[seat] | (hand.table & ~hand.face_down) << self.N | hand.previous << self._shift2
+                   | self._seat_bits[seat][hand.dealer] | self._round_bits[hand.round])
+        if hand.bid is not None:
+            big |= 1 << self.blocks["bid"].start + hand.bid - 1
         piles = hand.piles
         for side, shift in self._pile_shifts[seat]:
             big |= piles[side] << shift
@@ -177,6 +225,8 @@ class Observer:
         if self._pile:
             big |= hand.top_mask() << self.blocks["top"].start | 1 << self.blocks["face_down"].start + \
                 hand.face_down.bit_count()
+        if self._builds and hand.builds:
+            big |= self._build_bits(hand, seat)
         out = _BITS.take(np.frombuffer(big.to_bytes(self._nbytes, "little"), np.uint8), axis=0).reshape(-1)
         events = hand.events
         if events:
@@ -186,7 +236,36 @@ class Observer:
             else:
                 counts = self._event_counts(events, seat)
             out[self.n_bits:self.size] = counts
-        return out[:self.size]
+        out = out[:self.size]
+        out[self._totals_at:] = self._scores(hand, seat)       # game_totals and target, the last blocks
+        return out
+
+    def _scores(self, hand, seat: int) -> np.ndarray:
+        """The game_totals and target blocks for `seat`. Unless points count as they are made, they are the
+        hand's totals before it: kept per (totals, seat), as a list converted at every call costs more than the
+        rest of array() together."""
+        if self._as_made:
+            return np.array(hand.relative_totals(seat) + [self.target], np.float32)
+        key = (hand.before, seat)
+        scores = self._scores_seen.get(key)
+        if scores is None:
+            if len(self._scores_seen) >= 1024:      # a long run of games: forget, rather than grow
+                self._scores_seen.clear()
+            scores = self._scores_seen[key] = np.array(hand.relative_totals(seat) + [self.target], np.float32)
+        return scores
+
+    def _build_bits(self, hand, seat: int) -> int:
+        """The four build blocks of `seat`'s view, shifted into place."""
+        at = self.blocks
+        n, N = self.n, self.N
+        bits = 0
+        for b in hand.builds:
+            bits |= b.cards << at["built"].start | b.cards << at["build_owner"].start + ((b.owner - seat) % n) * N
+            if b.fixed:
+                bits |= b.cards << at["build_fixed"].start
+            if b.value <= self.max_build:
+                bits |= 1 << at["build_values"].start + b.value - 1
+        return bits
 
     def _event_counts(self, events: list, seat: int) -> np.ndarray:
         """The bonuses and event_points blocks for `seat`, updated with the events added since last asked."""

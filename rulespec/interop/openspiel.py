@@ -20,7 +20,11 @@ commas separate parameters). An option parameter left at its placeholder
   declarations, voided declarations; a knock passed) and its own choices in
   the decision in progress, its declarations among them. As a string, and as
   a tensor (rulespec/interop/infostate.py). Observation strings and tensors:
-  rulespec/interop/observation.py (the present, not a record).
+  rulespec/interop/observation.py (the present, not a record). Both strings
+  end with the game's running scores, ` | totals 12/7 target 51` (the
+  player's side first; `target -` for a game of a number of hands), and both
+  tensors hold them in their `game_totals` and `target` blocks. One hand is
+  one game here: the totals start at 0.
 - `state.resample_from_infostate(player, sampler)` (OpenSpiel's API: ISMCTS
   calls it when no resampler is set) redraws the hidden cards, seeded by one
   draw of `sampler`.
@@ -45,11 +49,11 @@ import pyspiel
 
 from rulespec.api import compile as compile_rules
 from rulespec.bots.ismcts import determinise, result_for
-from rulespec.cli.options import parse_options
 from rulespec.interop.decisions import CAPTURE, PHASES, ActionLayout, Decisions, describe_declarations
 from rulespec.interop.infostate import InfoStateEncoder
 from rulespec.interop.observation import Observer
 from rulespec.run.engine import DealSource, Hand
+from rulespec.source.option_pairs import parse_options
 from rulespec.source.rulesets import load_merged, shipped_ids
 
 GAME_NAME = "rulespec"
@@ -249,10 +253,12 @@ class _Observer:
         self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: RulespecState, player: int) -> None:
-        if state.decisions is None:                 # dealing: nothing seen yet but one's seat
+        if state.decisions is None:                 # dealing: nothing seen yet but one's seat and the target
             self.tensor.fill(0)
+            encoder = self.game.infostate if self.perfect_recall else self.game.observer
             if self.perfect_recall:
                 self.tensor[self.game.infostate.blocks["seat"].start + player] = 1
+            self.tensor[encoder.blocks["target"].start] = encoder.target
         elif self.perfect_recall:
             self.game.infostate.fill(self.tensor, state.decisions, player)
         else:
@@ -272,13 +278,22 @@ class _Observer:
                 current += " " + describe_declarations(d.chosen, self.game.rules.module)
             if d.phase == CAPTURE:
                 current += f" {self.game.rules.module.CARD_NAMES[d.card]}x[{names(d.partial)}]"
+        scores = _scores(d.hand, player)
         if self.perfect_recall:
-            return head + " | " + " ; ".join(d.public_log(player)) + current
+            return head + " | " + " ; ".join(d.public_log(player)) + current + scores
         hand = d.hand
         shown = " ".join(f"s{s}[{names(hand.shown[s] & hand.hands[s])}]" for s in range(hand.n))
         piles = " ".join(f"side{k}[{names(p)}]" for k, p in enumerate(hand.piles))
         return (f"{head} round {hand.round} hand[{names(hand.hands[player])}] table[{names(hand.visible_table())}] "
-                f"shown {shown} piles {piles} stock {hand.stock_size()}{current}")
+                f"shown {shown} piles {piles} stock {hand.stock_size()}{current}{scores}")
+
+
+def _scores(hand: Hand, player: int) -> str:
+    """The game's running scores in a string: ` | totals 12/7 target 51`, the player's side first
+    (`target -` in a game of a number of hands)."""
+    target = hand.rules.TARGET
+    return (f" | totals {'/'.join(map(str, hand.relative_totals(player)))} "
+            f"target {'-' if target is None else target}")
 
 
 def resampled(state: RulespecState, player: int, rng: random.Random) -> RulespecState:

@@ -20,7 +20,9 @@ Self-play options (as the Gymnasium environment's; rulespec/interop/selfplay.py)
 `dealer="random"` draws the dealer at every reset (from the seeded stream);
 `episode="game"` makes one episode a whole game, hands until the target, the
 rewards given at each hand's end and every agent terminated at the game's
-end (observe_dict(agent)["game"] holds the sides' totals so far);
+end (observe_dict(agent)["game"] holds the sides' totals so far; every
+observation's `game_totals` block and observe_dict's `game_totals`, each
+agent's side first, show them hand by hand);
 `reward` is `margin`, `scaled` or `win`; `wild_ranks=True` makes the wild
 card's declared rank the agents' choice; `afterstate=True` adds `afterstate`,
 per action what playing it would do, to every observation.
@@ -35,12 +37,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from rulespec.api import Rules, compile as compile_rules
-from rulespec.interop.decisions import ActionLayout, Decisions, as_int
-from rulespec.interop.observation import Observer, action_mask
-from rulespec.interop.selfplay import (AFTERSTATE_FEATURES, EPISODES, REWARDS, afterstate, check_choice,
-                                       hand_reward, seat_or_random)
-from rulespec.run.engine import Game, Hand, shuffled_source, stake
+from rulespec.api import Rules
+from rulespec.interop.decisions import Decisions, as_int
+from rulespec.interop.observation import action_mask
+from rulespec.interop.selfplay import afterstate, hand_reward, setup
+from rulespec.run.engine import Game, Hand, shuffled_source
 
 # A guard: deals that end the game before any play, in a row, before reset() gives up.
 MAX_EMPTY_DEALS = 1000
@@ -64,36 +65,20 @@ class RulespecAEC(AECEnv):
                  render_mode: str | None = None, dealer: int | str = 0, episode: str = "hand",
                  reward: str = "margin", wild_ranks: bool = False, afterstate: bool = False, **options):
         super().__init__()
-        rules = ruleset if isinstance(ruleset, Rules) else compile_rules(ruleset, **options)
-        self.rules = rules
-        module = rules.module
-        self.seats = module.DEFAULT_SEATS if seats is None else as_int(seats, "seats")
-        if self.seats not in module.SEATS_ALLOWED:
-            Hand(module, self.seats, 0, shuffled_source(module.N_CARDS, random.Random(0)))  # raises the message
-        dealer = seat_or_random(dealer, "dealer")
-        self.random_dealer = dealer is None
-        self.default_dealer = 0 if dealer is None else dealer
-        if not 0 <= self.default_dealer < self.seats:
-            raise ValueError(f"dealer must be from 0 to {self.seats - 1}, found {self.default_dealer}")
-        self.episode = check_choice(episode, EPISODES, "episode")
-        self.reward_kind = check_choice(reward, REWARDS, "reward")
-        self.scale = float(stake(module) or 1)
+        cfg = setup(ruleset, seats, dealer=dealer, episode=episode, reward=reward, wild_ranks=wild_ranks,
+                    options=options)
+        self.rules, self.seats, self.layout, self.observer = cfg.rules, cfg.seats, cfg.layout, cfg.observer
+        self.random_dealer = cfg.dealer is None
+        self.default_dealer = 0 if cfg.dealer is None else cfg.dealer
+        self.episode, self.reward_kind, self.scale = cfg.episode, cfg.reward, cfg.scale
         self.show_afterstate = bool(afterstate)
         self.game: Game | None = None
-        self.layout = ActionLayout(module, self.seats, wild_ranks=wild_ranks)
-        self.observer = Observer(module, self.seats)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.seats)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_spaces = {
-            "observation": spaces.Box(self.observer.low, self.observer.high, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (self.layout.size,), dtype=np.int8),
-        }
-        if self.show_afterstate:
-            obs_spaces["afterstate"] = spaces.Box(-np.inf, np.inf, (self.layout.size, len(AFTERSTATE_FEATURES)),
-                                                  dtype=np.float32)
+        obs_spaces = cfg.spaces(self.show_afterstate)
         obs_space = spaces.Dict(obs_spaces)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.layout.size) for a in self.possible_agents}

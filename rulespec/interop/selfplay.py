@@ -1,4 +1,5 @@
-"""What the Gymnasium and PettingZoo adapters share for self-play: opponents, rewards, afterstate features.
+"""What the Gymnasium and PettingZoo adapters share: their arguments checked (`setup`), opponents, rewards,
+afterstate features.
 
 Opponents (`as_opponent`) play a seat's whole move; each is one of:
 
@@ -31,10 +32,16 @@ outside the seat's own card phase, are zero. The columns are AFTERSTATE_FEATURES
 from __future__ import annotations
 
 import copy
+import random
+from dataclasses import dataclass
 
 import numpy as np
+from gymnasium import spaces
 
-from rulespec.interop.decisions import CARD, Decisions, as_int
+from rulespec.api import Rules, compile as compile_rules
+from rulespec.interop.decisions import CARD, ActionLayout, Decisions, as_int
+from rulespec.interop.observation import Observer
+from rulespec.run.engine import Hand, shuffled_source, stake
 
 REWARDS = ("margin", "scaled", "win")
 EPISODES = ("hand", "game")
@@ -64,6 +71,49 @@ def seat_or_random(value, what: str) -> int | None:
             raise ValueError(f'{what} is an integer or "random", found {value!r}')
         return None
     return as_int(value, what)
+
+
+@dataclass
+class Setup:
+    """What the Gymnasium and PettingZoo adapters read alike from their arguments, checked (`setup`)."""
+
+    rules: Rules
+    seats: int
+    dealer: int | None          # None: drawn at every reset ("random")
+    episode: str                # one of EPISODES
+    reward: str                 # one of REWARDS
+    scale: float                # what `scaled` divides by: the target, or 1
+    layout: ActionLayout
+    observer: Observer
+
+    def spaces(self, afterstate: bool) -> dict:
+        """The observation dict's spaces: `observation`, `action_mask`, and `afterstate` when shown."""
+        out = {
+            "observation": spaces.Box(self.observer.low, self.observer.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.layout.size,), dtype=np.int8),
+        }
+        if afterstate:
+            out["afterstate"] = spaces.Box(-np.inf, np.inf, (self.layout.size, len(AFTERSTATE_FEATURES)),
+                                           dtype=np.float32)
+        return out
+
+
+def setup(ruleset: str | Rules, seats, *, dealer, episode: str, reward: str, wild_ranks: bool,
+          options: dict) -> Setup:
+    """The ruleset compiled with `options` (unless given compiled), the seat count (the ruleset's default for
+    None; one it is not played by raises the engine's message), the dealer (a seat or "random"), the episode
+    and reward kinds, and the action layout and observer for them; ValueError or TypeError for a bad one."""
+    rules = ruleset if isinstance(ruleset, Rules) else compile_rules(ruleset, **options)
+    module = rules.module
+    n = module.DEFAULT_SEATS if seats is None else as_int(seats, "seats")
+    if n not in module.SEATS_ALLOWED:
+        Hand(module, n, 0, shuffled_source(module.N_CARDS, random.Random(0)))   # raises the message
+    dealer = seat_or_random(dealer, "dealer")
+    if dealer is not None and not 0 <= dealer < n:
+        raise ValueError(f"dealer must be from 0 to {n - 1}, found {dealer}")
+    return Setup(rules, n, dealer, check_choice(episode, EPISODES, "episode"),
+                 check_choice(reward, REWARDS, "reward"), float(stake(module) or 1),
+                 ActionLayout(module, n, wild_ranks=wild_ranks), Observer(module, n))
 
 
 def hand_reward(d: Decisions, seat: int, kind: str, scale: float) -> float:

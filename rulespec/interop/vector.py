@@ -41,15 +41,18 @@ env's own buffers, overwritten by the next step, unless copy=True (the default).
 the C's fixed lists (native.NativeLimit, located) or another error of play stops the step with that error;
 the envs then need reset().
 
+`workers=N` (native engine only) splits the envs over N processes, one C array of a contiguous shard
+each, writing into arrays shared with this process (rulespec/interop/vector_workers.py): the figures
+are those of workers=1 for the same seed, at up to N cores' speed. `context` is the multiprocessing
+start method ("fork", "spawn", "forkserver"; the platform's default if None); under spawn or forkserver
+the script needs the usual `if __name__ == "__main__":` guard. close() stops the workers.
+
 Needs the `rl` extra: `pip install 'rulespec[rl]'`.
 """
 from __future__ import annotations
 
-import ctypes
 import secrets
-import threading
 import warnings
-from types import SimpleNamespace
 
 import numpy as np
 from gymnasium import spaces
@@ -62,19 +65,13 @@ from rulespec.compiler import native as native_mod
 from rulespec.errors import RulespecError
 from rulespec.interop.decisions import DECLARE, ActionLayout, Decisions, as_int
 from rulespec.interop.observation import Observer, action_mask
+from rulespec.interop.vector_native import EMPTY_DEALS, NativeBatch, compiled_of as _compiled_of
 from rulespec.run.engine import DealSource, Hand, stake
 from rulespec.run.stream import MASK64, Stream
 
 ENGINES = ("auto", "native", "python")
 DECLARATIONS = ("auto", "agent")
 MAX_ENVS = 1 << 20                 # emit_vector.py VE_MAX_ENVS
-EMPTY_DEALS = 1000                 # deals in a row that end the hand before the agent decides (VE_EMPTY_DEALS)
-# ctypes lets other threads run during a call, and the generated C keeps its work lists (moves, capture rows) in
-# static arrays: one call into the native vector code at a time.
-_C_LOCK = threading.RLock()      # reentrant: a batch freed by the garbage collector inside a call
-# rs_vec_shape's list: the observation's size, H, S, then the blocks' offsets in observation.py's order.
-_SHAPE_BLOCKS = ("hand", "table", "previous", "piles", "shown", "pending_declared", "card", "partial", "wild_as",
-                 "seat", "dealer", "to_move", "phase", "hand_sizes", "stock", "round", "bonuses", "event_points")
 
 
 class VectorEnv(GymVectorEnv):
@@ -84,7 +81,7 @@ class VectorEnv(GymVectorEnv):
 
     def __init__(self, ruleset: str | Rules, num_envs: int, seats: int | None = None, *, seat: int | str = 0,
                  engine: str = "auto", declarations: str = "auto", illegal_reward: float | None = None,
-                 copy: bool = True, **options):
+                 copy: bool = True, workers: int = 1, context=None, **options):
         rules = ruleset if isinstance(ruleset, Rules) else compile_rules(ruleset, **options)
         self.rules = rules
         module = rules.module
@@ -125,19 +122,28 @@ class VectorEnv(GymVectorEnv):
         self._term = np.zeros(self.num_envs, np.bool_)
         self._illegal = np.zeros(self.num_envs, np.bool_)
         self._trunc = np.zeros(self.num_envs, np.bool_)
-        self._batch = self._engine(engine)
-        self.engine = "native" if isinstance(self._batch, _NativeBatch) else "python"
+        self.workers = as_int(workers, "workers")
+        if self.workers < 1:
+            raise ValueError(f"workers must be 1 or more, found {self.workers}")
+        self._batch = self._engine(engine, min(self.workers, self.num_envs), context)
+        self.engine = "python" if isinstance(self._batch, _PythonBatch) else "native"
         self._started = False
 
-    def _engine(self, engine: str):
-        """The native batch, or the Python one (engine="python", or "auto" where native cannot run)."""
+    def _engine(self, engine: str, workers: int, context):
+        """The native batch (split over `workers` processes), or the Python one (engine="python", or "auto"
+        where native cannot run)."""
         if engine == "python":
             return _PythonBatch(self)
         try:
             if self.declarations == "agent" and self.rules.module.HAND_BONUSES:
                 raise native_mod.NativeUnavailable("the native vector environment makes the agent's declarations "
                                                    "for it (declarations='auto'); this ruleset has hand bonuses")
-            return _NativeBatch(self)
+            batch = NativeBatch(self)            # builds (or finds) the library, checks its layout
+            if workers == 1:
+                return batch
+            batch.close()
+            from rulespec.interop.vector_workers import ShardedBatch
+            return ShardedBatch(self, workers, context)
         except native_mod.NativeUnavailable as err:
             if engine == "native":
                 raise
@@ -209,105 +215,6 @@ class VectorEnv(GymVectorEnv):
 
     def close_extras(self, **kwargs):
         self._batch.close()
-
-
-class _NativeBatch:
-    """The envs' hands in one C array (compiler/emit_vector.py): one ctypes call per batch step."""
-
-    def __init__(self, env: VectorEnv):
-        self.env = env
-        self.ptr = None
-        self.nat = native_mod.load(_compiled_of(env.rules))
-        lib = self.nat.lib
-        self.lib = lib
-        lib.rs_vec_new.restype = ctypes.c_void_p
-        lib.rs_vec_new.argtypes = [ctypes.c_int64]
-        lib.rs_vec_free.restype = None
-        lib.rs_vec_free.argtypes = [ctypes.c_void_p]
-        lib.rs_vec_shape.restype = ctypes.c_int
-        lib.rs_vec_shape.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int32)]
-        f32, i8, i32, i64, b8 = (np.ctypeslib.ndpointer(t, flags="C_CONTIGUOUS")
-                                 for t in (np.float32, np.int8, np.int32, np.int64, np.bool_))
-        lib.rs_vec_reset.restype = ctypes.c_int
-        lib.rs_vec_reset.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int, ctypes.c_int, ctypes.c_uint64,
-                                     f32, i8, i32, ctypes.c_int64, ctypes.c_int64]
-        lib.rs_vec_sample.restype = ctypes.c_int
-        lib.rs_vec_sample.argtypes = [ctypes.c_void_p, ctypes.c_int64, i64]
-        lib.rs_vec_deal.restype = ctypes.c_int
-        lib.rs_vec_deal.argtypes = [ctypes.c_void_p, ctypes.c_int64, i64,
-                                    np.ctypeslib.ndpointer(np.uint8, flags="C_CONTIGUOUS")]
-        lib.rs_vec_step.restype = ctypes.c_int
-        lib.rs_vec_step.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int, ctypes.c_int, ctypes.c_double,
-                                    ctypes.c_double, i64, f32, i8, f32, b8, b8, i32, ctypes.c_int64, ctypes.c_int64]
-        self._check_shape()
-        self.ptr = lib.rs_vec_new(env.num_envs)
-        if not self.ptr:
-            raise MemoryError(f"no memory for {env.num_envs} native environments")
-
-    def _check_shape(self) -> None:
-        """The C's observation layout must be the Observer's, block by block (else the library is another's)."""
-        env = self.env
-        out = (ctypes.c_int32 * (3 + len(_SHAPE_BLOCKS)))()
-        blocks = env.observer.blocks
-        rounds = blocks["round"].stop - blocks["round"].start - 1        # the block holds S + 1 places
-        expected = [env.observer.size, env.observer.max_hand, rounds] + [blocks[name].start for name in _SHAPE_BLOCKS]
-        with _C_LOCK:
-            code = self.lib.rs_vec_shape(env.seats, out)
-        if code != 0 or list(out) != expected:
-            raise native_mod.NativeUnavailable(f"the native library {self.nat.path.name} lays out observations "
-                                               f"unlike rulespec/interop/observation.py (built for another version?)")
-
-    def _call(self, fn, *args) -> None:
-        with _C_LOCK:
-            code = fn(*args)
-        if code == 0:
-            return
-        if code == 7:
-            raise RulespecError(f"{EMPTY_DEALS} deals in a row ended the hand before the agent's turn")
-        if code < 0:
-            raise ValueError("the native vector environment refused its arguments")
-        raise self.nat._error(code)
-
-    def reset(self, seed: int) -> None:
-        env = self.env
-        self._call(self.lib.rs_vec_reset, self.ptr, env.num_envs, env.seats, env.seat, seed, env._obs, env._mask,
-                   env._seat_now, env.observer.size, env.layout.size)
-        env._reward[:] = 0
-        env._term[:] = False
-        env._illegal[:] = False
-
-    def step(self, actions: np.ndarray) -> None:
-        env = self.env
-        self._call(self.lib.rs_vec_step, self.ptr, env.num_envs, env.seats, env.seat, env.stake, env.illegal_reward,
-                   actions, env._obs, env._mask, env._reward, env._term, env._illegal, env._seat_now,
-                   env.observer.size, env.layout.size)
-
-    def sample(self) -> np.ndarray:
-        out = np.zeros(self.env.num_envs, np.int64)
-        self._call(self.lib.rs_vec_sample, self.ptr, self.env.num_envs, out)
-        return out
-
-    def deals(self) -> tuple[np.ndarray, np.ndarray]:
-        index = np.zeros(self.env.num_envs, np.int64)
-        order = np.zeros((self.env.num_envs, self.env.rules.module.N_CARDS), np.uint8)
-        self._call(self.lib.rs_vec_deal, self.ptr, self.env.num_envs, index, order)
-        return index, order
-
-    def close(self) -> None:
-        if self.ptr:
-            with _C_LOCK:
-                self.lib.rs_vec_free(self.ptr)
-            self.ptr = None
-
-    def __del__(self):
-        self.close()
-
-
-def _compiled_of(rules: Rules):
-    """What native.load builds C from: the checked model and the compiled module of a `Rules`."""
-    if rules.ruleset is None:
-        raise native_mod.NativeUnavailable("this Rules object carries no checked ruleset to build C from")
-    return SimpleNamespace(ruleset=rules.ruleset, module=rules.module)
 
 
 class _PythonBatch:

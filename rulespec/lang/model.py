@@ -40,18 +40,48 @@ class DealStep:
 
 @dataclass
 class Bury:
-    """deal.bury: a table card dealt face up for which `when` holds goes back into the stock (`to`)."""
+    """deal.bury: a table card dealt face up for which `when` holds goes back into the stock (`to: bottom`), or
+    stays in the pile with the next face-down card turned up onto it (`to: under`)."""
 
     when: Expression
-    to: str              # bottom
+    to: str              # bottom | under
     span: Span
+
+
+@dataclass
+class Builds:
+    """capture.builds: a played card and table cards joined into a build of a value the player holds,
+    taken only whole by a card of that value (run/builds.py)."""
+
+    values: list[int] | None     # the values a build may have (None: any value a card counts as)
+    raise_: bool                 # a single build may be raised by a card from the hand to a new value
+    multiple: bool               # a second set of the value makes a multiple build, fixed (no more raising)
+    owner_must_act: bool         # the seat that last made or raised a build may not trail while it stands,
+    #                              nor play away its last card of the build's value
+    subtract: bool = False       # a build may also be the difference of one table card (or a build) and the card
+    span: Span | None = None     # where capture.builds is written
+    one_per_value: bool = False  # at most one build of each value: a new set of a standing value joins its build
+    owner_may_trail: bool = False   # with owner_must_act: the owner may trail, keeping a card of the value
+
+
+@dataclass
+class Bid:
+    """bid: an auction before play. The first player bids a value it holds among its first `after_cards`
+    cards (with none the deal is thrown in, dealer event `void`); `binds` says what the bid binds."""
+
+    after_cards: int
+    values: list[int]
+    binds: str = "first_play"    # first_play: the bidder's first play builds the value or plays a card of it
+    void: str = "no_bid"         # the dealer event of a deal thrown in for want of a bid
+    who: str = "first"
+    span: Span | None = None     # where bid is written
 
 
 @dataclass
 class DealCheck:
     name: str
     when: Expression
-    result: str          # redeal | misdeal | dealer_wins
+    result: str          # redeal | redeal_table | misdeal | dealer_wins
     event: str
     enabled: object = True
 
@@ -93,6 +123,7 @@ class CaptureKind:
     span: Span
     enabled: object = True
     after: tuple = ()        # kind run: the captures a run continues ("match", "sum")
+    alone: bool = False      # each of its sets is taken by itself, never joined with others (capture.combine)
 
 
 @dataclass
@@ -195,6 +226,8 @@ class Ruleset:
     points_mode: str = "end_of_hand"   # end_of_hand | as_made: when events' and bonuses' points join the game totals
     lead: Expression | int | None = None   # a side this many points ahead of every other wins (None: no such rule)
     lead_rule: object = None    # once checked: the lead as written when it depends on options (lead: its value)
+    builds: Builds | None = None   # capture.builds: builds on the table (None: the table holds loose cards only)
+    bid: Bid | None = None         # bid: an auction before play (None: play starts at once)
 
 
 REQUIRED_SECTIONS = ("deck", "players", "deal", "capture", "scoring", "game")
@@ -378,7 +411,8 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
         prefer=cap.get("prefer", "any"), combine=cap.get("combine", "one"),
         kinds=[CaptureKind(k["kind"], _expr(k, "when") if "when" in k else None, k.get("exclusive", False),
                            k.get("total", 15), k.get("min_cards", 2 if k["kind"] == "sum" else 1),
-                           k.get("unless_match", False), k.span, _enabled(k), _run_after(k, errors))
+                           k.get("unless_match", False), k.span, _enabled(k), _run_after(k, errors),
+                           k.get("alone", False))
                for k in cap["kinds"]],
         events={name: EventRule(name, _expr(e, "when"), _event_points(e), e.get("category", name), _enabled(e))
                 for name, e in (doc.get("events") or {}).items() if e is not None},
@@ -394,7 +428,8 @@ def build(doc, files: list[Path], chain_docs: tuple = ()) -> Ruleset:
                                   o.get("description", ""), doc["options"].key_spans[name])
                  for name, o in (doc.get("options") or {}).items()},
         doc=doc, chain_docs=chain_docs,
-        bury=_bury(deal), pile=cap.get("table", "spread") == "pile",
+        bury=_bury(deal), pile=cap.get("table", "spread") == "pile", builds=_builds(cap),
+        bid=_bid(doc),
     )
     syntax = [x.error for x in _expressions(rs) if x.error is not None]
     try:
@@ -426,12 +461,14 @@ def _event_points(e) -> Expression | int:
 
 
 def _game_length(game, key: str, errors: list):
-    """`game.target` or `game.hands`: an integer, an expression over options, or None when not written.
+    """`game.target`, `game.hands` or `game.lead`: an integer, an expression over options, or None when not
+    written.
 
-    A game needs one of them (both: whichever ends it first)."""
-    if key == "target" and "target" not in game and "hands" not in game:
-        errors.append(RulespecError("game has no target and no hands: write the points that end the game "
-                                    "(target), the number of hands it lasts (hands), or both", game.span))
+    A game needs one of them (several: whichever ends it first)."""
+    if key == "target" and not {"target", "hands", "lead"} & set(game):
+        errors.append(RulespecError("game has no target, no hands and no lead: write the points that end the game "
+                                    "(target), the number of hands it lasts (hands), the lead that wins it (lead), "
+                                    "or several", game.span))
     if key not in game:
         return None
     return game[key] if isinstance(game[key], int) else _expr(game, key)
@@ -533,6 +570,30 @@ def _rounds(deal, packet: int, errors: list) -> list[list[DealStep]]:
                 steps.append(DealStep("table", step["table"], 1, step.get("face_down", 0)))
         rounds.append(steps)
     return rounds
+
+
+def _builds(cap) -> Builds | None:
+    """capture.builds with its defaults (None when not written, or written `false`)."""
+    spec = cap.get("builds")
+    if spec is None or spec is False:
+        return None
+    if spec is True:
+        spec = {}
+    values = spec.get("values")
+    return Builds(values=sorted(set(values)) if values is not None else None, raise_=spec.get("raise", True),
+                  multiple=spec.get("multiple", True), owner_must_act=spec.get("owner_must_act", True),
+                  subtract=spec.get("subtract", False), one_per_value=spec.get("one_per_value", False),
+                  owner_may_trail=spec.get("owner_may_trail", False), span=cap.key_spans.get("builds"))
+
+
+def _bid(doc) -> Bid | None:
+    """bid with its defaults (None when not written)."""
+    spec = doc.get("bid")
+    if spec is None:
+        return None
+    return Bid(after_cards=spec["after_cards"], values=sorted(set(spec["values"])),
+               binds=spec.get("binds", "first_play"), void=spec.get("void", "no_bid"), who=spec.get("who", "first"),
+               span=doc.key_spans.get("bid"))
 
 
 def _bury(deal) -> Bury | None:

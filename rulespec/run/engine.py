@@ -17,6 +17,8 @@ else:
     from rulespec.run.records import NamedTuple
 
 from rulespec.errors import RulespecError
+from rulespec.run import bid as _bid
+from rulespec.run import builds as _builds
 from rulespec.run.declarations import Declaration, declarer, open_in, unique_holder
 from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.runtime import bits as _rt_bits
@@ -269,6 +271,15 @@ class Hand:
     before: tuple
     carried: tuple
     cut_short: bool
+    builds: list[_builds.Build]
+    _build_cfg: _builds.Config | None
+    bidder: int | None
+    bid: int | None
+    bid_cards: int
+    bid_log: list[int]
+    bid_pending: bool
+    bid_binds: bool
+    _bid_cfg: _bid.Config | None
 
     def __init__(self, rules: CompiledRules, seats: int, dealer: int, source: DealSource,
                  game: GameState | None = None):
@@ -318,6 +329,17 @@ class Hand:
         self._legal = None                  # (seat, hand, table, moves, plays) of the last legal_moves()
         self.before, self.carried = _game_state(game, self.k, rules)   # the game around the hand
         self.cut_short = False              # ended before its last play: only the points made so far count
+        self.builds: list[_builds.Build] = []  # the builds on the table (capture.builds; their cards are in table)
+        spec = getattr(rules, "BUILDS", None)
+        self._build_cfg = _builds.Config(spec) if spec is not None else None
+        spec = getattr(rules, "BID", None)
+        self._bid_cfg = _bid.Config(spec) if spec is not None else None
+        self.bidder = (dealer + 1) % seats if spec is not None else None   # the first player bids
+        self.bid: int | None = None            # the value bid (None: no bid yet, or none in these rules)
+        self.bid_cards = 0                     # the cards the bidder bids on (its first cards dealt)
+        self.bid_log: list[int] = []           # per deal (thrown-in ones too): the cards the bidder bid on
+        self.bid_pending = False               # the bid is due before any play
+        self.bid_binds = False                 # the bid still binds the bidder's first play
         try:
             self._start()
         except RulespecError:
@@ -334,13 +356,15 @@ class Hand:
         src.pos += count
         return cards
 
-    def _lay_round(self) -> None:
-        """Give the next round's cards, from the deck order or the explicit round."""
+    def _lay_round(self, table_only: bool = False) -> None:
+        """Give the next round's cards, from the deck order or the explicit round (`table_only`: the round's
+        table steps alone, the hands kept: a table thrown in and dealt again)."""
         self.round += 1
         seat_cards, table_cards, steps = self.schedule[self.round - 1]
         table_before = self.table
         arrived = len(self._arrivals)
         src = self.source
+        seen: list[int] = []                        # the bidder's cards of a first round, in the order dealt
         if src.order is not None:
             n = self.n
             first = (self.dealer + 1) % n
@@ -357,6 +381,8 @@ class Hand:
                         self.table |= 1 << c
                         self._arrivals.append(c)
                     continue
+                if table_only:
+                    continue
                 chunk = self._take(count * n)
                 pos = 0
                 for _ in range(count // packet):
@@ -364,13 +390,22 @@ class Hand:
                         seat = (first + j) % n
                         for c in chunk[pos:pos + packet]:
                             hands[seat] |= 1 << c
+                        if seat == self.bidder and self.round == 1:
+                            seen.extend(chunk[pos:pos + packet])
                         pos += packet
         else:
             if src.round_no >= len(src.rounds):
                 raise RulespecError(f"the transcript's deal does not list round {self.round}")
             given = src.rounds[src.round_no]
             src.round_no += 1
+            if table_only:
+                self._keep_explicit_hands(given)
             self._lay_explicit(given, seat_cards, table_cards)
+            if self.bidder is not None:
+                seen = list(given.hands.get(self.bidder, ()))   # a transcript lists the cards bid on first
+        if self._bid_cfg is not None and self.round == 1:
+            self.bid_cards = _bid.first_seen(seen, self._bid_cfg.after_cards)
+            self.bid_log.append(self.bid_cards)
         self.round_dealt = list(self.hands)
         # The public record: a card laid face down is not in it (table_laid, the rules' own record, has it).
         self.deal_log.append((self.table & ~table_before & ~self.face_down, tuple(self.hands)))
@@ -405,12 +440,25 @@ class Hand:
         rules = self.rules
         for i in range(count):
             c = self._take(1)[0]
-            if i >= down and rules.BURY_TO is not None:
+            if i >= down and rules.BURY_TO == "bottom":
                 c = self._replace_buried(c)
             self.table |= 1 << c
             self._arrivals.append(c)
             if i < down:
                 self.face_down |= 1 << c
+            elif rules.BURY_TO == "under":
+                self._turn_up_onto(c)
+
+    def _turn_up_onto(self, card: int) -> None:
+        """deal.bury `to: under`: while the face-up `card` just laid is one the rules bury, the face-down card
+        nearest the top of the pile is turned face up onto it (the buried card stays in the pile, under it), and
+        is checked in turn; with no face-down card left, the buried card stays on top."""
+        while self.rules.bury(1 << card) and self.face_down:
+            under = next(c for c in reversed(self._arrivals) if self.face_down >> c & 1)
+            self.face_down &= ~(1 << under)
+            self._arrivals.remove(under)
+            self._arrivals.append(under)
+            card = under
 
     def _replace_buried(self, card: int) -> int:
         """`card`, or, while the rules bury it, the next card of the stock (the buried one put at the bottom)."""
@@ -437,8 +485,14 @@ class Hand:
         for k, count in enumerate(steps):
             down = counts[k] if k < len(counts) else 0
             for i, c in enumerate((given.table or ())[at:at + count]):
+                if rules.BURY_TO == "under":
+                    # Written as dealt: laid again one by one, turned up as the deck's deal would.
+                    self._arrivals.remove(c)
+                    self._arrivals.append(c)
                 if i < down:
                     self.face_down |= 1 << c
+                elif rules.BURY_TO == "under":
+                    self._turn_up_onto(c)
                 elif rules.BURY_TO is not None and rules.bury(1 << c):
                     raise RulespecError(f"round {self.round} lays {rules.CARD_NAMES[c]} face up on the table, but "
                                         f"the rules bury it (deal.bury): write the table as it lies after burying, "
@@ -485,11 +539,15 @@ class Hand:
         """Deal round 1, apply the deal checks and the dealer bonus."""
         rules = self.rules
         thrown_in = 0
+        table_only = False                 # after a redeal_table: the table alone is dealt again
         while True:
-            self._lay_round()
+            self._lay_round(table_only)
+            table_only = False
             if self.over:                  # an outcome asked at the deal ended the game
                 return
             check = rules.deal_check(self.table, self.top_mask()) if rules.PILE else rules.deal_check(self.table)
+            if check is None and self._bid_cfg is not None and not _bid.bid_values(self._bid_cfg, self.bid_cards):
+                check = ("bid", "redeal", self._bid_cfg.void)    # no card to bid: thrown in, the same dealer deals
             if check is not None:
                 thrown_in += 1
                 if thrown_in > MAX_REDEALS:
@@ -514,6 +572,10 @@ class Hand:
                 self._end_game(name, [self.dealer % self.k])
                 return
             self.dealer_events.append(event)
+            if result == "redeal_table":
+                self._redeal_table()
+                table_only = True
+                continue
             if result == "misdeal":
                 self.misdeals += 1
                 if rules.MISDEAL_LIMIT and self.misdeals >= rules.MISDEAL_LIMIT:
@@ -535,6 +597,47 @@ class Hand:
             if rules.POINTS == "as_made":
                 self._reached()
         self.turn = (self.dealer + 1) % self.n
+        self.bid_pending = self._bid_cfg is not None and not self.over
+
+    def _redeal_table(self) -> None:
+        """A deal check's `redeal_table`: the table cards are shuffled back into the stock and the first round's
+        table is dealt again from it; the hands are kept (a written deal gives the next round with the same
+        hands)."""
+        src = self.source
+        old = self.table
+        if src.order is not None:
+            if src.rng is None:
+                raise RulespecError("this deck order's table would be thrown in (" + self.dealer_events[-1] +
+                                    "): a deck: order describes one deal only; write the deal as rounds instead")
+            stock = src.order[src.pos:] + [c for c in range(self.rules.N_CARDS) if old >> c & 1]
+            src.rng.shuffle(stock)
+            src.order = src.order[:src.pos] + stock
+        else:
+            src.seen &= ~old
+        self.deal_log.append(None)     # marks the deal before as thrown in (the next entry keeps its hands)
+        self.table_laid.append(None)
+        self.table = 0
+        self.face_down = 0
+        self._arrivals = []
+        self.round -= 1                # the first round's table steps are laid again (_start)
+
+    def _keep_explicit_hands(self, given: "ExplicitRound") -> None:
+        """A written round after a table thrown in (`redeal_table`) gives the same hands: the rules keep them.
+        Their cards are taken back from the deal's record so that the round lays them again."""
+        names = self.rules.CARD_NAMES
+        for seat in range(self.n):
+            got = 0
+            for c in given.hands.get(seat, ()):
+                got |= 1 << c
+            if got != self.hands[seat]:
+                raise RulespecError(f"the deal's round {self.source.round_no} follows a table thrown in, and the "
+                                    f"rules keep the hands: "
+                                    f"seat {seat} holds {self.rules.card_names(self.hands[seat])}, the transcript "
+                                    f"gives {' '.join(names[c] for c in given.hands.get(seat, ())) or 'nothing'}",
+                                    given.span)
+        for seat in range(self.n):
+            self.source.seen &= ~self.hands[seat]
+            self.hands[seat] = 0
 
     def _redeal(self) -> None:
         """Gather everything and deal again (same dealer)."""
@@ -666,8 +769,44 @@ class Hand:
             self._options_key, self._options = key, {}
         caps = self._options.get(card)
         if caps is None:
-            caps = self._options[card] = self._options_as(card, self.wild_as)
+            caps = self._options[card] = (self._build_moves(card) if self._build_cfg is not None
+                                          else self._options_as(card, self.wild_as))
         return caps
+
+    def _build_moves(self, card: int, owner_rule: bool = True) -> list[int]:
+        """With capture.builds: the moves (masks) of `card` for the seat to play: the captures, the loose
+        cards and whole builds of the card's value (the capture kinds judge the loose cards); the builds it can
+        make or raise (masks with the value, builds.build_move); laying it (0); ascending. With `owner_rule`,
+        without those the owner of a build may not make (builds.owner_allows)."""
+        cfg, rules = self._build_cfg, self.rules
+        bit = 1 << card
+        built = 0
+        for b in self.builds:
+            built |= b.cards
+        loose = self.table & ~built
+        try:
+            loose_sets = rules.captures(bit, loose, *self._moment()) if loose else []
+            caps = _builds.capture_options(loose_sets, cfg.hand_values[card], self.builds,
+                                           getattr(rules, "COMBINE", "one"))
+            if caps and rules.FORCED:
+                moves = caps
+            else:
+                rest = self.hands[self.turn] & ~bit
+                moves = caps + _builds.build_options(cfg, card, rest, loose, self.builds, rules.N_CARDS) + [0]
+        except Exception as exc:
+            _raise_located(exc, rules)
+        if owner_rule and cfg.owner_must_act and self._owner_can_act():
+            rest = self.hands[self.turn] & ~bit
+            moves = [m for m in moves
+                     if _builds.owner_allows(cfg, self.turn, card, rest, m, self.builds) is None]
+        return sorted(moves)
+
+    def _owner_can_act(self) -> bool:
+        """Whether the seat to play holds a card of the value of every build it owns. The rules keep it so in
+        a real hand; a hand whose hidden cards a search redrew (with_hidden) may not, and there the owner's
+        rule cannot bind (it would leave no move at all)."""
+        held = {v for c in _lowbits(self.hands[self.turn]) for v in self._build_cfg.hand_values[c]}
+        return all(b.value in held for b in self.builds if b.owner == self.turn)
 
     def _options_as(self, card: int, wild_as: int | None) -> list[int]:
         """The card's capture sets with the wild card declared as `wild_as` (or not), 0 where it may be
@@ -678,13 +817,34 @@ class Hand:
         return sorted(caps)
 
     def legal_moves(self) -> list[tuple[int, int]]:
-        """(card, capture mask) pairs the current seat may play, in ascending order (sorted())."""
+        """(card, capture mask) pairs the current seat may play, in ascending order (sorted()). While a bid
+        is due, the bids: (BID_MOVE, value) each (run/bid.py); while it binds, the moves that keep it."""
         if self.over:
             return []
+        if self.bid_pending:
+            return [(_bid.BID_MOVE, v) for v in _bid.bid_values(self._bid_cfg, self.bid_cards)]
+        moves = self._card_moves()
+        return self._bound(moves) if self.bid_binds and self.turn == self.bidder else moves
+
+    def _bound(self, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The moves that keep the bid binding the bidder's first play (an error when none does)."""
+        cfg, n_cards = self._bid_cfg, self.rules.N_CARDS
+        kept = [(c, m) for c, m in moves if _bid.keeps_bid(cfg, self.bid, c, m, n_cards)]
+        if not kept:
+            raise RuleFailed(f"no move of seat {self.turn} keeps its bid of {self.bid} (the rules leave the "
+                             f"bidder no first play of the value bid)")
+        return kept
+
+    def _card_moves(self) -> list[tuple[int, int]]:
+        """legal_moves() of a card play, every rule but the bid's."""
         hand = self.hands[self.turn]
         pending = self.declared[self.turn] & hand
         if self.rules.DECLARED_FIRST and pending:
             hand = pending
+        if self._build_cfg is not None:
+            moves = [(c, m) for c in _lowbits(hand) for m in self._build_moves(c)]
+            self._legal = (self.turn, hand, self.table, moves, self.plays)
+            return moves
         if self.rules.PILE:
             moves = self._pile_legal(hand)
             self._legal = (self.turn, hand, self.table, moves, self.plays)
@@ -704,7 +864,7 @@ class Hand:
 
     def legal_moves_after(self, declarations) -> list[tuple[int, int]]:
         """The current seat's legal moves once it has made these declarations (nothing is changed or copied)."""
-        if self.over or not declarations:
+        if self.over or not declarations or self.bid_pending:
             return self.legal_moves()
         seat = self.turn
         wild_as = self.wild_as
@@ -720,8 +880,10 @@ class Hand:
             hand &= declared
         moves = []
         for c in _lowbits(hand):
-            moves += [(c, m) for m in self._options_as(c, wild_as)]
-        return moves
+            # with builds (no wild card there: checks/check.build_problems) a card's moves are the builds' own
+            moves += [(c, m) for m in (self._build_moves(c) if self._build_cfg is not None
+                                       else self._options_as(c, wild_as))]
+        return self._bound(moves) if self.bid_binds and seat == self.bidder else moves
 
     # -- the caller's arguments --------------------------------------------------
     # Checked before anything changes: a bad call is an IllegalMove and leaves the state as it was.
@@ -973,13 +1135,20 @@ class Hand:
 
     # -- play ------------------------------------------------------------------
     def play(self, seat: int, card: int, capture: int, declarations: list[Declaration] = ()) -> list[Event]:
-        """Play `card` (an index) taking `capture` (a real mask; 0 for none); returns the events."""
+        """Play `card` (an index) taking `capture` (a real mask; 0 for none); returns the events. A bid is
+        played as the move (BID_MOVE, value) (run/bid.py)."""
+        if card == _bid.BID_MOVE and type(card) is int and self._bid_cfg is not None:
+            if declarations:
+                raise IllegalMove("a bid goes with no declarations")
+            return self.make_bid(seat, capture)
         n_cards = self.rules.N_CARDS
         if not (type(seat) is int and 0 <= seat < self.n and type(card) is int and 0 <= card < n_cards
                 and type(capture) is int and 0 <= capture and not capture >> n_cards):   # the usual call, at once
             self._check_seat(seat)
             self._check_card(card)
-            self._check_mask(capture, "a capture")
+            if not (self._build_cfg is not None and _is_int(capture) and capture >= 0
+                    and capture >> n_cards <= _builds.MAX_BUILD_VALUE):
+                self._check_mask(capture, "a capture")
         if declarations:
             declarations = self._checked_declarations(declarations)
         if self.over:
@@ -987,6 +1156,9 @@ class Hand:
         self._deal_pending()
         if seat != self.turn:
             raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        if self.bid_pending:
+            raise IllegalMove(f"seat {seat} bids before any play (one of "
+                              f"{', '.join(map(str, _bid.bid_values(self._bid_cfg, self.bid_cards)))})")
         if not declarations:
             return self._play_card(seat, card, capture)
         # The declarations are checked before anything changes; if the card is then refused, only
@@ -1005,6 +1177,26 @@ class Hand:
                 self.declared_wild[seat] = wild
             raise
         return events
+
+    def make_bid(self, seat: int, value: int) -> list[Event]:
+        """The bidder bids `value`: one of the bid's values it holds a card of among the cards it has seen.
+        No events; the bid binds its first play (bid.binds)."""
+        self._check_seat(seat)
+        if not self.bid_pending:
+            raise IllegalMove("no bid is due now" if self.bid is None or self.over else
+                              f"seat {self.bidder} has bid {self.bid} already")
+        if seat != self.bidder:
+            raise IllegalMove(f"seat {self.bidder} bids, not seat {seat}")
+        allowed = _bid.bid_values(self._bid_cfg, self.bid_cards)
+        if not _is_int(value) or value not in allowed:
+            raise IllegalMove(f"seat {seat} cannot bid {_shown(value)}: a bid is one of "
+                              f"{', '.join(map(str, sorted(self._bid_cfg.values)))} held among the cards it bids on "
+                              f"({self.rules.card_names(self.bid_cards)}): {', '.join(map(str, allowed))}")
+        self.bid = value
+        self.bid_pending = False
+        self.bid_binds = self._bid_cfg.binds == "first_play"
+        self._legal = None
+        return []
 
     def _play_card(self, seat: int, card: int, capture: int) -> list[Event]:
         rules = self.rules
@@ -1027,7 +1219,15 @@ class Hand:
             # Not a move legal_moves() offered for this very state: check it.
             options = self._options_now(card)
             if capture not in options:
+                if self._build_cfg is not None:
+                    self._refuse_build(card, capture, options)
                 self._refuse(card, capture, options)
+        bound = self.bid_binds and seat == self.bidder
+        if bound and not _bid.keeps_bid(self._bid_cfg, self.bid, card, capture, rules.N_CARDS):
+            raise IllegalMove(_bid.bind_words(self.bid))
+        move = capture
+        if capture >> rules.N_CARDS:
+            capture = 0                    # a build takes nothing: the played card joins the table
         if self.face_down and capture:
             capture |= self.face_down      # the face-down cards under the pile go with it
         side = seat % self.k
@@ -1062,6 +1262,8 @@ class Hand:
         except Exception as exc:
             _raise_located(exc, rules)
         self.plays += 1
+        if bound:
+            self.bid_binds = False
         hands[seat] = rest
         if self.declared[seat]:
             self.declared[seat] &= ~bit
@@ -1077,6 +1279,8 @@ class Hand:
             self._arrivals.append(card)
             self.previous = bit
         self.table = table_after
+        if self._build_cfg is not None:
+            self._update_builds(seat, card, move, capture)
         if fired:
             events = [Event(self.plays, seat, side, name, pts, cat) for name, pts, cat in fired]
             self.events.extend(events)
@@ -1097,6 +1301,44 @@ class Hand:
                 self._lay_round()
         return events
 
+    def _update_builds(self, seat: int, card: int, move: int, capture: int) -> None:
+        """The builds after a play: a build move makes its build (taking in the one it joins); a capture
+        takes the builds it names whole."""
+        cards, value = _builds.split_move(move, self.rules.N_CARDS)
+        if value:
+            made, joined = _builds.new_build(self._build_cfg, card, cards, value, self.builds, seat)
+            self.builds = [b for b in self.builds if b is not joined] + [made]
+        elif capture:
+            self.builds = [b for b in self.builds if not b.cards & capture]
+
+    def _refuse_build(self, card: int, move: int, options: list[int]) -> None:
+        """With capture.builds: raise the IllegalMove that says why `move` is not one of the card's moves."""
+        rules = self.rules
+        name = rules.CARD_NAMES[card]
+        cards, value = _builds.split_move(move, rules.N_CARDS)
+        if cards & ~self.table:
+            raise IllegalMove(f"{rules.card_names(cards & ~self.table)} not on the table")
+        for b in self.builds:
+            if b.cards & cards and b.cards & ~cards:
+                raise IllegalMove(f"a build is taken or built on only whole: the build of {b.value} is "
+                                  f"{rules.card_names(b.cards)}")
+        if move in self._build_moves(card, owner_rule=False):
+            why = _builds.owner_allows(self._build_cfg, self.turn, card, self.hands[self.turn] & ~(1 << card),
+                                       move, self.builds)
+            raise IllegalMove(why)
+        if value:
+            shown = " or ".join(f"{_builds.split_move(m, rules.N_CARDS)[1]} with "
+                                f"{rules.card_names(_builds.split_move(m, rules.N_CARDS)[0])}"
+                                for m in options if m >> rules.N_CARDS) or "nothing"
+            raise IllegalMove(f"{name} cannot build {value} with {rules.card_names(cards) if cards else 'nothing'} "
+                              f"(a build needs a card of its value kept in hand, and sets of that value; "
+                              f"{name} can build: {shown})")
+        for b in self.builds:
+            if b.cards & cards and b.value not in self._build_cfg.hand_values[card]:
+                raise IllegalMove(f"the build of {b.value} is taken only by a card of {b.value}, not by {name}")
+        plain = [m for m in options if not m >> rules.N_CARDS]
+        self._refuse(card, move, plain)
+
     def _refuse(self, card: int, capture: int, options: list[int]) -> None:
         """Raise the IllegalMove that says why `capture` is not one of the card's options."""
         rules = self.rules
@@ -1111,7 +1353,7 @@ class Hand:
 
     def _options_now(self, card: int) -> list[int]:
         """The capture sets `card` may take now, 0 for none (without the per-table cache)."""
-        if self.wild_as is not None:
+        if self.wild_as is not None or self._build_cfg is not None:
             return self.options_for(card)
         options = self._pile_captures(card) if self.rules.PILE else \
             self.rules.captures(1 << card, self.table, *self._moment())
@@ -1142,6 +1384,7 @@ class Hand:
             self.piles[self.last_capturer] |= self.table
             self.table = 0
             self.wild_as = None
+            self.builds = []               # the builds left go with the rest of the table
         self.over = True
         if found is not None:
             name, side = found
@@ -1161,7 +1404,8 @@ class Hand:
     def _state_of(self, side: int) -> dict[str, int]:
         """The running-state names an event reads (the compiled module's EVENT_READS), for `side`."""
         totals = self.running_totals()
-        state = {"game_score": totals[side], "rival_score": max(totals[:side] + totals[side + 1:], default=0)}
+        state = {"game_score": totals[side], "rival_score": max(totals[:side] + totals[side + 1:], default=0),
+                 "bid": self.bid or 0}
         return {name: state[name] for name in self.rules.EVENT_READS}
 
     def _reached(self) -> bool:
@@ -1231,7 +1475,8 @@ class Hand:
         return out
 
     def observation(self, seat: int) -> dict:
-        """What `seat` can see: its own hand, the table, shown declarations, piles, plays of the round, events.
+        """What `seat` can see: its own hand, the table, shown declarations, piles, plays of the round, events,
+        and the game's running scores (`game_totals`, its own side's first; `target`).
 
         With a pile, the table is its face-up cards in order (the top last), with the top card and how many
         cards lie face down under them (which ones, no seat sees)."""
@@ -1243,7 +1488,9 @@ class Hand:
             "dealer": self.dealer,
             "round": self.round,
             "turn": self.current_seat,
-            "hand": _lowbits(self.hands[seat]),
+            # before the bid the bidder has seen the cards it bids on, the others nothing yet
+            "hand": _lowbits(self.hands[seat] if not self.bid_pending else
+                             self.bid_cards if seat == self.bidder else 0),
             "hand_sizes": [h.bit_count() for h in self.hands],
             "shown": [_lowbits(self.shown[s] & self.hands[s]) for s in range(self.n)],
         }
@@ -1252,7 +1499,12 @@ class Hand:
             obs["top"] = self.top_mask().bit_length() - 1 if self.table else None
             obs["face_down"] = self.face_down.bit_count()
         else:
-            obs["table"] = list(self.table_order)
+            obs["table"] = [] if self.bid_pending else list(self.table_order)   # face down until the bid
+        if self._bid_cfg is not None:
+            obs["bid"] = {"seat": self.bidder, "value": self.bid, "due": self.bid_pending}
+        if self._build_cfg is not None:
+            obs["builds"] = [{"cards": _lowbits(b.cards), "value": b.value, "owner": b.owner, "fixed": b.fixed}
+                             for b in self.builds]
         obs.update({
             "wild_as": (rules.RANK_NAMES[self.wild_as - rules.N_CARDS]
                         if self.wild_as is not None and not rules.PILE else None),
@@ -1261,8 +1513,18 @@ class Hand:
             "events": [(e.play, e.seat, e.side, e.name) for e in self.events],
             "previous": _lowbits(self.previous),
             "played": [_lowbits(m) for m in self.played_round],
+            # The game's running scores (public): each side's total, the observer's side first, then the sides
+            # after it in seat order; and the points that end the game (None: a game of a number of hands).
+            "game_totals": self.relative_totals(seat),
+            "target": rules.TARGET,
         })
         return obs
+
+    def relative_totals(self, seat: int) -> list[int]:
+        """`running_totals()` as `seat` sees them: its own side's first, then the sides after it in seat order."""
+        totals = self.running_totals()
+        side = seat % self.k
+        return totals[side:] + totals[:side]
 
     def stock_size(self) -> int:
         """How many cards the rounds still to be dealt will give (public: it follows from the schedule)."""
@@ -1307,6 +1569,53 @@ class Hand:
         new.deal_log = []
         new.table_laid = []
         new.source = DealSource(order=list(stock), rng=rng)
+        return new
+
+    def redrawn_before_bid(self, seat: int, rng: random.Random) -> "Hand":
+        """Before the bid (bid:): a copy in which every card `seat` has not seen is redrawn: every hand, the
+        table and the stock, but for the bidder the cards it bids on. Each hand keeps its size; the bidder's
+        cards bid on are, for another seat, its first `after_cards` cards redrawn until they hold a value it
+        could bid (the deal was not thrown in: that much every seat knows)."""
+        self._check_seat(seat)
+        if not self.bid_pending:
+            raise IllegalMove("the bid has been made: redraw the hidden cards with with_hidden")
+        cfg = self._bid_cfg
+        kept = self.bid_cards if seat == self.bidder else 0
+        stock = self.source.order[self.source.pos:] if self.source.order is not None else []
+        dealt = self.table
+        for h in self.hands:
+            dealt |= h
+        pool = [c for c in _lowbits(dealt & ~kept)] + list(stock)
+        for _ in range(MAX_REDEALS):
+            rng.shuffle(pool)
+            at = 0
+            hands = []
+            for s, h in enumerate(self.hands):
+                need = h.bit_count() - (kept.bit_count() if s == self.bidder else 0)
+                mask = kept if s == self.bidder else 0
+                for c in pool[at:at + need]:
+                    mask |= 1 << c
+                hands.append((mask, pool[at:at + need]))
+                at += need
+            seen = kept or _bid.first_seen(hands[self.bidder][1], cfg.after_cards)
+            if _bid.bid_values(cfg, seen):
+                break
+        else:
+            raise RulespecError("no redrawn deal gives the bidder a value to bid")
+        new = self.clone()
+        new.hands = [m for m, _ in hands]
+        new.round_dealt = list(new.hands)
+        table_cards = pool[at:at + self.table.bit_count()]
+        at += len(table_cards)
+        new.table = 0
+        for c in table_cards:
+            new.table |= 1 << c
+        new._arrivals = list(table_cards)
+        new.bid_cards = seen
+        new.deal_log = []
+        new.table_laid = []
+        new.bid_log = []
+        new.source = DealSource(order=list(pool[at:]), rng=rng)
         return new
 
     def _redraw_face_down(self, cards: list[int]) -> None:
@@ -1402,9 +1711,12 @@ def stake(rules: CompiledRules) -> int:
 
 
 def game_length(rules: CompiledRules) -> str:
-    """How the game ends, in a few words: `first to 51`, `12 hands`, `first to 51 or 12 hands`."""
+    """How the game ends, in a few words: `first to 51`, `12 hands`, `first to 51 or 12 hands`, `a lead of 100`
+    (a lead is named only where it alone ends the game)."""
     parts = ([f"first to {rules.TARGET}"] if rules.TARGET is not None else []) + \
         ([f"{rules.HANDS} hand{'s' if rules.HANDS != 1 else ''}"] if rules.HANDS is not None else [])
+    if not parts and getattr(rules, "LEAD", None) is not None:
+        parts = [f"a lead of {rules.LEAD}"]
     return " or ".join(parts)
 
 

@@ -366,6 +366,20 @@ def combine(sets: list[int], mode: str) -> list[int]:
     return sorted(unions)
 
 
+# The mark of a set that a capture kind with `alone: true` offers (compiler/emit_captures.py), far above any
+# card index (the deck's, the wild card's virtual ones, a build's value): combine_alone takes it off.
+ALONE = 1 << 1024
+
+
+def combine_alone(sets: list[int], mode: str) -> list[int]:
+    """`combine(sets, mode)` of the unmarked sets, and beside them each set marked ALONE, unmarked and by
+    itself (a kind whose sets are never joined with others); ascending."""
+    alone = {s & ~ALONE for s in sets if s & ALONE}
+    rest = [s for s in sets if not s & ALONE]
+    joined = combine(rest, mode) if mode != "one" else rest
+    return sorted(set(joined) | alone)
+
+
 def partition_sets(mask: int, sets: list[int]) -> int:
     """The fewest pairwise disjoint sets of `sets` whose union is `mask` (0 when none is)."""
     inside = [s for s in dict.fromkeys(sets) if s and s & ~mask == 0]

@@ -230,6 +230,15 @@ def mutations(doc) -> list[Mutation]:
             add(path, k, rule, "total + 1", _plus_one("total"), "total")
         if k.get("unless_match"):
             add(path, k, rule, "also with a match", _set("unless_match", False), "unless_match")
+        if k.get("alone"):
+            add(path, k, rule, "not alone", _set("alone", False), "alone")
+    builds = cap.get("builds")
+    if isinstance(builds, dict):               # capture.builds: each of its flags flipped
+        # subtract only where written: a ruleset that never mentions it is not asked to pin it down
+        for flag in ("raise", "multiple", "owner_must_act") + (("subtract",) if "subtract" in builds else ()):
+            value = builds.get(flag, True)
+            add(("capture", "builds"), builds, f"capture.builds.{flag}", str(not value).lower(),
+                _set(flag, not value), flag if flag in builds else None)
     for name, e in (doc.get("events") or {}).items():
         if e is not None:
             rule_set(("events", name), e, f"events.{name}")

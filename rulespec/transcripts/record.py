@@ -9,6 +9,7 @@ import yaml
 
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
+from rulespec.run.bid import BID_MOVE
 from rulespec.run.engine import Hand, shuffled_source
 from rulespec.source.rulesets import locate, rulesets_dir
 
@@ -42,6 +43,10 @@ def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bo
 
     def on_play(seat, decls, card, capture, events):
         entry = {"seat": seat}
+        if card == BID_MOVE:           # a bid (bid:): the value bid, no card
+            entry["bid"] = capture
+            plays.append(entry)
+            return
         if decls:
             out = []
             for d in decls:
@@ -53,7 +58,11 @@ def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bo
             entry["declare"] = out
         if card is not None:
             entry["card"] = names[card]
-            entry["capture"] = rules.card_names(capture).split() if capture else []
+            cards, value = capture & ((1 << rules.N_CARDS) - 1), capture >> rules.N_CARDS
+            if value:                  # a build (capture.builds): the table cards it joins, and its value
+                entry["build"], entry["value"] = rules.card_names(cards).split(), value
+            else:
+                entry["capture"] = rules.card_names(capture).split() if capture else []
         entry["events"] = [e.name for e in events]
         plays.append(entry)
 
@@ -64,6 +73,7 @@ def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bo
 
     deal = []
     rounds = hand.deal_log
+    bid_seen = iter(hand.bid_log)          # per first round: the cards the bidder bid on, which it lists first
     for i, r in enumerate(rounds):
         if r is None:
             continue
@@ -75,6 +85,10 @@ def record(compiled, *, seed: int, seats: int | None = None, dealer: int = 0, bo
         elif table:
             entry["table"] = rules.card_names(table).split()
         entry["hands"] = {seat: rules.card_names(mask).split() for seat, mask in enumerate(hands)}
+        if hand.bidder is not None and (i == 0 or rounds[i - 1] is None):
+            seen = next(bid_seen)
+            entry["hands"][hand.bidder] = (rules.card_names(seen).split()
+                                           + rules.card_names(hands[hand.bidder] & ~seen).split())
         if i + 1 < len(rounds) and rounds[i + 1] is None:
             entry["redeal"] = True
         deal.append(entry)

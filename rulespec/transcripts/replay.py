@@ -23,6 +23,8 @@ from rulespec.run.engine import (
     Hand,
     IllegalMove,
 )
+from rulespec.run.bid import BID_MOVE
+from rulespec.run.builds import build_move, split_move
 from rulespec.transcripts.transcript import read_transcript, resolve_ruleset_ref
 
 
@@ -77,6 +79,27 @@ class _Replayer:
                 raise RulespecError(f"card {ref.name} is listed twice in {what}", ref.span)
             m |= 1 << c
         return m
+
+    def move(self, play) -> int:
+        """The move's mask of a play with a card: its capture, or its build (capture.builds: the table cards
+        joined, with the value; run/builds.build_move)."""
+        if play.build is None:
+            return self.mask(play.capture or [], "the capture")
+        if getattr(self.rules, "BUILDS", None) is None:
+            raise RulespecError(f"{self.where(play)} makes a build, but {self.rules.RULESET_ID} has no builds "
+                                f"(capture.builds)", play.build_span or play.span)
+        return build_move(self.mask(play.build, "the build"), play.value, self.rules.N_CARDS)
+
+    def card_move(self, play) -> tuple[int | None, int]:
+        """(card, move mask) of a play: a bid is (BID_MOVE, the value bid) (run/bid.py); a knock (None, 0)."""
+        if play.bid is not None:
+            if getattr(self.rules, "BID", None) is None:
+                raise RulespecError(f"{self.where(play)} is a bid, but {self.rules.RULESET_ID} has no bid (bid:)",
+                                    play.bid_span or play.span)
+            return BID_MOVE, play.bid
+        if play.card is None:
+            return None, 0
+        return self.card(play.card), self.move(play)
 
     def names(self, mask: int) -> list[str]:
         return sorted(self.rules.card_names(mask).split()) if mask else []
@@ -200,12 +223,15 @@ class _Replayer:
             if play.card is not None:
                 read(self.card, play.card)
             read(self.mask, play.capture or [], "the capture")
+            read(self.mask, play.build or [], "the build")
             for option in play.legal or []:
                 read(self.mask, option, "a legal capture set")
             for d in play.declare:
                 read(self.mask, d.cards or [], "the declared cards")
         if self.t.expect is not None and self.t.expect.table is not None:
             read(self.mask, self.t.expect.table, "expect.table")
+            for b in self.t.expect.table_builds:
+                read(self.mask, b.cards, "a build of expect.table")
         errors += self.unknown_names()
         if hand is not None and not errors:
             read(self.check_rounds_suffice, hand)
@@ -294,7 +320,7 @@ class _Replayer:
             probe._lay_round()
 
     def where(self, play) -> str:
-        card = play.card.name if play.card is not None else "knock"
+        card = play.card.name if play.card is not None else f"bid {play.bid}" if play.bid is not None else "knock"
         return f"play {play.number} (seat {play.seat}, {card})"
 
     def play(self, hand: Hand, play) -> bool:
@@ -302,13 +328,12 @@ class _Replayer:
         where = self.where(play)
         if hand.round_pending and play.card is not None and hand.source.round_no >= len(hand.source.rounds):
             raise self.missing_round(play, hand.round + 1)
-        card = self.card(play.card) if play.card is not None else None
-        capture = self.mask(play.capture or [], "the capture") if play.card is not None else 0
+        card, capture = self.card_move(play)
         try:
             if not (isinstance(play.seat, int) and 0 <= play.seat < hand.n):
                 raise IllegalMove(f"there is no seat {play.seat}: this hand's seats are 0 to {hand.n - 1}")
             decls = self.declarations(hand, play)
-            if play.legal is not None and card is not None:
+            if play.legal is not None and play.card is not None:
                 self.check_legal(hand, play, decls, card, where)
             if card is None:
                 events = hand.declare(play.seat, decls)
@@ -335,6 +360,38 @@ class _Replayer:
                 self.fail(play.events_span or play.span, f"{where}: expected events {_ms(play.events)}, got {_ms(got)}")
         return False
 
+    def expect_builds(self, hand: Hand, e) -> None:
+        """expect.table with capture.builds: its cards are the loose cards, its objects the builds (each with
+        its value, and its owner and fixed flag where given), compared exactly."""
+        at = e.table_span or e.span
+        if getattr(self.rules, "BUILDS", None) is None:
+            self.fail(e.table_builds[0].span or at, f"expect.table shows a build, but {self.rules.RULESET_ID} has "
+                                                    f"no builds (capture.builds)")
+            return
+        over = hand.is_over
+        builds = [] if over else hand.builds
+        built = 0
+        for b in builds:
+            built |= b.cards
+        loose = (hand.final_table if over else hand.table) & ~built
+        want = self.mask(e.table, "expect.table")
+        if want != loose:
+            self.fail(at, f"expect.table: expected loose cards {_ms(self.names(want))}, got {_ms(self.names(loose))}")
+        unmatched = list(builds)
+        for tb in e.table_builds:
+            cards = self.mask(tb.cards, "a build of expect.table")
+            found = next((b for b in unmatched if b.cards == cards), None)
+            if found is None or found.value != tb.value or (tb.owner is not None and tb.owner != found.owner) \
+                    or (tb.fixed is not None and tb.fixed != found.fixed):
+                got = ("; the table has " + _build_words(None, self.names(found.cards), found.value, found.owner,
+                                                            found.fixed)) if found is not None else \
+                    " (no build of these cards is on the table)"
+                self.fail(tb.span or at, f"expect.table: expected {_build_words(None, self.names(cards), tb.value, tb.owner, tb.fixed)}{got}")
+                continue
+            unmatched.remove(found)
+        for b in unmatched:
+            self.fail(at, f"expect.table: the table also holds {_build_words(None, self.names(b.cards), b.value, b.owner, b.fixed)}")
+
     def check_legal(self, hand: Hand, play, decls, card: int, where: str) -> None:
         probe = hand.clone()
         if decls:
@@ -344,6 +401,7 @@ class _Replayer:
             # A pile's face-down cards go with it: a set may name them or not (Hand's moves do not).
             expected.add(self.mask(option, "a legal capture set") & ~hand.face_down)
         got = set(probe.options_for(card)) if probe.hands[play.seat] >> card & 1 else set()
+        got = {m for m in got if not m >> self.rules.N_CARDS}     # `legal` lists captures; builds are not among them
         if got != expected:
             fmt = lambda ms: ", ".join(_ms(self.names(m)) for m in sorted(ms, key=lambda m: self.names(m)))
             self.fail(play.legal_span or play.span, f"{where}: expected legal captures {{{fmt(expected)}}}, got {{{fmt(got)}}}")
@@ -355,7 +413,9 @@ class _Replayer:
             if Counter(e.dealer_events) != Counter(hand.dealer_events):
                 self.fail(at(e.dealer_events_span), f"expect.dealer_events: expected {_ms(e.dealer_events)}, got "
                                 f"{_ms(hand.dealer_events)}")
-        if e.table is not None:
+        if e.table is not None and (e.table_builds or getattr(self.rules, "BUILDS", None) is not None):
+            self.expect_builds(hand, e)
+        elif e.table is not None:
             want = self.mask(e.table, "expect.table")
             got = hand.final_table if hand.is_over else hand.table
             if want != got:
@@ -411,6 +471,15 @@ class _Replayer:
                 self.fail(at(e.winner_span), "expect.winner: the hand is not complete and no outcome ended the game")
             elif sorted(e.winner) != got:
                 self.fail(at(e.winner_span), f"expect.winner: expected {sorted(e.winner)}, got {got}")
+
+
+def _build_words(names, cards: list[str], value: int, owner, fixed) -> str:
+    said = f"build of {value} [{', '.join(cards)}]"
+    if owner is not None:
+        said += f" owned by seat {owner}"
+    if fixed is not None:
+        said += ", fixed" if fixed else ", not fixed"
+    return said
 
 
 def check_transcript_cards(path: str | Path, root: str | Path | None = None) -> None:

@@ -226,16 +226,16 @@ def updated_text(path: Path) -> str:
     hand = r.new_hand()
     names = r.rules.CARD_NAMES
     for play, entry in zip(r.t.plays, doc.get("plays", [])):
-        card = r.card(play.card) if play.card is not None else None
-        capture = r.mask(play.capture or [], "the capture") if card is not None else 0
+        card, capture = r.card_move(play)
         try:
             decls = r.declarations(hand, play)
-            if "legal" in entry and card is not None:
+            if "legal" in entry and play.card is not None:
                 probe = hand.clone()
                 if decls:
                     probe._apply_declarations(play.seat, decls, with_card=True)
                 options = probe.options_for(card) if probe.hands[play.seat] >> card & 1 else []
-                entry["legal"] = sorted(([names[i] for i in range(len(names)) if m >> i & 1] for m in options))
+                entry["legal"] = sorted(([names[i] for i in range(len(names)) if m >> i & 1] for m in options
+                                         if not m >> r.rules.N_CARDS))
             events = hand.declare(play.seat, decls) if card is None else hand.play(play.seat, card, capture, decls)
         except IllegalMove as err:
             if play.error is not None:
@@ -247,6 +247,14 @@ def updated_text(path: Path) -> str:
         expect = expectations(hand)
         if "table" in (doc.get("expect") or {}):
             final = hand.final_table if hand.is_over else hand.table
-            expect["table"] = sorted(r.rules.card_names(final).split()) if final else []
+            builds = [] if hand.is_over else hand.builds
+            built = 0
+            for b in builds:
+                built |= b.cards
+            loose = final & ~built
+            expect["table"] = sorted(r.rules.card_names(loose).split()) if loose else []
+            # capture.builds: each build as transcripts.md writes it in expect.table
+            expect["table"] += [{"build": r.rules.card_names(b.cards).split(), "value": b.value, "owner": b.owner,
+                                 "fixed": b.fixed} for b in builds]
         doc["expect"] = expect
     return _header(raw) + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=100)

@@ -36,6 +36,10 @@ class Step:
     note: str = ""                   # a refusal the transcript expects, or what the replay found wrong
     refused: bool = False            # the play was refused (as the transcript expects): nothing changed
     face_down: int = 0               # table cards lying face down under `table` (which ones, nobody sees)
+    builds: list[dict] = field(default_factory=list)   # capture.builds: each build's cards, value, owner, fixed
+    built: dict | None = None        # the build this play made: its value and the table cards it joined
+    bid_made: int | None = None      # bid: the value this play bid (no card played)
+    bid: dict | None = None          # bid: the bid standing, {seat, value} (value None before the bid)
 
 
 @dataclass
@@ -45,7 +49,7 @@ class HandTrace:
     ruleset_id: str
     ruleset_name: str
     description: str
-    deck: dict                       # id, ranks, suits, suit_names
+    deck: dict                       # id, ranks, suits, suit_names, extra (card -> its name)
     wild: str | None                 # the wild card's name, if the ruleset has one
     seats: int
     sides: int
@@ -69,11 +73,18 @@ def _names(rules, mask: int) -> list[str]:
     return [names[i] for i in range(rules.N_CARDS) if mask >> i & 1]
 
 
-def _snapshot(hand: Hand, number: int, seat, card, capture: int, declared, events, note="", refused=False) -> Step:
+def _snapshot(hand: Hand, number: int, seat, card, capture: int, declared, events, note="", refused=False,
+              bid_made: int | None = None) -> Step:
     rules = hand.rules
+    value = capture >> rules.N_CARDS            # a build's move holds its value above the deck's bits
     return Step(
+        bid_made=bid_made,
+        bid={"seat": hand.bidder, "value": hand.bid} if hand.bidder is not None else None,
         number=number, seat=seat, card=card,
-        capture=_names(rules, capture),
+        capture=[] if value else _names(rules, capture),
+        built={"value": value, "cards": _names(rules, capture)} if value else None,
+        builds=[{"cards": _names(rules, b.cards), "value": b.value, "owner": b.owner, "fixed": b.fixed}
+                for b in hand.builds],
         declared=declared,
         events=[{"name": e.name, "seat": e.seat, "side": e.side, "points": e.points, "category": e.category}
                 for e in events],
@@ -124,9 +135,13 @@ class _Tracer(_Replayer):
             note = f"refused, as the transcript expects: {reason}"
             if str(play.error).strip() != reason:
                 note += f" (the transcript says: {play.error})"
-            self.steps.append(_snapshot(hand, play.number, play.seat, card, 0, declared, [], note=note, refused=True))
+            self.steps.append(_snapshot(hand, play.number, play.seat, card, 0, declared, [], note=note, refused=True,
+                                        bid_made=play.bid))
+        elif play.bid is not None:
+            self.steps.append(_snapshot(hand, play.number, play.seat, None, 0, declared, [],
+                                        note="; ".join(self.failures[failures:]), bid_made=play.bid))
         else:
-            capture = self.mask(play.capture or [], "the capture") if card is not None else 0
+            capture = self.move(play) if card is not None else 0
             note = "; ".join(self.failures[failures:])
             self.steps.append(_snapshot(hand, play.number, play.seat, card, capture, declared,
                                         hand.events[before:], note=note))
@@ -142,7 +157,9 @@ def _trace(tracer: _Tracer, source: str) -> HandTrace:
     trace = HandTrace(
         ruleset_id=rs.id, ruleset_name=rs.name, description=rs.description,
         deck={"id": deck.id, "ranks": list(deck.ranks), "suits": list(deck.suits),
-              "suit_names": list(deck.suit_names)},
+              "suit_names": list(deck.suit_names),
+              # the extra cards (jokers), by name, with the name the ruleset gives them ("" for none)
+              "extra": {rank + suit: name or "" for rank, suit, _value, name in deck.extras}},
         wild=rules.CARD_NAMES[rules.WILD_INDEX] if rules.WILD_INDEX >= 0 else None,
         seats=hand.n, sides=hand.k, dealer=hand.dealer, categories=list(rules.CATEGORIES),
         source=source, steps=tracer.steps, dealer_events=list(hand.dealer_events),

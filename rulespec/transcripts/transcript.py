@@ -56,8 +56,19 @@ class Declaration:
 
 
 @dataclass(frozen=True)
+class TableBuild:
+    """A build `expect.table` shows (capture.builds): its cards, value, and where given its owner and fixed."""
+
+    cards: list[CardRef]
+    value: int
+    owner: int | None
+    fixed: bool | None
+    span: Span | None
+
+
+@dataclass(frozen=True)
 class Play:
-    """One listed play (number is 1-based): a card and capture, or a knock (no card)."""
+    """One listed play (number is 1-based): a card and capture, a knock (no card), or a bid (`bid`, a value)."""
 
     number: int
     seat: int
@@ -74,6 +85,11 @@ class Play:
     legal_span: Span | None = None
     error_span: Span | None = None
     event_item_spans: tuple = ()   # where each of `events` was written
+    build: list[CardRef] | None = None   # the table cards a build joins (capture.builds), with `value`
+    value: int | None = None
+    build_span: Span | None = None
+    bid: int | None = None               # a bid (bid: in the rules): the value bid; no card is played
+    bid_span: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -81,7 +97,7 @@ class Expect:
     """What must hold after the last play; None where the transcript does not say."""
 
     dealer_events: list[str] | None
-    table: list[CardRef] | None
+    table: list[CardRef] | None           # the loose cards where the table shows builds
     events: dict[int, list[str]] | None
     score: dict[int, dict[str, int]] | None
     outcome: str | None
@@ -98,6 +114,7 @@ class Expect:
     dealer_event_spans: tuple = ()                                           # each of dealer_events
     event_item_spans: dict[int, tuple] = field(default_factory=dict)         # side -> each of its events
     score_key_spans: dict[int, dict[str, Span]] = field(default_factory=dict)  # side -> category -> its key
+    table_builds: list[TableBuild] = field(default_factory=list)              # the builds expect.table shows
 
 
 @dataclass(frozen=True)
@@ -286,7 +303,27 @@ class _Build:
             span=span,
             **_spans(vs, "seat", "capture", "events", "legal", "error"),
             event_item_spans=_item_spans(item.get("events")),
+            build=self.cards(item["build"]) if "build" in item else None,
+            value=item.get("value"),
+            build_span=vs.get("build"),
+            bid=item.get("bid"),
+            bid_span=vs.get("bid"),
         )
+
+    def table_cards(self, items: LocList) -> list[CardRef]:
+        """expect.table's cards: its items written as cards (the loose cards, where it shows builds)."""
+        return [CardRef(name, _item_span(items, i)) for i, name in enumerate(items) if isinstance(name, str)]
+
+    def table_builds(self, items: LocList) -> list[TableBuild]:
+        """expect.table's builds: its items written as {build: [cards], value: N, owner: seat, fixed: bool}."""
+        out = []
+        for i, item in enumerate(items):
+            if isinstance(item, dict):
+                if "owner" in item:
+                    self.check_seat(item["owner"], item.value_spans.get("owner"))
+                out.append(TableBuild(self.cards(item["build"]), item["value"], item.get("owner"), item.get("fixed"),
+                                      _item_span(items, i)))
+        return out
 
     def declaration(self, item: LocDict, span: Span | None) -> Declaration:
         matta = item.get("matta")
@@ -319,7 +356,8 @@ class _Build:
             winner = [winner]
         return Expect(
             dealer_events=list(item["dealer_events"]) if "dealer_events" in item else None,
-            table=self.cards(item["table"]) if "table" in item else None,
+            table=self.table_cards(item["table"]) if "table" in item else None,
+            table_builds=self.table_builds(item["table"]) if "table" in item else [],
             events=events,
             score=score,
             outcome=item.get("outcome"),
