@@ -30,7 +30,6 @@ from rulespec.checks.check import (
 )
 from rulespec.checks import running
 from rulespec.compiler.emit_c import Aux, Strings, Unsupported, emit, int_bounds, strings_of
-from rulespec.compiler.emit_hand import hand_setup
 from rulespec.compiler.support import (
     bid_before_play, builds_on_table, event_points_expressions, several_sets, several_values,
 )
@@ -52,7 +51,10 @@ TIMINGS = {"first_turn": 0, "own_turn": 1, "before_first_turn": 2, "after_deal":
 UNIQUE_BY = {None: 0, "value": 1, "rank": 2}
 RESULTS = {"redeal": 0, "misdeal": 1, "dealer_wins": 2}
 # Error codes of rs_simulate (compiler/native.py turns them into messages).
-ERRORS = {1: "redeals", 2: "subsets", 3: "division", 4: "declarations", 5: "moves", 6: "no card", 7: "events"}
+ERRORS = {1: "redeals", 2: "subsets", 3: "division", 4: "declarations", 5: "moves", 6: "no card", 7: "events",
+          8: "endless game"}
+# The bots rs_play plays, per seat (bots/registry.py's names).
+BOTS = {"random": 0, "greedy": 1}
 
 
 def c_string(text: str) -> str:
@@ -283,6 +285,9 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     w(f"#define PER_TURN_ONE {int(rs.per_turn == 'one')}")
     w(f"#define TIMING {TIMINGS.get(rs.timing, 0)}")
     w(f"#define MISDEAL_LIMIT {rs.misdeal_limit or 0}")
+    # A game's end (Game.finish_hand): the target and the number of hands, -1 where the ruleset has none.
+    w(f"#define GAME_TARGET {rs.target if isinstance(rs.target, int) else -1}")
+    w(f"#define GAME_HANDS {rs.hands if isinstance(rs.hands, int) else -1}")
     w(f"#define N_CAT {len(layout.categories)}")
     w(f"#define N_EV {len(layout.events)}")
     # which event names are a play's (kind "event"): simulate's play events per hand count them
@@ -677,13 +682,13 @@ def _score_functions(w, rs, strings, aux, layout):
     w("        out[s][N_CAT] = total;")
     w("    }")
     w("}")
-    w("static int outcome(const uint64_t *piles, int k) {")
+    w("static int outcome(const uint64_t *piles, int k, int *side) {")
     w("    for (int s = 0; s < k; s++) {")
     w("        uint64_t v_pile = piles[s]; (void)v_pile;")
     for o in rs.outcomes.values():
         w(f"        /* {_where(o.when.span)}: {c_comment(o.when.text)} */")
         w(f"        if ({emit(o.when.tree, context(rs, OUTCOME_NAMES), strings, aux)}) "
-          f"return {layout.outcomes.index(o.name)};")
+          f"{{ *side = s; return {layout.outcomes.index(o.name)}; }}")
     w("    }")
     w("    return -1;")
     w("}")
@@ -707,6 +712,11 @@ typedef struct Hand Hand;
 #define RS_INLINE static inline __attribute__((always_inline))
 
 static int rs_err_code, rs_err_where;
+static int64_t rs_err_index;      /* the game of error 8 */
+/* Where rs_play adds simulate's per-event figures (rs_count_events; NULL: not counted) */
+static int64_t *rs_evagg;
+/* Where rs_play writes each hand's paired-comparison row (rs_pair_rows; NULL: none), moved on per row */
+static int64_t *rs_pairs;
 /* a capture list (OPT) holds at most MAX_MOVES sets: one more is the error of too many moves */
 static inline int rs_too_many(int n) { rs_err_code = 5; return n; }
 
@@ -961,19 +971,32 @@ struct Hand {
     int declared_wild[MAX_SEATS];             /* 1 + the rank a seat declared the wild card as, 0: none */
     uint64_t round_dealt[MAX_SEATS];          /* each seat's hand as this round dealt it */
     uint8_t order[N_CARDS];
+    uint64_t kept[MAX_SEATS + 1];             /* the kept deal's first round: the table laid, each seat's hand */
     int64_t evp[MAX_SIDES][N_CAT + 1];
+    int64_t evsum;                            /* every event's points, scored in a category or not */
     int32_t evn[N_EV + 1];
     int32_t evs[MAX_SIDES][N_EV + 1];         /* per side and event: times fired, */
     int64_t evq[MAX_SIDES][N_EV + 1];         /* and points (simulate's per-event figures) */
     int swept;                                /* play events (EV_PLAY) fired with a play, every side's */
-    Rng rng;
+    int captures;                             /* plays that captured */
+    int winners;                              /* with an outcome: the sides it gives the game (a mask) */
+    Rng rng;                                  /* the deals' stream */
+    Rng *bot[MAX_SEATS];                      /* each seat's bot's stream (a hand's: rng itself) */
 };
+
+/* a copy of a hand whose deal places are its own (dst points into the hand it belongs to) */
+static inline void hand_copy(Hand *to, const Hand *from) {
+    *to = *from;
+    for (int s = 0; s < from->n; s++) to->dst[s] = to->hands + (from->dst[s] - from->hands);
+    to->dst[from->n] = &to->table;
+}
 
 /* `at_play`: fired with a play or a declaration (not the dealer's, on the table dealt) */
 static void add_event(Hand *h, int name, int side, int64_t points, int cat, int at_play) {
     h->evn[name]++;
     h->evs[side][name]++;
     h->evq[side][name] += points;
+    h->evsum += points;
     h->swept += at_play && EV_PLAY[name];
     if (cat >= 0) h->evp[side][cat] += points;
 }
@@ -1037,13 +1060,22 @@ static int start(Hand *h) {
     int thrown = 0;
     for (;;) {
         lay_round(h);
+        /* the deal's first round, as the Python engine's deal_log has it (a paired comparison's same deal) */
+        h->kept[0] = h->table;
+        for (int s = 0; s < h->n; s++) h->kept[1 + s] = h->hands[s];
         int c = deal_check(h->table);
         if (c < 0) break;
         if (++thrown > MAX_REDEALS) { rs_err_code = 1; rs_err_where = c + 1; return 1; }
-        if (DC_RESULT[c] == 2) { h->outcome = DC_OUTCOME[c]; h->over = 1; return 0; }
+        if (DC_RESULT[c] == 2) {
+            h->outcome = DC_OUTCOME[c]; h->over = 1; h->winners = 1 << (h->dealer % h->k);
+            return 0;
+        }
         if (DC_RESULT[c] == 1) {
             h->misdeals++;
-            if (MISDEAL_LIMIT && h->misdeals >= MISDEAL_LIMIT) { h->outcome = OUT_MISDEAL; h->over = 1; return 0; }
+            if (MISDEAL_LIMIT && h->misdeals >= MISDEAL_LIMIT) {      /* every side but the dealer's */
+                h->outcome = OUT_MISDEAL; h->over = 1; h->winners = ((1 << h->k) - 1) & ~(1 << (h->dealer % h->k));
+                return 0;
+            }
         }
         shuffle(h);
         for (int s = 0; s < h->n; s++) h->hands[s] = 0;
@@ -1139,7 +1171,7 @@ static int count_moves(Hand *h, int seat) {
 }
 
 /* the r-th move (0 <= r < count_moves' number, which it follows) */
-static void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture) {
+RS_INLINE void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture) {
     if (!COUNTABLE) { *card = MV_CARD[r]; *capture = MV_CAP[r]; return; }
     uint64_t m = playable(h, seat);
     if (!h->table) {
@@ -1258,7 +1290,7 @@ RS_INLINE int bonus_try(const Hand *h, int seat, int b, uint64_t mask, int64_t r
     return 0;
 }
 
-static int bonus_options(const Hand *h, int seat) {
+RS_INLINE int bonus_options(const Hand *h, int seat) {
     uint64_t hand = h->hands[seat] & ~h->shown[seat];
     int cards[64], nc = rs_popcount(hand), listed = 0;     /* the cards listed when a bonus takes fewer */
     int64_t round = h->round;
@@ -1362,10 +1394,12 @@ static void finish(Hand *h) {
         h->piles[h->last_capturer] |= h->table; h->table = 0; h->wild_as = -1;
     }
     h->over = 1;
-    h->outcome = outcome(h->piles, h->k);
+    int side = 0;
+    h->outcome = outcome(h->piles, h->k, &side);
+    h->winners = h->outcome >= 0 ? 1 << side : 0;
 }
 
-static void play_card(Hand *h, int seat, int card, uint64_t capture) {
+RS_INLINE void play_card(Hand *h, int seat, int card, uint64_t capture) {
     uint64_t bit = UINT64_C(1) << card;
     h->plays++;
     int side = h->side_of[seat];
@@ -1375,6 +1409,7 @@ static void play_card(Hand *h, int seat, int card, uint64_t capture) {
     h->declared[seat] &= ~bit;
     h->played_this_round[seat]++;
     if (capture) {
+        h->captures++;
         h->table ^= capture;
         h->piles[side] |= capture | bit;
         h->last_capturer = side;
@@ -1391,17 +1426,209 @@ static void play_card(Hand *h, int seat, int card, uint64_t capture) {
     if (hands_empty) { if (last_play) finish(h); else lay_round(h); }
 }
 
-/* ---- the batch entry point ---- */
-int rs_abi(void) { return 1; }
+/* ---- the bots: a random bot, and the greedy bot (bots/greedy.py) ---- */
+#define BOT_RANDOM 0
+#define BOT_GREEDY 1
+#define MAX_HANDS_PER_GAME 1000      /* bots/simulate.py: a game not over by then is an error */
+
+/* GreedyBot.choose: of the moves in gen_moves' (sorted) order, the one whose play scores the most event
+ * points, then captures the most cards, then draws the highest rs_random (one draw per move, in order) */
+static void greedy_pick(Hand *h, int seat, int n, int *card, uint64_t *capture) {
+    static Hand probe;
+    int best = 0; int64_t best_pts = 0; int best_bits = 0; double best_x = 0;
+    for (int j = 0; j < n; j++) {
+        hand_copy(&probe, h);
+        play_card(&probe, seat, MV_CARD[j], MV_CAP[j]);
+        if (rs_err_code) return;
+        int64_t pts = probe.evsum - h->evsum;
+        int bits = rs_popcount(MV_CAP[j]);
+        double x = rs_random(h->bot[seat]);
+        if (j == 0 || pts > best_pts || (pts == best_pts && (bits > best_bits || (bits == best_bits && x > best_x)))) {
+            best = j; best_pts = pts; best_bits = bits; best_x = x;
+        }
+    }
+    *card = MV_CARD[best]; *capture = MV_CAP[best];
+}
+
+/* trace (int64, may be NULL): per play unit, seat, card, capture, declared cards, declared wild rank;
+ *   at most trace_cap plays, *tl counting them */
+typedef struct { int64_t *trace, cap, *tl; } Trace;
+
+/* Plays a dealt hand out (h set up by new_hand) with the bots of `bots` (per seat; NULL: every one random),
+ * adding its decisions and legal moves; 0, or an error code. */
+RS_INLINE int play_hand(Hand *h, const int32_t *bots, int64_t unit, Trace *tr, int64_t *decisions, int64_t *legal) {
+    static Decl ds[MAX_OPTS];                     /* best_declarations chooses at most every option */
+    shuffle(h);
+    if (start(h)) return rs_err_code;
+    while (!h->over) {
+        if (TIMING >= 2 && N_BONUS)               /* knocks due before the turn (bots/policy.py knocks) */
+            for (int j = 0, s = (h->dealer + 1) % h->n; j < h->n; j++, s = s + 1 == h->n ? 0 : s + 1) {
+                if (!window(h, s)) continue;
+                int nk = best_declarations(h, s, ds);
+                if (rs_err_code) return rs_err_code;
+                if (nk) apply_declarations(h, s, ds, nk);
+            }
+        int seat = h->turn, nd = 0, nm, card;
+        uint64_t capture;
+        int greedy = bots && bots[seat] == BOT_GREEDY;
+        ++*decisions;
+        if (TIMING < 2 && N_BONUS && window(h, seat)) {
+            nd = best_declarations(h, seat, ds);
+            if (rs_err_code) return rs_err_code;
+        }
+        if (nd) {
+            *legal += count_moves(h, seat);
+            apply_declarations(h, seat, ds, nd);
+        }
+        nm = greedy ? gen_moves(h, seat) : count_moves(h, seat);
+        if (rs_err_code) return rs_err_code;
+        if (nm < 1) return rs_err_code = 6;       /* a bot chooses among nm >= 1 moves */
+        if (!nd) *legal += nm;
+        if (greedy) greedy_pick(h, seat, nm, &card, &capture);
+        else pick_move(h, seat, (int)rs_below(h->bot[seat], (uint32_t)nm), &card, &capture);
+        if (rs_err_code) return rs_err_code;
+        if (tr->trace && *tr->tl < tr->cap) {
+            int64_t *t = tr->trace + 6 * (*tr->tl)++;
+            uint64_t dc = 0; int wr = -1;
+            for (int j = 0; j < nd; j++) { dc |= ds[j].cards; if (ds[j].wild_rank >= 0) wr = ds[j].wild_rank; }
+            t[0] = unit; t[1] = seat; t[2] = card; t[3] = (int64_t)capture; t[4] = (int64_t)dc; t[5] = wr;
+        }
+        play_card(h, seat, card, capture);
+        if (rs_err_code) return rs_err_code;
+    }
+    return 0;
+}
+
+/* A new hand for `seats` players dealt by `dealer`, its deals drawn from `deal`, seat s's bot from bot[s]
+ * (NULL: the deals' stream, as a hand of a hand run draws everything from one stream). */
+static void new_hand(Hand *h, int seats, int dealer, const Rng *deal, Rng *bot) {
+    memset(h, 0, sizeof *h);
+    h->n = seats; h->k = SIDES[seats]; h->dealer = dealer;
+    for (int s = 0; s < seats; s++) { h->side_of[s] = s % h->k; h->bot[s] = bot ? &bot[s] : &h->rng; }
+    h->sched = SCHEDULE[seats]; h->n_rounds = N_ROUNDS[seats];
+    for (int s = 0, seat = (dealer + 1) % seats; s < seats; s++, seat = seat + 1 == seats ? 0 : seat + 1)
+        h->dst[s] = &h->hands[seat];
+    h->dst[seats] = &h->table;
+    h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
+    h->rng = *deal;
+}
+
+/* Adds a finished hand to agg (the layout of rs_play) and its row to ph (may be NULL); its scores into
+ * rows (when it had plays). 0, or an error code. */
+RS_INLINE int tally(Hand *h, int64_t *agg, int32_t *ph, int64_t decisions, int64_t legal, int64_t rows[][N_CAT + 1]) {
+    int K = h->k;
+    int64_t *a_wins = agg + 4, *a_out = a_wins + K, *a_sum = a_out + N_OUT, *a_sq = a_sum + K * (N_CAT + 2);
+    int64_t *a_ev = a_sq + K * (N_CAT + 2);
+    int stride = 2 + K * (N_CAT + 1) + N_EV;
+    agg[0]++; agg[1] += h->plays; agg[2] += decisions; agg[3] += legal;
+    if (h->outcome >= 0) a_out[h->outcome]++;
+    for (int e = 0; e < N_EV; e++) a_ev[e] += h->evn[e];
+    if (ph) {
+        memset(ph, 0, sizeof *ph * (size_t)stride);
+        ph[0] = h->plays; ph[1] = h->outcome;
+        for (int e = 0; e < N_EV; e++) ph[2 + K * (N_CAT + 1) + e] = h->evn[e];
+        if (rs_pairs) {
+            for (int s = 0; s < K; s++)
+                for (int e = 0; e < N_EV; e++) {
+                    rs_pairs[s * N_EV + e] = h->evs[s][e];
+                    rs_pairs[(K + s) * N_EV + e] = h->evq[s][e];
+                }
+            rs_pairs += 2 * K * N_EV;
+            for (int s = 0; s <= h->n; s++) *rs_pairs++ = (int64_t)h->kept[s];
+        }
+    }
+    if (h->plays == 0) { memset(rows, 0, sizeof(int64_t) * (size_t)K * (N_CAT + 1)); return 0; }
+    if (rs_evagg) {                               /* as bots/simulate.py Stats counts a played hand */
+        int64_t *times = rs_evagg, *in_hands = times + K * N_EV, *points = in_hands + K * N_EV;
+        int64_t *a_caps = points + K * N_EV, *a_swept = a_caps + N_CARDS + 1;
+        for (int s = 0; s < K; s++)
+            for (int e = 0; e < N_EV; e++) {
+                times[s * N_EV + e] += h->evs[s][e];
+                in_hands[s * N_EV + e] += h->evs[s][e] > 0;
+                points[s * N_EV + e] += h->evq[s][e];
+            }
+        if (h->captures > N_CARDS || h->swept >= SW_N) return rs_err_code = 7;
+        a_caps[h->captures]++;
+        a_swept[h->swept]++;
+    }
+    score(h->piles, K, h->evp, rows);
+    if (rs_err_code) return rs_err_code;
+    int64_t top = rows[0][N_CAT]; int tops = 0, who = 0;
+    for (int s = 1; s < K; s++) if (rows[s][N_CAT] > top) top = rows[s][N_CAT];
+    for (int s = 0; s < K; s++) if (rows[s][N_CAT] == top) { tops++; who = s; }
+    if (tops == 1) a_wins[who]++;
+    for (int s = 0; s < K; s++) {
+        int64_t other = INT64_MIN;
+        for (int o = 0; o < K; o++) if (o != s && rows[o][N_CAT] > other) other = rows[o][N_CAT];
+        int64_t margin = K > 1 ? rows[s][N_CAT] - other : 0;
+        for (int c = 0; c <= N_CAT + 1; c++) {
+            int64_t x = c <= N_CAT ? rows[s][c] : margin;
+            a_sum[s * (N_CAT + 2) + c] += x; a_sq[s * (N_CAT + 2) + c] += x * x;
+            if (ph && c <= N_CAT) ph[2 + s * (N_CAT + 1) + c] = (int32_t)x;
+        }
+    }
+    return 0;
+}
+
+/* Game i (Game.finish_hand): hands dealt in turn from dealer i % seats until an outcome ends it, or a
+ * side alone has the most points once one reaches GAME_TARGET or GAME_HANDS hands are played (a tie
+ * plays on); gagg: games, hands, wins [K] added to. */
+static int play_game(int64_t i, uint64_t seed, int seats, const int32_t *bots, int64_t *agg, int64_t *gagg,
+                     int32_t *per_hand, int64_t ph_cap, int64_t *ph_len, Trace *tr) {
+    static Hand gh;
+    Hand *h = &gh;
+    Rng deal, bot[MAX_SEATS];
+    int K = SIDES[seats], dealer = (int)(i % seats), winners = 0, stride = 2 + K * (N_CAT + 1) + N_EV;
+    int64_t totals[MAX_SIDES] = {0}, played = 0;
+    uint64_t bot_key = rs_stream_step(rs_stream_step(seed, RS_GAME_BOT), (uint64_t)i);
+    rs_stream_start(&deal, rs_stream_step(rs_stream_step(seed, RS_GAME), (uint64_t)i));    /* path (RS_GAME, i) */
+    for (int s = 0; s < seats; s++) rs_stream_start(&bot[s], rs_stream_step(bot_key, (uint64_t)s)); /* (RS_GAME_BOT, i, s) */
+    while (!winners) {
+        if (played >= MAX_HANDS_PER_GAME) { rs_err_index = i; return rs_err_code = 8; }
+        int64_t decisions = 0, legal = 0, rows[MAX_SIDES][N_CAT + 1];
+        new_hand(h, seats, dealer, &deal, bot);
+        if (play_hand(h, bots, i, tr, &decisions, &legal)) return rs_err_code;
+        deal = h->rng;
+        int32_t *ph = per_hand && *ph_len < ph_cap ? per_hand + *ph_len * stride : 0;
+        if (per_hand) ++*ph_len;
+        if (tally(h, agg, ph, decisions, legal, rows)) return rs_err_code;
+        played++;
+        if (h->outcome >= 0) {
+            winners = h->winners;
+            if (h->plays == 0) break;             /* the deal itself ended the game */
+        }
+        for (int s = 0; s < K; s++) totals[s] += rows[s][N_CAT];
+        dealer = dealer + 1 == seats ? 0 : dealer + 1;
+        if (winners) break;
+        if ((GAME_TARGET >= 0 || GAME_HANDS >= 0)) {
+            int64_t best = totals[0];
+            for (int s = 1; s < K; s++) if (totals[s] > best) best = totals[s];
+            if ((GAME_TARGET >= 0 && best >= GAME_TARGET) || (GAME_HANDS >= 0 && played >= GAME_HANDS)) {
+                int tops = 0, who = 0;
+                for (int s = 0; s < K; s++) if (totals[s] == best) { tops++; who = s; }
+                if (tops == 1) winners = 1 << who;
+            }
+        }
+    }
+    gagg[0]++; gagg[1] += played;
+    for (int s = 0; s < K; s++) if (winners >> s & 1) gagg[2 + s]++;
+    return 0;
+}
+
+int rs_abi(void) { return 2; }
 const char *rs_ruleset_id(void) { return RS_RULESET_ID; }
 int rs_error_where(void) { return rs_err_where; }
 int rs_stream_version(void) { return RS_STREAM_VERSION; }
 /* Where rs_simulate adds simulate's per-event figures (NULL: not counted), for a played hand (plays > 0):
  * per side and event times fired [K][N_EV], hands fired in [K][N_EV], points [K][N_EV], then hands per
  * number of captures [N_CARDS + 1] and per number of play events [SW_N]; rs_event_counts_size(seats) long. */
-static int64_t *rs_evagg;
 void rs_count_events(int64_t *buf) { rs_evagg = buf; }
 int64_t rs_event_counts_size(int seats) { return 3 * (int64_t)SIDES[seats] * N_EV + N_CARDS + 1 + SW_N; }
+/* Where rs_play writes, beside each per_hand row (NULL: not written), what a paired comparison
+ * (bots/compare.py) reads of the hand: per side and event times fired [K][N_EV] and points [K][N_EV], then
+ * the kept deal's first round: the table laid, each seat's hand [seats]; rs_pair_row_size(seats) long. */
+void rs_pair_rows(int64_t *buf) { rs_pairs = buf; }
+int64_t rs_pair_row_size(int seats) { return 2 * (int64_t)SIDES[seats] * N_EV + 1 + seats; }
 /* Draws of the stream at `path` (length n_path) of `seed`, for tests/test_stream.py: per op, 0..64 is
  * rs_bits(op), below 0 rs_below(-op), 65 rs_random (its double's bytes in out); out gets each value. */
 void rs_stream_draws(uint64_t seed, const uint64_t *path, int n_path, const int32_t *ops, int n_ops, uint64_t *out) {
@@ -1414,7 +1641,8 @@ void rs_stream_draws(uint64_t seed, const uint64_t *path, int n_path, const int3
         else out[i] = ops[i] >= 0 ? rs_bits(&r, ops[i]) : rs_below(&r, (uint32_t)-ops[i]);
     }
 }
-/* the sizes rs_simulate writes with for `seats` (sides, categories, events, outcomes): the caller's arrays
+int64_t rs_error_index(void) { return rs_err_index; }
+/* the sizes rs_play writes with for `seats` (sides, categories, events, outcomes): the caller's arrays
  * are checked against them (compiler/native.py) before a hand is played */
 int rs_shape(int seats, int32_t *out) {
     if (seats < 1 || seats > MAX_SEATS || !SCHEDULE[seats]) return -1;
@@ -1422,116 +1650,137 @@ int rs_shape(int seats, int32_t *out) {
     return 0;
 }
 
-/* Plays hands first..first+count-1 of a run with `seed`, every seat a random bot declaring its best
- * bonuses. Hand i: its own stream (path (RS_HAND, i) of `seed`: its deal, then every choice), dealer i % seats.
+/* Plays units first..first+count-1 of a run with `seed`: hands (games == 0; hand i: its own stream, path
+ * (RS_HAND, i) of `seed`, for its deal and every bot, dealer i % seats) or games (play_game). bots: per seat,
+ * BOT_RANDOM or BOT_GREEDY (NULL: every seat random); every bot declares its best bonuses.
  * agg (int64): hands, plays, decisions, legal moves, hand wins [K], outcomes [N_OUT],
- *   sums [K][N_CAT + 2], squares [K][N_CAT + 2] (categories, total, margin), events [N_EV]: added to.
- * per_hand (int32, may be NULL): per hand plays, outcome, scores [K][N_CAT + 1], events [N_EV].
- * trace (int64, may be NULL): per play hand, seat, card, capture, declared cards, declared wild rank;
- *   at most trace_cap plays, *trace_len set.
+ *   sums [K][N_CAT + 2], squares [K][N_CAT + 2] (categories, total, margin), events [N_EV], : added to
+ *   (rs_count_events: the per-event figures).
+ * gagg (int64, games only): games, hands of the games, game wins [K]: added to.
+ * per_hand (int32, may be NULL): per hand plays, outcome, scores [K][N_CAT + 1], events [N_EV]; at most
+ *   ph_cap rows written, *ph_len set to the hands played (more than ph_cap: the caller asks again).
+ * trace: as Trace says, the unit the hand or game's index.
  * Returns 0, or an error code (1 redeals, 2 capture sets, 3 division by zero, 4 declarations, 5 moves,
- * 6 no card to play, 7 more captures or play events in a hand than rs_count_events' lists hold;
- * rs_error_where() the deal check of 1, the expression of 3). */
-int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t *agg, int32_t *per_hand,
-                int64_t *trace, int64_t trace_cap, int64_t *trace_len) {
+ * 6 no card to play, 7 more captures or play events in a hand than rs_count_events' lists hold, 8 a game
+ * of MAX_HANDS_PER_GAME hands; rs_error_where() the deal check of 1, the expression of 3; rs_error_index()
+ * the game of 8). */
+int rs_play(uint64_t seed, int64_t first, int64_t count, int seats, const int32_t *bots, int games, int64_t *agg,
+            int64_t *gagg, int32_t *per_hand, int64_t ph_cap, int64_t *ph_len, int64_t *trace, int64_t trace_cap,
+            int64_t *trace_len) {
     if (seats < 1 || seats > MAX_SEATS || !SCHEDULE[seats]) return -1;
-    int K = SIDES[seats];
-    int64_t *a_wins = agg + 4, *a_out = a_wins + K, *a_sum = a_out + N_OUT, *a_sq = a_sum + K * (N_CAT + 2);
-    int64_t *a_ev = a_sq + K * (N_CAT + 2);
-    int stride = 2 + K * (N_CAT + 1) + N_EV;
-    int64_t tl = 0;
+    int K = SIDES[seats], stride = 2 + K * (N_CAT + 1) + N_EV;
+    int64_t tl = 0, phl = 0;
+    Trace tr = {trace, trace_cap, &tl};
     static Hand hs;
-    static Decl ds[MAX_OPTS];                     /* best_declarations chooses at most every option */
     Hand *h = &hs;
     rs_err_code = 0;
     sub_t = ~UINT64_C(0);
     make_plan(seats);
     uint64_t run_key = rs_stream_step(seed, RS_HAND);     /* hand i's stream: path (RS_HAND, i) */
     for (int64_t i = first; i < first + count; i++) {
-@HAND_SETUP@
-        if (start(h)) return rs_err_code;
-        int64_t decisions = 0, legal = 0;
-        int caps = 0;                                 /* plays that captured */
-        while (!h->over) {
-            if (TIMING >= 2 && N_BONUS)               /* knocks due before the turn (bots/policy.py knocks) */
-                for (int j = 0, s = (h->dealer + 1) % h->n; j < h->n; j++, s = s + 1 == h->n ? 0 : s + 1) {
-                    if (!window(h, s)) continue;
-                    int nk = best_declarations(h, s, ds);
-                    if (rs_err_code) return rs_err_code;
-                    if (nk) apply_declarations(h, s, ds, nk);
-                }
-            int seat = h->turn, nd = 0, nm;
-            decisions++;
-            if (TIMING < 2 && N_BONUS && window(h, seat)) {
-                nd = best_declarations(h, seat, ds);
-                if (rs_err_code) return rs_err_code;
-            }
-            if (nd) {
-                legal += count_moves(h, seat);
-                apply_declarations(h, seat, ds, nd);
-            }
-            nm = count_moves(h, seat);
-            if (rs_err_code) return rs_err_code;
-            if (nm < 1) return rs_err_code = 6;       /* pick_move reads the r-th of nm >= 1 moves */
-            if (!nd) legal += nm;
-            int r = (int)rs_below(&h->rng, (uint32_t)nm), card;
-            uint64_t capture;
-            pick_move(h, seat, r, &card, &capture);
-            if (rs_err_code) return rs_err_code;
-            caps += capture != 0;
-            if (trace && tl < trace_cap) {
-                int64_t *t = trace + 6 * tl++;
-                uint64_t dc = 0; int wr = -1;
-                for (int j = 0; j < nd; j++) { dc |= ds[j].cards; if (ds[j].wild_rank >= 0) wr = ds[j].wild_rank; }
-                t[0] = i; t[1] = seat; t[2] = card; t[3] = (int64_t)capture; t[4] = (int64_t)dc; t[5] = wr;
-            }
-            play_card(h, seat, card, capture);
-            if (rs_err_code) return rs_err_code;
+        if (games) {
+            if (play_game(i, seed, seats, bots, agg, gagg, per_hand, ph_cap, &phl, &tr)) return rs_err_code;
+            continue;
         }
-        agg[0]++; agg[1] += h->plays; agg[2] += decisions; agg[3] += legal;
-        if (h->outcome >= 0) a_out[h->outcome]++;
-        for (int e = 0; e < N_EV; e++) a_ev[e] += h->evn[e];
-        int32_t *ph = per_hand ? per_hand + (i - first) * stride : 0;
-        if (ph) {
-            memset(ph, 0, sizeof *ph * (size_t)stride);
-            ph[0] = h->plays; ph[1] = h->outcome;
-            for (int e = 0; e < N_EV; e++) ph[2 + K * (N_CAT + 1) + e] = h->evn[e];
-        }
-        if (h->plays == 0) continue;
-        if (rs_evagg) {                               /* as bots/simulate.py Stats counts a played hand */
-            int64_t *times = rs_evagg, *in_hands = times + K * N_EV, *points = in_hands + K * N_EV;
-            int64_t *a_caps = points + K * N_EV, *a_swept = a_caps + N_CARDS + 1;
-            for (int s = 0; s < K; s++)
-                for (int e = 0; e < N_EV; e++) {
-                    times[s * N_EV + e] += h->evs[s][e];
-                    in_hands[s * N_EV + e] += h->evs[s][e] > 0;
-                    points[s * N_EV + e] += h->evq[s][e];
-                }
-            if (caps > N_CARDS || h->swept >= SW_N) return rs_err_code = 7;
-            a_caps[caps]++;
-            a_swept[h->swept]++;
-        }
-        int64_t rows[MAX_SIDES][N_CAT + 1];
-        score(h->piles, K, h->evp, rows);
-        if (rs_err_code) return rs_err_code;
-        int64_t top = rows[0][N_CAT]; int tops = 0, who = 0;
-        for (int s = 1; s < K; s++) if (rows[s][N_CAT] > top) top = rows[s][N_CAT];
-        for (int s = 0; s < K; s++) if (rows[s][N_CAT] == top) { tops++; who = s; }
-        if (tops == 1) a_wins[who]++;
-        for (int s = 0; s < K; s++) {
-            int64_t other = INT64_MIN;
-            for (int o = 0; o < K; o++) if (o != s && rows[o][N_CAT] > other) other = rows[o][N_CAT];
-            int64_t margin = K > 1 ? rows[s][N_CAT] - other : 0;
-            for (int c = 0; c <= N_CAT + 1; c++) {
-                int64_t x = c <= N_CAT ? rows[s][c] : margin;
-                a_sum[s * (N_CAT + 2) + c] += x; a_sq[s * (N_CAT + 2) + c] += x * x;
-                if (ph && c <= N_CAT) ph[2 + s * (N_CAT + 1) + c] = (int32_t)x;
-            }
-        }
+        Rng rng;
+        int64_t decisions = 0, legal = 0, rows[MAX_SIDES][N_CAT + 1];
+        rs_stream_start(&rng, rs_stream_step(run_key, (uint64_t)i));
+        new_hand(h, seats, (int)(i % seats), &rng, 0);
+        if (play_hand(h, bots, i, &tr, &decisions, &legal)) return rs_err_code;
+        int32_t *ph = per_hand && phl < ph_cap ? per_hand + phl * stride : 0;
+        if (per_hand) phl++;
+        if (tally(h, agg, ph, decisions, legal, rows)) return rs_err_code;
     }
     if (trace_len) *trace_len = tl;
+    if (ph_len) *ph_len = phl;
     return 0;
 }
+
+/* ---- ISMCTS rollouts (bots/ismcts.py): a determinised mid-hand state, each candidate move, then random play ----
+ * st (int64): seats, dealer, turn, round, plays, last capturer (-1: none), wild_as (-1: none), previous, table,
+ *   then per seat: hand, declared, shown, played this round, knocked this round, declared wild rank + 1 (0: none),
+ *   dealt this round, played this round (cards); then the piles [K]; then the event points [K][N_CAT].
+ * hidden: every seat's hand in this determinisation (seat `seat`'s as st has it); stock: the cards still to be
+ * dealt, in order. For each move i (card, capture, after the declarations decl_* of bonus index, cards, wild
+ * rank or -1), the hand is played on by random bots without declarations (Hand.legal_moves order, one
+ * rs_below per turn) from the stream whose state is `stream` (stream.py's Stream(stream)), the same for every move; sums[i] gets the result for
+ * seat's side: its total less the best other side's, +stake if an outcome gives the side the game, -stake
+ * if it gives it to others. Returns 0, or an error code (as rs_play's). */
+int rs_rollouts(const int64_t *st, const uint64_t *hidden, const uint8_t *stock, int stock_n, int seat, int n_moves,
+                const int32_t *cards, const uint64_t *caps, int nd, const int32_t *decl_bonus,
+                const uint64_t *decl_cards, const int32_t *decl_wild, uint64_t stream, int64_t stake, int64_t *sums) {
+    static Hand base, hs;
+    static Decl ds[MAX_OPTS];
+    int n = (int)st[0];
+    /* every number used as an index or a shift is checked: -1, nothing played */
+    if (n < 1 || n > MAX_SEATS || !SCHEDULE[n] || stock_n < 0 || stock_n > N_CARDS || nd < 0 || nd > MAX_OPTS ||
+        seat < 0 || seat >= n || st[1] < 0 || st[1] >= n || st[2] < 0 || st[2] >= n || st[3] < 0 ||
+        st[3] > N_ROUNDS[n] || st[5] < -1 || st[5] >= SIDES[n] || (st[6] != -1 && (st[6] < N_CARDS || st[6] >= N_ALL)))
+        return -1;
+    for (int i = 0; i < stock_n; i++) if (stock[i] >= N_CARDS) return -1;
+    for (int i = 0; i < n_moves; i++) if (cards[i] < 0 || cards[i] >= N_CARDS) return -1;
+    for (int s = 0; s < n; s++) if (st[9 + 8 * s + 5] < 0 || st[9 + 8 * s + 5] > N_RANKS) return -1;
+    Hand *b = &base;
+    Rng rng = {0};
+    rs_err_code = 0;
+    make_plan(n);
+    new_hand(b, n, (int)st[1], &rng, 0);
+    b->turn = (int)st[2]; b->round = (int)st[3]; b->plays = (int)st[4]; b->last_capturer = (int)st[5];
+    b->wild_as = (int)st[6]; b->previous = (uint64_t)st[7]; b->table = (uint64_t)st[8];
+    const int64_t *ps = st + 9;
+    for (int s = 0; s < n; s++, ps += 8) {
+        b->hands[s] = s == seat ? (uint64_t)ps[0] : hidden[s];
+        b->declared[s] = (uint64_t)ps[1]; b->shown[s] = (uint64_t)ps[2];
+        b->played_this_round[s] = (int)ps[3]; b->knocked_round[s] = (int)ps[4]; b->declared_wild[s] = (int)ps[5];
+        /* Hand.with_hidden: what a redrawn seat was dealt this round is its hand and what it played */
+        b->round_dealt[s] = s == seat ? (uint64_t)ps[6] : hidden[s] | (uint64_t)ps[7];
+        b->in_hands += rs_popcount(b->hands[s]);
+    }
+    for (int s = 0; s < b->k; s++) b->piles[s] = (uint64_t)*ps++;
+    for (int s = 0; s < b->k; s++) for (int c = 0; c < N_CAT; c++) b->evp[s][c] = *ps++;
+    for (int i = 0; i < stock_n; i++) b->order[i] = stock[i];
+    b->pos = 0;
+    for (int j = 0; j < nd; j++) {
+        if (decl_bonus[j] < 0 || decl_bonus[j] >= N_BONUS || decl_wild[j] < -1 || decl_wild[j] >= N_RANKS) return -1;
+        ds[j].bonus = decl_bonus[j]; ds[j].cards = decl_cards[j]; ds[j].wild_rank = decl_wild[j];
+    }
+    int side = seat % b->k;
+    for (int i = 0; i < n_moves; i++) {
+        Hand *h = &hs;
+        hand_copy(h, b);
+        rs_stream_start(&rng, stream);
+        for (int s = 0; s < n; s++) h->bot[s] = &rng;
+        if (nd) apply_declarations(h, seat, ds, nd);
+        play_card(h, seat, cards[i], caps[i]);
+        if (rs_err_code) return rs_err_code;
+        while (!h->over) {
+            int who = h->turn, nm = count_moves(h, who), card;
+            uint64_t capture;
+            if (rs_err_code) return rs_err_code;
+            if (nm < 1) return rs_err_code = 6;
+            pick_move(h, who, (int)rs_below(h->bot[who], (uint32_t)nm), &card, &capture);
+            if (rs_err_code) return rs_err_code;
+            play_card(h, who, card, capture);
+            if (rs_err_code) return rs_err_code;
+        }
+        int64_t rows[MAX_SIDES][N_CAT + 1], value = 0, other = h->k > 1 ? INT64_MIN : 0;
+        if (h->plays) {
+            score(h->piles, h->k, h->evp, rows);
+            if (rs_err_code) return rs_err_code;
+        } else memset(rows, 0, sizeof rows);
+        for (int s = 0; s < h->k; s++) if (s != side && rows[s][N_CAT] > other) other = rows[s][N_CAT];
+        value = rows[side][N_CAT] - other;
+        if (h->outcome >= 0) value += (h->winners >> side & 1) ? stake : -stake;
+        sums[i] += value;
+    }
+    return 0;
+}
+
+/* rs_play of `count` hands with random bots (the entry point of the first native engine, kept for C
+ * callers such as bench/native.py's): per_hand, when given, holds `count` rows. */
+int rs_simulate(uint64_t seed, int64_t first, int64_t count, int seats, int64_t *agg, int32_t *per_hand,
+                int64_t *trace, int64_t trace_cap, int64_t *trace_len) {
+    return rs_play(seed, first, count, seats, 0, 0, agg, 0, per_hand, per_hand ? count : 0, 0, trace, trace_cap,
+                  trace_len);
+}
 """
-# rs_simulate deals each hand as the vector environments do: one emitter for both (emit_hand.py).
-_ENGINE = _ENGINE.replace("@HAND_SETUP@", hand_setup("h", "i", "run_key", " " * 8))

@@ -1,6 +1,7 @@
-"""The C that deals a fresh hand, shared by the native back end's two drivers: `rs_simulate` (codegen_c.py)
-and the vector environments' `ve_deal` (emit_vector.py). Both deal hand `i` of a run alike (the same
-seats, dealer, deal order and generator), which the vector environments' replay of a deal relies on."""
+"""The C that deals a fresh hand for the vector environments' `ve_deal` (emit_vector.py). It deals hand `i` of
+a run as the native back end's `rs_play` does (codegen_c.py: `new_hand` on the hand's stream, then
+`play_hand`'s shuffle): the same seats, dealer, deal order and generator, which the vector environments'
+replay of a deal relies on."""
 from __future__ import annotations
 
 

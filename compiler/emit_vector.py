@@ -287,7 +287,7 @@ static int ve_reward(VEnv *e, double stake) {
     if (h->outcome >= 0) {
         for (int c = 0; c < N_DC; c++) if (DC_OUTCOME[c] == h->outcome) kind = 1, winner = h->dealer % K;
         if (!kind && h->outcome == OUT_MISDEAL) kind = 2, winner = h->dealer % K;
-        if (!kind) for (int s = 0; s < K; s++) if (outcome(h->piles + s, 1) >= 0) { kind = 1; winner = s; break; }
+        if (!kind) for (int s = 0, one; s < K; s++) if (outcome(h->piles + s, 1, &one) >= 0) { kind = 1; winner = s; break; }
     }
     for (int side = 0; side < K; side++) {
         int64_t other = INT64_MIN;
@@ -468,5 +468,5 @@ int rs_vec_deal(void *p, int64_t count, int64_t *index, uint8_t *order) {
     return 0;
 }
 """
-# ve_deal deals each hand as rs_simulate does: one emitter for both (emit_hand.py).
+# ve_deal deals each hand as rs_simulate (rs_play) does (emit_hand.py).
 VECTOR_C = VECTOR_C.replace("@HAND_SETUP@", hand_setup("h", "i", "rs_stream_step(e->seed, RS_HAND)", " " * 4))

@@ -84,6 +84,14 @@ class NativeUnavailable(RulespecError):
     """The native engine cannot run this ruleset here (no compiler, a construct it lacks, a failed build)."""
 
 
+class NativeEndless(RulespecError):
+    """Game `game` of a batch was not over after MAX_HANDS_PER_GAME hands (bots/games.py says why, located)."""
+
+    def __init__(self, game: int):
+        super().__init__(f"game {game} has not ended after {MAX_HANDS_PER_GAME} hands")
+        self.game = game
+
+
 class NativeLimit(NativeUnavailable):
     """A hand passed one of the native playout's fixed lists in play (located at the rule that made it);
     `--engine auto` plays the run on the Python engine instead, which keeps no such list."""
@@ -337,24 +345,28 @@ def _loadable(fd: int) -> str:
 
 
 _BATCH_FIELDS = ("hands", "plays", "decisions", "legal_moves", "hand_wins", "outcomes", "sums", "squares", "events",
-                 "per_hand", "trace", "fired", "fired_hands", "fired_points", "captures", "sweeps")
+                 "per_hand", "trace", "games", "game_hands", "game_wins", "fired", "fired_hands", "fired_points",
+                 "captures", "sweeps")
+
 
 
 class Batch:
-    """What one rs_simulate call returns, unpacked: counts, hand wins per side, outcomes by name, sums and
-    squares per (side, category), events by name, per-hand rows and a move trace (when asked for); with
-    run(events=True), over the hands with plays, per (side, event) the times fired, hands fired in and
-    points, and hands per number of plays that captured and per number of play events.
+    """What one rs_play call returns, unpacked: counts, hand wins per side, outcomes by name, sums and
+    squares per (side, category), events by name, per-hand rows and a move trace (when asked for); for a
+    run of games, the games, their hands and the game wins per side; with run(events=True), over the hands
+    with plays, per (side, event) the times fired, hands fired in and points, and hands per number of plays
+    that captured and per number of play events.
 
     A plain class (not a dataclass: a native run loads no module it does not need, tests/test_startup.py)."""
 
     __slots__ = _BATCH_FIELDS
 
     def __init__(self, hands, plays, decisions, legal_moves, hand_wins, outcomes, sums, squares, events, per_hand,
-                 trace, fired=None, fired_hands=None, fired_points=None, captures=None, sweeps=None):
+                 trace, games=0, game_hands=0, game_wins=None, fired=None, fired_hands=None, fired_points=None,
+                 captures=None, sweeps=None):
         for name, value in zip(_BATCH_FIELDS, (hands, plays, decisions, legal_moves, hand_wins, outcomes, sums,
-                                               squares, events, per_hand, trace, fired, fired_hands, fired_points,
-                                               captures, sweeps)):
+                                               squares, events, per_hand, trace, games, game_hands, game_wins,
+                                               fired, fired_hands, fired_points, captures, sweeps)):
             setattr(self, name, value)
 
 
@@ -369,6 +381,8 @@ _MESSAGES = {
     6: ("the seat to play has no card (the native engine stops the hand)", True),
     7: ("a hand fired more play events or made more captures than the native engine counts", True),
 }
+BOTS = {"random": 0, "greedy": 1}     # codegen_c.BOTS: the bots rs_play plays
+MAX_HANDS_PER_GAME = 1000           # the C's limit on a game (bots/games.py has the same; a test holds them equal)
 
 
 class Meta:
@@ -409,16 +423,21 @@ class Native:
         self._path = os.fspath(lib_path)  # where it was loaded from (for messages)
         self._compiled, self._ref, self._options, self._root = compiled, ref, options, root
         self.lib = lib
-        fn = self.lib.rs_simulate
+        i64p, i32p = ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32)
+        fn = self.lib.rs_play
         fn.restype = ctypes.c_int
-        fn.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int,
-                       ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32),
-                       ctypes.POINTER(ctypes.c_int64), ctypes.c_int64, ctypes.POINTER(ctypes.c_int64)]
+        fn.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int, i32p, ctypes.c_int,
+                       i64p, i64p, i32p, ctypes.c_int64, i64p, i64p, ctypes.c_int64, i64p]
+        self.lib.rs_error_index.restype = ctypes.c_int64
         self.lib.rs_ruleset_id.restype = ctypes.c_char_p
         self.lib.rs_count_events.restype = None
         self.lib.rs_count_events.argtypes = [ctypes.POINTER(ctypes.c_int64)]
         self.lib.rs_event_counts_size.restype = ctypes.c_int64
         self.lib.rs_event_counts_size.argtypes = [ctypes.c_int]
+        self.lib.rs_pair_rows.restype = None
+        self.lib.rs_pair_rows.argtypes = [ctypes.POINTER(ctypes.c_int64)]
+        self.lib.rs_pair_row_size.restype = ctypes.c_int64
+        self.lib.rs_pair_row_size.argtypes = [ctypes.c_int]
         self.lib.rs_stream_draws.restype = None
         self.lib.rs_stream_draws.argtypes = [ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int,
                                              ctypes.POINTER(ctypes.c_int32), ctypes.c_int,
@@ -433,10 +452,11 @@ class Native:
 
     @property
     def compiled(self):
-        """The compiled ruleset (compiled now if this was loaded from the cache's manifest alone)."""
+        """The compiled ruleset (if this was loaded from the cache's manifest alone: now, from the compile
+        cache on disk when it holds it, as the Python engine's runs take it)."""
         if self._compiled is None:
             from rulespec.compiler.build import compile_ruleset
-            self._compiled = compile_ruleset(self._ref, self._options, root=self._root)
+            self._compiled = compile_ruleset(self._ref, self._options, root=self._root, disk=True)
         return self._compiled
 
     @property
@@ -459,15 +479,25 @@ class Native:
         return [struct.unpack("<d", struct.pack("<Q", v))[0] if op == 65 else v for op, v in zip(ops, out)]
 
     def run(self, seed: int, first: int, count: int, seats: int, *, per_hand: bool = False,
-            trace_cap: int = 0, events: bool = False) -> Batch:
-        """Play hands first..first+count-1 of the run `seed` with `seats` players (per hand rows, a move trace;
-        `events`: simulate's per-event figures, captures and play events per hand)."""
+            trace_cap: int = 0, events: bool = False, bots: list[str] | None = None, games: bool = False,
+            pairs: bool = False) -> Batch:
+        """Play hands (or, `games`, whole games) first..first+count-1 of the run `seed` with `seats` players,
+        `bots` per seat (random or greedy; None: random); per hand rows, a move trace; `events`: simulate's
+        per-event figures, captures and play events per hand. `pairs` (hands, with `per_hand`): each row also
+        has what a paired comparison reads (bots/compare.py): "fired", per (side, event) that fired its
+        (times, points), and "kept", the kept deal's first round (the table laid, each seat's hand)."""
         lay = self.meta
+        if pairs and (games or not per_hand):
+            raise ValueError("pairs are rows of single hands: per_hand=True, games=False")
         if seats not in lay.player_counts:
             raise RulespecError(f"{lay.id} is played by {', '.join(map(str, lay.player_counts))} players, "
                                 f"not {seats}")
-        if not 0 <= count <= MAX_BATCH:
-            raise RulespecError(f"a native batch is 0 to {MAX_BATCH} hands, not {count}")
+        most = MAX_BATCH // MAX_HANDS_PER_GAME if games else MAX_BATCH
+        if not 0 <= count <= most:
+            raise RulespecError(f"a native batch is 0 to {most} {'games' if games else 'hands'}, not {count}")
+        if bots is not None and (len(bots) != seats or any(b not in BOTS for b in bots)):
+            raise RulespecError(f"the native engine plays {' or '.join(BOTS)} bots, one per seat: not {bots}")
+        policy = (ctypes.c_int32 * seats)(*(BOTS[b] for b in bots)) if bots is not None else None
         k = lay.sides[seats]
         nc, ne, no = len(lay.categories), len(lay.events), len(lay.outcomes)
         shape = (ctypes.c_int32 * 4)()
@@ -477,17 +507,33 @@ class Native:
                                     f"ruleset {lay.id} (built for another version of it?)")
         agg = (ctypes.c_int64 * (4 + k + no + 2 * k * (nc + 2) + ne))()
         stride = 2 + k * (nc + 1) + ne
-        ph = (ctypes.c_int32 * (stride * count))() if per_hand else None
+        gagg = (ctypes.c_int64 * (2 + k))()
+        # A game's hands are not known before it is played: rows for a few per game, and the batch played
+        # again with room for all of them where that was too few (the same hands: the streams are the run's).
+        cap = (count * (8 if games else 1)) if per_hand else 0
         tr = (ctypes.c_int64 * (6 * trace_cap))() if trace_cap else None
-        tl = ctypes.c_int64(0)
+        tl, phl = ctypes.c_int64(0), ctypes.c_int64(0)
         ev = (ctypes.c_int64 * self.lib.rs_event_counts_size(seats))() if events else None
-        self.lib.rs_count_events(ev)
-        try:
-            code = self.lib.rs_simulate(seed & MASK64, first, count, seats, agg, ph, tr, trace_cap, ctypes.byref(tl))
-        finally:
-            self.lib.rs_count_events(None)
-        if code:
-            raise self._error(code)
+        pstride = self.lib.rs_pair_row_size(seats) if pairs else 0
+        pr = (ctypes.c_int64 * max(1, pstride * count))() if pairs else None
+        while True:
+            ph = (ctypes.c_int32 * (stride * cap))() if per_hand else None
+            self.lib.rs_count_events(ev)
+            self.lib.rs_pair_rows(pr)
+            try:
+                code = self.lib.rs_play(seed & MASK64, first, count, seats, policy, int(games), agg, gagg, ph, cap,
+                                        ctypes.byref(phl), tr, trace_cap, ctypes.byref(tl))
+            finally:
+                self.lib.rs_count_events(None)
+                self.lib.rs_pair_rows(None)
+            if code:
+                raise self._error(code)
+            if phl.value <= cap or not per_hand:
+                break
+            cap = phl.value
+            for buf in (agg, gagg, ev):
+                if buf is not None:
+                    ctypes.memset(buf, 0, ctypes.sizeof(buf))
         a = list(agg)
         cats = lay.categories + ["total", "margin"]
         wins = a[4:4 + k]
@@ -501,10 +547,11 @@ class Native:
                     target[(side, name)] = a[pos + side * (nc + 2) + c]
             pos += k * (nc + 2)
         events = {name: a[pos + i] for i, name in enumerate(lay.events)}
+        pos += ne
         rows = None
         if per_hand:
             rows = []
-            for h in range(count):
+            for h in range(phl.value):
                 r = ph[h * stride:(h + 1) * stride]
                 rows.append({
                     "plays": r[0],
@@ -513,11 +560,14 @@ class Native:
                                for s in range(k)],
                     "events": {name: r[2 + k * (nc + 1) + i] for i, name in enumerate(lay.events)},
                 })
+            if pairs:
+                _unpack_pairs(rows, list(pr), k, lay.events, seats)
         # The capture and the declared cards are 64-bit masks, kept as int64: a deck of 64 cards sets bit 63.
         trace = [(h, seat, card, cap & MASK64, dec & MASK64, wild)
                  for h, seat, card, cap, dec, wild in (tr[6 * i:6 * i + 6] for i in range(tl.value))] \
             if trace_cap else None
-        batch = Batch(a[0], a[1], a[2], a[3], wins, outcomes, sums, squares, events, rows, trace)
+        batch = Batch(a[0], a[1], a[2], a[3], wins, outcomes, sums, squares, events, rows, trace,
+                      gagg[0], gagg[1], list(gagg[2:]))
         if ev is not None:
             _unpack_events(batch, list(ev), k, lay.events, len(lay.events))
         return batch
@@ -526,6 +576,8 @@ class Native:
         """The error of rs_simulate's code, located at the rule that caused it (NativeLimit for a limit of
         the C's lists, which the Python engine does not have)."""
         where = self.lib.rs_error_where()
+        if code == 8:
+            return NativeEndless(self.lib.rs_error_index())
         if code == 3:
             from rulespec.compiler.emit_c import Aux
             aux = Aux()      # the spans in the order the generator numbered them: generate again
@@ -555,6 +607,18 @@ class Native:
         return rs.span
 
 
+def _unpack_pairs(rows: list[dict], p: list[int], k: int, names: list[str], seats: int) -> None:
+    """rs_pair_rows' buffer into the per-hand rows: "fired" (side, event) -> (times, points) where it fired;
+    "kept", the kept deal's first round as the Python engine's deal_log has it (table, (hands...))."""
+    ne = len(names)
+    size = 2 * k * ne + 1 + seats
+    for h, row in enumerate(rows):
+        r = p[h * size:(h + 1) * size]
+        row["fired"] = {(s, name): (r[s * ne + i], r[(k + s) * ne + i])
+                        for s in range(k) for i, name in enumerate(names) if r[s * ne + i]}
+        row["kept"] = (r[2 * k * ne] & MASK64, tuple(x & MASK64 for x in r[2 * k * ne + 1:]))
+
+
 def _unpack_events(batch: Batch, e: list[int], k: int, names: list[str], ne: int) -> None:
     """rs_count_events' buffer into the batch: per (side, event) the figures that are not 0; the histograms."""
     def per_side(start: int) -> dict:
@@ -576,6 +640,9 @@ def codegen_c():
 
 
 _LOADED: dict[str, Native] = {}
+# id(compiled) -> (compiled, its source's digest in _LOADED): the compiled ruleset kept, so that its id is
+# never another's
+_BY_COMPILED: dict[int, tuple] = {}
 
 
 def source_of(compiled) -> str:
@@ -602,12 +669,22 @@ def load(compiled, ref=None, options=None, root=None, progress=None) -> Native:
     under, a manifest is left in the cache so that `quick_load` finds the library next time without
     compiling the ruleset. `progress()` is called every tenth of a second while the C compiler runs.
     """
-    source = source_of(compiled)
-    key = _sha256(source)
-    hit = _LOADED.get(key)
+    known = _BY_COMPILED.get(id(compiled))
+    # the C generated again is most of a load (a run over processes loads once per chunk): by its digest
+    hit = _LOADED.get(known[1]) if known is not None and known[0] is compiled else None
     if hit is None:
-        hit = Native(Meta.of(compiled.ruleset), *_library(source, progress), compiled)
-        _LOADED[key] = hit
+        source = source_of(compiled)
+        key = _sha256(source)
+        hit = _LOADED.get(key)
+        if hit is None:
+            hit = Native(Meta.of(compiled.ruleset), *_library(source, progress), compiled)
+            _LOADED[key] = hit
+        _BY_COMPILED[id(compiled)] = (compiled, key)
+    if hit._compiled is not compiled:
+        # the same C from another compile (the same rules in another file): its errors are located in this one
+        import copy
+        hit = copy.copy(hit)
+        hit._compiled = compiled
     if ref is not None:
         _write_manifest(ref, options, compiled, hit, root)
     return hit

@@ -36,14 +36,22 @@ def test_the_default_is_native_where_it_can_be_and_says_nothing():
     assert {k: v for k, v in forced.items() if k != "engine"} == {k: v for k, v in doc.items() if k != "engine"}
 
 
-@pytest.mark.parametrize("words, why", [
-    (("--bots", "greedy"), "the native engine plays random bots only (--bots random)"),
-    (("--games", "1"), "the native engine plays independent hands (--hands), not whole games (--games)"),
-])
-def test_the_default_falls_back_to_python_saying_why_in_one_line(words, why):
-    doc, lines = simulate("cirulla-short", *(("--hands", "4") if "--games" not in words else ()), *words)
-    assert doc["engine"] == "python"
-    assert lines == [f"rulespec: using the Python engine: {why}"]
+@needs_cc
+@pytest.mark.parametrize("words", [("--hands", "30", "--bots", "greedy,random"), ("--games", "3")])
+def test_greedy_bots_and_games_play_native_with_the_python_engines_figures(words):
+    """They fell back to Python ("plays random bots only", "not whole games"); the native engine plays them now
+    (issue 26 item 2), from the same streams."""
+    doc, lines = simulate("cirulla-short", *words)
+    assert doc["engine"] == "native" and lines == []
+    forced, _ = simulate("cirulla-short", *words, "--engine", "python")
+    assert {k: v for k, v in forced.items() if k != "engine"} == {k: v for k, v in doc.items() if k != "engine"}
+
+
+def test_the_default_falls_back_to_python_saying_why_in_one_line():
+    doc, lines = simulate("pishti", "--hands", "4")
+    assert doc["engine"] == "python" and len(lines) == 1
+    assert lines[0].startswith("rulespec: using the Python engine: ") and "pishti.yaml:" in lines[0]
+    assert "the native engine does not support" in lines[0]
 
 
 def fresh(tmp_path, name: str = "fresh") -> str:
@@ -92,11 +100,15 @@ def test_a_library_that_does_not_load_falls_back(tmp_path, monkeypatch):
     assert lines == ["rulespec: using the Python engine: the native library does not load: wrong ELF class: ELFCLASS32"]
 
 
-def test_compare_by_default_says_it_plays_python():
+def test_compare_without_a_c_compiler_says_it_plays_python(monkeypatch, tmp_path):
+    """--compare played Python always; it plays native now where it can (tests/test_compare_native.py)."""
+    monkeypatch.setenv("RULESPEC_CC", "")
     out, err = io.StringIO(), io.StringIO()
-    assert run(["simulate", "cirulla-short", "--compare", "cirulla", "--hands", "4", "--json"], out, err) == 0
-    assert err.getvalue().splitlines() == [
-        "rulespec: using the Python engine: --compare plays paired hands on the Python engine"]
+    assert run(["simulate", fresh(tmp_path, "fresh-a"), "--compare", fresh(tmp_path, "fresh-b"), "--hands", "4",
+                "--json"], out, err) == 0
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rulespec: using the Python engine: the native engine needs a C "
+                                                    "compiler")
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sleep as the compiler")

@@ -362,11 +362,34 @@ def test_engine_native_names_the_unsupported_construct(capsys, tmp_path):
     assert "Traceback" not in err and "^" in err
 
 
-def test_engine_native_refuses_other_bots_and_games(capsys):
-    assert run(["simulate", "cirulla", "--games", "2", "--engine", "native"]) == 2
-    assert "not whole games" in capsys.readouterr().err
-    assert run(["simulate", "cirulla", "--hands", "2", "--bots", "greedy", "--engine", "native"]) == 2
-    assert "random bots only" in capsys.readouterr().err
+@needs_cc
+def test_ismcts_bots_on_the_native_engine_roll_out_in_c_with_the_python_engines_figures(capsys, monkeypatch):
+    """The hands on the Python engine, the ISMCTS bots' rollouts in C: the same moves, so the same figures."""
+    from rulespec.compiler.native_rollouts import Rollouts
+    calls = {"python": 0, "native": 0}
+    add = Rollouts.add
+    docs = {}
+    for engine in ("python", "native"):
+        def counted(self, *args, engine=engine):
+            calls[engine] += 1
+            return add(self, *args)
+        monkeypatch.setattr(Rollouts, "add", counted)
+        assert run(["simulate", "cirulla", "--hands", "3", "--seed", "2", "--bots", "ismcts:8,random",
+                    "--engine", engine, "--workers", "1", "--json", "--no-timings"]) == 0
+        docs[engine] = yaml.safe_load(capsys.readouterr().out)
+    assert calls["python"] == 0 and calls["native"] > 50
+    assert docs["native"].pop("engine") == "native" and docs["python"].pop("engine") == "python"
+    assert docs["native"] == docs["python"]
+
+
+@needs_cc
+def test_simulate_engine_native_plays_games_and_greedy_bots(capsys):
+    assert run(["simulate", "cirulla", "--games", "30", "--bots", "random,greedy", "--engine", "native",
+                "--json"]) == 0
+    out = capsys.readouterr()
+    doc = yaml.safe_load(out.out)
+    assert doc["engine"] == "native" and doc["games"] == 30 and sum(doc["game_wins"]) == 30
+    assert doc["win_rate"]["by"] == "games" and doc["mean_hands_per_game"] > 1 and out.err == ""
 
 
 # -------------------------------------------------------------------- no compiler

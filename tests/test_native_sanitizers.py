@@ -36,9 +36,10 @@ RANDOM = int(os.environ.get("RULESPEC_SANITIZE_RANDOM", "150"))
 HANDS = 8                 # hands per ruleset and seat count
 BATCH = 12                # rulesets compiled into one program
 # The functions a generated file exports: renamed per file, so that one program holds a batch.
-EXPORTS = ("rs_abi", "rs_ruleset_id", "rs_error_where", "rs_shape", "rs_simulate", "rs_stream_version",
-           "rs_stream_draws", "rs_count_events", "rs_event_counts_size", "rs_vec_shape", "rs_vec_new",
-           "rs_vec_free", "rs_vec_shard", "rs_vec_reset", "rs_vec_step", "rs_vec_sample", "rs_vec_deal")
+EXPORTS = ("rs_abi", "rs_ruleset_id", "rs_error_where", "rs_error_index", "rs_shape", "rs_simulate", "rs_play",
+           "rs_rollouts", "rs_stream_version", "rs_stream_draws", "rs_count_events", "rs_event_counts_size",
+           "rs_pair_rows", "rs_pair_row_size", "rs_vec_shape", "rs_vec_new", "rs_vec_free", "rs_vec_shard",
+           "rs_vec_reset", "rs_vec_step", "rs_vec_sample", "rs_vec_deal")
 VEC_ENVS, VEC_STEPS = 3, 150      # the vector environments' run: envs, and batch steps (random and wild actions)
 ENV = {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:halt_on_error=1",
        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=0"}
@@ -116,8 +117,8 @@ def _source(path: Path) -> str | None:
 
 def _driver(count: int) -> str:
     exports = "".join(f"int rs_shape_{i}(int, int32_t *);\n"
-                      f"int rs_simulate_{i}(uint64_t, int64_t, int64_t, int, int64_t *, int32_t *, int64_t *, "
-                      f"int64_t, int64_t *);\n"
+                      f"int rs_play_{i}(uint64_t, int64_t, int64_t, int, const int32_t *, int, int64_t *, int64_t *, "
+                      f"int32_t *, int64_t, int64_t *, int64_t *, int64_t, int64_t *);\n"
                       f"int rs_vec_shape_{i}(int, int32_t *);\n"
                       f"void *rs_vec_new_{i}(int64_t);\n"
                       f"void rs_vec_free_{i}(void *);\n"
@@ -136,9 +137,10 @@ def _driver(count: int) -> str:
 #include <stdlib.h>
 """ + exports + f"""
 typedef int (*Shape)(int, int32_t *);
-typedef int (*Simulate)(uint64_t, int64_t, int64_t, int, int64_t *, int32_t *, int64_t *, int64_t, int64_t *);
+typedef int (*Play)(uint64_t, int64_t, int64_t, int, const int32_t *, int, int64_t *, int64_t *, int32_t *, int64_t,
+                    int64_t *, int64_t *, int64_t, int64_t *);
 static const Shape SHAPES[] = {{{", ".join(f"rs_shape_{i}" for i in range(count))}}};
-static const Simulate SIMULATES[] = {{{", ".join(f"rs_simulate_{i}" for i in range(count))}}};
+static const Play PLAYS[] = {{{", ".join(f"rs_play_{i}" for i in range(count))}}};
 typedef void *(*VecNew)(int64_t);
 typedef void (*VecFree)(void *);
 typedef int (*VecReset)(void *, int64_t, int, int, uint64_t, float *, int8_t *, int32_t *, int64_t, int64_t);
@@ -197,26 +199,36 @@ static int vec_run(int r, int seats) {
     return 0;
 }
 """ + r"""
-/* plays `hands` hands of every seat count of every ruleset, the arrays at exactly the sizes rs_shape gives */
+/* plays `hands` hands of every seat count of every ruleset (random and greedy bots in turn), then two games,
+ * the arrays at exactly the sizes rs_shape and rs_event_counts_size give */
 int main(int argc, char **argv) {
     int64_t hands = argc > 1 ? atoll(argv[1]) : 8;
     for (int r = 0; r < (int)(sizeof SHAPES / sizeof *SHAPES); r++) {
         for (int seats = 1; seats <= 8; seats++) {
-            int32_t shape[4];
+            int32_t shape[4], bots[8];
             if (SHAPES[r](seats, shape) != 0) continue;
+            for (int s = 0; s < seats; s++) bots[s] = s % 2;
             int k = shape[0], nc = shape[1], ne = shape[2], no = shape[3];
-            size_t n_agg = (size_t)(4 + k + no + 2 * k * (nc + 2) + ne), stride = (size_t)(2 + k * (nc + 1) + ne);
-            int64_t cap = hands * 100, len = 0;
+            size_t n_agg = (size_t)(4 + k + no + 2 * k * (nc + 2) + ne);
+            size_t stride = (size_t)(2 + k * (nc + 1) + ne);
+            int64_t cap = hands * 100, len = 0, rows_len = 0;
             int64_t *agg = calloc(n_agg, sizeof *agg), *trace = calloc((size_t)(6 * cap), sizeof *trace);
+            int64_t *gagg = calloc((size_t)(2 + k), sizeof *gagg);
             int32_t *rows = calloc(stride * (size_t)hands, sizeof *rows);
             /* simulate's per-event figures too, in a buffer of exactly the size the library gives */
             int64_t *events = calloc((size_t)COUNTS_SIZE[r](seats), sizeof *events);
             COUNT_EVENTS[r](events);
             fprintf(stderr, "== ruleset %d seats %d\n", r, seats);
-            int code = SIMULATES[r](UINT64_C(12345) + (uint64_t)r, 0, hands, seats, agg, rows, trace, cap, &len);
+            int code = PLAYS[r](UINT64_C(12345) + (uint64_t)r, 0, hands, seats, bots, 0, agg, gagg, rows, hands,
+                                &rows_len, trace, cap, &len);
             printf("%d %d %d %lld\n", r, seats, code, (long long)agg[0]);
             COUNT_EVENTS[r](0);
-            free(agg); free(trace); free(rows); free(events);
+            if (code == 0) {
+                int games = PLAYS[r](UINT64_C(777) + (uint64_t)r, 0, 2, seats, bots, 1, agg, gagg, rows, hands,
+                                     &rows_len, trace, cap, &len);
+                fprintf(stderr, "games: %d\n", games);
+            }
+            free(agg); free(gagg); free(trace); free(rows); free(events);
             fprintf(stderr, "== ruleset %d seats %d (vector environments)\n", r, seats);
             vec_run(r, seats);
         }

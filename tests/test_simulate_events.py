@@ -122,10 +122,10 @@ def test_the_native_engine_counts_them_as_the_python_engine_does():
         shown[engine] = out.getvalue()
     assert "events and bonuses per hand" in shown["native"] and shown["native"] == shown["python"]
     out = io.StringIO()
-    assert run(["simulate", "cirulla", "--hands", "20", "--engine", "native", "--json"], out, io.StringIO()) == 0
+    assert run(["simulate", "cirulla", "--hands", "200", "--engine", "native", "--json"], out, io.StringIO()) == 0
     doc = json.loads(out.getvalue())
     assert doc["events"]["scopa"]["side"]["0"]["fired"] > 0 and "events_note" not in doc
-    assert sum(doc["captures_per_hand"].values()) == 20 == sum(doc["play_events_per_hand"].values())
+    assert sum(doc["captures_per_hand"].values()) == 200 == sum(doc["play_events_per_hand"].values())
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason=SKIP_REASON)

@@ -197,10 +197,7 @@ def _length_or_what_varies(stats, played: int) -> list[tuple]:
 
 
 def _event_table(stats) -> str:
-    """Per event and bonus and side: times fired per hand, share of hands, points per hand (or why not)."""
-    if stats.events is None:
-        from rulespec.bots.simulate import NOT_COUNTED
-        return f'<h2>Events and bonuses</h2><p id="events-note">{esc(NOT_COUNTED)}</p>'
+    """Per event and bonus and side: times fired per hand, share of hands, points per hand."""
     if not stats.events:
         return ""
     rows = []

@@ -142,9 +142,12 @@ def _kept_deal(hand: Hand):
 def run_pair_chunk(job: dict, start: int, stop: int) -> Paired:
     """Hands start..stop-1 under both rulesets; the unit of work of the local process pool."""
     from rulespec.compiler.build import compile_ruleset
+    out = Paired(job["sides"], tuple(job["categories"]), events=tuple(job["events"]))
+    if job.get("native"):
+        from rulespec.bots.native_compare import run_native_pairs
+        return run_native_pairs(job, start, stop, out)
     base = compile_ruleset(job["base"], job["base_options"], root=job["root"]).module
     variant = compile_ruleset(job["variant"], job["variant_options"], root=job["root"]).module
-    out = Paired(job["sides"], tuple(job["categories"]), events=tuple(job["events"]))
     base_scores = {name: scoring for name, _kind, scoring in base.EVENTS}
     variant_scores = {name: scoring for name, _kind, scoring in variant.EVENTS}
     for i in range(start, stop):
@@ -158,13 +161,17 @@ def run_pair_chunk(job: dict, start: int, stop: int) -> Paired:
 
 def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = None, bots: str = "random",
             variant_options: dict | None = None, base_options: dict | None = None, workers: int | None = None,
-            progress=None, root: str | None = None) -> Paired:
+            progress=None, root: str | None = None, engine: str = "python", err=None) -> Paired:
     """Play `hands` paired hands of `variant` and `base` (ids or paths) and sum their differences; with `root`,
-    every file of both rulesets must lie under that folder."""
-    from rulespec.bots.simulate import _chunks, check_workers, default_workers, run_chunks
+    every file of both rulesets must lie under that folder.
+
+    `engine` as `simulate --engine` (python, native or auto): the native engine plays the same hands, so
+    the figures are the same; auto says on `err`, in one line, why it plays Python."""
+    from rulespec.bots.simulate import _chunks, check_workers, default_workers
     from rulespec.compiler.build import compile_ruleset
-    rv = compile_ruleset(variant, variant_options, root=root).module
-    rb = compile_ruleset(base, base_options, root=root).module
+    cv = compile_ruleset(variant, variant_options, root=root)
+    cb = compile_ruleset(base, base_options, root=root)
+    rv, rb = cv.module, cb.module
     n = seats if seats is not None else rv.DEFAULT_SEATS
     for rules in (rv, rb):
         if n not in rules.SEATS_ALLOWED:
@@ -184,8 +191,10 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
            "events": _union(tuple((name, kind) for name, kind, _s in rb.EVENTS),
                             tuple((name, kind) for name, kind, _s in rv.EVENTS if name not in
                                   {e[0] for e in rb.EVENTS}))}
+    from rulespec.bots.native_compare import choose_pair
+    job["native"] = choose_pair(engine, cv, cb, bots=job["bots"], err=err)
     chunks = _chunks(hands, workers or default_workers())
-    parts, _used = run_chunks(job, chunks, workers, progress, work=run_pair_chunk)
+    parts = _run_pairs(job, chunks, workers, progress, engine, err)
     out = Paired(job["sides"], tuple(job["categories"]), events=tuple(job["events"]), variant_id=rv.RULESET_ID,
                  base_id=rb.RULESET_ID,
                  only_base=tuple(c for c in rb.CATEGORIES if c not in rv.CATEGORIES),
@@ -193,6 +202,21 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
     for part in parts:
         out.merge(part)
     return out
+
+
+def _run_pairs(job: dict, chunks: list, workers: int | None, progress, engine: str, err) -> list[Paired]:
+    """The chunks' Paired, in chunk order; a hand past one of the C's fixed lists plays the comparison again
+    on the Python engine under auto (as simulate does)."""
+    from rulespec.bots.simulate import run_chunks
+    from rulespec.compiler.native import NativeLimit
+    try:
+        return run_chunks(job, chunks, workers, progress, work=run_pair_chunk)[0]
+    except NativeLimit as error:
+        if not job["native"] or engine != "auto":
+            raise
+        if err is not None:
+            print(f"rulespec: using the Python engine: {error.headline()}", file=err)
+        return run_chunks(dict(job, native=False), chunks, workers, progress, work=run_pair_chunk)[0]
 
 
 def to_dict(p: Paired, **head) -> dict:

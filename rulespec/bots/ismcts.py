@@ -19,6 +19,11 @@ with 64 bits of the bot's own stream: the scheme the native engine implements to
 Rollouts play no hand-bonus declarations (they would cost a search over the
 hand's triples at every first turn, and a bonus's points hardly depend on the
 move being judged); the bot itself declares its bonuses as the other bots do.
+
+Given a loaded native engine (`native=`), the bot plays its rollouts in C
+(compiler/native_rollouts.py, drawing from the same `Stream` as the Python
+rollouts; the determinisations stay here) and makes the same decisions as with
+Python rollouts.
 """
 from __future__ import annotations
 
@@ -51,6 +56,33 @@ def stock_size(hand: Hand) -> int:
     return hand.stock_size()
 
 
+def hidden_layout(hand: Hand, seat: int) -> tuple[list[int], list[tuple[int, int, int]], int]:
+    """What a redraw for `seat` deals: the cards it cannot see (lowest first), per other seat (the seat, its
+    shown cards, how many hidden cards it holds), and how many cards lie face down in the piles. Only
+    `hand.observation(seat)` and public facts (the deal schedule) decide them."""
+    obs = hand.observation(seat)
+    unseen = unseen_cards(obs, hand.rules.N_CARDS)
+    seats = [(s, _mask(obs["shown"][s]), obs["hand_sizes"][s] - len(obs["shown"][s])) for s in range(hand.n) if s != seat]
+    down = obs.get("face_down", 0)          # a pile's face-down cards: unseen, redrawn like the rest
+    stock = len(unseen) - sum(need for _s, _shown, need in seats) - down
+    if stock != hand.stock_size():
+        raise AssertionError(f"determinise: {stock} unseen cards left for a stock of {hand.stock_size()}")
+    return unseen, seats, down
+
+
+def redraw(layout: tuple[list[int], list[tuple[int, int, int]], int], rng) -> tuple[dict[int, int], list[int], list[int]]:
+    """The hidden cards of a `hidden_layout` dealt anew: (the other seats' hands, the face-down cards, the
+    stock's order); each seat keeps its shown cards and its number of cards."""
+    unseen, seats, down = layout
+    unseen = list(unseen)
+    rng.shuffle(unseen)
+    hidden, at = {}, 0
+    for s, shown, need in seats:
+        hidden[s] = shown | _mask(unseen[at:at + need])
+        at += need
+    return hidden, unseen[at:at + down], unseen[at + down:]
+
+
 def determinise(hand: Hand, seat: int, rng: random.Random) -> Hand:
     """A copy of `hand` whose hidden cards are redrawn from what `seat` cannot see.
 
@@ -62,21 +94,8 @@ def determinise(hand: Hand, seat: int, rng: random.Random) -> Hand:
     """
     if hand.bid_pending:                    # before the bid nearly everything is unseen (Hand.redrawn_before_bid)
         return hand.redrawn_before_bid(seat, rng)
-    obs = hand.observation(seat)
-    unseen = unseen_cards(obs, hand.rules.N_CARDS)
-    rng.shuffle(unseen)
-    hidden = {}
-    for s in range(hand.n):
-        if s == seat:
-            continue
-        need = obs["hand_sizes"][s] - len(obs["shown"][s])
-        hidden[s] = _mask(obs["shown"][s]) | _mask(unseen[:need])
-        unseen = unseen[need:]
-    down = obs.get("face_down", 0)          # a pile's face-down cards: unseen, redrawn like the rest
-    face_down, unseen = unseen[:down], unseen[down:]
-    if len(unseen) != hand.stock_size():
-        raise AssertionError(f"determinise: {len(unseen)} unseen cards left for a stock of {hand.stock_size()}")
-    return hand.with_hidden(hidden, unseen, Stream(rng.getrandbits(64)), face_down)     # the world's redeals
+    hidden, face_down, stock = redraw(hidden_layout(hand, seat), rng)
+    return hand.with_hidden(hidden, stock, Stream(rng.getrandbits(64)), face_down)     # the world's redeals
 
 
 def playout_value(hand: Hand, side: int, rng: random.Random, resume) -> float:
@@ -123,10 +142,11 @@ class ISMCTSBot:
 
     name = "ismcts"
 
-    def __init__(self, rng: random.Random, budget: int = 120, playouts: bool = True):
+    def __init__(self, rng: random.Random, budget: int = 120, playouts: bool = True, native=None):
         self.rng = rng
         self.budget = budget
         self.playouts = playouts         # rollouts by the generated playout (False: through Hand, same moves)
+        self.native = native             # a loaded native engine (compiler/native.py): rollouts in C, same moves
 
     def choose(self, hand: Hand, seat: int):
         if hand.bid_pending:
@@ -146,6 +166,15 @@ class ISMCTSBot:
         side = hand.side_of(seat)
         rounds = max(1, -(-self.budget // len(moves)))
         sums = [0.0] * len(moves)
+        if self.native is not None:
+            from rulespec.compiler.native_rollouts import Rollouts
+            batch = Rollouts(self.native, hand, seat, decls, moves, stake(hand.rules))
+            layout = hidden_layout(hand, seat)          # the same for every determinisation of this decision
+            for _ in range(rounds):
+                hidden, _face_down, stock = redraw(layout, self.rng)     # no face-down cards: C plays no piles
+                self.rng.getrandbits(64)     # determinise's draw for the world's redeals: the same stream after
+                batch.add(hidden, stock, self.rng.getrandbits(64), sums)
+            return [s / rounds for s in sums]
         resume = _resume(hand.rules) if self.playouts else None
         for _ in range(rounds):
             world = determinise(hand, seat, self.rng)

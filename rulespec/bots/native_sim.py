@@ -1,33 +1,34 @@
-"""Simulation on the native engine: random bots (declaring their best bonuses) in generated C, many hands per call.
+"""Simulation on the native engine: random and greedy bots (declaring their best bonuses) in generated C, many
+hands or games per call.
 
 `choose_engine` decides between the Python and the native engine for a run
 (`python`, `native` or `auto`) and says why when it cannot use the native
-one; `simulate_native` plays the hands and returns the same `Stats` as
-bots/simulate.py. Hand i of a native run draws its deal and its bots' choices
-from the stream of hand i (rulespec/run/stream.py, implemented in the generated C), as the Python
-engine does: the same seed plays the same hands on both.
+one; `simulate_native` plays the hands or games and returns the same `Stats`
+as bots/simulate.py. Hand i of a native run draws its deal and its bots' choices
+from the stream of hand i, game i its deals from the game's stream and each seat's
+bot from its own (rulespec/run/stream.py, implemented in the generated C), as the
+Python engine does: the same seed plays the same hands on both.
 """
 from __future__ import annotations
 
-from rulespec.bots.simulate import Stats
+from rulespec.bots.stats import Stats
 from rulespec.errors import RulespecError, printable
 
 ENGINES = ("python", "native", "auto")
 BATCH = 20_000           # hands per native call (progress is reported between calls)
+GAME_BATCH = 2_000       # games per native call (a few hands each; at most native.MAX_BATCH // 1000)
+NATIVE_BOTS = ("random", "greedy")
 
 
-def native_obstacle(compiled, *, bots: list[str], games: int | None, backend: str) -> str | None:
-    """Why this run cannot use the native engine (a construct, the run's settings), or None if it can."""
-    if games is not None:
-        return "the native engine plays independent hands (--hands), not whole games (--games)"
-    if any(b != "random" for b in bots):
-        return "the native engine plays random bots only (--bots random)"
-    if backend != "local":
-        return f"the native engine runs in this process (--backend {backend} is for the Python engine)"
+def native_obstacle(compiled, *, bots: list[str]) -> str | None:
+    """Why this run cannot use the native engine (a construct, the run's settings), or None if it can.
+    ISMCTS bots can: their hands are played by the Python engine, their rollouts in C."""
+    if any(b not in NATIVE_BOTS and b.partition(":")[0] != "ismcts" for b in bots):
+        return f"the native engine plays {', '.join(NATIVE_BOTS)} and ismcts bots only"
     return None
 
 
-def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, backend: str, err=None,
+def choose_engine(engine: str, compiled, *, bots: list[str], err=None,
                   ref=None, options=None, root=None, progress=None):
     """The loaded native playouts when the run should use them, else None (auto: said once on `err`).
 
@@ -40,7 +41,7 @@ def choose_engine(engine: str, compiled, *, bots: list[str], games: int | None, 
     if engine == "python":
         return None
     from rulespec.compiler import native
-    why = native_obstacle(compiled, bots=bots, games=games, backend=backend)
+    why = native_obstacle(compiled, bots=bots)
     try:
         if why is not None:
             raise RulespecError(why)
@@ -68,7 +69,7 @@ def from_manifest(args, options):
     """
     from rulespec.bots.registry import parse_bots
     from rulespec.compiler import native
-    if args.games is not None or args.backend != "local":
+    if args.backend != "local":
         return None, None, None
     nat = native.quick_load(args.ruleset, options, args.root)
     if nat is None:
@@ -81,31 +82,43 @@ def from_manifest(args, options):
         bots = parse_bots(args.bots, n, meta.sides[n])
     except RulespecError:
         return None, None, None
-    if native_obstacle(None, bots=bots, games=None, backend=args.backend) is not None:
+    if native_obstacle(None, bots=bots) is not None:
         return None, None, None
     return nat, n, bots
 
 
-def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None, progress=None,
+def simulate_native(nat, *, hands: int | None = None, games: int | None = None, first: int = 0, seed: int = 0,
+                    seats: int | None = None, bots: list[str] | None = None, progress=None,
                     distributions: bool = False) -> Stats:
-    """Play `hands` hands on the native engine; the statistics of bots/simulate.py.
+    """Play `hands` hands or `games` games on the native engine, `bots` per seat (random or greedy; None:
+    random), from unit `first` of the run on; the statistics of bots/simulate.py. `progress(units)` as
+    hands or games finish.
 
     `distributions`: also count the hand lengths, totals and categories scored that the stats page
     (--html) draws, from every hand's row (slower: a row per hand comes back to Python); without it
     they stay empty, and only the sums, squares, wins and counts the tables print are filled.
     """
+    from rulespec.compiler.native import NativeEndless
     meta = nat.meta
     n = seats if seats is not None else meta.default_players
     if n not in meta.player_counts:
         raise RulespecError(f"{meta.id} is played by {', '.join(map(str, meta.player_counts))} players, not {n}")
-    if hands < 1:
+    if (hands is None) == (games is None):
+        raise RulespecError("give a number of hands or a number of games")
+    total = games if games is not None else hands
+    if total < 1:
         raise RulespecError("the number of hands or games must be at least 1")
     stats = Stats(meta.sides[n], n, tuple(meta.categories) + ("total", "margin"), events=tuple(meta.fired))
     scores = {name: scoring for name, _kind, scoring in meta.fired}     # as Stats counts a playout's record
     done = 0
-    while done < hands:
-        count = min(BATCH, hands - done)
-        b = nat.run(seed, done, count, n, per_hand=distributions, events=True)
+    while done < total:
+        count = min(GAME_BATCH if games is not None else BATCH, total - done)
+        try:
+            b = nat.run(seed, first + done, count, n, per_hand=distributions, events=True, bots=bots,
+                        games=games is not None)
+        except NativeEndless as error:
+            from rulespec.bots.games import endless
+            raise endless(error.game, nat.compiled.module) from None
         if distributions:
             _count_distributions(stats, b.per_hand, meta.categories)
         stats.hands += b.hands
@@ -127,6 +140,10 @@ def simulate_native(nat, *, hands: int, seed: int = 0, seats: int | None = None,
         for mine, theirs in ((stats.captures, b.captures), (stats.sweeps, b.sweeps)):
             for key, v in theirs.items():
                 mine[key] = mine.get(key, 0) + v
+        if games is not None:
+            stats.games += b.games
+            stats.game_hands += b.game_hands
+            stats.game_wins = [a + w for a, w in zip(stats.game_wins, b.game_wins)]
         done += count
         if progress:
             progress(count)

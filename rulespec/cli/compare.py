@@ -15,11 +15,14 @@ def run_compare(args, options, out, err) -> int:
         raise RulespecError("--compare plays paired hands: give --hands, not --games")
     if args.backend != "local":
         raise RulespecError("--compare runs on local processes only (no --backend ray)")
+    import io
     hands = args.hands if args.hands is not None else 1000
+    notes = io.StringIO()        # why auto plays Python: said once the run is done (an error stays one line)
     with progress_bar(err, f"comparing with {args.compare}", hands, shown=not args.json) as advance:
         paired = compare(args.ruleset, args.compare, hands=hands, seed=args.seed, seats=args.seats,
                          bots=args.bots, variant_options=options, workers=args.workers, progress=advance,
-                         root=args.root)
+                         root=args.root, engine=args.engine, err=notes)
+    err.write(notes.getvalue())
     title = f"{paired.variant_id} against {paired.base_id}: {hands} paired hands, seed {args.seed}, bots {args.bots}"
     if args.html is not None:
         from rulespec.authoring.html_compare import render_compare

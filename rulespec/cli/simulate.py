@@ -46,8 +46,8 @@ def register(sub) -> None:
     s.add_argument("--engine", choices=["python", "native", "auto"], default="auto",
                    help="auto (default): native where the ruleset, bots and options allow and there is a C "
                         "compiler, else python, saying why on stderr; native: the ruleset compiled to C with "
-                        "the system C compiler (random bots, --hands, one process); python: force the Python "
-                        "engine. Both play the same hands for a seed and print the same figures")
+                        "the system C compiler (random and greedy bots; ismcts plays its rollouts in C); python: "
+                        "force the Python engine. Both play the same hands for a seed and print the same figures")
     add_option_argument(s)
     add_root_argument(s)
     s.add_argument("--json", action="store_true", help="the figures as one JSON document")
@@ -81,14 +81,8 @@ def run(args, out, err) -> int:
         args.workers = default_workers()
     options = named_options(args.ruleset, args.option, args.root)
     if args.compare is not None:
-        if args.engine == "native":
-            from rulespec.errors import RulespecError
-            raise RulespecError("--compare plays paired hands on the Python engine: leave out --engine")
         from rulespec.cli.compare import run_compare
-        code = run_compare(args, options, out, err)
-        if args.engine == "auto":          # said once the run is done: an error stays the one line it is
-            print("rulespec: using the Python engine: --compare plays paired hands on the Python engine", file=err)
-        return code
+        return run_compare(args, options, out, err)
     games = args.games
     hands = None if games is not None else (args.hands if args.hands is not None else 1000)
     total = games if games is not None else hands
@@ -114,7 +108,7 @@ def run(args, out, err) -> int:
             # the first run of a ruleset builds its C (a second or so): a line with the time spent, on a terminal
             with status_line(err, f"building the native engine for {compiled.id} (once: kept in the cache)",
                              shown=not args.json) as tick:
-                nat = choose_engine(args.engine, compiled, bots=bots, games=games, backend=args.backend, err=notes,
+                nat = choose_engine(args.engine, compiled, bots=bots, err=notes,
                                     ref=args.ruleset, options=options, root=args.root, progress=tick)
     ruleset_id = nat.meta.id if nat is not None else compiled.id
     engine = "native" if nat is not None else "python"
@@ -126,8 +120,12 @@ def run(args, out, err) -> int:
             nonlocal engine
             from rulespec.compiler.native import NativeLimit
             try:
-                return simulate_native(nat, hands=hands, seed=args.seed, seats=args.seats, progress=progress,
-                                       distributions=args.html is not None)
+                if (args.workers or 1) > 1 or args.backend == "ray" or any(b.startswith("ismcts") for b in bots):
+                    # Batches spread over processes or Ray tasks, each loading the library from the cache.
+                    return on_python(ref, progress=progress, native=True, distributions=args.html is not None,
+                                     **run)
+                return simulate_native(nat, hands=hands, games=games, seed=args.seed, seats=args.seats, bots=bots,
+                                       progress=progress, distributions=args.html is not None)
             except NativeLimit as error:
                 # A hand passed one of the C's fixed lists: auto plays the whole run on the Python engine.
                 if args.engine != "auto":
@@ -160,7 +158,7 @@ def run(args, out, err) -> int:
                       f"{total} {unit}, seed {args.seed}, bots {','.join(bots)}", args.html, err if args.json else out)
     if args.json:
         timings = {} if args.no_timings else dict(
-            workers=1 if engine == "native" else getattr(stats, "workers", args.workers or default_workers()),
+            workers=getattr(stats, "workers", 1 if engine == "native" else args.workers or default_workers()),
             seconds=round(dt, 3),
             hands_per_second=round(stats.hands / dt, 1) if dt else None)
         from rulespec.run.stream import STREAM_VERSION
