@@ -8,6 +8,7 @@ adapters, `Hand.play`) passes bids too. This module holds what the construct com
 from __future__ import annotations
 
 from rulespec.run.builds import split_move
+from rulespec.run.runtime import bits_of as _bits
 
 # The card of a bid move: no card is played; the move's mask is the value bid.
 BID_MOVE = -1
@@ -24,15 +25,6 @@ class Config:
         self.binds = spec["binds"]
         self.void = spec["void"]
         self.hand_values = spec["hand_values"]       # per card index: the values it captures as from the hand
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def bid_values(cfg: Config, seen: int) -> list[int]:

@@ -19,6 +19,7 @@ else:
     from rulespec.run.records import NamedTuple
 
 from rulespec.errors import RulespecError
+from rulespec.run.runtime import bits_of as _bits
 
 # At most this many build moves or capture unions are listed for one card (as runtime.MAX_SUBSETS for sums).
 MAX_BUILD_MOVES = 4096
@@ -52,15 +53,6 @@ def build_move(cards: int, value: int, n_cards: int) -> int:
 def split_move(mask: int, n_cards: int) -> tuple[int, int]:
     """(table cards, build value) of a move's mask; value 0 for a capture or a trail."""
     return mask & ((1 << n_cards) - 1), mask >> n_cards
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _sets_of(cards: list[int], values, target: int) -> list[int]:
