@@ -60,7 +60,7 @@ def test_compare_workers_compile_under_the_root(uploads, tmp_path):
     from rulespec.errors import RulespecError
     job = {"variant": str(uploads / "inside.yaml"), "base": str(tmp_path / "outside.yaml"), "variant_options": None,
            "base_options": None, "root": str(uploads), "seats": 2, "sides": 2, "seed": 0, "bots": ["random"] * 2,
-           "categories": ("total",)}
+           "categories": ("total",), "events": ()}
     with pytest.raises(RulespecError, match="under the root folder"):
         run_pair_chunk(job, 0, 1)
 

@@ -178,7 +178,9 @@ def test_update_refuses_a_linked_transcript_and_replaces_a_file_whole(tmp_path):
 # Lark's cache), each with the kinds of write it may make (None: any).
 # The caches write their own private files (source/owned.py: never through a link, renamed into place).
 OWN_WRITERS = {"source/writes.py": None, "source/owned.py": None, "compiler/cache.py": None,
-               "compiler/native.py": None, "lang/larkcache.py": None}
+               "compiler/native.py": None, "lang/larkcache.py": None,
+               # SharedMemory.unlink(): the vector workers' shared arrays, segments this process created (no path)
+               "interop/vector_workers.py": (".unlink()",)}
 # Path's (a `.replace(` is too often a string's to tell apart here; os.replace is caught by name).
 _WRITE_METHODS = {"write_text", "write_bytes", "mkdir", "touch", "symlink_to", "hardlink_to", "rename", "unlink"}
 _WRITE_FUNCTIONS = {("os", n) for n in ("replace", "rename", "renames", "link", "symlink", "truncate", "mkdir",
