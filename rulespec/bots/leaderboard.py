@@ -14,7 +14,7 @@ pairs', combined as independent), and the board is sorted by it.
 Deal `i` of a pair draws its cards from the seed, the pair's names and `i`
 alone, and every bot has its own stream per (deal, seat): the same command
 prints the same board. Entrants are bot specs (`random`, `greedy`,
-`ismcts:BUDGET`, `policy:FILE`); a game with two sides at the seat count
+`ismcts:BUDGET`, `policy:FILE` or a shipped `policy:NAME`); a game with two sides at the seat count
 played (the default: the ruleset's, or the fewest seats with two sides).
 """
 from __future__ import annotations
@@ -27,6 +27,7 @@ from itertools import combinations
 from rulespec.bots.ismcts import result_for
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot
+from rulespec.bots.saved import check_trained_for
 from rulespec.bots.simulate import half_width95, wilson
 from rulespec.errors import RulespecError
 from rulespec.run.engine import Hand, shuffled_source
@@ -141,6 +142,10 @@ def cross_play(rules, entrants: list[str], *, hands: int, seed: int = 0, seats: 
     if not 1 <= hands <= MAX_HANDS:
         raise RulespecError(f"--hands is the deals per pair, from 1 to {MAX_HANDS}, found {hands}")
     n = board_seats(rules, seats)
+    for spec in entrants:
+        # a policy trained for another game is refused before any pair plays, not midway through the board
+        if spec.startswith("policy:"):
+            check_trained_for(make_bot(spec, random.Random(0)), rules.RULESET_ID, n, spec)
     board = Board(rules.RULESET_ID, n, hands, seed, list(entrants))
     for a, b in combinations(entrants, 2):
         pair = Pair(a, b)

@@ -1,5 +1,6 @@
-"""Bots by name: `random`, `greedy`, `ismcts[:BUDGET]`, `policy:FILE` (a trained agent's file: bots/saved.py),
-one per seat or side from a command line's `--bots`."""
+"""Bots by name: `random`, `greedy`, `ismcts[:BUDGET]`, `policy:FILE` (a trained agent's file: bots/saved.py)
+or `policy:NAME` (a policy shipped in rulespec/policies: bots/shipped.py), one per seat or side from a command
+line's `--bots`."""
 from __future__ import annotations
 
 import random
@@ -20,7 +21,8 @@ def check_spec(spec: str) -> tuple[str, int | None]:
     name, _, arg = spec.partition(":")
     if name == "policy":
         if not arg:
-            raise RulespecError("bot 'policy' names its file: policy:FILE (a .json or .npz policy file)")
+            raise RulespecError("bot 'policy' names its file: policy:FILE (a .json or .npz policy file) or "
+                                "policy:NAME (a shipped policy)")
         return name, None
     if name not in BOTS:
         raise RulespecError(f"unknown bot '{name}' (bots: {', '.join(BOTS)}, policy:FILE)")
@@ -35,7 +37,8 @@ def check_spec(spec: str) -> tuple[str, int | None]:
 
 
 def make_bot(spec: str, rng: random.Random):
-    """A bot from its name, with an optional budget after a colon (`ismcts:200`), or `policy:FILE`."""
+    """A bot from its name, with an optional budget after a colon (`ismcts:200`), or `policy:FILE` or
+    `policy:NAME` (a file of that name first, else a shipped policy: bots/shipped.py)."""
     import importlib
     name, budget = check_spec(spec)
     if name == "policy":
@@ -72,10 +75,14 @@ _loaded: dict = {}      # (path, size, mtime) -> the bot read from it: a file is
 
 
 def _policy(path: str):
-    """The bot of a policy file (bots/saved.py), read once per version of the file."""
+    """The bot of a policy file (bots/saved.py), or else of the shipped policy so named, read once per version
+    of the file."""
     import os
 
     from rulespec.bots.saved import _fail, load_policy
+    from rulespec.bots.shipped import is_name, shipped_path
+    if is_name(path) and not os.path.lexists(path):
+        path = shipped_path(path)
     try:
         st = os.stat(path)
     except OSError as exc:

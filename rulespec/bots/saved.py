@@ -105,10 +105,14 @@ class TabularBot:
 
 def check_fits(bot, hand) -> None:
     """The bot's file was trained for this ruleset and seat count; a RulespecError otherwise."""
-    ruleset = hand.rules.RULESET_ID
-    if (bot.ruleset, bot.seats) != (ruleset, hand.n):
-        raise RulespecError(f"the policy was trained for {bot.ruleset} at {bot.seats} seats, not {ruleset} "
-                            f"at {hand.n}")
+    check_trained_for(bot, hand.rules.RULESET_ID, hand.n)
+
+
+def check_trained_for(bot, ruleset: str, seats: int, name: str = "the policy") -> None:
+    """The bot's file names `ruleset` at `seats`; a RulespecError (calling it `name`) otherwise."""
+    if (bot.ruleset, bot.seats) != (ruleset, seats):
+        raise RulespecError(f"{name} was trained for {bot.ruleset} at {bot.seats} seats, not {ruleset} "
+                            f"at {seats}")
 
 
 def train_tabular(rules, seats: int, hands: int, rng: random.Random, opponent=None,

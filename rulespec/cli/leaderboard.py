@@ -10,7 +10,8 @@ def register(sub) -> None:
     s.add_argument("ruleset", help="a shipped id (see rulespec list) or a path to a .yaml file")
     s.add_argument("--bots", metavar="BOT[,BOT...]",
                    help="the entrants: random, greedy, ismcts[:BUDGET] (several budgets may enter), policy:FILE "
-                        "(a trained agent's .json or .npz file); default random,greedy,ismcts:20,ismcts:80")
+                        "(a trained agent's .json or .npz file), policy:NAME (a shipped one: policy:scopa-ppo); "
+                        "default random,greedy,ismcts:20,ismcts:80")
     s.add_argument("--hands", type=int, default=20,
                    help="duplicate deals per pair, each played twice with the seats swapped (default 20)")
     s.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed plays the same deals (default 0)")

@@ -1,0 +1,85 @@
+"""The shipped MaskablePPO checkpoint (rulespec/policies/scopa-ppo.npz, issue 25 item 5): named `policy:scopa-ppo`
+from Python and the command line, it plays legal moves, enters `rulespec leaderboard`, and is refused for a game
+or seat count it was not trained for; an unknown name lists the shipped policies."""
+import io
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulespec
+from rulespec.bots.registry import make_bot
+from rulespec.bots.shipped import shipped_policies
+from rulespec.cli.main import run
+from rulespec.errors import RulespecError
+
+pytest.importorskip("numpy")      # the .npz checkpoint plays through numpy (the rl extra)
+
+ROOT = Path(rulespec.__file__).resolve().parent.parent
+
+
+def _cli(argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = run(argv, out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def scopa():
+    return rulespec.compile("scopa").module
+
+
+def test_the_checkpoint_is_shipped_and_named(scopa):
+    assert "scopa-ppo" in shipped_policies()
+    bot = make_bot("policy:scopa-ppo", random.Random(0))
+    assert (bot.ruleset, bot.seats) == ("scopa", 2)
+    from rulespec.bots.policy import play_out
+    from rulespec.run.engine import Hand, shuffled_source
+    for seed in range(4):
+        hand = Hand(scopa, 2, seed % 2, shuffled_source(scopa.N_CARDS, random.Random(seed)))
+        bots = [bot, make_bot("random", random.Random(seed))]
+        play_out(hand, bots if seed % 2 else bots[::-1])     # play_out refuses an illegal move
+        assert hand.is_over
+
+
+def test_an_unknown_name_lists_the_shipped_policies(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RulespecError, match=r"policy:scopa-pp: no such policy file, and no shipped policy of "
+                                            r"that name \(shipped: .*scopa-ppo"):
+        make_bot("policy:scopa-pp", random.Random(0))
+    code, out, err = _cli(["play", "scopa", "--bots", "policy:nope", "--hands", "1"])
+    assert code == 2 and "no shipped policy of that name (shipped: " in err and "Traceback" not in err
+    # A file of the name, where one exists, is what the spec names: the shipped policy does not shadow it.
+    (tmp_path / "scopa-ppo").write_bytes(b"x")
+    with pytest.raises(RulespecError, match="scopa-ppo: a policy file is .json"):
+        make_bot("policy:scopa-ppo", random.Random(0))
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["leaderboard", "cirulla", "--seats", "2", "--bots", "random,policy:scopa-ppo", "--hands", "1"],
+     "policy:scopa-ppo was trained for scopa at 2 seats, not cirulla at 2"),
+    (["leaderboard", "scopa", "--seats", "4", "--bots", "random,policy:scopa-ppo", "--hands", "1"],
+     "policy:scopa-ppo was trained for scopa at 2 seats, not scopa at 4"),
+])
+def test_another_game_or_seat_count_is_refused_before_play(argv, message):
+    code, out, err = _cli(argv)
+    assert code == 2 and message in err and not out
+
+
+def test_the_leaderboard_takes_it_as_an_entrant():
+    code, out, err = _cli(["leaderboard", "scopa", "--bots", "random,policy:scopa-ppo", "--hands", "2"])
+    assert code == 0, err
+    assert "policy:scopa-ppo" in out and "random" in out
+
+
+def test_the_command_line_plays_it_by_name(tmp_path):
+    """In a fresh process, from a folder without the file: the name alone loads the .npz reader."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "rulespec", "play", "scopa", "--seed", "3", "--hands", "1",
+                           "--bots", "policy:scopa-ppo"], input="1\n" * 60, capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "hand 1 score" in done.stdout and "seat 1 (policy:scopa-ppo)" in done.stdout
