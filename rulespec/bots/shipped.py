@@ -32,17 +32,10 @@ def is_name(spec: str) -> bool:
 def shipped_path(name: str) -> Path:
     """The file of the shipped policy `name`; a RulespecError naming the shipped ones if there is none.
 
-    An .npz policy plays through numpy (rulespec/interop/mlp.py): its reader is loaded here, since whoever
-    names a shipped policy need not know its format."""
+    An .npz policy plays through numpy (rulespec/interop/mlp.py, which adds its reader to bots/saved.py's
+    LOADERS when imported: the command line imports it for a shipped .npz name too, cli/options.py)."""
     names = shipped_policies()
     if name in names:
-        path = next(POLICIES_DIR / f"{name}{s}" for s in SUFFIXES if (POLICIES_DIR / f"{name}{s}").is_file())
-        if path.suffix == ".npz":
-            try:
-                import rulespec.interop.mlp  # noqa: F401 - adds the .npz reader to bots/saved.py's LOADERS
-            except ImportError as exc:
-                raise RulespecError(f"policy:{name} is a perceptron that plays through numpy, which is not "
-                                    f"installed ({exc.name}): pip install 'rulespec[rl]'") from None
-        return path
+        return next(POLICIES_DIR / f"{name}{s}" for s in SUFFIXES if (POLICIES_DIR / f"{name}{s}").is_file())
     raise RulespecError(f"policy:{name}: no such policy file, and no shipped policy of that name (shipped: "
                         f"{', '.join(names) or 'none'}; or give a .json or .npz file's path)")

@@ -42,7 +42,12 @@ def print_warnings(compiled, err) -> None:
 def policy_readers(bots: str | None) -> None:
     """Where `--bots` names a perceptron policy (`policy:FILE.npz`), load its reader (rulespec/interop/mlp.py,
     which needs numpy: the `rl` extra); only then, so that other command lines do not import numpy."""
-    if not bots or ".npz" not in bots.lower():
+    if not bots or "policy:" not in bots:
+        return
+    from rulespec.bots.shipped import POLICIES_DIR, is_name
+    shipped_npz = any(spec.startswith("policy:") and is_name(spec[7:]) and (POLICIES_DIR / f"{spec[7:]}.npz").is_file()
+                      for spec in bots.split(","))
+    if ".npz" not in bots.lower() and not shipped_npz:
         return
     try:
         import rulespec.interop.mlp  # noqa: F401 - adds the .npz reader to bots/saved.py's LOADERS
