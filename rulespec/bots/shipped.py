@@ -1,8 +1,8 @@
 """Policies shipped inside the package (rulespec/policies: trained agents' files, each with a note on how it was
-trained), named by their file's stem: `--bots policy:scopa-ppo`.
+trained), named by their file's stem: `--bots policy:NAME`.
 
 A bare name (letters, digits, `-` and `_`, no folder, no .json or .npz suffix) is looked up here only where no
-file of that name exists (bots/registry.py), so a folder's own `scopa-ppo` file still wins; a missing path
+file of that name exists (bots/registry.py), so a folder's own file of the name still wins; a missing path
 stays a missing file. An unknown name is one message listing the shipped policies.
 """
 from __future__ import annotations

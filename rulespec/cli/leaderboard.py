@@ -10,7 +10,7 @@ def register(sub) -> None:
     s.add_argument("ruleset", help="a shipped id (see rulespec list) or a path to a .yaml file")
     s.add_argument("--bots", metavar="BOT[,BOT...]",
                    help="the entrants: random, greedy, ismcts[:BUDGET] (several budgets may enter), policy:FILE "
-                        "(a trained agent's .json or .npz file), policy:NAME (a shipped one: policy:scopa-ppo); "
+                        "(a trained agent's .json or .npz file), policy:NAME (a shipped one, named by its file in the package's policies folder); "
                         "default random,greedy,ismcts:20,ismcts:80")
     s.add_argument("--hands", type=int, default=20,
                    help="duplicate deals per pair, each played twice with the seats swapped (default 20)")
