@@ -357,3 +357,27 @@ def test_a_section_key_written_nested_hints_the_top_level_key(tmp_path):
     assert info.value.headline().endswith(
         "nested.yaml:4:3: unknown key 'checks' in deal; expected one of: bury, packet, repeat_last, rounds, short_last; "
         "did you mean the top-level key 'deal_checks'?")
+
+
+def test_every_problem_in_the_one_branch_whose_type_fits_is_said(tmp_path):
+    # `capture.builds` is `true/false` or a mapping: a mapping with three wrong entries said only the first
+    # (jsonschema's best match descends into one error of a oneOf); each is now said, located.
+    from rulespec.compiler.build import compile_ruleset
+    path = tmp_path / "houses.yaml"
+    path.write_text("id: houses\nextends: casino\ncapture:\n  builds:\n    raise: yes please\n"
+                    "    values: [0]\n    owner_must_act: 3\n", encoding="utf-8")
+    with pytest.raises(RulespecError) as info:
+        compile_ruleset(path)
+    said = [e.headline().split("houses.yaml:")[-1] for e in [info.value, *info.value.others]]
+    assert said == ["5:12: expected true or false, found 'yes please'", "6:14: expected at least 1, found 0",
+                    "7:21: expected true or false, found 3"]
+
+
+def test_a_value_of_a_type_no_branch_takes_is_one_problem(tmp_path):
+    from rulespec.compiler.build import compile_ruleset
+    path = tmp_path / "houses.yaml"
+    path.write_text("id: houses\nextends: casino\ncapture:\n  builds: 3\n", encoding="utf-8")
+    with pytest.raises(RulespecError) as info:
+        compile_ruleset(path)
+    assert info.value.headline().endswith("houses.yaml:4:11: expected true or false or a mapping, found 3")
+    assert not info.value.others

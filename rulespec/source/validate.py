@@ -142,7 +142,7 @@ def validate(doc, schema: str | dict, *, what: str) -> None:
     for count, error in enumerate(validator.iter_errors(view)):
         if count >= _MAX_RAW:
             break
-        for problem in _explain(best_match(error), doc, view, what, validator.schema):
+        for problem in (p for shown in _shown(error) for p in _explain(shown, doc, view, what, validator.schema)):
             previous = problems.get(problem.group)
             if previous is None:
                 problems[problem.group] = problem
@@ -207,6 +207,32 @@ def _relevance(error: ValidationError):
         error.validator in STRONG_MATCHES,
         not matches_type(),
     )
+
+
+def _shown(error: ValidationError):
+    """The errors a person should see for one of jsonschema's: where a oneOf/anyOf has exactly one branch
+    whose type the value has (`builds: true` or a mapping, written as a mapping), every problem in that
+    branch, so that a mapping with three wrong keys says three things at once; else the best match."""
+    branch = _fitting_branch(error)
+    if branch is None:
+        yield best_match(error)
+        return
+    for inner in branch:
+        yield from _shown(inner)
+
+
+def _fitting_branch(error: ValidationError) -> list[ValidationError] | None:
+    """The errors of the only branch of a oneOf/anyOf that did not fail on the value's type, or None."""
+    if error.validator not in ("oneOf", "anyOf") or not error.context:
+        return None
+    branches: dict = {}
+    for inner in error.context:
+        branches.setdefault(inner.relative_schema_path[0], []).append(inner)
+    fitting = [errors for errors in branches.values()
+               if not any(e.validator == "type" and len(e.absolute_path) == len(error.absolute_path) for e in errors)]
+    if len(fitting) != 1 or len(branches) != len(error.validator_value):
+        return None
+    return fitting[0]
 
 
 def best_match(error: ValidationError) -> ValidationError:
