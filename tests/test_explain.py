@@ -288,3 +288,12 @@ def test_the_html_rulebook_has_every_section_of_the_markdown(tmp_path):
         assert b.errors == []
     finally:
         b.close()
+
+
+def test_an_event_with_no_points_of_its_own_is_said_counted_and_where_it_scores():
+    # kasino's mokki scores 0 itself; the category mokit counts it (made("mokki")): explain said "0 points in
+    # `mokki`", a category that does not exist.
+    text = explain(compile_ruleset("kasino").ruleset)
+    line = next(line for line in text.splitlines() if line.startswith("- **mokki**"))
+    assert line.endswith(": counted, with no points of its own (it scores through `mokit`).")
+    assert "0 points" not in line

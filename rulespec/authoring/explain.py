@@ -317,8 +317,17 @@ class _Book:
             return
         self.add("h2", "Points made in play")
         self.add("p", "After each play, every one of these that holds scores for the player's side:")
-        self.add("ul", [f"{bold(name)}: when {self.cond(e.when)}: {self.event_points(e)} in {code(e.category)}."
+        self.add("ul", [f"{bold(name)}: when {self.cond(e.when)}: {self.event_scores(name, e)}."
                         for name, e in rs.events.items()])
+
+    def event_scores(self, name: str, e) -> str:
+        """What an event scores: its points in its category, or, with no points of its own, that it is counted
+        and which categories count it (made("x") in their points)."""
+        if not (isinstance(e.points, int) and e.points == 0):
+            return f"{self.event_points(e)} in {code(e.category)}"
+        counting = [code(c) for c, cat in self.rs.categories.items()
+                    if isinstance(cat.points, Expression) and re.search(rf"""['"]{re.escape(name)}['"]""", cat.points.text)]
+        return "counted, with no points of its own" + (f" (it scores through {join_words(counting)})" if counting else "")
 
     def event_points(self, e) -> str:
         """An event's points in words: a number, or its expression's phrase."""
