@@ -144,8 +144,31 @@ def test_the_bid_binds_the_first_play_to_its_value(rules):
     with pytest.raises(IllegalMove, match="keep the bid of 11"):
         hand.play(0, d2, 0)
     with pytest.raises(IllegalMove, match="keep the bid of 11"):
-        hand.play(0, card_of(rules, "3C"), build_move(mask_of(rules, "9C"), 12, rules.N_CARDS))   # legal but for the bid
-    assert (card_of(rules, "3C"), build_move(mask_of(rules, "9C"), 12, rules.N_CARDS)) in hand._card_moves()
+        hand.play(0, card_of(rules, "7H"), build_move(mask_of(rules, "5S"), 12, rules.N_CARDS))   # legal but for the bid
+    assert (card_of(rules, "7H"), build_move(mask_of(rules, "5S"), 12, rules.N_CARDS)) in hand._card_moves()
+
+
+def test_the_bidders_first_play_is_one_of_the_cards_it_bid_on(rules):
+    # pagat's Seep ("Deal"): the rest of the bidder's cards are dealt after its first play. 3C came fifth: building
+    # 12 with it would be refused by the bid anyway; 2H (fifth) on 9C builds the 11 bid, and is refused all the same
+    hand = _hand(rules, ["3H", "9C", "KD", "5S"], ["JC", "2D", "QH", "7H"], ["2H"])
+    hand.play(0, BID_MOVE, 11)
+    h2 = card_of(rules, "2H")
+    assert (h2, build_move(mask_of(rules, "9C"), 11, rules.N_CARDS)) in hand._card_moves()
+    assert all(c != h2 for c, _ in hand.legal_moves())
+    with pytest.raises(IllegalMove, match=r"2H is not among the cards the bidder bid on \(.*\): the rest are dealt"):
+        hand.play(0, h2, build_move(mask_of(rules, "9C"), 11, rules.N_CARDS))
+
+
+def test_a_house_of_the_bid_keeps_a_card_of_it_among_the_cards_bid_on(rules):
+    # JC on 9C + 2S is a second set of 11 beside JC's own: a house of 11 that needs another J kept. JD came
+    # fifth (dealt after the first play): the bidder may not count on it.
+    hand = _hand(rules, ["3H", "9C", "KD", "2S"], ["JC", "2D", "QH", "7H"], ["JD"])
+    hand.play(0, BID_MOVE, 11)
+    jc_house = (card_of(rules, "JC"), build_move(mask_of(rules, "9C", "2S"), 11, rules.N_CARDS))
+    assert jc_house in hand._card_moves() and jc_house not in hand.legal_moves()
+    with pytest.raises(IllegalMove, match="keep the bid of 11"):
+        hand.play(0, *jc_house)
 
 
 def test_the_bid_binds_only_the_first_play(rules):

@@ -40,18 +40,23 @@ def first_seen(cards: list[int], count: int) -> int:
     return mask
 
 
-def keeps_bid(cfg: Config, bid: int, card: int, mask: int, n_cards: int) -> bool:
+def keeps_bid(cfg: Config, bid: int, card: int, mask: int, n_cards: int, held: int) -> bool:
     """Whether the move (card, mask) keeps a bid of `bid` that binds the first play: a build of the value
-    bid, or (not building) a card of that value, which captures or is laid."""
+    bid, or (not building) a card of that value, which captures or is laid. `held` is the cards the bidder bid
+    on: the rest are dealt after its first play, so the card played is one of them, and a build of the value
+    bid keeps another of them of that value (pagat's Seep: "Deal", the bidder plays from its first four)."""
     if cfg.binds != "first_play":
         return True
+    if not held >> card & 1:
+        return False
     _cards, value = split_move(mask, n_cards)
     if value:
-        return value == bid
+        return value == bid and any(bid in cfg.hand_values[c] for c in _bits(held & ~(1 << card)))
     return bid in cfg.hand_values[card]
 
 
 def bind_words(bid: int) -> str:
     """Why a move is refused while the bid binds it, in words."""
     return (f"the bidder's first play must keep the bid of {bid}: build {bid}, or play a card of {bid} "
-            f"(capturing with it or laying it)")
+            f"(capturing with it or laying it), with a card of those it bid on (the rest are dealt after that "
+            f"play)")

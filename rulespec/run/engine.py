@@ -829,7 +829,7 @@ class Hand:
     def _bound(self, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The moves that keep the bid binding the bidder's first play (an error when none does)."""
         cfg, n_cards = self._bid_cfg, self.rules.N_CARDS
-        kept = [(c, m) for c, m in moves if _bid.keeps_bid(cfg, self.bid, c, m, n_cards)]
+        kept = [(c, m) for c, m in moves if _bid.keeps_bid(cfg, self.bid, c, m, n_cards, self.bid_cards)]
         if not kept:
             raise RuleFailed(f"no move of seat {self.turn} keeps its bid of {self.bid} (the rules leave the "
                              f"bidder no first play of the value bid)")
@@ -1223,7 +1223,10 @@ class Hand:
                     self._refuse_build(card, capture, options)
                 self._refuse(card, capture, options)
         bound = self.bid_binds and seat == self.bidder
-        if bound and not _bid.keeps_bid(self._bid_cfg, self.bid, card, capture, rules.N_CARDS):
+        if bound and not _bid.keeps_bid(self._bid_cfg, self.bid, card, capture, rules.N_CARDS, self.bid_cards):
+            if not self.bid_cards >> card & 1:
+                raise IllegalMove(f"{rules.card_names(bit)} is not among the cards the bidder bid on "
+                                  f"({rules.card_names(self.bid_cards)}): the rest are dealt after its first play")
             raise IllegalMove(_bid.bind_words(self.bid))
         move = capture
         if capture >> rules.N_CARDS:
