@@ -13,6 +13,7 @@ import random
 
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot
+from rulespec.run.declarations import Declaration
 from rulespec.run.engine import DealSource, ExplicitRound, Game, GameState, Hand, IllegalMove
 from tests.conftest import card_of, explicit_hand, mask_of
 
@@ -270,6 +271,22 @@ def test_cuarenta_ronda_three_of_a_kind_dealt_scores_4(cuarenta):
     h = cuarenta_hand(cuarenta, rounds)
     [decl] = h.best_declarations(0)
     assert [(e.name, e.points, e.side) for e in h.declare(0, [decl])] == [("ronda", 4, 0)]
+
+
+def test_cuarenta_no_ronda_for_a_side_at_38(cuarenta):
+    # pagat: a side at 38 finishes only with a caida, so its ronda is not offered and a declared one is refused
+    # (open_when: game_score < options.last_points); the other side, and a side at 36, still declare theirs.
+    rounds = ({1: ["5H", "5C", "5S", "QC", "JC"], 0: ["3S", "3D", "3C", "4D", "KD"]},)
+    h = cuarenta_hand(cuarenta, rounds, totals=(38, 10))
+    assert h.bonus_options(0) == [] and h.best_declarations(0) == []
+    assert not h.may_declare(0)
+    ronda = Declaration("ronda", mask_of(cuarenta, "3S", "3D", "3C"))
+    with pytest.raises(IllegalMove, match="ronda cannot be declared by a side at 38 points"):
+        h.declare(0, [ronda])
+    assert [e.name for e in h.declare(1, h.best_declarations(1))] == ["ronda"]      # side 1, at 10, scores it
+    h = cuarenta_hand(cuarenta, rounds, totals=(36, 10))
+    assert [e.points for e in h.declare(0, [ronda])] == [4]                        # 36 + 4: a ronda finishes
+    assert h.over and h.outcome == ("target", [0])
 
 
 def test_cuarenta_four_of_a_kind_dealt_wins_the_game_at_once(cuarenta):
