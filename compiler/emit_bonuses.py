@@ -1,7 +1,7 @@
 """Hand bonuses: one condition function each, their table, and the declaration settings."""
 from __future__ import annotations
 
-from rulespec.checks.check import BONUS_NAMES
+from rulespec.checks.check import BONUS_NAMES, RUNNING_NAMES
 from rulespec.lang.expressions import Call, Name, walk
 from rulespec.lang.model import Ruleset
 
@@ -76,6 +76,26 @@ def emit_hand_bonuses(w: Writer, rs: Ruleset, plan: Plan) -> None:
                        f"{b.unique_by!r}),")
     w("HAND_BONUSES = {")
     for e in entries:
+        w(e)
+    w("}")
+    # Per bonus with `open_when`: its condition on the game's running state (the declaring side's scores);
+    # the bonus may be declared only while it holds (`Hand` alone plays it: rulespec/checks/running.py).
+    opens = []
+    for i, b in enumerate(rs.hand_bonuses.values()):
+        if b.open_when is None:
+            continue
+        fn = f"_bonus_open_{i}"
+        with w.at(b.open_when.span):
+            w(f"def {fn}(game_score, rival_score):")
+            w(f'    """Hand bonus {b.name!r}: whether it may be declared at these game scores."""')
+            with w.block():
+                w.where(b.open_when)
+                w(f"return {emit_rule(rs, b.open_when, RUNNING_NAMES)}")
+        w()
+        w()
+        opens.append(f"    {b.name!r}: {fn},")
+    w("BONUS_OPEN = {")
+    for e in opens:
         w(e)
     w("}")
     # What the bonus conditions read besides the cards: the declaration search is memoised on no more.

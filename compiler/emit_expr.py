@@ -441,7 +441,7 @@ def _made(em: _Emitter, node: Call) -> Code:
     name = node.args[0].value
     if node.func == "made":
         return Code(f"_made[side].get({name!r}, 0)", P_ATOM)
-    return Code(f"_rt.rivals_made(_made, side, {name!r})", P_ATOM)
+    return Code(f"_rt.{node.func}(_made, side, {name!r})", P_ATOM)
 
 
 def _rounding(name: str):
@@ -478,6 +478,7 @@ EMITTERS = {
     "tied": _per_side("sharing", " > 1"),
     "made": _made,
     "rivals_made": _made,
+    "fewest_made": _made,
     "round_up": _rounding("round_up"),
     "round_down": _rounding("round_down"),
 }

@@ -20,7 +20,7 @@ def emit_scoring(w: Writer, rs: Ruleset, plan: Plan) -> None:
     w(f"CARRY = {dict((c.name, c.carry) for c in rs.categories.values() if c.carry)!r}")
     # What the categories read of the game's state; `Hand` passes it only then (scoring of other rulesets unchanged).
     read = sorted(set().union(*(reads(c.points) for c in rs.categories.values()))
-                  & {"game_score", "rival_score", "dealer_side", "made", "rivals_made"})
+                  & {"game_score", "rival_score", "dealer_side", "made", "rivals_made", "fewest_made"})
     w(f"SCORE_READS = {tuple(read)!r}")
     w()
     w()

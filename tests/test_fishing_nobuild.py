@@ -13,6 +13,7 @@ import random
 
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot
+from rulespec.run.declarations import Declaration
 from rulespec.run.engine import DealSource, ExplicitRound, Game, GameState, Hand, IllegalMove
 from tests.conftest import card_of, explicit_hand, mask_of
 
@@ -25,7 +26,7 @@ CONTRACT = {
     "cuarenta": (["caida", "limpia", "ronda", "carton"], {"caida", "limpia"}, ["ronda"],
                  {"target": 40, "last_points": 38}, [2, 4], "cuarenta40", 40),
     "kasino": (["mokit", "cards", "spades", "aces", "small_kasino", "big_kasino"], {"mokki"}, [],
-               {"target": 16, "mokki_until": 10}, [2, 4], "kasino52", 52),
+               {"target": 16, "mokki_until": 10}, [2, 3, 4], "kasino52", 52),
 }
 
 
@@ -272,6 +273,22 @@ def test_cuarenta_ronda_three_of_a_kind_dealt_scores_4(cuarenta):
     assert [(e.name, e.points, e.side) for e in h.declare(0, [decl])] == [("ronda", 4, 0)]
 
 
+def test_cuarenta_no_ronda_for_a_side_at_38(cuarenta):
+    # pagat: a side at 38 finishes only with a caida, so its ronda is not offered and a declared one is refused
+    # (open_when: game_score < options.last_points); the other side, and a side at 36, still declare theirs.
+    rounds = ({1: ["5H", "5C", "5S", "QC", "JC"], 0: ["3S", "3D", "3C", "4D", "KD"]},)
+    h = cuarenta_hand(cuarenta, rounds, totals=(38, 10))
+    assert h.bonus_options(0) == [] and h.best_declarations(0) == []
+    assert not h.may_declare(0)
+    ronda = Declaration("ronda", mask_of(cuarenta, "3S", "3D", "3C"))
+    with pytest.raises(IllegalMove, match="ronda cannot be declared by a side at 38 points"):
+        h.declare(0, [ronda])
+    assert [e.name for e in h.declare(1, h.best_declarations(1))] == ["ronda"]      # side 1, at 10, scores it
+    h = cuarenta_hand(cuarenta, rounds, totals=(36, 10))
+    assert [e.points for e in h.declare(0, [ronda])] == [4]                        # 36 + 4: a ronda finishes
+    assert h.over and h.outcome == ("target", [0])
+
+
 def test_cuarenta_four_of_a_kind_dealt_wins_the_game_at_once(cuarenta):
     rounds = ({1: ["3H", "5C", "6C", "QC", "JC"], 0: ["7S", "7D", "7C", "7H", "KD"]},)
     h = cuarenta_hand(cuarenta, rounds)
@@ -350,3 +367,48 @@ def test_kasino_scoring_cards_spades_aces_and_the_kasinos(kasino):
     assert h.score() == [
         {"mokit": 0, "cards": 1, "spades": 2, "aces": 2, "small_kasino": 1, "big_kasino": 0, "total": 6},
         {"mokit": 0, "cards": 0, "spades": 0, "aces": 1, "small_kasino": 0, "big_kasino": 2, "total": 3}]
+
+
+# Kasino for three, and four each alone (pagat, "Kasino in Finland": normally two, but three or four can play;
+# a tie for the most spades among three or four shares the 2 points; each player's or team's mokit cancel).
+
+
+def kasino_sides(rules, n, sides_events, piles=None):
+    """A hand of `n` players whose events are `sides_events[side]` mokit, piles as given (per side)."""
+    from rulespec.run.engine import Event
+    h = Hand(rules, n, 0, DealSource(order=list(range(rules.N_CARDS))), GameState((0,) * rules.SIDES[n]))
+    h.events = [Event(1, side, side, "mokki", 0, None) for side, k in enumerate(sides_events) for _ in range(k)]
+    if piles is not None:
+        h.piles = [mask_of(rules, *p) for p in piles]
+    return h
+
+
+def test_kasino_three_players_each_for_themselves(kasino):
+    # 52 cards: 4 each and 4 to the table, then 4 each: four deals of 12.
+    from rulespec.checks.check import schedules
+    assert kasino.SIDES[3] == 3
+    assert [r[:2] for r in schedules(compile_ruleset("kasino").ruleset)[3].rounds] == [(4, 4)] + [(4, 0)] * 3
+
+
+@pytest.mark.parametrize("made, mokit", [((2, 1, 0), [2, 1, 0]), ((2, 1, 1), [1, 0, 0]), ((1, 1, 1), [0, 0, 0]),
+                                         ((3, 0, 2), [3, 0, 2])])
+def test_kasino_every_sides_mokit_cancel_one_for_one_among_three(kasino, made, mokit):
+    # each side loses as many mokit as the side with the fewest made: (2, 1, 1) -> (1, 0, 0)
+    h = kasino_sides(kasino, 3, made, [[], [], []])
+    assert [row["mokit"] for row in h.score()] == mokit
+
+
+def test_kasino_spades_tied_between_two_of_three_are_shared(kasino):
+    for piles, spades in [
+        ([["2S", "3S", "4S", "5S", "6S"], ["7S", "8S", "9S", "10S"], ["JS", "QS", "KS", "AS"]], [2, 0, 0]),  # 5 4 4
+        ([["2S", "3S", "4S", "5S"], ["6S", "7S", "8S", "9S", "10S"], ["JS", "QS", "KS", "AS"]], [0, 2, 0]),  # 4 5 4
+        ([["2S", "3S", "4S", "5S", "6S"], ["7S", "8S", "9S", "10S", "JS"], ["QS", "KS", "AS"]], [1, 1, 0]),  # 5 5 3
+    ]:
+        assert [row["spades"] for row in kasino_sides(kasino, 3, (0, 0, 0), piles).score()] == spades, piles
+
+
+def test_kasino_solo_four_sides_of_one():
+    rules = compile_ruleset("kasino-solo").module
+    assert rules.SEATS_ALLOWED == (4,) and rules.SIDES[4] == 4
+    h = kasino_sides(rules, 4, (1, 2, 1, 3), [[], [], [], []])
+    assert [row["mokit"] for row in h.score()] == [0, 1, 0, 2]

@@ -37,7 +37,7 @@ def test_the_readme_counts_the_shipped_rulesets():
     total = int(re.search(r"— (\d+) rulesets, all shipped as data", text).group(1))
     named_games = ["cirulla", "cirullone", "cicera", "cirulla-a-cinque", "scopa", "scopa-d-assi", "re-bello",
                    "scopone", "scopone-scientifico", "escoba", "chkobba", "scopa-a-15", "kontsina", "tablanette", "pishti", "kseri",
-                   "basra", "cuarenta", "kasino", "casino", "casino-royal", "zwicker", "seep",
+                   "basra", "cuarenta", "kasino", "kasino-solo", "casino", "casino-royal", "zwicker", "seep",
                    "scopa-tiny"]
     assert set(named_games) <= set(shipped_ids())
     assert (total, variants) == (len(shipped_ids()), len(shipped_ids()) - len(named_games))

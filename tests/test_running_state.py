@@ -431,3 +431,30 @@ def test_the_public_api_gives_a_hand_its_game():
     for bad in [(36, 12), rulespec.GameState(36), rulespec.GameState((1, 2), (("carton", 5),))]:
         with pytest.raises(RulespecError):
             rules.new_hand(seed=3, game=bad)
+
+
+def test_a_hand_bonus_open_only_while_the_scores_allow_it(tmp_path):
+    # open_when: a condition on the declaring side's game scores; the bonus is offered and accepted only while
+    # it holds. It reads the running state: the playout and the C back end refuse it, located at it.
+    pairs = tmp_path / "pairs.yaml"
+    pairs.write_text(CARRY.read_text().replace("id: carry", "id: pairs").replace(
+        ", carry: 30}", "}\n  pair: {from_events: true}") + "hand_bonuses:\n  pair:\n    size: 2\n"
+        "    when: same_rank(cards)\n    open_when: game_score < 10 and rival_score < 20\n"
+        "    points: 3\n    category: pair\ndeclarations:\n  timing: after_deal\n")
+    compiled = compile_ruleset(pairs)
+    rules = compiled.module
+    idx = rules.CARD_NAMES.index
+    for totals, offered in [((0, 0), True), ((10, 0), False), ((0, 20), False), ((9, 19), True)]:
+        source = DealSource(rounds=[ExplicitRound(None, {0: [idx("AH"), idx("AS"), idx("2H")],
+                                                         1: [idx("2S"), idx("3H"), idx("3S")]})])
+        hand = Hand(rules, 2, 1, source, GameState(totals))
+        assert bool(hand.bonus_options(0)) is offered, totals
+    assert [(w, s.line) for w, s in playout_unsupported(compiled.ruleset)] == \
+        [("the game's running state (game_score, rival_score) in hand bonus 'pair' open_when", 39)]
+    assert [(w, s.line) for w, s in unsupported(compiled.ruleset)] == \
+        [(w, s.line) for w, s in playout_unsupported(compiled.ruleset)]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(pairs.read_text().replace("open_when: game_score < 10", "open_when: count(cards) < 10"))
+    with pytest.raises(RulespecError) as err:
+        compile_ruleset(bad)
+    assert "bad.yaml:39:" in str(err.value) and "'cards'" in str(err.value)

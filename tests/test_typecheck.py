@@ -273,6 +273,6 @@ def test_builtin_table_signatures():
     assert set(BUILTINS) == {
         "count", "select", "total", "can_total", "subset_total", "empty", "holds", "holds_all", "holds_any", "run",
         "best_per_suit", "max_same_rank", "same_value", "same_rank", "same_suit", "rank", "suit", "value",
-        "min", "max", "abs", "most", "sharing", "tied", "made", "rivals_made", "round_up", "round_down",
+        "min", "max", "abs", "most", "sharing", "tied", "made", "rivals_made", "fewest_made", "round_up", "round_down",
     }
     assert BUILTINS["count"].result == INT and BUILTINS["select"].result == CARDS

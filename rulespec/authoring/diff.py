@@ -230,6 +230,8 @@ class _Facts:
         extras = {
             "points": ("points", f"{_points(b.points)} in {b.category}"),
             "rounds": ("declared in", rounds_words(b.rounds) if b.rounds else "every round"),
+            "open_when": ("declared only while", self.cond(b.open_when) if b.open_when is not None
+                          else "at any game score"),
             "wild": ("the wild card may stand in", _yes(b.wild)),
             "excluded_by": ("not on cards that can make", join_words(b.excluded_by, "or") or "no limit"),
             "shares_cards_with": ("may share cards with", join_words(b.shares_cards_with, "or") or "none"),

@@ -221,6 +221,8 @@ class _Book:
                    f"{code(b.category)}."
             if b.rounds:
                 text += f" Only in {rounds_words(b.rounds, 'or')}."
+            if b.open_when is not None:
+                text += f" Only while {self.cond(b.open_when)} (the declaring player's side)."
             if not b.wild and rs.wild is not None:
                 text += " The wild card cannot stand in."
             if b.excluded_by:

@@ -386,6 +386,8 @@ def check_types(rs: Ruleset) -> tuple[list[RulespecError], dict[int, Schedule]]:
         _typed(rs, b.when, TABLE_NAMES, tc.BOOL, errors)
     for b in rs.hand_bonuses.values():
         _typed(rs, b.when, BONUS_NAMES, tc.BOOL, errors)
+        if b.open_when is not None:
+            _typed(rs, b.open_when, RUNNING_NAMES, tc.BOOL, errors)
     for k in rs.kinds:
         if k.when is not None:
             _typed(rs, k.when, pile_names(rs, CAPTURE_NAMES), tc.BOOL, errors)

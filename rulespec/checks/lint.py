@@ -233,7 +233,7 @@ def check_made_names(rs: Ruleset, report: _Report) -> None:
         if not isinstance(c.points, Expression) or c.points.tree is None:
             continue
         for node in walk(c.points.tree):
-            if isinstance(node, Call) and node.func in ("made", "rivals_made") and node.args:
+            if isinstance(node, Call) and node.func in ("made", "rivals_made", "fewest_made") and node.args:
                 name = getattr(node.args[0], "value", None)
                 if isinstance(name, str) and name not in made:
                     known = ", ".join(sorted(made)) or "none"

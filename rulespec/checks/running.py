@@ -2,7 +2,8 @@
 
 The running state is what a hand sees of the game around it (docs/language.md, "The game's running
 state"): the game scores before the hand (`game_score`, `rival_score`), the dealer's side and the events
-of the hand in scoring (`dealer_side`, `made()`, `rivals_made()`), points that count as they are made (`game.points: as_made`), outcomes asked at the deal
+of the hand in scoring (`dealer_side`, `made()`, `rivals_made()`, `fewest_made()`), a hand bonus open only while the
+scores allow it (`open_when`), points that count as they are made (`game.points: as_made`), outcomes asked at the deal
 (`at: deal`) and points carried from hand to hand (`carry`). `Hand` plays all of it; the Python playout
 and the C back end refuse it (compiler/support.py, compiler/codegen_c.unsupported), located by
 `constructs`.
@@ -17,7 +18,7 @@ from rulespec.lang.model import Expression, Ruleset
 STATE_NAMES = frozenset({"game_score", "rival_score", "dealer_side"})
 # Builtins only `Hand` computes: the events of each side, in scoring (sharing(), tied() and the rounding
 # builtins read nothing of the game: the playout plays them; the C back end refuses them as builtins it lacks).
-STATE_CALLS = frozenset({"made", "rivals_made"})
+STATE_CALLS = frozenset({"made", "rivals_made", "fewest_made"})
 
 
 def reads(expression) -> set[str]:
@@ -61,6 +62,7 @@ def constructs(rs: Ruleset) -> list[tuple[str, Span | None]]:
     out = []
     rules = [(f"event '{e.name}'", e.when) for e in rs.events.values()]
     rules += [(f"scoring category '{c.name}'", c.points) for c in rs.categories.values()]
+    rules += [(f"hand bonus '{b.name}' open_when", b.open_when) for b in rs.hand_bonuses.values()]
     for what, expression in rules:
         used = reads(expression)
         if used:

@@ -110,6 +110,9 @@ class HandBonus:
     unique_by: str | None
     span: Span
     enabled: object = True
+    # A condition on the game's running state (game_score, rival_score): the bonus may be declared only
+    # while it holds for the declaring seat's side (None: always).
+    open_when: Expression | None = None
 
 
 @dataclass
@@ -448,6 +451,7 @@ def _expressions(rs: Ruleset) -> list[Expression]:
     parts = [*rs.deal_checks, *rs.dealer_bonuses, *rs.hand_bonuses.values(), *rs.kinds, *rs.events.values(),
              *rs.outcomes.values()]
     found = [x for p in parts for x in (getattr(p, "when", None), p.enabled)]
+    found += [b.open_when for b in rs.hand_bonuses.values()]
     found += [c.points for c in rs.categories.values()] + [rs.target, rs.hands, rs.forced, rs.leftovers, rs.lead]
     found += [rs.bury.when] if rs.bury is not None else []
     found += [e.points for e in rs.events.values()]
@@ -628,7 +632,8 @@ def _hand_bonuses(doc, errors: list) -> dict[str, HandBonus]:
         hand_bonuses[name] = HandBonus(
             name, b["size"], _expr(b, "when"), b["points"], b["category"], b.get("wild", True),
             list(b.get("excluded_by", [])), list(b.get("shares_cards_with", [])), list(b.get("rounds", [])),
-            b.get("unique_by"), doc["hand_bonuses"].key_spans[name], _enabled(b))
+            b.get("unique_by"), doc["hand_bonuses"].key_spans[name], _enabled(b),
+            _expr(b, "open_when") if "open_when" in b else None)
     return hand_bonuses
 
 

@@ -190,6 +190,7 @@ BUILTINS: dict[str, Builtin] = {
     "tied": Builtin((PER_SIDE,), BOOL),
     "made": Builtin((STR,), INT, check=_check_made),
     "rivals_made": Builtin((STR,), INT, check=_check_made),
+    "fewest_made": Builtin((STR,), INT, check=_check_made),
     "round_up": Builtin((INT, INT), INT, check=_check_round),
     "round_down": Builtin((INT, INT), INT, check=_check_round),
 }

@@ -587,6 +587,8 @@ _NUMBER_CALLS = {
     "round_down": lambda w, e: f"{_whole(w, e.args[0])} rounded down to a multiple of {w.number(e.args[1])}",
     "made": lambda w, e: f"the number of {e.args[0].value} events the side made in the hand",
     "rivals_made": lambda w, e: f"the most {e.args[0].value} events another side made in the hand",
+    "fewest_made": lambda w, e: f"the fewest {e.args[0].value} events any side (this one included) made in the "
+                                f"hand",
     "sharing": lambda w, e: f"the number of sides sharing {w.most_side(e.args[0]).replace('the side with ', '', 1)} "
                             f"with the side (0 if it is not among them)",
 }

@@ -19,7 +19,7 @@ else:
 from rulespec.errors import RulespecError
 from rulespec.run import bid as _bid
 from rulespec.run import builds as _builds
-from rulespec.run.declarations import Declaration, declarer, open_in, unique_holder
+from rulespec.run.declarations import Declaration, choose, declarer, open_in, unique_holder
 from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.runtime import bits as _rt_bits
 
@@ -967,6 +967,9 @@ class Hand:
         last_round = self.round == len(self.schedule)
         if spec.rounds and self.round not in spec.rounds and not ("last" in spec.rounds and last_round):
             raise IllegalMove(f"{decl.bonus} cannot be declared in round {self.round}")
+        if decl.bonus in self._closed_bonuses(seat):
+            score = self.running_totals()[seat % self.k]
+            raise IllegalMove(f"{decl.bonus} cannot be declared by a side at {score} points (its open_when)")
         if decl.wild_rank is not None:
             if not (decl.cards & rules.WILD_BIT):
                 raise IllegalMove(f"{decl.bonus}: a rank for the wild card is given but {names} do not include it")
@@ -987,6 +990,24 @@ class Hand:
         if spec.unique_by:
             self._check_unique(seat, decl, spec)
         return spec.points, spec.category
+
+    def _closed_bonuses(self, seat: int) -> frozenset:
+        """The hand bonuses whose `open_when` does not hold for `seat`'s side at the game scores as they stand
+        (public facts: every seat sees the scores)."""
+        opens = getattr(self.rules, "BONUS_OPEN", None)
+        if not opens:
+            return frozenset()
+        totals = self.running_totals()
+        side = seat % self.k
+        mine, rival = totals[side], max(totals[:side] + totals[side + 1:], default=0)
+        closed = []
+        for name, fn in opens.items():
+            try:
+                if not fn(mine, rival):
+                    closed.append(name)
+            except Exception as exc:       # a condition that fails: located at its YAML
+                _raise_located(exc, self.rules)
+        return frozenset(closed)
 
     def _holds(self, spec, cards: int, ctx) -> bool:
         """Whether the cards make the bonus (its compiled condition; a failure there is located)."""
@@ -1102,8 +1123,9 @@ class Hand:
             return False
         undeclared = (self.hands[seat] & ~self.shown[seat]).bit_count()
         last_round = self.round == len(self.schedule)
-        return any(spec.size <= undeclared and open_in(spec, self.round, last_round)
-                   for spec in rules.HAND_BONUSES.values())
+        closed = self._closed_bonuses(seat)
+        return any(spec.size <= undeclared and open_in(spec, self.round, last_round) and name not in closed
+                   for name, spec in rules.HAND_BONUSES.items())
 
     def best_declarations(self, seat: int) -> list[Declaration]:
         """The declarations worth the most points `seat` can make now (disjoint cards, one wild-card rank).
@@ -1120,9 +1142,18 @@ class Hand:
             return []
         found = declarer(rules)
         hand = self.hands[seat]
+        closed = self._closed_bonuses(seat)
+        last_round = self.round == len(self.schedule)
+        unique_ok = self._unique_ok(seat) if found.unique else None
         try:
-            return getattr(found, what)(hand, hand & ~self.shown[seat], self.round, self.round == len(self.schedule),
-                                        self._unique_ok(seat) if found.unique else None)
+            if closed:
+                # the bonuses open to this side only: the options without the closed ones, and the bots' best
+                # chosen among those (the declarer's memo knows nothing of the game scores)
+                listed = found.every_option if what == "every_option" else found.options
+                options = [d for d in listed(hand, hand & ~self.shown[seat], self.round, last_round, unique_ok)
+                           if d.bonus not in closed]
+                return options if what == "every_option" else choose(rules, options, (hand, self.round, last_round))
+            return getattr(found, what)(hand, hand & ~self.shown[seat], self.round, last_round, unique_ok)
         except RulespecError:
             raise
         except Exception as exc:           # a bonus condition failed: located at its YAML

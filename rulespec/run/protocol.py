@@ -7,7 +7,7 @@ N_CARDS + rank, see lang/decks.py).
 """
 from __future__ import annotations
 
-from typing import Mapping, Protocol, Sequence, runtime_checkable
+from typing import Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from rulespec.errors import Span
 from rulespec.run.runtime import BonusSpec
@@ -50,6 +50,7 @@ class CompiledRules(Protocol):
     DECLARE_WILD: bool
     DECLARED_FIRST: bool
     PER_TURN: str                      # one | all
+    BONUS_OPEN: Mapping[str, Callable[[int, int], bool]]   # bonus -> open_when(game_score, rival_score)
     # -- play and scoring
     FORCED: bool
     LEFTOVERS: str

@@ -225,6 +225,12 @@ def rivals_made(made, side: int, name: str) -> int:
     return max((m.get(name, 0) for s, m in enumerate(made) if s != side), default=0)
 
 
+def fewest_made(made, side: int, name: str) -> int:
+    """The fewest events `name` any side made, `side` included (`made`: per side, event name -> count): what
+    every side loses where each side's events cancel one for one against every other's."""
+    return min((m.get(name, 0) for m in made), default=0)
+
+
 def round_up(n: int, step: int) -> int:
     """`n` rounded up to a multiple of `step` (at least 1; 0 is the located division by zero)."""
     if step < 1:

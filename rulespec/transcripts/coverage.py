@@ -213,6 +213,8 @@ def mutations(doc) -> list[Mutation]:
         for other in b.get("excluded_by") or []:
             add(("hand_bonuses", name), b, rule, f"not excluded by {other}", _drop_item("excluded_by", other),
                 "excluded_by")
+        if "open_when" in b:
+            add(("hand_bonuses", name), b, rule, "open_when negated", _negate("open_when"), "open_when")
     cap = doc["capture"]
     forced = cap.get("forced", True)
     if isinstance(forced, bool):           # an expression of the options is no rule to flip here
