@@ -212,3 +212,22 @@ def test_too_many_builds_to_list_is_a_located_error(tmp_path, monkeypatch):
     assert err.value.span is not None and str(path) in err.value.headline()
     assert (hand.table, list(hand.hands)) == before
     assert isinstance(err.value, RulespecError)
+
+
+def test_a_table_of_19_loose_zwicker_cards_lists_its_moves():
+    # Four players trailing through the first rounds of seed 0: the table holds 19 loose cards, every card
+    # valued (A 1 or 11, courts 2-4 or 12-14). The old search stopped here (more than 4,096 builds for one
+    # card); the moves are listed now, and a hand played on from there by random moves ends.
+    rules = compile_ruleset("rulesets/zwicker.yaml").module
+    hand = Hand(rules, 4, 0, shuffled_source(rules.N_CARDS, random.Random(0)))
+    while hand.table.bit_count() < 19:
+        seat = hand.current_seat
+        low = hand.hands[seat] & -hand.hands[seat]
+        hand.play(seat, low.bit_length() - 1, 0)
+    moves = hand.legal_moves()
+    assert len(moves) > 100_000 and len(set(moves)) == len(moves)
+    rng = random.Random(1)
+    while not hand.is_over:
+        card, mask = rng.choice(hand.legal_moves())
+        hand.play(hand.current_seat, card, mask)
+    assert sum(hand.piles).bit_count() == rules.N_CARDS

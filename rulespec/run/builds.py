@@ -192,6 +192,13 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
     if sums is None or sums[0] < top:        # listed up to a lower total for another hand: list again
         sums = cache[("sums", loose)] = (top, sets_by_total(loose, tv, top))
     by_total = sums[1]
+    if cfg.subtract:                         # the loose cards by each value they count as
+        by_value = cache.get(("values", loose))
+        if by_value is None:
+            by_value = cache[("values", loose)] = {}
+            for c in _bits(loose):
+                for t in set(tv[c]):
+                    by_value.setdefault(t, []).append(c)
     card_values = set(tv[card])
     out: set[int] = set()
     for v in values:
@@ -203,7 +210,7 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
             elif 0 < cv < v:
                 firsts += [(g, None, 1) for g in by_total.get(v - cv, ())]
             if cfg.subtract:                         # the card laid on one loose card worth v more than it
-                firsts += [(1 << c, None, 1) for c in _bits(loose) if v + cv in tv[c]]
+                firsts += [(1 << c, None, 1) for c in by_value.get(v + cv, ())]
         options: list[tuple[int, Build | None, int]] = []
         for first in firsts:
             options.append(first)
