@@ -398,11 +398,11 @@ def test_adapters_reach_a_build_through_their_actions(rules):
 
 
 def test_listing_builds_is_bounded(rules, monkeypatch):
-    # A search past the limit of partial sets stops with one error, never an endless listing.
+    # A listing past the bound on memory stops with one error, never an endless listing.
     from rulespec.run import builds
-    monkeypatch.setattr(builds, "MAX_SET_STEPS", 5)
+    monkeypatch.setattr(builds, "MAX_BUILD_MOVES", 5)
     hand = _hand(rules, ["3H", "9C", "AD", "2S"], ["5D", "8S", "2C", "JH"], ["AC", "4H", "6C", "7C"])
-    with pytest.raises(RulespecError, match="too many cards to list them"):
+    with pytest.raises(RulespecError, match="loose cards are too many to list them"):
         hand.legal_moves()
 
 

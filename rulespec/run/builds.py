@@ -21,18 +21,16 @@ else:
 from rulespec.errors import RulespecError
 from rulespec.run.runtime import bits_of as _bits
 
-# At most this many build moves or capture unions are listed for one card (as runtime.MAX_SUBSETS for sums).
-MAX_BUILD_MOVES = 4096
+# At most this many build moves of one card, disjoint unions of sets of one value, or table sets of totals up to
+# the highest value held are listed (as runtime.MAX_SUBSETS for the capture kinds' sums): a bound on memory.
+MAX_BUILD_MOVES = 200_000
 # The highest value a build may state (a move's value bits hold it).
 MAX_BUILD_VALUE = 255
-# At most this many partial sets are tried while listing the sets of one total (a stranger's deck of many
-# small values would otherwise make the search exponential before any limit on the moves is reached).
-MAX_SET_STEPS = 200_000
 
 
-def _too_many() -> RulespecError:
-    return RulespecError(f"a card is offered more than {MAX_BUILD_MOVES} builds; the table holds too many cards "
-                         f"to list them")
+def _too_many(what: str, loose: int) -> RulespecError:
+    return RulespecError(f"a card is offered more than {MAX_BUILD_MOVES} {what}; the table's "
+                         f"{loose.bit_count()} loose cards are too many to list them")
 
 
 class Build(NamedTuple):
@@ -55,29 +53,43 @@ def split_move(mask: int, n_cards: int) -> tuple[int, int]:
     return mask & ((1 << n_cards) - 1), mask >> n_cards
 
 
+def sets_by_total(cards: int, values, limit: int) -> dict[int, list[int]]:
+    """Every non-empty set (mask) of `cards` by each total of at most `limit` its values give, one value
+    (above 0) chosen per card: {total: [mask, ...]}, each set once under each total.
+
+    A knapsack over totals: each card extends the sets listed before it, so the work is the size of the
+    answer (never a search of partial sets that total nothing)."""
+    by: dict[int, dict[int, None]] = {0: {0: None}}
+    listed = 0
+    for c in _bits(cards):
+        bit = 1 << c
+        grown: dict[int, list[int]] = {}
+        for v in set(values[c]):
+            if v <= 0:
+                continue
+            for total, masks in by.items():
+                if total + v <= limit:
+                    grown.setdefault(total + v, []).extend(m | bit for m in masks)
+        for total, masks in grown.items():
+            have = by.setdefault(total, {})
+            before = len(have)
+            have.update(dict.fromkeys(masks))
+            listed += len(have) - before
+        if listed > MAX_BUILD_MOVES:
+            raise _too_many(f"sets of table cards totalling {limit} or less", cards)
+    del by[0]
+    return {total: list(masks) for total, masks in by.items()}
+
+
 def _sets_of(cards: list[int], values, target: int) -> list[int]:
     """Every set (mask) of `cards` whose values, one chosen per card, total `target`."""
-    found: set[int] = set()
-    steps = [0]
-
-    def walk(i: int, left: int, mask: int) -> None:
-        steps[0] += 1
-        if steps[0] > MAX_SET_STEPS or len(found) > MAX_BUILD_MOVES:
-            raise _too_many()
-        if left == 0 and mask:
-            found.add(mask)
-        if i == len(cards) or left <= 0:
-            return
-        c = cards[i]
-        for v in values[c]:
-            if 0 < v <= left:
-                walk(i + 1, left - v, mask | 1 << c)
-        walk(i + 1, left, mask)
-    walk(0, target, 0)
-    return list(found)
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return sets_by_total(mask, values, target).get(target, []) if target > 0 else []
 
 
-def _disjoint_unions(sets: list[int], avoid: int) -> list[int]:
+def _disjoint_unions(sets: list[int], avoid: int, loose: int = 0) -> list[int]:
     """Every union of pairwise disjoint sets of `sets` (none meeting `avoid`), the empty union included."""
     unions = {0}
     for s in sets:
@@ -85,7 +97,7 @@ def _disjoint_unions(sets: list[int], avoid: int) -> list[int]:
             continue
         unions |= {u | s for u in unions if not u & s}
         if len(unions) > MAX_BUILD_MOVES:
-            raise _too_many()
+            raise _too_many("unions of sets of one value", loose)
     return sorted(unions)
 
 
@@ -93,7 +105,7 @@ class Config:
     """The module's BUILDS, read once: the options of the construct and the cards' values."""
 
     __slots__ = ("values", "raise_", "multiple", "owner_must_act", "subtract", "table_values", "hand_values",
-                 "one_per_value", "owner_may_trail")
+                 "one_per_value", "owner_may_trail", "cache")
 
     def __init__(self, spec: dict):
         self.values = frozenset(spec["values"]) if spec.get("values") is not None else None
@@ -105,12 +117,52 @@ class Config:
         self.owner_may_trail = spec.get("owner_may_trail", False)
         self.table_values = spec["table_values"]     # per card index: the values it counts as on the table
         self.hand_values = spec["hand_values"]       # per card index: the values it captures as from the hand
+        self.cache: dict = {}      # build_options' lists for the loose cards of recent tables (table_cache)
+
+    def table_cache(self) -> dict:
+        """build_options' cache, emptied when it holds many tables (a bound on memory: a table's lists serve
+        the cards of one turn and the play that follows)."""
+        if len(self.cache) > 256:
+            self.cache.clear()
+        return self.cache
 
     def allowed(self, value: int) -> bool:
         return 0 < value <= MAX_BUILD_VALUE and (self.values is None or value in self.values)
 
 
-def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Build], n_cards: int) -> list[int]:
+class TurnView:
+    """What the cards of one seat's turn share in listing their build moves, computed once: the loose cards,
+    how many of the hand's cards count as each value, and whether the owner's rule binds (owner_allows)."""
+
+    __slots__ = ("loose", "counts", "allowed", "owner_binds")
+
+    def __init__(self, cfg: Config, seat: int, hand: int, table: int, builds: list[Build]):
+        built = 0
+        for b in builds:
+            built |= b.cards
+        self.loose = table & ~built
+        counts: dict[int, int] = {}
+        for c in _bits(hand):
+            for v in set(cfg.hand_values[c]):
+                counts[v] = counts.get(v, 0) + 1
+        self.counts = counts
+        self.allowed = {v: n for v, n in counts.items() if cfg.allowed(v)}
+        # The rules keep the owner holding a card of each of its builds' values in a real hand; a hand whose
+        # hidden cards a search redrew (Hand.with_hidden) may not, and there the owner's rule cannot bind (it
+        # would leave no move at all).
+        own = [b.value for b in builds if b.owner == seat]
+        self.owner_binds = bool(cfg.owner_must_act and own and all(v in counts for v in own))
+
+    def held_without(self, cfg: Config, card: int, allowed_only: bool = True) -> list[int]:
+        """The values the hand holds a card of once `card` is played (those a build may state, with
+        `allowed_only`), ascending."""
+        gone = cfg.hand_values[card]
+        return sorted(v for v, n in (self.allowed if allowed_only else self.counts).items()
+                      if n > 1 or v not in gone)
+
+
+def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Build], n_cards: int,
+                  cache: dict | None = None, values: list[int] | None = None) -> list[int]:
     """The build moves (masks with their value) of playing `card` with `rest` left in hand.
 
     The new build is the played card, table cards and at most one build, split into sets each totalling
@@ -120,27 +172,45 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
     also be the card laid on one loose card of greater value (or, with `raise`, on a single build), the
     difference being the value. The player must keep a card of the value in hand. Several ways to the
     same cards and value are one move.
+
+    `cache` (a dict the caller keeps for one table: every card of a turn asks about the same loose cards)
+    holds the loose cards' sets by total and their disjoint unions by value, each listed once; `values`, when
+    given, stands for `rest`: the values a build may state that the hand holds once `card` is played, ascending.
     """
     tv = cfg.table_values
     if not tv[card]:
         return []
-    held = {v for c in _bits(rest) for v in cfg.hand_values[c]}
-    values = sorted(v for v in held if cfg.allowed(v))
+    if values is None:
+        held = {v for c in _bits(rest) for v in cfg.hand_values[c]}
+        values = sorted(v for v in held if cfg.allowed(v))
     if not values:
         return []
-    loose_cards = [c for c in _bits(loose) if tv[c]]
+    if cache is None:
+        cache = {}
+    top = values[-1]
+    sums = cache.get(("sums", loose))
+    if sums is None or sums[0] < top:        # listed up to a lower total for another hand: list again
+        sums = cache[("sums", loose)] = (top, sets_by_total(loose, tv, top))
+    by_total = sums[1]
+    if cfg.subtract:                         # the loose cards by each value they count as
+        by_value = cache.get(("values", loose))
+        if by_value is None:
+            by_value = cache[("values", loose)] = {}
+            for c in _bits(loose):
+                for t in set(tv[c]):
+                    by_value.setdefault(t, []).append(c)
+    card_values = set(tv[card])
     out: set[int] = set()
     for v in values:
-        groups = _sets_of(loose_cards, tv, v)
         # the played card's own set: with loose cards (or alone, when it has the value)
         firsts: list[tuple[int, Build | None, int]] = []       # (table cards, build joined, sets so far)
-        for cv in set(tv[card]):
+        for cv in card_values:
             if cv == v:
                 firsts.append((0, None, 1))
-            elif cv < v:
-                firsts += [(g, None, 1) for g in _sets_of(loose_cards, tv, v - cv)]
+            elif 0 < cv < v:
+                firsts += [(g, None, 1) for g in by_total.get(v - cv, ())]
             if cfg.subtract:                         # the card laid on one loose card worth v more than it
-                firsts += [(1 << c, None, 1) for c in loose_cards if v + cv in tv[c]]
+                firsts += [(1 << c, None, 1) for c in by_value.get(v + cv, ())]
         options: list[tuple[int, Build | None, int]] = []
         for first in firsts:
             options.append(first)
@@ -149,24 +219,32 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
                     options.append((first[0] | b.cards, b, 2))
         if cfg.raise_:
             for b in builds:
-                if not b.fixed and b.value != v and any(b.value + cv == v for cv in tv[card]):
+                if not b.fixed and b.value != v and v - b.value in card_values:
                     options.append((b.cards, b, 1))      # raised: the build and the card make the new value
-                elif cfg.subtract and not b.fixed and any(b.value - cv == v for cv in tv[card]):
+                elif cfg.subtract and not b.fixed and b.value - v in card_values:
                     options.append((b.cards, b, 1))      # lowered: the build less the card is the new value
         standing = any(b.value == v for b in builds)
+        if cfg.one_per_value and standing:               # one build per value: a set of v joins the build of v
+            options = [o for o in options if o[1] is not None and o[1].value == v]
+        if not options:
+            continue
+        # further sets of the value: any union of disjoint sets of loose cards, each totalling it (a second
+        # set makes the build multiple, so without `multiple` the card's own set stands alone)
+        extras = [0]
+        if cfg.multiple:
+            extras = cache.get(("unions", loose, v))
+            if extras is None:
+                extras = cache[("unions", loose, v)] = _disjoint_unions(by_total.get(v, []), 0, loose)
+        stated = v << n_cards                            # the move's value bits (build_move)
         for cards, joined, sets in options:
-            if cfg.one_per_value and standing and (joined is None or joined.value != v):
-                continue                                 # one build per value: a set of v joins the build of v
-            for extra in _disjoint_unions(groups, cards):
-                total_sets = sets + len(_split_count(extra, groups))
-                if not (cards | extra):
-                    continue                             # the card alone: that is a trail, not a build
-                fixed = total_sets > 1 or (joined is not None and joined.fixed and joined.value == v)
-                if fixed and not cfg.multiple:
-                    continue
-                out.add(build_move(cards | extra, v, n_cards))
-                if len(out) > MAX_BUILD_MOVES:
-                    raise _too_many()
+            single = sets == 1 and not (joined is not None and joined.fixed and joined.value == v)
+            if cards and (single or cfg.multiple):
+                out.add(cards | stated)                  # the card's own set alone (with the build it joins)
+            for extra in extras:
+                if extra and not extra & cards:
+                    out.add(cards | extra | stated)      # more than one set: fixed
+            if len(out) > MAX_BUILD_MOVES:
+                raise _too_many("builds", loose)
     return sorted(out)
 
 
@@ -248,9 +326,10 @@ def capture_options(loose_sets: list[int], card_values, builds: list[Build], com
 
 
 def owner_allows(cfg: Config, seat: int, card: int, rest: int, mask: int,
-                 builds: list[Build]) -> str | None:
+                 builds: list[Build], held: set[int] | None = None) -> str | None:
     """None if the build's owner may make this move, else why not: the seat that owns a build may not
-    trail, nor play so as to keep no card of the value of a build it owns that the play leaves standing."""
+    trail, nor play so as to keep no card of the value of a build it owns that the play leaves standing.
+    `held`, when given, is the values of `rest`'s cards."""
     if not cfg.owner_must_act:
         return None
     own = [b for b in builds if b.owner == seat]
@@ -258,7 +337,8 @@ def owner_allows(cfg: Config, seat: int, card: int, rest: int, mask: int,
         return None
     if mask == 0 and not cfg.owner_may_trail:
         return "the owner of a build may not trail while it stands: capture, build or raise"
-    held = {v for c in _bits(rest) for v in cfg.hand_values[c]}
+    if held is None:
+        held = {v for c in _bits(rest) for v in cfg.hand_values[c]}
     for b in own:
         if b.cards & mask:
             continue                      # taken, or joined into the new build

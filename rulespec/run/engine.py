@@ -273,6 +273,7 @@ class Hand:
     cut_short: bool
     builds: list[_builds.Build]
     _build_cfg: _builds.Config | None
+    _build_view: tuple | None
     bidder: int | None
     bid: int | None
     bid_cards: int
@@ -326,12 +327,13 @@ class Hand:
         self.final_table = 0
         self._options_key = None
         self._options: dict[int, list[int]] = {}
-        self._legal = None                  # (seat, hand, table, moves, plays) of the last legal_moves()
+        self._legal = None                  # (seat, hand, table, moves, plays[, builds, whole hand]) of the last legal_moves()
         self.before, self.carried = _game_state(game, self.k, rules)   # the game around the hand
         self.cut_short = False              # ended before its last play: only the points made so far count
         self.builds: list[_builds.Build] = []  # the builds on the table (capture.builds; their cards are in table)
         spec = getattr(rules, "BUILDS", None)
         self._build_cfg = _builds.Config(spec) if spec is not None else None
+        self._build_view = None                # (state, _builds.TurnView) of the seat to play (_turn_view)
         spec = getattr(rules, "BID", None)
         self._bid_cfg = _bid.Config(spec) if spec is not None else None
         self.bidder = (dealer + 1) % seats if spec is not None else None   # the first player bids
@@ -779,34 +781,46 @@ class Hand:
         make or raise (masks with the value, builds.build_move); laying it (0); ascending. With `owner_rule`,
         without those the owner of a build may not make (builds.owner_allows)."""
         cfg, rules = self._build_cfg, self.rules
-        bit = 1 << card
-        built = 0
-        for b in self.builds:
-            built |= b.cards
-        loose = self.table & ~built
+        view = self._turn_view()
+        loose = view.loose
         try:
-            loose_sets = rules.captures(bit, loose, *self._moment()) if loose else []
+            loose_sets = rules.captures(1 << card, loose, *self._moment()) if loose else []
             caps = _builds.capture_options(loose_sets, cfg.hand_values[card], self.builds,
                                            getattr(rules, "COMBINE", "one"))
             if caps and rules.FORCED:
                 moves = caps
             else:
-                rest = self.hands[self.turn] & ~bit
-                moves = caps + _builds.build_options(cfg, card, rest, loose, self.builds, rules.N_CARDS) + [0]
+                moves = caps + self._listed_builds(card, view) + [0]
         except Exception as exc:
             _raise_located(exc, rules)
-        if owner_rule and cfg.owner_must_act and self._owner_can_act():
-            rest = self.hands[self.turn] & ~bit
+        if owner_rule and view.owner_binds:
+            rest = self.hands[self.turn] & ~(1 << card)
+            held = set(view.held_without(cfg, card, allowed_only=False))
             moves = [m for m in moves
-                     if _builds.owner_allows(cfg, self.turn, card, rest, m, self.builds) is None]
+                     if _builds.owner_allows(cfg, self.turn, card, rest, m, self.builds, held) is None]
         return sorted(moves)
 
-    def _owner_can_act(self) -> bool:
-        """Whether the seat to play holds a card of the value of every build it owns. The rules keep it so in
-        a real hand; a hand whose hidden cards a search redrew (with_hidden) may not, and there the owner's
-        rule cannot bind (it would leave no move at all)."""
-        held = {v for c in _lowbits(self.hands[self.turn]) for v in self._build_cfg.hand_values[c]}
-        return all(b.value in held for b in self.builds if b.owner == self.turn)
+    def _listed_builds(self, card: int, view: "_builds.TurnView") -> list[int]:
+        """builds.build_options for `card`; a table with more builds than the bound on memory lets list
+        (builds.MAX_BUILD_MOVES) is the located RuleFailed at the capture section, where builds are written."""
+        cfg, rules = self._build_cfg, self.rules
+        try:
+            return _builds.build_options(cfg, card, 0, view.loose, self.builds, rules.N_CARDS, cfg.table_cache(),
+                                         view.held_without(cfg, card))
+        except RulespecError as exc:
+            raise RuleFailed(f"this rule failed: {exc.message} (the hand is left as it was)",
+                             getattr(rules, "CAPTURE_SPAN", None)) from exc
+
+    def _turn_view(self) -> "_builds.TurnView":
+        """What every card of the seat to play shares in listing its build moves (builds.TurnView), made once
+        per state: the loose cards, the values the hand holds, whether the owner's rule binds."""
+        state = (self.turn, self.hands[self.turn], self.table, self.plays)
+        known = self._build_view
+        if known is not None and known[0] == state and known[1] == self.builds:
+            return known[2]
+        view = _builds.TurnView(self._build_cfg, self.turn, self.hands[self.turn], self.table, self.builds)
+        self._build_view = (state, list(self.builds), view)
+        return view
 
     def _options_as(self, card: int, wild_as: int | None) -> list[int]:
         """The card's capture sets with the wild card declared as `wild_as` (or not), 0 where it may be
@@ -842,8 +856,12 @@ class Hand:
         if self.rules.DECLARED_FIRST and pending:
             hand = pending
         if self._build_cfg is not None:
+            known = self._legal
+            if (known is not None and known[0] == self.turn and known[1] == hand and known[2] == self.table
+                    and known[4] == self.plays and known[5:] == (self.builds, self.hands[self.turn])):
+                return list(known[3])      # asked again for the same state (a turn's observer, then its bot)
             moves = [(c, m) for c in _lowbits(hand) for m in self._build_moves(c)]
-            self._legal = (self.turn, hand, self.table, moves, self.plays)
+            self._legal = (self.turn, hand, self.table, moves, self.plays, list(self.builds), self.hands[self.turn])
             return moves
         if self.rules.PILE:
             moves = self._pile_legal(hand)
