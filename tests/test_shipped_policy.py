@@ -1,6 +1,7 @@
 """The shipped MaskablePPO checkpoint (rulespec/policies/scopa-ppo.npz, issue 25 item 5): named `policy:scopa-ppo`
-from Python and the command line, it plays legal moves, enters `rulespec leaderboard`, and is refused for a game
-or seat count it was not trained for; an unknown name lists the shipped policies."""
+from Python and the command line, it plays legal moves, beats the random bot (and the same network with its
+weights shuffled does not), enters `rulespec leaderboard`, and is refused for a game or seat count it was not
+trained for; an unknown name lists the shipped policies."""
 import io
 import os
 import random
@@ -33,6 +34,7 @@ def scopa():
 
 
 def test_the_checkpoint_is_shipped_and_named(scopa):
+    import rulespec.interop.mlp  # noqa: F401  (from Python, an .npz policy plays once its reader is imported)
     assert "scopa-ppo" in shipped_policies()
     bot = make_bot("policy:scopa-ppo", random.Random(0))
     assert (bot.ruleset, bot.seats) == ("scopa", 2)
@@ -43,6 +45,41 @@ def test_the_checkpoint_is_shipped_and_named(scopa):
         bots = [bot, make_bot("random", random.Random(seed))]
         play_out(hand, bots if seed % 2 else bots[::-1])     # play_out refuses an illegal move
         assert hand.is_over
+
+
+MARGIN_DEALS = 100          # duplicate deals (200 hands) of the leaderboard's seed 0: the same games every run
+MARGIN = 0.25               # points a hand, with the 95% interval above zero besides
+
+
+def _against_random(spec: str) -> tuple[float, float]:
+    """`spec`'s mean points a hand against the random bot and the 95% half-width, as `rulespec leaderboard
+    scopa --bots SPEC,random --hands 100` measures them (duplicate deals, seed 0)."""
+    import rulespec.interop.mlp  # noqa: F401  (the .npz reader)
+    from rulespec.bots.leaderboard import cross_play
+    board = cross_play(rulespec.compile("scopa").module, [spec, "random"], hands=MARGIN_DEALS, seed=0)
+    return board.versus(spec, "random")
+
+
+def _beats_random(mean: float, half: float) -> bool:
+    return mean >= MARGIN and mean - half > 0
+
+
+def test_the_checkpoint_beats_the_random_bot():
+    mean, half = _against_random("policy:scopa-ppo")
+    assert _beats_random(mean, half), f"{mean:+.2f} ± {half:.2f} points a hand against random"
+
+
+def test_the_same_network_with_shuffled_weights_does_not(tmp_path):
+    """The margin above is the training's: each layer's weights and biases, shuffled (the same values, the same
+    shapes, in a random order), play no better than the random bot's margin allows."""
+    import numpy as np
+    from rulespec.interop.mlp import write_mlp
+    trained = make_bot("policy:scopa-ppo", random.Random(0))
+    rng = np.random.default_rng(0)
+    layers = [(rng.permutation(w.reshape(-1)).reshape(w.shape), rng.permutation(b)) for w, b in trained.layers]
+    write_mlp(layers, tmp_path / "shuffled.npz", ruleset="scopa", seats=2, activation=trained.activation)
+    mean, half = _against_random(f"policy:{tmp_path / 'shuffled.npz'}")
+    assert not _beats_random(mean, half), f"{mean:+.2f} ± {half:.2f} points a hand against random"
 
 
 def test_an_unknown_name_lists_the_shipped_policies(tmp_path, monkeypatch):

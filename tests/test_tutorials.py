@@ -83,3 +83,33 @@ def test_maskable_ppo_trains_saves_and_plays_as_a_policy_file(tmp_path, capsys):
         checked += 1
         obs, _, done, _, _ = env.step(int(action))
     assert checked >= 5
+
+
+def test_maskable_ppo_trains_on_the_vector_environment_and_its_file_computes_the_models_logits(tmp_path, capsys):
+    """--vector: MaskablePPO trains on the native vector environment (the tutorial's Vectorised, an SB3 VecEnv,
+    the hand's end and the ignored reset step included), and the exported file computes the actor's logits
+    themselves, not only its choices, on observations of every phase."""
+    pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed (pip install '.[tutorials]': "
+                                              "sb3-contrib and a CPU build of torch)")
+    import torch
+    from rulespec.bots.registry import make_bot
+    from rulespec.interop.vector import VectorEnv
+    path = tmp_path / "agent.npz"
+    got = _load("ppo_gymnasium").main(["--ruleset", "scopa", "--vector", "4", "--n-steps", "32", "--batch-size", "64",
+                                       "--timesteps", "256", "--net", "16,8", "--eval-hands", "2",
+                                       "--save", str(path)])
+    model = got["model"]
+    assert model.num_timesteps == 256 and got["hands"] == 2
+    out = capsys.readouterr().out
+    assert "MaskablePPO after 256 steps" in out and f"wrote {path}" in out
+    bot = make_bot(f"policy:{path}", random.Random(0))
+    assert [w.shape for w, _ in bot.layers] == [(16, 488), (8, 16), (41, 8)]
+    envs = VectorEnv("scopa", num_envs=8, seats=2)
+    obs, _ = envs.reset(seed=5)
+    for _ in range(30):
+        live = obs["action_mask"].any(axis=1)
+        x = obs["observation"][live]
+        with torch.no_grad():
+            ours = model.policy.action_net(model.policy.mlp_extractor.forward_actor(torch.as_tensor(x))).numpy()
+        assert np.allclose(bot.logits(x), ours, atol=1e-5)
+        obs, *_ = envs.step(envs.sample_actions())
