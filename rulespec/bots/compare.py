@@ -207,8 +207,9 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
 def _run_pairs(job: dict, chunks: list, workers: int | None, progress, engine: str, err) -> list[Paired]:
     """The chunks' Paired, in chunk order; a hand past one of the C's fixed lists plays the comparison again
     on the Python engine under auto (as simulate does)."""
-    from rulespec.bots.simulate import run_chunks
+    from rulespec.bots.simulate import replayed, run_chunks
     from rulespec.compiler.native import NativeLimit
+    progress = replayed(progress)
     try:
         return run_chunks(job, chunks, workers, progress, work=run_pair_chunk)[0]
     except NativeLimit as error:
@@ -216,6 +217,8 @@ def _run_pairs(job: dict, chunks: list, workers: int | None, progress, engine: s
             raise
         if err is not None:
             print(f"rulespec: using the Python engine: {error.headline()}", file=err)
+        if progress is not None:
+            progress.again()              # the hands the native chunks reported are not counted twice
         return run_chunks(dict(job, native=False), chunks, workers, progress, work=run_pair_chunk)[0]
 
 
