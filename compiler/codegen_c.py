@@ -1008,6 +1008,7 @@ RS_INLINE void sub_sync(uint64_t table) {
         ROW[0][PAD] = 1;                          /* no cards: one set, the empty one, totalling 0 */
     }
     uint64_t gone = sub_t & ~t, come = t & ~sub_t;
+    if (!(gone | come)) return;                   /* rows just reset for a table of no numbered card */
     uint64_t below = (UINT64_C(1) << rs_low(gone | come)) - 1;     /* the cards that keep their rows */
     int j = rs_popcount(t & below);
     for (uint64_t m = t & ~below; m; m &= m - 1, j++) {
