@@ -300,6 +300,11 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     w(f"#define N_BONUS {len(rs.hand_bonuses)}")
     w(f"#define LIMIT {tables.limit}")
     w(f"#define LANES {max(4, 1 << tables.limit.bit_length())}")
+    # The rows' counts: 16 bits, and no count of sets past MAX_SUBS to watch for, where no table of this
+    # deck can have more (half the vector work, and no check per row); else 32 bits, checked.
+    small = tables.sets_bound() <= MAX_SUBS and max(tables.sets_by_total()) <= 0xFFFF
+    w(f"typedef {'uint16_t' if small else 'int32_t'} RowT;")
+    w(f"#define ROW_CHECK {int(not small)}")
     # The arguments of the capture and event functions, in the order of the check stage's names.
     w("#define CARD_OPTIONS_MOMENT " + "".join(f"{_MOMENT[n]}, " for n in CAPTURE_NAMES
                                                  if n not in ("played", "table")))
@@ -359,6 +364,26 @@ class _Tables:
         self.max_value = max([v for v in self.values if v is not None] + [0])
         self.limit = max([self.max_value] + [k.total for k in rs.kinds if k.kind == "fifteen"])
 
+    def sets_by_total(self) -> list[int]:
+        """Per total 0..limit, at most how many sets of one table's numbered cards make it: every numbered
+        card of the deck, and one more for an index past the deck (the wild card as declared: a table never
+        holds more than one of them, beside the wild card itself, counted too)."""
+        count = [1] + [0] * self.limit
+        size = self.rs.deck.size
+        for i, v in enumerate(self.val[:size]):
+            if self.numbered[i]:
+                for s in range(self.limit, v - 1, -1):
+                    count[s] += count[s - v]
+        extra = {v for i, v in enumerate(self.val) if i >= size and self.numbered[i]}
+        if extra:
+            count = [count[s] + max((count[s - v] for v in extra if v <= s), default=0)
+                     for s in range(self.limit + 1)]
+        return count
+
+    def sets_bound(self) -> int:
+        """At most how many sets of one table's numbered cards total 0..limit (sub_row's MAX_SUBS check)."""
+        return sum(self.sets_by_total())
+
     def write(self, w) -> None:
         rs = self.rs
         n_all = len(self.val)
@@ -370,6 +395,7 @@ class _Tables:
         w(_array("uint8_t", "IDENTITY", list(range(rs.deck.size))))   # the deck before a shuffle
         numbered_mask = sum(1 << i for i in range(n_all) if self.numbered[i])
         w(f"#define NUMBERED_MASK {_u64(numbered_mask)}")
+        w(f"#define ALL_NUMBERED {int(all(self.numbered))}      /* every card index has a value */")
         w(_array("uint64_t", "VALUE_MASK", [_u64(sum(1 << i for i in range(n_all)
                                                          if self.numbered[i] and self.val[i] == v))
                                              for v in range(self.max_value + 1)]))
@@ -530,7 +556,7 @@ def _capture_function(w, rs, strings, aux):
       f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}uint64_t *out) {{")
     w("    " + " ".join(f"(void)v_{n};" for n in extra))
     w("    int64_t v = VAL[p];")
-    w("    int numbered = NUMBERED[p];")
+    w("    int numbered = ALL_NUMBERED || NUMBERED[p];")
     w("    int n = 0, n0;")
     w("    (void)n0; (void)v_played;")
     w("    /* a match: one table card of the same value (a card with no value: of the same rank) */")
@@ -582,12 +608,19 @@ def _capture_function(w, rs, strings, aux):
     w("}")
     if countable(rs):
         _count_function(w, rs, strings, aux, extra)
+        _pick_function(w, rs, strings, aux, extra)
     else:
-        w("/* (not COUNTABLE: every move is listed; card_count is never called) */")
+        w("/* (not COUNTABLE: every move is listed; card_count and card_pick are never called) */")
         w(f"RS_INLINE int card_count(int p, uint64_t v_played, uint64_t v_table, "
           f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}int n) {{")
         w("    (void)p; (void)v_played; (void)v_table; " + " ".join(f"(void)v_{n};" for n in extra))
         w("    return n;")
+        w("}")
+        w(f"RS_INLINE int card_pick(int p, uint64_t v_played, uint64_t v_table, "
+          f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}int r, uint64_t *capture) {{")
+        w("    (void)p; (void)v_played; (void)v_table; (void)r; (void)capture; "
+          + " ".join(f"(void)v_{n};" for n in extra))
+        w("    return 0;")
         w("}")
 
 
@@ -611,7 +644,7 @@ def _count_function(w, rs, strings, aux, extra):
       f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}int n) {{")
     w("    " + " ".join(f"(void)v_{n};" for n in extra))
     w("    int64_t v = VAL[p];")
-    w("    int numbered = NUMBERED[p];")
+    w("    int numbered = ALL_NUMBERED || NUMBERED[p];")
     w("    int k;")
     w("    (void)k; (void)v_played;")
     w("    uint64_t matches = v_table & MATCH_MASK[p];")
@@ -636,12 +669,70 @@ def _count_function(w, rs, strings, aux, extra):
     w("}")
 
 
+def _pick_function(w, rs, strings, aux, extra):
+    """card_pick: the r-th of card_options' sets in ascending order, found from the rows without listing them,
+    where every set offered is a set of numbered table cards making one of a few totals (a match and a sum
+    together: every set of the card's value; a fifteen: every set of its total); 0 where another kind applies
+    (the caller lists and sorts)."""
+    w("/* the r-th (from 0) of card_options' sets for card index p in ascending order, where the sets offered are")
+    w(" * those of the numbered table cards making one of a few totals (the caller ran sub_sync, and no declared")
+    w(" * wild card is on the table): 1 with *capture set; 0 where another kind applies (the caller lists them).")
+    w(" * Deciding each card of TAB from the highest: the sets without it come first, ROW[j] counting them. */")
+    w(f"RS_INLINE int card_pick(int p, uint64_t v_played, uint64_t v_table, "
+      f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}int r, uint64_t *capture) {{")
+    w("    " + " ".join(f"(void)v_{n};" for n in extra))
+    w("    int64_t v = VAL[p];")
+    w("    int numbered = ALL_NUMBERED || NUMBERED[p];")
+    w("    (void)v_played;")
+    w("    if (!numbered) return 0;")
+    w("    uint64_t matches = v_table & MATCH_MASK[p];")
+    w("    (void)matches;")
+    w(f"    int64_t T[{len(rs.kinds) + 1}];")
+    w("    int nt = 0, single = 0, several = 0;")
+    for i, k in enumerate(rs.kinds):
+        w(f"    /* capture kind {i + 1}: {k.kind} */")
+        cond = _kind_condition(rs, k, strings, aux)
+        if k.exclusive:                         # its sets alone where it offers any: listed by the caller
+            w(f"    if (({cond}) && matches) return 0;" if k.kind == "match" else f"    if ({cond}) return 0;")
+        elif k.kind == "match":                 # the numbered cards of the card's value, one at a time
+            w(f"    if ({cond}) single = 1;")
+        elif k.kind == "sum" and k.min_cards <= 2:
+            w(f"    if ({cond}) several = 1;")
+        elif k.kind == "fifteen" and k.min_cards <= 1:
+            w(f"    if ({cond}) T[nt++] = {k.total} - v;")
+        else:
+            w(f"    if ({cond}) return 0;")
+    w("    if (single != several) return 0;            /* one card or several of the value: not every set */")
+    w("    if (single) T[nt++] = v;")
+    w("    for (int i = 0; i < nt; i++) {")
+    w("        if (T[i] < 1 || T[i] > LIMIT) T[i] = -1;     /* no set makes it */")
+    w("        for (int j = 0; j < i; j++) if (T[i] > 0 && T[j] == T[i]) return 0;    /* one set offered twice */")
+    w("    }")
+    w("    uint64_t set = 0;")
+    w("    for (int j = tab_n - 1; j >= 0; j--) {")
+    w("        int64_t below = 0;                     /* the sets that leave TAB[j] out */")
+    w("        int open = 0;")
+    w("        for (int i = 0; i < nt; i++) {")
+    w("            if (T[i] > 0) { below += ROW[j][PAD + T[i]]; open = 1; }")
+    w("            else if (T[i] == 0) below++;         /* made: the set so far */")
+    w("        }")
+    w("        if (!open) break;                      /* every total made or passed: the set so far */")
+    w("        if (r < below) continue;")
+    w("        r -= (int)below;")
+    w("        set |= UINT64_C(1) << TAB[j];")
+    w("        for (int i = 0; i < nt; i++) if (T[i] >= 0) T[i] = T[i] >= TW[j] ? T[i] - TW[j] : -1;")
+    w("    }")
+    w("    *capture = set;")
+    w("    return 1;")
+    w("}")
+
+
 def _count_of(target: str, min_cards: int) -> str:
     """C for subsets_count(table, target, min_cards) where target is known to be within 1..LIMIT."""
     if min_cards <= 1:
         return f"ROW[tab_n][PAD + ({target})]"
     if min_cards == 2:
-        return f"ROW[tab_n][PAD + ({target})] - ONE[{target}]"
+        return f"ROW[tab_n][PAD + ({target})] - one_sets({target})"
     return f"subsets_count(v_table, {target}, {min_cards})"
 
 
@@ -758,13 +849,26 @@ static inline uint32_t rs_below(Rng *r, uint32_t n) {
     return v;
 }
 static inline double rs_random(Rng *r) { return (double)rs_bits(r, 53) * (1.0 / 9007199254740992.0); }
+/* rs_below(i + 1) for each i, drawn as rs_below draws; the pool kept in locals (a byte written to x could
+ * be *r's, so the compiler would otherwise reload it after every swap) */
 static inline void rs_shuffle(Rng *r, uint8_t *x, int len) {
+    uint64_t w = r->w;
+    int left = r->left;
     for (int i = len - 1; i > 0; i--) {
-        int j = (int)rs_below(r, (uint32_t)(i + 1));
-        uint8_t t = x[i]; x[i] = x[j]; x[j] = t;
+        int k = 32 - __builtin_clz((uint32_t)i);           /* bit_length(i): 1..31 */
+        uint64_t mask = (UINT64_C(1) << k) - 1, v;
+        do {
+            if (left < k) { w = rs_next(r); left = 64; }
+            v = w & mask; w >>= k; left -= k;
+        } while (v > (uint64_t)i);
+        uint8_t t = x[i]; x[i] = x[v]; x[v] = t;
     }
+    r->w = w; r->left = left;
 }
 """
+
+# capture sets one table may have (the prelude's MAX_SUBS, runtime.MAX_SUBSETS)
+MAX_SUBS = int(re.search(r"#define MAX_SUBS (\d+)", _PRELUDE).group(1))
 
 _HELPERS = r"""
 /* ---- helpers of the expressions and the capture kinds ---- */
@@ -860,30 +964,31 @@ static inline int rs_most(const int64_t *vals, int k, int64_t side) {
 }
 
 /* ---- capture sets by total ----
- * The table's numbered cards in the order they joined (TAB, their values TW), with prefix counts:
- * ROW[i][PAD + s] is how many sets of the first i cards total s (s = 0..LIMIT; the PAD zeros in front
- * serve a card worth more than the row). A card joining is one step, ROW[i + 1][s] = ROW[i][s] +
- * ROW[i][s - w]; cards leaving close up TAB and redo the rows from the first gap. A total's sets are
- * listed by a walk down the rows that enters only branches holding a set, in no particular order (the
- * callers sort). More than MAX_SUBS sets in all is an error, as the Python engine's runtime.subset_sums
- * makes it. */
+ * The table's numbered cards in card order (TAB, their values TW), with prefix counts: ROW[i][PAD + s]
+ * is how many sets of the first i cards total s (s = 0..LIMIT; the PAD zeros in front serve a card worth
+ * more than the row), ROW[i + 1][s] = ROW[i][s] + ROW[i][s - w]. When the table changes, the cards below
+ * the lowest that joined or left keep their places and rows; the rows from there on are made again. A
+ * total's sets are listed by a walk down the rows that enters only branches holding a set (the callers
+ * sort), or the r-th in ascending order found directly (card_pick: card order makes the rows count the
+ * sets below each card). More than MAX_SUBS sets in all is an error, as the Python engine's
+ * runtime.subset_sums makes it (ROW_CHECK 0: no table of the deck has so many, nor a count past RowT). */
 #define PAD LANES                          /* LANES: a row's totals 0..LIMIT, rounded up to a power of two */
 static uint64_t sub_t = ~UINT64_C(0);      /* the numbered table cards the rows are for */
 static int tab_n;
 static uint8_t TAB[N_ALL];
 static int TW[N_ALL];
-static int32_t ROW[N_ALL + 1][PAD + LANES];
-static int32_t ONE[LIMIT + 1];             /* per total: the one-card sets (a value is 1..MAX_VALUE <= LIMIT) */
-typedef int32_t RowVec __attribute__((vector_size(LANES * 4)));     /* a whole row (gcc and clang) */
+static RowT ROW[N_ALL + 1][PAD + LANES];
+typedef RowT RowVec __attribute__((vector_size(LANES * sizeof(RowT))));     /* a whole row (gcc and clang) */
 
 static inline void sub_row(int i) {
     int w = TW[i];                                /* 1..MAX_VALUE: within the PAD zeros */
-    const int32_t *a = ROW[i] + PAD;
+    const RowT *a = ROW[i] + PAD;
     RowVec x, y;
     memcpy(&x, a, sizeof x); memcpy(&y, a - w, sizeof y);
     x += y;
     memcpy(ROW[i + 1] + PAD, &x, sizeof x);
-    int32_t *b = ROW[i + 1] + PAD;
+    if (!ROW_CHECK) return;
+    RowT *b = ROW[i + 1] + PAD;
     /* totals past LIMIT are never asked for and only feed higher ones: kept 0, so that no count can
      * pass int32 (those up to LIMIT stop at the first row past MAX_SUBS, sub_sync) */
     for (int s = LIMIT + 1; s < LANES; s++) b[s] = 0;
@@ -899,30 +1004,25 @@ RS_INLINE void sub_sync(uint64_t table) {
     if (t == sub_t) return;
     if (sub_t == ~UINT64_C(0)) {
         tab_n = 0; sub_t = 0;
-        memset(ONE, 0, sizeof ONE);
         memset(ROW[0], 0, sizeof ROW[0]);
         ROW[0][PAD] = 1;                          /* no cards: one set, the empty one, totalling 0 */
     }
-    uint64_t gone = sub_t & ~t;
-    if (gone) {
-        int w = 0;
-        while (!(gone >> TAB[w] & 1)) w++;
-        int first = w;
-        for (int j = w; j < tab_n; j++) {
-            if (gone >> TAB[j] & 1) { ONE[TW[j]]--; continue; }
-            TAB[w] = TAB[j]; TW[w] = TW[j]; w++;
-        }
-        tab_n = w;
-        for (int j = first; j < tab_n; j++) sub_row(j);
-    }
-    for (uint64_t m = t & ~sub_t; m && !rs_err_code; m &= m - 1) {     /* none joins past MAX_SUBS */
+    uint64_t gone = sub_t & ~t, come = t & ~sub_t;
+    if (!(gone | come)) return;                   /* rows just reset for a table of no numbered card */
+    uint64_t below = (UINT64_C(1) << rs_low(gone | come)) - 1;     /* the cards that keep their rows */
+    int j = rs_popcount(t & below);
+    for (uint64_t m = t & ~below; m; m &= m - 1, j++) {
         int c = rs_low(m);
-        TAB[tab_n] = (uint8_t)c; TW[tab_n] = (int)VAL[c];
-        ONE[TW[tab_n]]++;
-        sub_row(tab_n++);
+        TAB[j] = (uint8_t)c; TW[j] = (int)VAL[c];
+        sub_row(j);
+        if (ROW_CHECK && rs_err_code) { sub_t = ~UINT64_C(0); return; }     /* none joins past MAX_SUBS */
     }
-    sub_t = rs_err_code ? ~UINT64_C(0) : t;
+    tab_n = j;
+    sub_t = t;
 }
+
+/* the one-card sets of the table (as sub_sync last saw it) totalling `total` (1 or more) */
+RS_INLINE int one_sets(int64_t total) { return total <= MAX_VALUE ? rs_popcount(sub_t & VALUE_MASK[total]) : 0; }
 
 /* the sets of the first i table cards totalling T (1 or more), each with `m` added (and `cards` more cards),
  * with at least min_cards cards: appended to out (count: only counted). Each set is found once, by its
@@ -946,7 +1046,7 @@ RS_INLINE int subsets_count(uint64_t table, int64_t target, int min_cards) {
     (void)table;                              /* the rows are the table's: the caller ran sub_sync */
     if (target < 1 || target > LIMIT) return 0;
     if (min_cards <= 1) return ROW[tab_n][PAD + target];
-    if (min_cards == 2) return ROW[tab_n][PAD + target] - ONE[target];
+    if (min_cards == 2) return ROW[tab_n][PAD + target] - one_sets(target);
     return sub_walk(tab_n, (int)target, 0, 0, min_cards, 0, 0, 1);
 }
 
@@ -954,7 +1054,7 @@ RS_INLINE int subsets_count(uint64_t table, int64_t target, int min_cards) {
 RS_INLINE int subsets_into(uint64_t table, int64_t target, int min_cards, uint64_t *out, int n) {
     (void)table;                              /* the rows are the table's: the caller ran sub_sync */
     if (target < 1 || target > LIMIT || !ROW[tab_n][PAD + target]) return n;
-    if (min_cards == 2 && ROW[tab_n][PAD + target] == ONE[target]) return n;     /* only single cards */
+    if (min_cards == 2 && ROW[tab_n][PAD + target] == one_sets(target)) return n;     /* only single cards */
     return sub_walk(tab_n, (int)target, 0, 0, min_cards, out, n, 0);
 }
 
@@ -1186,8 +1286,14 @@ RS_INLINE void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture)
     if (CAPS[j] == 0 || (!FORCED && r == 0)) { *card = c; *capture = 0; return; }
     uint64_t table = eff(h, h->table);
     sub_sync(table);                              /* as count_moves left it: a comparison */
+    *card = c;
+    /* the r-th capture found from the rows, where the card's sets allow it and the sets are the real
+     * cards' (a declared wild card on the table is another index there: listed and sorted) */
+    int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
+    if (!(h->wild_as >= 0 && (h->table & WILD_BIT)) &&
+        card_pick(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT FORCED ? r : r - 1, capture)) return;
     card_moves(h, seat, c, table);
-    *card = c; *capture = OPT[r];
+    *capture = OPT[r];
 }
 
 /* ---- declarations: bots/policy.py best_declarations over Hand.bonus_options ---- */

@@ -346,7 +346,7 @@ def _loadable(fd: int) -> str:
 
 _BATCH_FIELDS = ("hands", "plays", "decisions", "legal_moves", "hand_wins", "outcomes", "sums", "squares", "events",
                  "per_hand", "trace", "games", "game_hands", "game_wins", "fired", "fired_hands", "fired_points",
-                 "captures", "sweeps")
+                 "captures", "sweeps", "raw")
 
 
 
@@ -368,6 +368,7 @@ class Batch:
                                                squares, events, per_hand, trace, games, game_hands, game_wins,
                                                fired, fired_hands, fired_points, captures, sweeps)):
             setattr(self, name, value)
+        self.raw = None
 
 
 # rs_simulate's error codes (codegen_c.ERRORS): the message, and whether it is a limit of the C's lists.
@@ -480,12 +481,14 @@ class Native:
 
     def run(self, seed: int, first: int, count: int, seats: int, *, per_hand: bool = False,
             trace_cap: int = 0, events: bool = False, bots: list[str] | None = None, games: bool = False,
-            pairs: bool = False) -> Batch:
+            pairs: bool = False, raw: bool = False) -> Batch:
         """Play hands (or, `games`, whole games) first..first+count-1 of the run `seed` with `seats` players,
         `bots` per seat (random or greedy; None: random); per hand rows, a move trace; `events`: simulate's
         per-event figures, captures and play events per hand. `pairs` (hands, with `per_hand`): each row also
         has what a paired comparison reads (bots/compare.py): "fired", per (side, event) that fired its
-        (times, points), and "kept", the kept deal's first round (the table laid, each seat's hand)."""
+        (times, points), and "kept", the kept deal's first round (the table laid, each seat's hand). `raw` (with
+        `per_hand`): the rows as the C wrote them instead, batch.raw = (rows, their stride, pair rows, their
+        stride: rs_play's and rs_pair_rows' layouts; no pair rows without `pairs`), per_hand None."""
         lay = self.meta
         if pairs and (games or not per_hand):
             raise ValueError("pairs are rows of single hands: per_hand=True, games=False")
@@ -549,7 +552,7 @@ class Native:
         events = {name: a[pos + i] for i, name in enumerate(lay.events)}
         pos += ne
         rows = None
-        if per_hand:
+        if per_hand and not raw:
             rows = []
             for h in range(phl.value):
                 r = ph[h * stride:(h + 1) * stride]
@@ -568,6 +571,8 @@ class Native:
             if trace_cap else None
         batch = Batch(a[0], a[1], a[2], a[3], wins, outcomes, sums, squares, events, rows, trace,
                       gagg[0], gagg[1], list(gagg[2:]))
+        if per_hand and raw:
+            batch.raw = (ph[:phl.value * stride], stride, pr[:pstride * count] if pairs else [], pstride)
         if ev is not None:
             _unpack_events(batch, list(ev), k, lay.events, len(lay.events))
         return batch

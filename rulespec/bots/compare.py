@@ -15,6 +15,7 @@ depend on (seed, hands) only, never on the number of workers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import mul, sub
 
 from rulespec.bots.policy import play_out
 from rulespec.bots.registry import make_bot, parse_bots
@@ -56,6 +57,16 @@ class Paired:
                     key = (side, name, what)
                     self.fired_sq[key] = self.fired_sq.get(key, 0) + (v[k] - b[k]) ** 2
 
+    def add_fired_columns(self, side: int, name: str, what: str, base: list[int], variant: list[int]) -> None:
+        """Many paired hands' times fired or points brought (`what`) of one event and side at once, as add_fired
+        adds them hand by hand (the hands counted by `add_columns`' caller)."""
+        d = list(map(sub, variant, base))
+        for which, x in (("base", sum(base)), ("variant", sum(variant)), ("diff", sum(d))):
+            key = (side, name, what, which)
+            self.fired[key] = self.fired.get(key, 0) + x
+        key = (side, name, what)
+        self.fired_sq[key] = self.fired_sq.get(key, 0) + sum(map(mul, d, d))
+
     def fired_mean(self, which: str, side: int, name: str, what: str) -> float:
         return self.fired.get((side, name, what, which), 0) / self.hands if self.hands else 0.0
 
@@ -77,6 +88,16 @@ class Paired:
                 self.variant[key] = self.variant.get(key, 0) + v
                 self.diff[key] = self.diff.get(key, 0) + (v - b)
                 self.diff_sq[key] = self.diff_sq.get(key, 0) + (v - b) ** 2
+
+    def add_columns(self, side: int, cat: str, base: list[int], variant: list[int]) -> None:
+        """Many paired hands' points of one side and category at once (a hand the deal ended: 0), as add adds
+        them hand by hand; the caller counts the hands in `hands`."""
+        d = list(map(sub, variant, base))
+        key = (side, cat)
+        self.base[key] = self.base.get(key, 0) + sum(base)
+        self.variant[key] = self.variant.get(key, 0) + sum(variant)
+        self.diff[key] = self.diff.get(key, 0) + sum(d)
+        self.diff_sq[key] = self.diff_sq.get(key, 0) + sum(map(mul, d, d))
 
     def merge(self, other: "Paired") -> None:
         self.hands += other.hands
@@ -207,8 +228,9 @@ def compare(variant, base, *, hands: int, seed: int = 0, seats: int | None = Non
 def _run_pairs(job: dict, chunks: list, workers: int | None, progress, engine: str, err) -> list[Paired]:
     """The chunks' Paired, in chunk order; a hand past one of the C's fixed lists plays the comparison again
     on the Python engine under auto (as simulate does)."""
-    from rulespec.bots.simulate import run_chunks
+    from rulespec.bots.simulate import replayed, run_chunks
     from rulespec.compiler.native import NativeLimit
+    progress = replayed(progress)
     try:
         return run_chunks(job, chunks, workers, progress, work=run_pair_chunk)[0]
     except NativeLimit as error:
@@ -216,6 +238,8 @@ def _run_pairs(job: dict, chunks: list, workers: int | None, progress, engine: s
             raise
         if err is not None:
             print(f"rulespec: using the Python engine: {error.headline()}", file=err)
+        if progress is not None:
+            progress.again()              # the hands the native chunks reported are not counted twice
         return run_chunks(dict(job, native=False), chunks, workers, progress, work=run_pair_chunk)[0]
 
 

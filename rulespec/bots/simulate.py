@@ -240,6 +240,31 @@ def _cpu_seconds() -> float:
     return time.process_time()
 
 
+class Replayed:
+    """A progress callback for a run that may be played again from its start (auto's fallback to the Python
+    engine after a hand passed one of the C's fixed lists): after `again()`, the units the first run
+    already reported are not reported a second time, so that a bar counts every unit once."""
+
+    def __init__(self, progress) -> None:
+        self.progress, self.reported, self.owed = progress, 0, 0
+
+    def __call__(self, k: int) -> None:
+        skip = min(k, self.owed)
+        self.owed -= skip
+        if k > skip:
+            self.reported += k - skip
+            self.progress(k - skip)
+
+    def again(self) -> None:
+        """The run starts again: its first units, as many as were reported, were counted already."""
+        self.owed = self.reported
+
+
+def replayed(progress) -> Replayed | None:
+    """`progress` wrapped in a Replayed (None stays None)."""
+    return Replayed(progress) if progress is not None else None
+
+
 def run_chunks(job: dict, chunks: list[tuple[int, int]], workers: int | None, progress, work=None) -> tuple[list, int]:
     """Run `work(job, a, b)` (default: run_chunk) for every chunk; (the parts in chunk order, processes used).
 

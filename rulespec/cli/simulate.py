@@ -118,7 +118,9 @@ def run(args, out, err) -> int:
 
         def simulate(ref, progress=None, **run):  # noqa: F811 - the native engine stands in
             nonlocal engine
+            from rulespec.bots.simulate import replayed
             from rulespec.compiler.native import NativeLimit
+            progress = replayed(progress)
             try:
                 if (args.workers or 1) > 1 or args.backend == "ray" or any(b.startswith("ismcts") for b in bots):
                     # Batches spread over processes or Ray tasks, each loading the library from the cache.
@@ -132,6 +134,8 @@ def run(args, out, err) -> int:
                     raise
                 print(f"rulespec: using the Python engine: {error.headline()}", file=err)
                 engine = "python"
+                if progress is not None:
+                    progress.again()      # the units the native batches reported are not counted twice
                 return on_python(ref, progress=progress, **run)
     if args.json or not err.isatty():
         stats = simulate(args.ruleset, **run)
