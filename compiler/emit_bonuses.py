@@ -59,18 +59,24 @@ def bonus_classes(rs: Ruleset) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _condition(w: Writer, rs: Ruleset, fn: str, params: str, doc: str, expr, names) -> None:
+    """A generated function `fn(params)` returning a ruleset condition, located at the expression."""
+    with w.at(expr.span):
+        w(f"def {fn}({params}):")
+        w(f'    """{doc}"""')
+        with w.block():
+            w.where(expr)
+            w(f"return {emit_rule(rs, expr, names)}")
+    w()
+    w()
+
+
 def emit_hand_bonuses(w: Writer, rs: Ruleset, plan: Plan) -> None:
     entries = []
     for i, b in enumerate(rs.hand_bonuses.values()):
         fn = f"_bonus_{i}"
-        with w.at(b.when.span):
-            w(f"def {fn}(cards, hand, round, last_round):")
-            w(f'    """Hand bonus {b.name!r}: whether the declared cards make it."""')
-            with w.block():
-                w.where(b.when)
-                w(f"return {emit_rule(rs, b.when, BONUS_NAMES)}")
-        w()
-        w()
+        _condition(w, rs, fn, "cards, hand, round, last_round", f"Hand bonus {b.name!r}: whether the declared "
+                   f"cards make it.", b.when, BONUS_NAMES)
         entries.append(f"    {b.name!r}: _rt.BonusSpec({fn}, {b.size}, {b.points}, {b.category!r}, {b.wild!r}, "
                        f"{tuple(b.excluded_by)!r}, {tuple(b.shares_cards_with)!r}, {tuple(b.rounds)!r}, "
                        f"{b.unique_by!r}),")
@@ -85,14 +91,8 @@ def emit_hand_bonuses(w: Writer, rs: Ruleset, plan: Plan) -> None:
         if b.open_when is None:
             continue
         fn = f"_bonus_open_{i}"
-        with w.at(b.open_when.span):
-            w(f"def {fn}(game_score, rival_score):")
-            w(f'    """Hand bonus {b.name!r}: whether it may be declared at these game scores."""')
-            with w.block():
-                w.where(b.open_when)
-                w(f"return {emit_rule(rs, b.open_when, RUNNING_NAMES)}")
-        w()
-        w()
+        _condition(w, rs, fn, "game_score, rival_score", f"Hand bonus {b.name!r}: whether it may be declared "
+                   f"at these game scores.", b.open_when, RUNNING_NAMES)
         opens.append(f"    {b.name!r}: {fn},")
     w("BONUS_OPEN = {")
     for e in opens:
