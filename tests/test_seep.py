@@ -75,3 +75,19 @@ def test_the_bidder_is_the_player_after_the_dealer_and_bids_first(seep):
     from rulespec.run.engine import Hand, shuffled_source
     hand = Hand(seep.module, 4, 2, shuffled_source(52, random.Random(4)))
     assert hand.current_seat == 3 == hand.bidder and all(card == BID_MOVE for card, _ in hand.legal_moves())
+
+
+# A rule of pagat's the engine does not play yet (docs/fishing-family.md, Seep, "Owners"): a house cemented by
+# the owner's partner keeps its owner (an opponent who cements it becomes a second owner). An outsider's
+# transcript written from pagat's rules, kept apart from tests/golden until the engine plays it. It must fail
+# on the owner, and only there: another failure fails this test, and so does the file replaying (then the
+# rule is played: move the file to tests/golden/seep and drop this test).
+def test_a_partner_cementing_a_house_leaves_its_owner():
+    from pathlib import Path
+
+    from rulespec.transcripts.replay import replay
+    result = replay(Path(__file__).parent / "not_yet" / "seep" / "a-partner-cements-the-house.yaml")
+    assert not result.ok, "the engine now plays pagat's owners: move the transcript to tests/golden/seep"
+    assert result.failures and all("owned by seat 2" in f for f in result.failures), result.failures
+    pytest.xfail("a cemented house has one owner here: the last seat to make, raise or add to it (pagat: a "
+                 "partner's set leaves the owner; an opponent's adds one)")
