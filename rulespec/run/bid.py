@@ -44,7 +44,7 @@ def keeps_bid(cfg: Config, bid: int, card: int, mask: int, n_cards: int, held: i
     """Whether the move (card, mask) keeps a bid of `bid` that binds the first play: a build of the value
     bid, or (not building) a card of that value, which captures or is laid. `held` is the cards the bidder bid
     on: the rest are dealt after its first play, so the card played is one of them, and a build of the value
-    bid keeps another of them of that value (pagat's Seep: "Deal", the bidder plays from its first four)."""
+    bid keeps another of them of that value (docs/language.md, "A bid before play")."""
     if cfg.binds != "first_play":
         return True
     if not held >> card & 1:
