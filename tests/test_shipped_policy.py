@@ -2,7 +2,6 @@
 from Python and the command line, it plays legal moves, beats the random bot (and the same network with its
 weights shuffled does not), enters `rulespec leaderboard`, and is refused for a game or seat count it was not
 trained for; an unknown name lists the shipped policies."""
-import io
 import os
 import random
 import subprocess
@@ -14,18 +13,12 @@ import pytest
 import rulespec
 from rulespec.bots.registry import make_bot
 from rulespec.bots.shipped import shipped_policies
-from rulespec.cli.main import run
+from tests.test_leaderboard import _cli
 from rulespec.errors import RulespecError
 
 pytest.importorskip("numpy")      # the .npz checkpoint plays through numpy (the rl extra)
 
 ROOT = Path(rulespec.__file__).resolve().parent.parent
-
-
-def _cli(argv):
-    out, err = io.StringIO(), io.StringIO()
-    code = run(argv, out, err)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ Python engine does: the same seed plays the same hands on both.
 """
 from __future__ import annotations
 
-from rulespec.bots.stats import Stats
+from rulespec.bots.stats import Stats, add_counts
 from rulespec.errors import RulespecError, printable
 
 ENGINES = ("python", "native", "auto")
@@ -125,21 +125,15 @@ def simulate_native(nat, *, hands: int | None = None, games: int | None = None, 
         stats.plays += b.plays
         stats.decisions += b.decisions
         stats.legal_moves += b.legal_moves
-        for name, k in b.outcomes.items():
-            stats.outcomes[name] = stats.outcomes.get(name, 0) + k
-        for key, v in b.sums.items():
-            stats.sums[key] = stats.sums.get(key, 0) + v
-        for key, v in b.squares.items():
-            stats.squares[key] = stats.squares.get(key, 0) + v
+        for mine, theirs in ((stats.outcomes, b.outcomes), (stats.sums, b.sums), (stats.squares, b.squares),
+                             (stats.captures, b.captures), (stats.sweeps, b.sweeps)):
+            add_counts(mine, theirs)
         stats.hand_wins = [a + w for a, w in zip(stats.hand_wins, b.hand_wins)]
         for key, v in b.fired.items():
             stats.fired[key] = stats.fired.get(key, 0) + v
             stats.fired_hands[key] = stats.fired_hands.get(key, 0) + b.fired_hands.get(key, 0)
             stats.fired_points[key] = stats.fired_points.get(key, 0) + \
                 (b.fired_points.get(key, 0) if scores.get(key[1]) else 0)
-        for mine, theirs in ((stats.captures, b.captures), (stats.sweeps, b.sweeps)):
-            for key, v in theirs.items():
-                mine[key] = mine.get(key, 0) + v
         if games is not None:
             stats.games += b.games
             stats.game_hands += b.game_hands

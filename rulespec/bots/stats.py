@@ -26,6 +26,12 @@ _STATS_FIELDS = ("sides", "seats", "categories", "hands", "plays", "decisions", 
                  "fired", "fired_hands", "fired_points", "captures", "sweeps")
 
 
+def add_counts(into: dict, other: dict) -> None:
+    """Add `other`'s counts into `into`, key by key."""
+    for k, v in other.items():
+        into[k] = into.get(k, 0) + v
+
+
 class Stats:
     """Integer sums over hands (and games) that merge exactly; means and 95% intervals from them.
 
@@ -202,16 +208,9 @@ class Stats:
     def merge(self, other: "Stats") -> None:
         for name in ("hands", "plays", "decisions", "legal_moves", "games", "game_hands"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for k, v in other.outcomes.items():
-            self.outcomes[k] = self.outcomes.get(k, 0) + v
-        for k, v in other.sums.items():
-            self.sums[k] = self.sums.get(k, 0) + v
-        for k, v in other.squares.items():
-            self.squares[k] = self.squares.get(k, 0) + v
-        for name in ("totals", "lengths", "scored", "fired", "fired_hands", "fired_points", "captures", "sweeps"):
-            mine = getattr(self, name)
-            for k, v in getattr(other, name).items():
-                mine[k] = mine.get(k, 0) + v
+        for name in ("outcomes", "sums", "squares", "totals", "lengths", "scored", "fired", "fired_hands",
+                     "fired_points", "captures", "sweeps"):
+            add_counts(getattr(self, name), getattr(other, name))
         self.hand_wins = [a + b for a, b in zip(self.hand_wins, other.hand_wins)]
         self.game_wins = [a + b for a, b in zip(self.game_wins, other.game_wins)]
 
