@@ -130,6 +130,46 @@ def test_a_written_deal_with_nothing_to_bid_must_be_marked_redeal(rules):
         Hand(rules, 2, 1, DealSource(rounds=rounds))
 
 
+def _short_void(rules, first, table=None, other=None, redeal=True):
+    """A thrown-in round 1 written short (the cards bid on, maybe the table and seat 1), then a full deal."""
+    idx = list(rules.CARD_NAMES).index
+    hands = {0: [idx(c) for c in first]}
+    if other is not None:
+        hands[1] = [idx(c) for c in other]
+    void = ExplicitRound([idx(c) for c in table] if table else None, hands, redeal)
+    return [void] + _rounds(rules, ["3H", "9C", "KD", "5S"], ["JC", "2D", "QH", "7H"])
+
+
+def test_a_thrown_in_round_may_list_only_the_cards_bid_on(rules):
+    # pagat's Seep: the bidder sees 4 cards; with none of 9 or more they are thrown in before the rest is dealt,
+    # so a transcript may give just those four (the table and the other cards were never seen)
+    for table in (None, ["3H", "9C", "KD", "5S"]):
+        hand = Hand(rules, 2, 1, DealSource(rounds=_short_void(rules, ["AC", "2D", "3C", "7H"], table)))
+        assert hand.dealer_events == ["no_bid"]
+        assert hand.bid_log[0] == mask_of(rules, "AC", "2D", "3C", "7H")            # the cards bid on, as written
+        assert hand.hands[0] >> card_of(rules, "JC") & 1 and hand.legal_moves() == [(BID_MOVE, 11), (BID_MOVE, 12)]
+
+
+def test_a_short_thrown_in_round_is_refused_where_it_leaves_out_what_decides(rules, tmp_path):
+    with pytest.raises(RulespecError, match="may list only the cards bid on: seat 0's first 4 cards, or all 12; "
+                                            "the transcript gives 3"):
+        Hand(rules, 2, 1, DealSource(rounds=_short_void(rules, ["AC", "2D", "3C"])))
+    with pytest.raises(RulespecError, match="a seat it lists gets all 12; seat 1 gets 2"):
+        Hand(rules, 2, 1, DealSource(rounds=_short_void(rules, ["AC", "2D", "3C", "7H"], other=["4C", "5C"])))
+    with pytest.raises(RulespecError, match=r"do not throw this deal in \(seat 0 can bid 9 on "):
+        Hand(rules, 2, 1, DealSource(rounds=_short_void(rules, ["AC", "2D", "3C", "9H"])))
+    with pytest.raises(RulespecError, match="lays 4 table cards, the transcript gives 0"):  # not thrown in: every card is needed
+        Hand(rules, 2, 1, DealSource(rounds=_short_void(rules, ["AC", "2D", "3C", "7H"], redeal=False)))
+    # a deal check reads the table: then the table must be written
+    checked = compile_ruleset(_ruleset(tmp_path, text=BIDDING.replace(
+        "capture:\n", "deal_checks:\n  - {name: kings, when: 'count(table, rank == \"K\") >= 3', result: redeal}\n"
+        "capture:\n", 1))).module
+    with pytest.raises(RulespecError, match="list its 4 table cards, which the ruleset's deal checks read"):
+        Hand(checked, 2, 1, DealSource(rounds=_short_void(checked, ["AC", "2D", "3C", "7H"])))
+    hand = Hand(checked, 2, 1, DealSource(rounds=_short_void(checked, ["AC", "2D", "3C", "7H"], ["3H", "9C", "KD", "5S"])))
+    assert hand.dealer_events == ["no_bid"]
+
+
 # -- what the bid binds ------------------------------------------------------------------------------
 
 def test_the_bid_binds_the_first_play_to_its_value(rules):

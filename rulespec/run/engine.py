@@ -507,8 +507,54 @@ class Hand:
             self.round_pending = False
             self._lay_round()
 
+    def _complete_void_round(self, given: "ExplicitRound", seat_cards: int, table_cards: int) -> "ExplicitRound":
+        """A first round marked thrown in (`redeal: true`) in a ruleset with a bid may list only what decides
+        that it is thrown in: the bidder's first cards (the cards bid on), the table where a deal check reads
+        it, and any other seat whole or not at all. The cards it leaves out are nobody's to see or play:
+        they are dealt from the cards it does not list, lowest first. A round that lists everything, or is
+        not thrown in, or is not the first, is returned as it is."""
+        cfg = self._bid_cfg
+        if cfg is None or not given.redeal or self.round != 1:
+            return given
+        hands = given.hands
+        table = list(given.table or ())
+        short = len(table) != table_cards or any(len(hands.get(s, ())) != seat_cards for s in range(self.n))
+        if not short:
+            return given
+        first = cfg.after_cards
+        mine = list(hands.get(self.bidder, ()))
+        if len(mine) not in (first, seat_cards):
+            raise RulespecError(f"round 1 is thrown in (redeal: true) and may list only the cards bid on: seat "
+                                f"{self.bidder}'s first {first} cards, or all {seat_cards}; the transcript gives "
+                                f"{len(mine)}", given.span)
+        for seat in range(self.n):
+            got = len(hands.get(seat, ()))
+            if seat != self.bidder and got not in (0, seat_cards):
+                raise RulespecError(f"round 1 is thrown in (redeal: true): it may leave a seat's cards out, but "
+                                    f"a seat it lists gets all {seat_cards}; seat {seat} gets {got}", given.span)
+        if len(table) not in (0, table_cards):
+            raise RulespecError(f"round 1 is thrown in (redeal: true): it may leave the table out, but a table it "
+                                f"lists has all {table_cards} cards; the transcript gives {len(table)}", given.span)
+        if not table and getattr(self.rules, "DEAL_CHECK_SPANS", True):
+            raise RulespecError(f"round 1 is thrown in (redeal: true): list its {table_cards} table cards, which "
+                                f"the ruleset's deal checks read", given.span)
+        if self.rules.DEAL_OUTCOMES and any(len(hands.get(s, ())) != seat_cards for s in range(self.n)):
+            raise RulespecError(f"round 1 is thrown in (redeal: true): list every seat's {seat_cards} cards, which "
+                                f"the ruleset's outcomes at the deal read", given.span)
+        listed = 0
+        for c in table + [c for cards in hands.values() for c in cards]:
+            listed |= 1 << c
+        spare = iter([c for c in range(self.rules.N_CARDS) if not (listed | self.source.seen) >> c & 1])
+        filled = {seat: list(hands.get(seat, ())) for seat in range(self.n)}
+        for seat in range(self.n):
+            filled[seat] += [next(spare) for _ in range(seat_cards - len(filled[seat]))]
+        table = table or [next(spare) for _ in range(table_cards)]
+        extra = {s: cards for s, cards in hands.items() if not 0 <= s < self.n}
+        return ExplicitRound(table, {**filled, **extra}, given.redeal, given.span)
+
     def _lay_explicit(self, given: "ExplicitRound", seat_cards: int, table_cards: int) -> None:
         """Lay a round written out in a transcript, checking it against the schedule."""
+        given = self._complete_void_round(given, seat_cards, table_cards)
         names = self.rules.CARD_NAMES
         got_table = len(given.table or ())
         if got_table != table_cards:
@@ -559,8 +605,13 @@ class Hand:
             explicit = self.source.rounds is not None
             if check is None:
                 if explicit and self.redeal_marked:
+                    why = ""
+                    if self._bid_cfg is not None:
+                        values = ", ".join(map(str, _bid.bid_values(self._bid_cfg, self.bid_cards)))
+                        why = (f" (seat {self.bidder} can bid {values} on "
+                               f"{self.rules.card_names(self.bid_cards)})")
                     raise RulespecError("this round is marked redeal: true, but the rules do not throw this "
-                                        "deal in", self.source.rounds[self.source.round_no - 1].span)
+                                        "deal in" + why, self.source.rounds[self.source.round_no - 1].span)
                 break
             name, result, event = check
             ends_game = result == "dealer_wins" or (
