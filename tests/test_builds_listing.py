@@ -111,7 +111,7 @@ def _random_position(rng, cfg, n_cards):
         value = min(_totals(own, cfg.table_values))
         if cfg.allowed(value) and all(b.value != value for b in table_builds):
             loose &= ~mask
-            table_builds.append(Build(mask, value, rng.randint(0, 1), rng.random() < 0.3))
+            table_builds.append(Build(mask, value, (rng.randint(0, 1),), rng.random() < 0.3))
     return card, rest, loose, table_builds
 
 
