@@ -30,6 +30,8 @@ def emit_builds(w: Writer, rs: Ruleset, plan: Plan) -> None:
         spec["one_per_value"] = True
     if b.owner_may_trail:
         spec["owner_may_trail"] = True
+    if b.owners != "last":
+        spec["owners"] = b.owners
     with w.at(b.span):
         w(f"BUILDS = {spec!r}")
     w()

@@ -78,7 +78,7 @@ def test_a_card_builds_a_value_its_player_holds(rules):
         hand.play(0, card_of(rules, "5D"), _build(rules, 14, "9C"))
     hand.play(0, card_of(rules, "5D"), _build(rules, 8, "3H"))
     (b,) = hand.builds
-    assert (b.cards, b.value, b.owner, b.fixed) == (mask_of(rules, "5D", "3H"), 8, 0, False)
+    assert (b.cards, b.value, b.owners, b.fixed) == (mask_of(rules, "5D", "3H"), 8, (0,), False)
     assert hand.table == mask_of(rules, "5D", "3H", "9C", "KD", "QS")       # the build's cards lie on the table
 
 
@@ -113,7 +113,7 @@ def test_anyone_holding_the_new_value_raises_a_single_build(rules):
     hand.play(0, card_of(rules, "5D"), _build(rules, 8, "3H"))
     hand.play(1, card_of(rules, "AC"), _build(rules, 9, "5D", "3H"))      # 8 + A = 9; seat 1 holds 9H
     (b,) = hand.builds
-    assert (b.value, b.owner, b.fixed) == (9, 1, False)
+    assert (b.value, b.owners, b.fixed) == (9, (1,), False)
     assert b.cards == mask_of(rules, "5D", "3H", "AC")
 
 
@@ -135,7 +135,7 @@ def test_a_card_of_the_value_added_to_a_build_makes_it_multiple(rules):
     hand.play(1, card_of(rules, "6C"), 0)
     hand.play(0, card_of(rules, "8D"), _build(rules, 8, "5D", "3H"))      # "still building 8": a second set
     (b,) = hand.builds
-    assert (b.value, b.owner, b.fixed) == (8, 0, True)
+    assert (b.value, b.owners, b.fixed) == (8, (0,), True)
 
 
 def test_the_owner_of_a_build_may_not_trail_while_it_stands(rules):
@@ -307,6 +307,20 @@ def test_a_transcript_table_that_misses_a_build_fails(tmp_path):
     assert not result.ok and "also holds build of 9" in result.failures[0]
 
 
+def test_a_transcript_build_owner_is_a_seat_or_a_list_of_seats(tmp_path):
+    # docs/transcripts.md: `owner:` a seat, or the list of a build's owners (capture.builds.owners), any order
+    table = "[9C, KD, QS, {{build: [5D, 3H, AC], value: 9, owner: {}}}]"
+    assert replay(_transcript(tmp_path, expect_table=table.format("[1]"))).ok
+    result = replay(_transcript(tmp_path, expect_table=table.format("[1, 0]")))
+    assert not result.ok and "owned by seats 0 and 1; the table has build of 9 [3H, 5D, AC] owned by seat 1" \
+        in result.failures[0], result.failures
+    for bad, said in (("[1, x]", "expected an integer, found 'x'"), ("[0, 5]", "seat 5 is out of range"),
+                      ("[1, 1]", "repeated item 1"), ("[]", "non-empty"), ("two", "expected a seat number or a list")):
+        with pytest.raises(RulespecError) as e:
+            replay(_transcript(tmp_path, expect_table=table.format(bad)))
+        assert said in str(e.value) and "t.yaml:11:" in str(e.value), (bad, str(e.value))
+
+
 def test_a_bad_build_in_a_transcript_is_refused_naming_the_play(tmp_path):
     plays = "  - {seat: 0, card: 2C, build: [9C], value: 11}\n"
     result = replay(_transcript(tmp_path, plays))
@@ -394,7 +408,7 @@ def test_adapters_reach_a_build_through_their_actions(rules):
     assert d.phase == CAPTURE and d.legal_actions() == [d.layout.done, d.layout.build_action(8)]
     assert d.layout.describe(d.layout.build_action(8), rules) == "build 8"
     d.apply(d.layout.build_action(8))
-    assert [(b.value, b.owner) for b in hand.builds] == [(8, 0)]
+    assert [(b.value, b.owners) for b in hand.builds] == [(8, (0,))]
 
 
 def test_listing_builds_is_bounded(rules, monkeypatch):

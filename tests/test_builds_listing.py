@@ -111,7 +111,7 @@ def _random_position(rng, cfg, n_cards):
         value = min(_totals(own, cfg.table_values))
         if cfg.allowed(value) and all(b.value != value for b in table_builds):
             loose &= ~mask
-            table_builds.append(Build(mask, value, rng.randint(0, 1), rng.random() < 0.3))
+            table_builds.append(Build(mask, value, (rng.randint(0, 1),), rng.random() < 0.3))
     return card, rest, loose, table_builds
 
 
@@ -157,9 +157,12 @@ def test_the_builds_listed_with_cards_of_several_values_are_the_rules_builds():
 # taken before build listing was rewritten (commit e8b0290). Equal digests: the same moves offered in the
 # same order, so a seed plays the same hands (`simulate --json` prints the same figures). Seep's was taken
 # again after the bid's rule changed (commit 100bc10: the bidder's first play is one of the cards bid on);
-# before that change it was abb1016dd45bbf4d, which the rewritten listing matched.
+# before that change it was abb1016dd45bbf4d, which the rewritten listing matched. It changed again when seep
+# took pagat's owners (capture.builds.owners: per_side): who owns a cemented house decides which seats may
+# trail or play away their last card of its value, so the moves offered differ; before, it was f9d078b12f20902c,
+# which seep without `owners: per_side` still gives.
 DIGESTS = {
-    ("seep", 4): "f9d078b12f20902c",
+    ("seep", 4): "ff664885bff7f9a0",
     ("casino", 2): "524a40a1d5452d78",
     ("casino", 4): "ea944022a9fcb169",
     ("casino-royal", 3): "bd93937bb323467c",

@@ -31,7 +31,7 @@ def test_a_card_laid_on_a_greater_card_builds_the_difference(rules):
     assert (card_of(rules, "3H"), _build(rules, 7, "10C")) in moves
     hand.play(0, card_of(rules, "3H"), _build(rules, 7, "10C"))
     (b,) = hand.builds
-    assert (b.cards, b.value, b.owner, b.fixed) == (mask_of(rules, "3H", "10C"), 7, 0, False)
+    assert (b.cards, b.value, b.owners, b.fixed) == (mask_of(rules, "3H", "10C"), 7, (0,), False)
     # taken only whole, by a card of 7 (not by a 10, nor by a 3)
     hand.play(1, card_of(rules, "AC"), 0)
     hand.play(0, card_of(rules, "7S"), mask_of(rules, "3H", "10C"))
@@ -74,7 +74,7 @@ def test_a_single_build_is_lowered_by_a_card_from_the_hand(rules):
     assert (card_of(rules, "3C"), lowered) in set(hand.legal_moves())
     hand.play(1, card_of(rules, "3C"), lowered)
     (b,) = hand.builds
-    assert (b.cards, b.value, b.owner, b.fixed) == (mask_of(rules, "4H", "5D", "3C"), 6, 1, False)
+    assert (b.cards, b.value, b.owners, b.fixed) == (mask_of(rules, "4H", "5D", "3C"), 6, (1,), False)
 
 
 def test_raise_false_lowers_no_build(tmp_path):

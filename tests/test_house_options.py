@@ -1,6 +1,7 @@
-"""Two options of `capture.builds` (docs/language.md, "Builds on the table") that Seep's houses need (pagat: one
-house of each value; its owner keeps a card of its value but may throw another): `one_per_value` and
-`owner_may_trail`. Each test names the rule it checks; the ruleset is written out (no shipped game needed)."""
+"""Three options of `capture.builds` (docs/language.md, "Builds on the table") that Seep's houses need (pagat: one
+house of each value; its owner keeps a card of its value but may throw another; an opponent who cements a house
+becomes a second owner, a partner does not): `one_per_value`, `owner_may_trail` and `owners`. Each test names
+the rule it checks; the ruleset is written out (no shipped game needed)."""
 import pytest
 
 from rulespec.compiler.build import compile_ruleset
@@ -84,3 +85,123 @@ def test_the_options_are_said_in_words_and_off_by_default(tmp_path):
     path.write_text(BUILDING.replace("BUILDS", "{one_per_value: true, owner_may_trail: true}"))
     words = builds_words(compile_ruleset(path).ruleset.builds)
     assert "At most one build of each value" in words and "may trail another card" in words
+
+
+# -- owners: last (the default) or per_side ---------------------------------------------------------------------
+# Four seats, sides 0 2 against 1 3 (seat 3 deals, seat 0 plays first). s0 builds 8 (5D on 3H, keeping 8S);
+# s1, an opponent, adds 2H+6C (keeping 8C): a multiple build; s2, s0's partner, adds 8D alone (keeping 8H);
+# s3 throws QH (a card of no value).
+
+def _four(rules):
+    return explicit_hand(rules, 3, ["3H", "6C", "6D", "QS"], {0: ["5D", "8S", "4C", "10H"], 1: ["2H", "8C", "9H", "7C"],
+                                                               2: ["8D", "8H", "AC", "JH"], 3: ["9C", "QH", "AS", "2S"]},
+                         seats=4)
+
+
+EIGHT = ("2H", "6C", "5D", "3H")
+
+
+def _cemented(rules, partner_too=True):
+    hand = _four(rules)
+    hand.play(0, card_of(rules, "5D"), _build(rules, 8, "3H"))
+    hand.play(1, card_of(rules, "2H"), _build(rules, 8, "6C", "5D", "3H"))
+    if partner_too:
+        hand.play(2, card_of(rules, "8D"), _build(rules, 8, *EIGHT))
+        hand.play(3, card_of(rules, "QH"), 0)
+    return hand
+
+
+def test_by_default_the_last_seat_to_add_to_a_build_owns_it_alone(tmp_path):
+    # owners: last (every ruleset that does not write it): the adder replaces the owner, partner or not
+    rules = _rules(tmp_path, "true")
+    assert "owners" not in repr(rules.BUILDS)
+    hand = _cemented(rules, partner_too=False)
+    assert [b.owners for b in hand.builds] == [(1,)]
+    assert hand.observation(3)["builds"][0]["owner"] == 1
+    hand.play(2, card_of(rules, "8D"), _build(rules, 8, *EIGHT))
+    assert [b.owners for b in hand.builds] == [(2,)]
+    hand.play(3, card_of(rules, "QH"), 0)
+    assert (card_of(rules, "10H"), 0) in hand.legal_moves()                     # s0 owns nothing: it may trail
+
+
+def test_per_side_an_opponent_who_adds_becomes_a_second_owner_and_a_partner_does_not(tmp_path):
+    rules = _rules(tmp_path, "{owners: per_side}")
+    hand = _cemented(rules, partner_too=False)
+    assert [(b.owners, b.fixed) for b in hand.builds] == [((0, 1), True)]        # s1: an opponent of s0
+    hand.play(2, card_of(rules, "8D"), _build(rules, 8, *EIGHT))
+    assert [b.owners for b in hand.builds] == [(0, 1)]                           # s2: s0's partner (and s1's opponent)
+    assert hand.observation(3)["builds"][0]["owner"] == [0, 1]
+
+
+def test_per_side_every_owner_bears_the_owners_duty_while_the_build_stands(tmp_path):
+    # owner_must_act (the default): an owner may not trail while its build stands, nor play away its last card
+    # of the build's value but to take it; both owners are bound
+    rules = _rules(tmp_path, "{owners: per_side}")
+    hand = _cemented(rules)
+    assert (card_of(rules, "10H"), 0) not in hand.legal_moves()                  # s0, the first owner
+    with pytest.raises(IllegalMove, match="owner of a build may not trail"):
+        hand.play(0, card_of(rules, "10H"), 0)
+    hand.play(0, card_of(rules, "4C"), _build(rules, 10, "6D"))                  # s0 builds 10, keeping 8S and 10H
+    eight = mask_of(rules, *EIGHT, "8D")
+    # s1, the second owner: no trail, and its 8C only takes the build
+    assert hand.legal_moves() == [(card_of(rules, "8C"), eight)]
+    hand.play(1, card_of(rules, "8C"), eight)
+    # taken: the build of two owners leaves the table like any build, and their duty with it
+    assert [(b.value, b.owners) for b in hand.builds] == [(10, (0,))]
+
+
+def test_per_side_a_raise_gives_the_build_to_the_raiser_alone(tmp_path):
+    # a single build raised (not fixed, so still of one owner) is the raiser's, as with `last`
+    rules = _rules(tmp_path, "{owners: per_side}")
+    hand = _hand(rules, ["3H", "9C", "KD", "QS"], ["5D", "8S", "4C", "10H"], ["AC", "9H", "6C", "7C"])
+    hand.play(0, card_of(rules, "5D"), _build(rules, 8, "3H"))
+    hand.play(1, card_of(rules, "AC"), _build(rules, 9, "5D", "3H"))
+    assert [b.owners for b in hand.builds] == [(1,)]
+
+
+def test_the_owners_option_is_said_and_checked(tmp_path):
+    from rulespec.authoring.diff import differences
+    from rulespec.authoring.explain import builds_words
+    from rulespec.errors import RulespecError
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "houses.yaml").write_text(BUILDING.replace("BUILDS", "{owners: per_side}"))
+    rs = compile_ruleset(mine / "houses.yaml").ruleset
+    words = builds_words(rs.builds)
+    assert "becomes another owner" in words and "Each owner of a build" in words
+    assert "another owner" not in builds_words(compile_ruleset("casino").ruleset.builds)
+    (tmp_path / "houses.yaml").write_text(BUILDING.replace("BUILDS", "true"))
+    said = [str(d) for d in differences(compile_ruleset(tmp_path / "houses.yaml").ruleset, rs)]
+    assert said == ["changed: builds: who owns a build: the player who last made, raised or added to it → the maker "
+                    "or last raiser, and each opponent who adds a set to it (not a partner)"], said
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    with pytest.raises(RulespecError) as e:
+        _rules(bad, "{owners: partners}")
+    assert "owners" in str(e.value) and "per_side" in str(e.value) and "houses.yaml:" in str(e.value)
+
+
+def test_the_observation_array_shows_each_owner_of_a_build(tmp_path):
+    # interop observation (rulespec/interop/observation.py): `build_owner` holds a build's cards in the row of
+    # every seat that owns it, relative to the observer
+    pytest.importorskip("numpy")
+    from rulespec.interop.decisions import Decisions
+    from rulespec.interop.observation import Observer
+    rules = _rules(tmp_path, "{owners: per_side}")
+    hand = _cemented(rules, partner_too=False)                                   # owners s0 and s1
+    observer = Observer(rules, 4)
+    arr, at, N = observer.array(Decisions(hand), 3), observer.blocks, rules.N_CARDS
+    cards = [card_of(rules, c) for c in EIGHT]
+    rows = [[int(arr[at["build_owner"].start + r * N + c]) for c in cards] for r in range(4)]
+    # seen by seat 3: seat 0 is relative 1, seat 1 relative 2; seats 2 and 3 own nothing
+    assert rows == [[0] * 4, [1] * 4, [1] * 4, [0] * 4]
+
+
+def test_rulespec_play_says_every_owner_of_a_build(tmp_path):
+    # run/builds.builds_words (`rulespec play`'s table line): each owner in words, the player's own as "yours"
+    from rulespec.run.builds import builds_words
+    rules = _rules(tmp_path, "{owners: per_side}")
+    hand = _cemented(rules, partner_too=False)
+    who = {0: "yours", 1: "seat 1's"}.__getitem__
+    assert builds_words(hand.builds, rules.card_names, who) == \
+        f"build of 8: {rules.card_names(mask_of(rules, *EIGHT))} (yours and seat 1's, fixed)"

@@ -409,3 +409,20 @@ def test_a_joker_is_drawn_as_a_joker_not_an_unknown_suit(browser, tmp_path):
     assert all(pip != "?" for _, pip, _, _ in drawn)
     assert not any(extra for name, _, _, extra in drawn if not name.endswith("X"))
     assert browser.errors == []
+
+
+@needs_browser
+def test_a_build_of_two_owners_names_both(browser, tmp_path):
+    # capture.builds.owners: per_side (seep): the trace gives a build's owners as a list; the page says each
+    trace = trace_transcript(GOLDEN / "seep" / "08-a-second-set-joins-the-house.yaml")
+    assert trace.steps[-1].builds[0]["owner"] == [1, 2] and trace.steps[-2].builds[0]["owner"] == 1
+    open_hand(browser, tmp_path / "hand.html", trace)
+    browser.key("End")
+    said = browser.js("Array.prototype.map.call(document.querySelectorAll('p.build'),"
+                      " function (p) { return p.firstChild.textContent; })")
+    assert said == ["Build of 10 (seat 1's and seat 2's, fixed): "]
+    browser.key("ArrowLeft")
+    said = browser.js("Array.prototype.map.call(document.querySelectorAll('p.build'),"
+                      " function (p) { return p.firstChild.textContent; })")
+    assert said == ["Build of 10 (seat 1's): "]
+    assert browser.errors == []

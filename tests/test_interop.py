@@ -376,7 +376,9 @@ def _reference_array(observer, d, seat):
         big |= (1 << at["top"] + top if top is not None else 0) | 1 << at["face_down"] + hand.face_down.bit_count()
     if "built" in at:                       # builds: their cards, each seat's own, the fixed ones, the values
         for b in hand.builds:
-            big |= b.cards << at["built"] | b.cards << at["build_owner"] + ((b.owner - seat) % n) * N
+            big |= b.cards << at["built"]
+            for o in b.owners:
+                big |= b.cards << at["build_owner"] + ((o - seat) % n) * N
             big |= (b.cards << at["build_fixed"] if b.fixed else 0) | 1 << at["build_values"] + b.value - 1
     for j in range(k):
         big |= hand.piles[(me_side + j) % k] << (3 + j) * N

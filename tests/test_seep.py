@@ -77,17 +77,35 @@ def test_the_bidder_is_the_player_after_the_dealer_and_bids_first(seep):
     assert hand.current_seat == 3 == hand.bidder and all(card == BID_MOVE for card, _ in hand.legal_moves())
 
 
-# A rule of pagat's the engine does not play yet (docs/fishing-family.md, Seep, "Owners"): a house cemented by
-# the owner's partner keeps its owner (an opponent who cements it becomes a second owner). An outsider's
-# transcript written from pagat's rules, kept apart from tests/golden until the engine plays it. It must fail
-# on the owner, and only there: another failure fails this test, and so does the file replaying (then the
-# rule is played: move the file to tests/golden/seep and drop this test).
-def test_a_partner_cementing_a_house_leaves_its_owner():
+# pagat's owners of a cemented house (docs/fishing-family.md, Seep; capture.builds.owners: per_side): an opponent
+# who cements a house becomes a second owner, a partner who adds to it does not. The goldens that show it
+# (written from pagat's text) replay with seep as shipped; with the construct's default owners (`last`: the seat
+# that last added owns the house alone) each fails, and on the owner alone: the rule is the option's.
+OWNER_GOLDENS = {
+    "outsider-08-a-partner-cements-the-house.yaml": "owned by seat 2",          # last: the partner owns it
+    "08-a-second-set-joins-the-house.yaml": "owned by seat 2",                  # last: the opponent alone
+    "10-an-opponent-cements-and-the-first-owner-still-keeps-a-card.yaml": "but the engine accepted the play",
+}
+
+
+def test_seep_plays_pagats_owners(seep):
+    assert seep.ruleset.builds.owners == "per_side"
+    assert seep.module.BUILDS["owners"] == "per_side"
+
+
+@pytest.mark.parametrize("name", sorted(OWNER_GOLDENS))
+def test_the_owner_goldens_need_pagats_owners(tmp_path, name):
     from pathlib import Path
 
     from rulespec.transcripts.replay import replay
-    result = replay(Path(__file__).parent / "not_yet" / "seep" / "a-partner-cements-the-house.yaml")
-    assert not result.ok, "the engine now plays pagat's owners: move the transcript to tests/golden/seep"
-    assert result.failures and all("owned by seat 2" in f for f in result.failures), result.failures
-    pytest.xfail("a cemented house has one owner here: the last seat to make, raise or add to it (pagat: a "
-                 "partner's set leaves the owner; an opponent's adds one)")
+    root = Path(__file__).parent.parent
+    golden = root / "tests" / "golden" / "seep" / name
+    assert replay(golden).ok
+    shipped = (root / "rulesets" / "seep.yaml").read_text()
+    line = next(x for x in shipped.splitlines(keepends=True) if x.strip().startswith("owners: per_side"))
+    (tmp_path / "seep-last.yaml").write_text(shipped.replace(line, ""))
+    text = golden.read_text()
+    (tmp_path / name).write_text(text.replace("\nruleset: seep\n", "\nruleset: seep-last.yaml\n"))
+    result = replay(tmp_path / name)
+    assert not result.ok
+    assert result.failures and all(OWNER_GOLDENS[name] in f for f in result.failures), result.failures

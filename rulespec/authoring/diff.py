@@ -132,6 +132,9 @@ class _Facts:
             self.put(("builds", "subtract"), "builds: a build may be made by subtraction (the card laid on a "
                      "greater table card, the difference its value)", _yes(b.subtract))
             self.put(("builds", "one_per_value"), "builds: at most one build of each value", _yes(b.one_per_value))
+            self.put(("builds", "owners"), "builds: who owns a build",
+                     "the maker or last raiser, and each opponent who adds a set to it (not a partner)"
+                     if b.owners == "per_side" else "the player who last made, raised or added to it")
         for name, e in rs.events.items():
             points = _points(e.points) if isinstance(e.points, int) else self.words.points(e.points.tree)
             self.put(("event", name), f"event {name}", f"when {self.cond(e.when)}: {points} in "

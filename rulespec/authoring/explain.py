@@ -463,12 +463,18 @@ def builds_words(b) -> str:
     if b.one_per_value:
         parts.append("At most one build of each value stands: a set of a value made while a build of that value "
                      "stands is joined to it (making it multiple), and no build is raised to the value of another.")
+    if b.owners == "per_side":
+        parts.append("A build's owner is the player who made or last raised it; an opponent of its owners who adds "
+                     "a set of its value to it becomes another owner, while an owner or an owner's partner who adds "
+                     "one leaves the owners as they are (so a build may have an owner on each side).")
+        who = "Each owner of a build"
+    else:
+        who = "The player who made or last raised a build"
     if b.owner_must_act and b.owner_may_trail:
-        parts.append("The player who made or last raised a build must keep a card of its value while it stands "
-                     "(they may trail another card).")
+        parts.append(f"{who} must keep a card of its value while it stands (they may trail another card).")
     elif b.owner_must_act:
-        parts.append("The player who made or last raised a build may not trail a card while it stands, nor play "
-                     "away their last card of its value except to take it.")
+        parts.append(f"{who} may not trail a card while it stands, nor play away their last card of its value "
+                     "except to take it.")
     parts.append("Builds left at the end of the hand go with the table's other cards.")
     return " ".join(parts)
 

@@ -270,8 +270,10 @@ function table(step) {
   }
   box.appendChild(t);
   (step.builds || []).forEach(function (b) {
-    // Each build in words: its value, its cards, the seat that owns it, and whether it is fixed (multiple)
-    var p = el("p", "build", "Build of " + b.value + " (seat " + b.owner + "'s" + (b.fixed ? ", fixed" : "") + "): ");
+    // Each build in words: its value, its cards, the seat that owns it (or the seats, a list, when it has
+    // several: capture.builds.owners), and whether it is fixed (multiple)
+    var owners = [].concat(b.owner).map(function (s) { return "seat " + s + "'s"; }).join(" and ");
+    var p = el("p", "build", "Build of " + b.value + " (" + owners + (b.fixed ? ", fixed" : "") + "): ");
     p.appendChild(cards(b.cards, function () { return "mini"; }));
     box.appendChild(p);
   });

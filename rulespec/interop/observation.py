@@ -46,7 +46,8 @@ one-hot).
 
 A ruleset with builds (capture.builds) has four more 0/1 blocks after
 those: `built` (N, the cards lying in builds), `build_owner` (n×N, per seat
-relative to the observer, the cards of the builds it owns), `build_fixed`
+relative to the observer, the cards of the builds it owns: a build with
+two owners is in both rows), `build_fixed`
 (N, the cards of fixed, multiple builds) and `build_values` (V, for each
 value 1..V a build of that value stands; V the highest value a card
 captures as). Which of one seat's builds has which value is in the dict
@@ -260,7 +261,9 @@ class Observer:
         n, N = self.n, self.N
         bits = 0
         for b in hand.builds:
-            bits |= b.cards << at["built"].start | b.cards << at["build_owner"].start + ((b.owner - seat) % n) * N
+            bits |= b.cards << at["built"].start
+            for o in b.owners:           # every owner's row (capture.builds.owners: per_side may give two)
+                bits |= b.cards << at["build_owner"].start + ((o - seat) % n) * N
             if b.fixed:
                 bits |= b.cards << at["build_fixed"].start
             if b.value <= self.max_build:

@@ -56,12 +56,14 @@ class Builds:
     values: list[int] | None     # the values a build may have (None: any value a card counts as)
     raise_: bool                 # a single build may be raised by a card from the hand to a new value
     multiple: bool               # a second set of the value makes a multiple build, fixed (no more raising)
-    owner_must_act: bool         # the seat that last made or raised a build may not trail while it stands,
+    owner_must_act: bool         # a build's owner (each, see `owners`) may not trail while it stands,
     #                              nor play away its last card of the build's value
     subtract: bool = False       # a build may also be the difference of one table card (or a build) and the card
     span: Span | None = None     # where capture.builds is written
     one_per_value: bool = False  # at most one build of each value: a new set of a standing value joins its build
     owner_may_trail: bool = False   # with owner_must_act: the owner may trail, keeping a card of the value
+    owners: str = "last"         # who owns a build: `last` (the seat that last made, raised or added to it) or
+    #                              `per_side` (an opponent's set added makes it a further owner; a partner's not)
 
 
 @dataclass
@@ -587,7 +589,8 @@ def _builds(cap) -> Builds | None:
     return Builds(values=sorted(set(values)) if values is not None else None, raise_=spec.get("raise", True),
                   multiple=spec.get("multiple", True), owner_must_act=spec.get("owner_must_act", True),
                   subtract=spec.get("subtract", False), one_per_value=spec.get("one_per_value", False),
-                  owner_may_trail=spec.get("owner_may_trail", False), span=cap.key_spans.get("builds"))
+                  owner_may_trail=spec.get("owner_may_trail", False), owners=spec.get("owners", "last"),
+                  span=cap.key_spans.get("builds"))
 
 
 def _bid(doc) -> Bid | None:

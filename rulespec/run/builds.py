@@ -34,13 +34,21 @@ def _too_many(what: str, loose: int) -> RulespecError:
 
 
 class Build(NamedTuple):
-    """A build on the table: its cards (a mask), its value, the seat that last made or raised it, and
-    whether it is fixed (a multiple build: two or more sets of its value; it can no longer be raised)."""
+    """A build on the table: its cards (a mask), its value, its owners (the seats that bear the owner's duty,
+    in the order they came to own it: one seat, or with `owners: per_side` one more for each opponent who
+    added a set to it), and whether it is fixed (a multiple build: two or more sets of its value; it can no
+    longer be raised)."""
 
     cards: int
     value: int
-    owner: int
+    owners: tuple[int, ...]
     fixed: bool
+
+
+def owner_shown(b: Build):
+    """A build's owners as a transcript's `owner:` and the observation show them: the seat when there is one,
+    else the list of seats."""
+    return b.owners[0] if len(b.owners) == 1 else list(b.owners)
 
 
 def build_move(cards: int, value: int, n_cards: int) -> int:
@@ -105,7 +113,7 @@ class Config:
     """The module's BUILDS, read once: the options of the construct and the cards' values."""
 
     __slots__ = ("values", "raise_", "multiple", "owner_must_act", "subtract", "table_values", "hand_values",
-                 "one_per_value", "owner_may_trail", "cache")
+                 "one_per_value", "owner_may_trail", "owners", "cache")
 
     def __init__(self, spec: dict):
         self.values = frozenset(spec["values"]) if spec.get("values") is not None else None
@@ -115,6 +123,7 @@ class Config:
         self.subtract = spec.get("subtract", False)   # written in BUILDS only when true
         self.one_per_value = spec.get("one_per_value", False)      # written only when on (emit_builds)
         self.owner_may_trail = spec.get("owner_may_trail", False)
+        self.owners = spec.get("owners", "last")                    # written only when not `last`
         self.table_values = spec["table_values"]     # per card index: the values it counts as on the table
         self.hand_values = spec["hand_values"]       # per card index: the values it captures as from the hand
         self.cache: dict = {}      # build_options' lists for the loose cards of recent tables (table_cache)
@@ -150,7 +159,7 @@ class TurnView:
         # The rules keep the owner holding a card of each of its builds' values in a real hand; a hand whose
         # hidden cards a search redrew (Hand.with_hidden) may not, and there the owner's rule cannot bind (it
         # would leave no move at all).
-        own = [b.value for b in builds if b.owner == seat]
+        own = [b.value for b in builds if seat in b.owners]
         self.owner_binds = bool(cfg.owner_must_act and own and all(v in counts for v in own))
 
     def held_without(self, cfg: Config, card: int, allowed_only: bool = True) -> list[int]:
@@ -261,9 +270,13 @@ def _split_count(mask: int, groups: list[int]) -> list[int]:
     return []
 
 
-def new_build(cfg: Config, card: int, cards: int, value: int, builds: list[Build], seat: int) -> tuple[Build, Build | None]:
-    """The build a build move makes (the played card joined, owned by `seat`), and the build on the table it
-    takes in (or None). It is fixed when it holds two sets of its value or more, or takes in a fixed build."""
+def new_build(cfg: Config, card: int, cards: int, value: int, builds: list[Build], seat: int,
+              sides: int = 0) -> tuple[Build, Build | None]:
+    """The build a build move makes (the played card joined), and the build on the table it takes in (or
+    None). It is fixed when it holds two sets of its value or more, or takes in a fixed build. Its owners
+    (`owners`): `seat` alone when it makes or raises a build, or with `last` (the default) adds to one; with
+    `per_side` a set added to a build of its value leaves its owners when `seat` is one of them or a partner
+    of one (the same side, seat modulo `sides`), and adds `seat` after them when it is their opponent."""
     joined = next((b for b in builds if b.cards & cards), None)
     tv = cfg.table_values
     if joined is None:
@@ -275,7 +288,12 @@ def new_build(cfg: Config, card: int, cards: int, value: int, builds: list[Build
     else:                                     # joined to a build of the value: a second set at least
         sets = 2
     fixed = sets > 1 or (joined is not None and joined.fixed)
-    return Build(cards | 1 << card, value, seat, fixed), joined
+    owners: tuple[int, ...] = (seat,)
+    if cfg.owners == "per_side" and joined is not None and joined.value == value:
+        side = seat % sides if sides else seat
+        mine = any((o % sides if sides else o) == side for o in joined.owners)
+        owners = joined.owners if mine else joined.owners + (seat,)
+    return Build(cards | 1 << card, value, owners, fixed), joined
 
 
 def _subtracted_sets(cfg: Config, card: int, cards: int, value: int) -> list[int]:
@@ -327,12 +345,12 @@ def capture_options(loose_sets: list[int], card_values, builds: list[Build], com
 
 def owner_allows(cfg: Config, seat: int, card: int, rest: int, mask: int,
                  builds: list[Build], held: set[int] | None = None) -> str | None:
-    """None if the build's owner may make this move, else why not: the seat that owns a build may not
-    trail, nor play so as to keep no card of the value of a build it owns that the play leaves standing.
-    `held`, when given, is the values of `rest`'s cards."""
+    """None if the build's owner may make this move, else why not: a seat that owns a build (one of its owners)
+    may not trail, nor play so as to keep no card of the value of a build it owns that the play leaves
+    standing. `held`, when given, is the values of `rest`'s cards."""
     if not cfg.owner_must_act:
         return None
-    own = [b for b in builds if b.owner == seat]
+    own = [b for b in builds if seat in b.owners]
     if not own:
         return None
     if mask == 0 and not cfg.owner_may_trail:
@@ -371,6 +389,7 @@ def move_words(mask: int, builds: list[Build], n_cards: int, names) -> str:
 
 
 def builds_words(builds: list[Build], names, who) -> str:
-    """The builds on the table in words: `build of 8: <cards> (seat 0's); build of 9: <cards> (..., fixed)`."""
-    return "; ".join(f"build of {b.value}: {names(b.cards)} ({who(b.owner)}{', fixed' if b.fixed else ''})"
-                     for b in builds)
+    """The builds on the table in words: `build of 8: <cards> (seat 0's); build of 9: <cards> (seat 0's and
+    seat 1's, fixed)` (`who(seat)`: an owner's words)."""
+    return "; ".join(f"build of {b.value}: {names(b.cards)} ({' and '.join(who(o) for o in b.owners)}"
+                     f"{', fixed' if b.fixed else ''})" for b in builds)

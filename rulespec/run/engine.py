@@ -1409,7 +1409,7 @@ class Hand:
         takes the builds it names whole."""
         cards, value = _builds.split_move(move, self.rules.N_CARDS)
         if value:
-            made, joined = _builds.new_build(self._build_cfg, card, cards, value, self.builds, seat)
+            made, joined = _builds.new_build(self._build_cfg, card, cards, value, self.builds, seat, self.k)
             self.builds = [b for b in self.builds if b is not joined] + [made]
         elif capture:
             self.builds = [b for b in self.builds if not b.cards & capture]
@@ -1606,7 +1606,8 @@ class Hand:
         if self._bid_cfg is not None:
             obs["bid"] = {"seat": self.bidder, "value": self.bid, "due": self.bid_pending}
         if self._build_cfg is not None:
-            obs["builds"] = [{"cards": _lowbits(b.cards), "value": b.value, "owner": b.owner, "fixed": b.fixed}
+            obs["builds"] = [{"cards": _lowbits(b.cards), "value": b.value, "owner": _builds.owner_shown(b),
+                              "fixed": b.fixed}
                              for b in self.builds]
         obs.update({
             "wild_as": (rules.RANK_NAMES[self.wild_as - rules.N_CARDS]

@@ -241,6 +241,9 @@ def mutations(doc) -> list[Mutation]:
             value = builds.get(flag, True)
             add(("capture", "builds"), builds, f"capture.builds.{flag}", str(not value).lower(),
                 _set(flag, not value), flag if flag in builds else None)
+        if "owners" in builds:                 # where written: the other way of owning a build
+            other = "last" if builds["owners"] == "per_side" else "per_side"
+            add(("capture", "builds"), builds, "capture.builds.owners", other, _set("owners", other), "owners")
     for name, e in (doc.get("events") or {}).items():
         if e is not None:
             rule_set(("events", name), e, f"events.{name}")

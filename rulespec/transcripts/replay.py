@@ -381,16 +381,16 @@ class _Replayer:
         for tb in e.table_builds:
             cards = self.mask(tb.cards, "a build of expect.table")
             found = next((b for b in unmatched if b.cards == cards), None)
-            if found is None or found.value != tb.value or (tb.owner is not None and tb.owner != found.owner) \
+            if found is None or found.value != tb.value or (tb.owner is not None and tb.owner != tuple(sorted(found.owners))) \
                     or (tb.fixed is not None and tb.fixed != found.fixed):
-                got = ("; the table has " + _build_words(None, self.names(found.cards), found.value, found.owner,
+                got = ("; the table has " + _build_words(None, self.names(found.cards), found.value, found.owners,
                                                             found.fixed)) if found is not None else \
                     " (no build of these cards is on the table)"
                 self.fail(tb.span or at, f"expect.table: expected {_build_words(None, self.names(cards), tb.value, tb.owner, tb.fixed)}{got}")
                 continue
             unmatched.remove(found)
         for b in unmatched:
-            self.fail(at, f"expect.table: the table also holds {_build_words(None, self.names(b.cards), b.value, b.owner, b.fixed)}")
+            self.fail(at, f"expect.table: the table also holds {_build_words(None, self.names(b.cards), b.value, b.owners, b.fixed)}")
 
     def check_legal(self, hand: Hand, play, decls, card: int, where: str) -> None:
         probe = hand.clone()
@@ -473,10 +473,12 @@ class _Replayer:
                 self.fail(at(e.winner_span), f"expect.winner: expected {sorted(e.winner)}, got {got}")
 
 
-def _build_words(names, cards: list[str], value: int, owner, fixed) -> str:
+def _build_words(names, cards: list[str], value: int, owners, fixed) -> str:
+    """A build in words for expect.table's messages; `owners` a tuple of seats (or None: not said)."""
     said = f"build of {value} [{', '.join(cards)}]"
-    if owner is not None:
-        said += f" owned by seat {owner}"
+    if owners is not None:
+        said += (f" owned by seat {owners[0]}" if len(owners) == 1
+                 else " owned by seats " + " and ".join(map(str, sorted(owners))))
     if fixed is not None:
         said += ", fixed" if fixed else ", not fixed"
     return said

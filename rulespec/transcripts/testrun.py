@@ -216,6 +216,7 @@ def _header(text: str) -> str:
 
 def updated_text(path: Path) -> str:
     """A recorded transcript with its expectations recomputed by the engine (inputs unchanged)."""
+    from rulespec.run.builds import owner_shown
     from rulespec.run.engine import IllegalMove
     from rulespec.transcripts.record import expectations
     from rulespec.transcripts.replay import _Replayer
@@ -254,7 +255,8 @@ def updated_text(path: Path) -> str:
             loose = final & ~built
             expect["table"] = sorted(r.rules.card_names(loose).split()) if loose else []
             # capture.builds: each build as transcripts.md writes it in expect.table
-            expect["table"] += [{"build": r.rules.card_names(b.cards).split(), "value": b.value, "owner": b.owner,
+            expect["table"] += [{"build": r.rules.card_names(b.cards).split(), "value": b.value,
+                                 "owner": owner_shown(b),
                                  "fixed": b.fixed} for b in builds]
         doc["expect"] = expect
     return _header(raw) + yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=100)

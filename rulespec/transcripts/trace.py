@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from rulespec.run.builds import owner_shown
 from rulespec.run.engine import Hand
 from rulespec.transcripts.replay import ReplayResult, _Replayer
 from rulespec.transcripts.transcript import Transcript
@@ -83,7 +84,7 @@ def _snapshot(hand: Hand, number: int, seat, card, capture: int, declared, event
         number=number, seat=seat, card=card,
         capture=[] if value else _names(rules, capture),
         built={"value": value, "cards": _names(rules, capture)} if value else None,
-        builds=[{"cards": _names(rules, b.cards), "value": b.value, "owner": b.owner, "fixed": b.fixed}
+        builds=[{"cards": _names(rules, b.cards), "value": b.value, "owner": owner_shown(b), "fixed": b.fixed}
                 for b in hand.builds],
         declared=declared,
         events=[{"name": e.name, "seat": e.seat, "side": e.side, "points": e.points, "category": e.category}

@@ -57,11 +57,12 @@ class Declaration:
 
 @dataclass(frozen=True)
 class TableBuild:
-    """A build `expect.table` shows (capture.builds): its cards, value, and where given its owner and fixed."""
+    """A build `expect.table` shows (capture.builds): its cards, value, and where given its owners (sorted:
+    `owner: 1` is (1,), `owner: [2, 0]` is (0, 2)) and fixed."""
 
     cards: list[CardRef]
     value: int
-    owner: int | None
+    owner: tuple[int, ...] | None
     fixed: bool | None
     span: Span | None
 
@@ -315,13 +316,17 @@ class _Build:
         return [CardRef(name, _item_span(items, i)) for i, name in enumerate(items) if isinstance(name, str)]
 
     def table_builds(self, items: LocList) -> list[TableBuild]:
-        """expect.table's builds: its items written as {build: [cards], value: N, owner: seat, fixed: bool}."""
+        """expect.table's builds: its items written as {build: [cards], value: N, owner: seat or [seats],
+        fixed: bool}."""
         out = []
         for i, item in enumerate(items):
             if isinstance(item, dict):
-                if "owner" in item:
-                    self.check_seat(item["owner"], item.value_spans.get("owner"))
-                out.append(TableBuild(self.cards(item["build"]), item["value"], item.get("owner"), item.get("fixed"),
+                owner = item.get("owner")
+                if owner is not None:
+                    owner = (owner,) if isinstance(owner, int) else tuple(sorted(owner))
+                    for seat in owner:
+                        self.check_seat(seat, item.value_spans.get("owner"))
+                out.append(TableBuild(self.cards(item["build"]), item["value"], owner, item.get("fixed"),
                                       _item_span(items, i)))
         return out
 
