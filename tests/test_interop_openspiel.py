@@ -117,3 +117,36 @@ def test_the_game_string_takes_the_rulesets_options():
                            ("rulespec(ruleset=scopa,colour=red)", "Unknown parameter 'colour'")):
         with pytest.raises(Exception, match=message):
             pyspiel.load_game(wrong)
+
+
+def test_the_observation_string_shows_the_builds_with_owners_and_the_bid():
+    """A game with builds and a bid: the observation string (the present, not a record) names each build by
+    value, cards, owners and fixed flag, and the bid with its bidder; it used to show their cards only as
+    loose table cards, and no bid."""
+    game = pyspiel.load_game("rulespec(ruleset=seep,seats=4)")
+    rng = random.Random(3)
+    for seed in range(40):
+        state = _dealt(game, seed)
+        seen_bid = seen_build = False
+        while not state.is_terminal() and not seen_build:
+            hand = state.decisions.hand if state.decisions is not None else None
+            text = state.observation_string(0)
+            if hand is not None and hand.bid is not None:
+                seen_bid = True
+                assert f" bid {hand.bid} s{hand.bidder} " in text
+            if hand is not None and hand.builds:
+                seen_build = True
+                for b in hand.builds:
+                    owners = ",".join(f"s{o}" for o in b.owners)
+                    said = f"{b.value}:{hand.rules.card_names(b.cards)} {owners}{' fixed' if b.fixed else ''}"
+                    assert said in text.split(" builds[", 1)[1].split("]", 1)[0].split("; ")
+            state.apply_action(rng.choice(state.legal_actions()))
+        if seen_bid and seen_build:
+            return
+    pytest.fail("no seep hand of 40 made a build")
+
+
+def test_a_game_without_builds_or_a_bid_keeps_its_observation_string():
+    game = pyspiel.load_game("rulespec(ruleset=scopa,seats=2)")
+    state = _dealt(game, 1)
+    assert " builds[" not in state.observation_string(0) and " bid " not in state.observation_string(0)

@@ -284,8 +284,22 @@ class _Observer:
         hand = d.hand
         shown = " ".join(f"s{s}[{names(hand.shown[s] & hand.hands[s])}]" for s in range(hand.n))
         piles = " ".join(f"side{k}[{names(p)}]" for k, p in enumerate(hand.piles))
-        return (f"{head} round {hand.round} hand[{names(hand.hands[player])}] table[{names(hand.visible_table())}] "
-                f"shown {shown} piles {piles} stock {hand.stock_size()}{current}{scores}")
+        return (f"{head} round {hand.round} hand[{names(hand.hands[player])}] table[{names(hand.visible_table())}]"
+                f"{_builds_and_bid(hand)} shown {shown} piles {piles} stock {hand.stock_size()}{current}{scores}")
+
+
+def _builds_and_bid(hand: Hand) -> str:
+    """The builds on the table and the bid, in an observation string: ` builds[9:3D 4C 2S s1; 11:8S 3C JC s0,s1
+    fixed] bid 9 s1` (the value, the cards, the owners, fixed or not; the bid and its bidder). Empty in rules
+    without builds or a bid."""
+    out = ""
+    if hand.builds:
+        names = hand.rules.card_names
+        out += " builds[" + "; ".join(f"{b.value}:{names(b.cards)} {','.join(f's{o}' for o in b.owners)}"
+                                      f"{' fixed' if b.fixed else ''}" for b in hand.builds) + "]"
+    if hand.bid is not None:
+        out += f" bid {hand.bid} s{hand.bidder}"
+    return out
 
 
 def _scores(hand: Hand, player: int) -> str:
