@@ -396,6 +396,8 @@ def test_explain_says_builds_in_words(tmp_path):
     rs = compile_ruleset(_ruleset(tmp_path, "{raise: false, values: [8, 9]}")).ruleset
     words = builds_words(rs.builds)
     assert "only 8 or 9" in words and "cannot be raised" in words and "may not trail" in words
+    # owners: last (the default): whoever last made, raised or added to the build owns it
+    assert "The player who last made, raised or added to a build may not trail" in words
 
 
 def test_adapters_reach_a_build_through_their_actions(rules):

@@ -469,7 +469,7 @@ def builds_words(b) -> str:
                      "one leaves the owners as they are (so a build may have an owner on each side).")
         who = "Each owner of a build"
     else:
-        who = "The player who made or last raised a build"
+        who = "The player who last made, raised or added to a build"
     if b.owner_must_act and b.owner_may_trail:
         parts.append(f"{who} must keep a card of its value while it stands (they may trail another card).")
     elif b.owner_must_act:
