@@ -458,7 +458,7 @@ def _bonus_functions(w, rs, strings, aux, layout):
     w("/* ---- hand bonuses ---- */")
     bonuses = list(rs.hand_bonuses.values())
     names = [b.name for b in bonuses]
-    cards_only = []
+    cards_only, reads = [], []
     for i, b in enumerate(bonuses):
         w(f"/* hand bonus {i} ({_where(b.span)}): {c_comment(b.when.text)} */")
         w(f"static inline int bonus_{i}({_params(BONUS_NAMES)}) {{")
@@ -469,6 +469,7 @@ def _bonus_functions(w, rs, strings, aux, layout):
         # cards: memoised for the wild card's declared ranks (up to 63 of them, one bit each).
         reads_more = re.search(r"\bv_(?!cards\b)\w+", code) or re.search(r"rs_floordiv|rs_floormod|rs_subset_total", code)
         cards_only.append(int(not reads_more and len(rs.wild_declare_as) < 64))
+        reads.append(bool(reads_more))
     # A switch rather than a table of function pointers: the checks are inlined, no indirect calls.
     args = ", ".join(f"v_{n}" for n in BONUS_NAMES)
     w(f"RS_INLINE int bonus_check(int b, {_params(BONUS_NAMES)}) {{")
@@ -480,6 +481,10 @@ def _bonus_functions(w, rs, strings, aux, layout):
     w("    return 0;")
     w("}")
     w(_array("int", "B_CARDS_ONLY", cards_only))
+    # Every bonus reads its cards alone, cannot fail, is declared in any round and asks no other seat
+    # (unique_by): a seat's best declarations depend on its undeclared cards alone (best_declarations' memo).
+    pure = bool(bonuses) and not any(reads) and all(not b.rounds and not b.unique_by for b in bonuses)
+    w(f"#define DECL_PURE {int(pure)}")
     w(_array("int", "B_SIZE", [b.size for b in bonuses]))
     w(_array("int64_t", "B_POINTS", [b.points for b in bonuses]))
     w(_array("int", "B_CAT", [layout.category(b.category) for b in bonuses]))
@@ -650,8 +655,18 @@ def _count_function(w, rs, strings, aux, extra):
     w("    uint64_t matches = v_table & MATCH_MASK[p];")
     w("    (void)matches;")
     max_value = max([v for v in (rs.deck.value_of(i) for i in range(_n_indices(rs))) if v is not None] + [0])
+    folded = _match_and_sum(rs)
     for i, k in enumerate(rs.kinds):
+        if folded and k is folded[0]:
+            w(f"    /* capture kind {i + 1}: match, counted with kind {rs.kinds.index(folded[1]) + 1} */")
+            continue
         w(f"    /* capture kind {i + 1}: {k.kind} */")
+        if folded and k is folded[1]:
+            # A numbered card's matches are the table's one-card sets of its value, and the sum's sets are
+            # that value's other sets: together every set of the value, one row entry.
+            w("    if (numbered) n += ROW[tab_n][PAD + v];")
+            w("    else n += rs_popcount(matches);")
+            continue
         w(f"    if ({_kind_condition(rs, k, strings, aux)}) {{")
         if k.kind == "sweep":
             w("        k = 1;")
@@ -667,6 +682,20 @@ def _count_function(w, rs, strings, aux, extra):
         w("    }")
     w("    return n;")
     w("}")
+
+
+def _match_and_sum(rs):
+    """(match kind, sum kind) where the ruleset has one of each, both offered whenever they apply (no condition,
+    not exclusive, no unless_match) and the sum's sets have 2 cards or more: card_count counts them together as
+    every set of the card's value. None otherwise."""
+    matches = [k for k in rs.kinds if k.kind == "match"]
+    sums = [k for k in rs.kinds if k.kind == "sum"]
+    if len(matches) != 1 or len(sums) != 1:
+        return None
+    m, s = matches[0], sums[0]
+    if any(k.exclusive or k.when is not None or k.unless_match for k in (m, s)) or s.min_cards > 2:
+        return None
+    return m, s
 
 
 def _pick_function(w, rs, strings, aux, extra):
@@ -687,11 +716,21 @@ def _pick_function(w, rs, strings, aux, extra):
     w("    if (!numbered) return 0;")
     w("    uint64_t matches = v_table & MATCH_MASK[p];")
     w("    (void)matches;")
+    conds = [(k, _kind_condition(rs, k, strings, aux)) for k in rs.kinds]
+    # Where every kind that adds a total applies to every numbered card (no condition read in play), the
+    # totals are known here: held in locals, the walk unrolled over them.
+    adds = [(k, c) for k, c in conds if not k.exclusive and (k.kind == "match" or (k.kind == "sum" and k.min_cards <= 2)
+                                                          or (k.kind == "fifteen" and k.min_cards <= 1))]
+    single = any(k.kind == "match" for k, _ in adds)
+    several = any(k.kind == "sum" for k, _ in adds)
+    totals = [f"{k.total} - v" for k, _ in adds if k.kind == "fifteen"] + (["v"] if single and several else [])
+    if all(c in ("1", "numbered") for _, c in adds) and single == several and totals:
+        _pick_known(w, conds, totals)
+        return
     w(f"    int64_t T[{len(rs.kinds) + 1}];")
     w("    int nt = 0, single = 0, several = 0;")
-    for i, k in enumerate(rs.kinds):
+    for i, (k, cond) in enumerate(conds):
         w(f"    /* capture kind {i + 1}: {k.kind} */")
-        cond = _kind_condition(rs, k, strings, aux)
         if k.exclusive:                         # its sets alone where it offers any: listed by the caller
             w(f"    if (({cond}) && matches) return 0;" if k.kind == "match" else f"    if ({cond}) return 0;")
         elif k.kind == "match":                 # the numbered cards of the card's value, one at a time
@@ -721,6 +760,44 @@ def _pick_function(w, rs, strings, aux, extra):
     w("        r -= (int)below;")
     w("        set |= UINT64_C(1) << TAB[j];")
     w("        for (int i = 0; i < nt; i++) if (T[i] >= 0) T[i] = T[i] >= TW[j] ? T[i] - TW[j] : -1;")
+    w("    }")
+    w("    *capture = set;")
+    w("    return 1;")
+    w("}")
+
+
+def _pick_known(w, conds, totals) -> None:
+    """card_pick's walk (as the general one) for totals known when the C is generated: one local per total."""
+    for i, (k, cond) in enumerate(conds):
+        if k.exclusive:
+            w(f"    /* capture kind {i + 1}: {k.kind} */")
+            w(f"    if (({cond}) && matches) return 0;" if k.kind == "match" else f"    if ({cond}) return 0;")
+        elif k.kind not in ("match", "sum", "fifteen") or (k.kind == "sum" and k.min_cards > 2) or \
+                (k.kind == "fifteen" and k.min_cards > 1):
+            w(f"    /* capture kind {i + 1}: {k.kind} */")
+            w(f"    if ({cond}) return 0;")
+    ts = [f"t{i}" for i in range(len(totals))]
+    w(f"    int64_t {', '.join(f'{t} = {e}' for t, e in zip(ts, totals))};     /* the totals still to make */")
+    for t in ts:
+        w(f"    if ({t} < 1 || {t} > LIMIT) {t} = -1;     /* no set makes it */")
+    for i, t in enumerate(ts):
+        for u in ts[:i]:
+            w(f"    if ({t} > 0 && {u} == {t}) return 0;    /* one set offered twice */")
+    w("    uint64_t set = 0;")
+    w("    for (int j = tab_n - 1; j >= 0; j--) {")
+    w("        const RowT *row = ROW[j] + PAD;")
+    w("        int64_t below = 0;                     /* the sets that leave TAB[j] out */")
+    w("        int open = 0;")
+    for t in ts:
+        w(f"        if ({t} > 0) {{ below += row[{t}]; open = 1; }}")
+        w(f"        else if ({t} == 0) below++;           /* made: the set so far */")
+    w("        if (!open) break;                      /* every total made or passed: the set so far */")
+    w("        if (r < below) continue;")
+    w("        r -= (int)below;")
+    w("        set |= UINT64_C(1) << TAB[j];")
+    w("        int64_t tw = TW[j];")
+    for t in ts:
+        w(f"        if ({t} >= 0) {t} = {t} >= tw ? {t} - tw : -1;")
     w("    }")
     w("    *capture = set;")
     w("    return 1;")
@@ -854,14 +931,16 @@ static inline double rs_random(Rng *r) { return (double)rs_bits(r, 53) * (1.0 / 
 static inline void rs_shuffle(Rng *r, uint8_t *x, int len) {
     uint64_t w = r->w;
     int left = r->left;
-    for (int i = len - 1; i > 0; i--) {
-        int k = 32 - __builtin_clz((uint32_t)i);           /* bit_length(i): 1..31 */
+    for (int i = len - 1; i > 0;) {
+        int k = 32 - __builtin_clz((uint32_t)i);           /* bit_length(i): 1..31, the same down to 2^(k-1) */
         uint64_t mask = (UINT64_C(1) << k) - 1, v;
-        do {
-            if (left < k) { w = rs_next(r); left = 64; }
-            v = w & mask; w >>= k; left -= k;
-        } while (v > (uint64_t)i);
-        uint8_t t = x[i]; x[i] = x[v]; x[v] = t;
+        for (int low = 1 << (k - 1); i >= low; i--) {
+            do {
+                if (left < k) { w = rs_next(r); left = 64; }
+                v = w & mask; w >>= k; left -= k;
+            } while (v > (uint64_t)i);
+            uint8_t t = x[i]; x[i] = x[v]; x[v] = t;
+        }
     }
     r->w = w; r->left = left;
 }
@@ -1241,7 +1320,8 @@ static int gen_moves(Hand *h, int seat) {
 /* ---- a uniform choice: how many moves, then the r-th of gen_moves' order ----
  * COUNTABLE: each card's number of moves from card_count, then only the chosen card's sets listed and
  * sorted; otherwise every move listed by gen_moves. */
-static int CNT[64], CAPS[64];                     /* per card of the hand, ascending: moves, capture sets */
+/* per card of the hand, ascending (N_HELD of them): the moves of the cards before it, its card, its capture sets */
+static int FROM[64], CARD[64], CAPS[64], N_HELD;
 
 RS_INLINE uint64_t playable(const Hand *h, int seat) {
     uint64_t hand = h->hands[seat];
@@ -1261,10 +1341,11 @@ static int count_moves(Hand *h, int seat) {
         int c = rs_low(m);
         int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
         int k = card_count(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT 0);
-        CAPS[j] = k;
+        CAPS[j] = k; CARD[j] = c; FROM[j++] = n;
         k += (k == 0) | !FORCED;                  /* the card laid without a capture */
-        CNT[j++] = k; n += k;
+        n += k;
     }
+    N_HELD = j;
     if (rs_err_code) return 0;
     if (n > MAX_MOVES) { rs_err_code = 5; return 0; }
     return n;
@@ -1279,9 +1360,10 @@ RS_INLINE void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture)
         *card = rs_low(m); *capture = 0;
         return;
     }
-    int j = 0;
-    for (; r >= CNT[j]; j++) { r -= CNT[j]; m &= m - 1; }
-    int c = rs_low(m);
+    int j = 0;                                    /* the card whose moves hold the r-th: counted, no branch */
+    for (int i = 1; i < N_HELD; i++) j += r >= FROM[i];
+    r -= FROM[j];
+    int c = CARD[j];
     /* laid on the table: the card captures nothing, or (capture not forced) the first move, sorted */
     if (CAPS[j] == 0 || (!FORCED && r == 0)) { *card = c; *capture = 0; return; }
     uint64_t table = eff(h, h->table);
@@ -1438,9 +1520,20 @@ static int same_rank(const Hand *h, int seat, int b, uint64_t cards, int wild_ra
     return bonus_check(b, virt(cards, wild_rank), h->hands[seat], h->round, h->round == h->n_rounds) ? wild_rank : CLASH;
 }
 
+/* DECL_PURE: the hands known to make no declaration, by a hash of the cards (direct-mapped; 0, the empty
+ * hand, makes none either) */
+#define NODECL_BITS 14
+static uint64_t NODECL[DECL_PURE ? 1 << NODECL_BITS : 1];
+
 static int best_declarations(const Hand *h, int seat, Decl *chosen) {
+    uint64_t undeclared = h->hands[seat] & ~h->shown[seat];
+    unsigned slot = DECL_PURE ? (unsigned)((undeclared * RS_GOLDEN) >> (64 - NODECL_BITS)) : 0;
+    if (DECL_PURE && NODECL[slot] == undeclared) return 0;
     int n = bonus_options(h, seat);
-    if (!n) return 0;
+    if (!n) {
+        if (DECL_PURE && !rs_err_code) NODECL[slot] = undeclared;
+        return 0;
+    }
     for (int i = 1; i < n; i++) {                 /* stable sort, most points first */
         Decl x = OPTS[i]; int j = i - 1;
         while (j >= 0 && B_POINTS[OPTS[j].bonus] < B_POINTS[x.bonus]) { OPTS[j + 1] = OPTS[j]; j--; }
@@ -1582,11 +1675,16 @@ RS_INLINE int play_hand(Hand *h, const int32_t *bots, int64_t unit, Trace *tr, i
             nd = best_declarations(h, seat, ds);
             if (rs_err_code) return rs_err_code;
         }
+        int counted = -1;                         /* the moves counted before the declarations, if still so */
         if (nd) {
-            *legal += count_moves(h, seat);
+            int wild_as = h->wild_as;
+            counted = count_moves(h, seat);
+            *legal += counted;
             apply_declarations(h, seat, ds, nd);
+            /* the moves change only where a declared wild card takes another value or declared cards go first */
+            if (greedy || DECLARED_FIRST || h->wild_as != wild_as) counted = -1;
         }
-        nm = greedy ? gen_moves(h, seat) : count_moves(h, seat);
+        nm = greedy ? gen_moves(h, seat) : counted >= 0 ? counted : count_moves(h, seat);
         if (rs_err_code) return rs_err_code;
         if (nm < 1) return rs_err_code = 6;       /* a bot chooses among nm >= 1 moves */
         if (!nd) *legal += nm;
