@@ -150,6 +150,39 @@ def test_per_side_every_owner_bears_the_owners_duty_while_the_build_stands(tmp_p
     assert [(b.value, b.owners) for b in hand.builds] == [(10, (0,))]
 
 
+def _one_eight_each(rules):
+    # as _four, but s2 (s0's partner) and s3 (an opponent) hold one 8 each, and nothing else of 8
+    return explicit_hand(rules, 3, ["3H", "6C", "6D", "QS"], {0: ["5D", "8S", "4C", "10H"], 1: ["2H", "8C", "9H", "7C"],
+                                                               2: ["8D", "AC", "JH", "2C"], 3: ["8H", "QH", "AS", "2S"]},
+                         seats=4)
+
+
+def test_per_side_a_partner_of_an_owner_adds_its_only_card_of_the_value(tmp_path):
+    # pagat's Seep: "if your partner is already an owner, you can add to the house without becoming an owner"
+    # (e.g. your only queen to your partner's cemented queen house): it keeps no card of the value, being no owner
+    rules = _rules(tmp_path, "{owners: per_side}")
+    hand = _one_eight_each(rules)
+    hand.play(0, card_of(rules, "5D"), _build(rules, 8, "3H"))
+    eight = _build(rules, 8, "5D", "3H")
+    hand.play(1, card_of(rules, "7C"), 0)
+    assert (card_of(rules, "8D"), eight) in hand.legal_moves()
+    hand.play(2, card_of(rules, "8D"), eight)                                    # s2's only 8, onto s0's build
+    assert [(b.owners, b.fixed) for b in hand.builds] == [((0,), True)]
+    # s3, an opponent, would become an owner: it must keep an 8, and its only one cannot be added
+    assert (card_of(rules, "8H"), _build(rules, 8, "5D", "3H", "8D")) not in hand.legal_moves()
+    with pytest.raises(IllegalMove, match="cannot build 8"):
+        hand.play(3, card_of(rules, "8H"), _build(rules, 8, "5D", "3H", "8D"))
+
+
+def test_by_default_an_adder_becomes_the_owner_and_keeps_a_card_of_the_value(tmp_path):
+    # owners: last: the adder owns the build, so even a partner must keep a card of its value
+    rules = _rules(tmp_path, "true")
+    hand = _one_eight_each(rules)
+    hand.play(0, card_of(rules, "5D"), _build(rules, 8, "3H"))
+    hand.play(1, card_of(rules, "7C"), 0)
+    assert (card_of(rules, "8D"), _build(rules, 8, "5D", "3H")) not in hand.legal_moves()
+
+
 def test_per_side_a_raise_gives_the_build_to_the_raiser_alone(tmp_path):
     # a single build raised (not fixed, so still of one owner) is the raiser's, as with `last`
     rules = _rules(tmp_path, "{owners: per_side}")

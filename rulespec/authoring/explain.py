@@ -466,7 +466,8 @@ def builds_words(b) -> str:
     if b.owners == "per_side":
         parts.append("A build's owner is the player who made or last raised it; an opponent of its owners who adds "
                      "a set of its value to it becomes another owner, while an owner or an owner's partner who adds "
-                     "one leaves the owners as they are (so a build may have an owner on each side).")
+                     "one leaves the owners as they are (so a build may have an owner on each side); an owner's "
+                     "partner may add to it without keeping a card of its value.")
         who = "Each owner of a build"
     else:
         who = "The player who last made, raised or added to a build"

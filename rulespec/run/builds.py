@@ -170,8 +170,19 @@ class TurnView:
                       if n > 1 or v not in gone)
 
 
+def partner_builds(cfg: Config, seat: int, sides: int, builds: list[Build]) -> list[Build]:
+    """With `owners: per_side`, the builds a partner of `seat` owns and `seat` does not: it may add a set of
+    their value without holding a card of it, as it does not become an owner (pagat's Seep: "if your partner
+    is already an owner, you can add to the house without becoming an owner")."""
+    if cfg.owners != "per_side":
+        return []
+    side = seat % sides
+    return [b for b in builds if seat not in b.owners and any(o % sides == side for o in b.owners)]
+
+
 def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Build], n_cards: int,
-                  cache: dict | None = None, values: list[int] | None = None) -> list[int]:
+                  cache: dict | None = None, values: list[int] | None = None,
+                  partners: list[Build] = ()) -> list[int]:
     """The build moves (masks with their value) of playing `card` with `rest` left in hand.
 
     The new build is the played card, table cards and at most one build, split into sets each totalling
@@ -185,6 +196,7 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
     `cache` (a dict the caller keeps for one table: every card of a turn asks about the same loose cards)
     holds the loose cards' sets by total and their disjoint unions by value, each listed once; `values`, when
     given, stands for `rest`: the values a build may state that the hand holds once `card` is played, ascending.
+    `partners` (partner_builds): builds the card may join with a set of their value held or not.
     """
     tv = cfg.table_values
     if not tv[card]:
@@ -192,6 +204,9 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
     if values is None:
         held = {v for c in _bits(rest) for v in cfg.hand_values[c]}
         values = sorted(v for v in held if cfg.allowed(v))
+    joined_only = {b.value for b in partners} - set(values)     # values the hand lacks: only added to a partner's
+    if joined_only:
+        values = sorted(set(values) | joined_only)
     if not values:
         return []
     if cache is None:
@@ -235,6 +250,8 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
         standing = any(b.value == v for b in builds)
         if cfg.one_per_value and standing:               # one build per value: a set of v joins the build of v
             options = [o for o in options if o[1] is not None and o[1].value == v]
+        if v in joined_only:                             # no card of v kept: only a set added to a partner's build
+            options = [o for o in options if o[1] is not None and o[1].value == v and o[1] in partners]
         if not options:
             continue
         # further sets of the value: any union of disjoint sets of loose cards, each totalling it (a second

@@ -857,7 +857,8 @@ class Hand:
         cfg, rules = self._build_cfg, self.rules
         try:
             return _builds.build_options(cfg, card, 0, view.loose, self.builds, rules.N_CARDS, cfg.table_cache(),
-                                         view.held_without(cfg, card))
+                                         view.held_without(cfg, card),
+                                         _builds.partner_builds(cfg, self.turn, self.k, self.builds))
         except RulespecError as exc:
             raise RuleFailed(f"this rule failed: {exc.message} (the hand is left as it was)",
                              getattr(rules, "CAPTURE_SPAN", None)) from exc
