@@ -172,8 +172,7 @@ class TurnView:
 
 def partner_builds(cfg: Config, seat: int, sides: int, builds: list[Build]) -> list[Build]:
     """With `owners: per_side`, the builds a partner of `seat` owns and `seat` does not: it may add a set of
-    their value without holding a card of it, as it does not become an owner (pagat's Seep: "if your partner
-    is already an owner, you can add to the house without becoming an owner")."""
+    their value without holding a card of it, as it does not become an owner (docs/language.md, `owners`)."""
     if cfg.owners != "per_side":
         return []
     side = seat % sides
