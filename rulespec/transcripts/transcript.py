@@ -65,6 +65,7 @@ class TableBuild:
     owner: tuple[int, ...] | None
     fixed: bool | None
     span: Span | None
+    owner_span: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -327,7 +328,7 @@ class _Build:
                     for seat in owner:
                         self.check_seat(seat, item.value_spans.get("owner"))
                 out.append(TableBuild(self.cards(item["build"]), item["value"], owner, item.get("fixed"),
-                                      _item_span(items, i)))
+                                      _item_span(items, i), item.value_spans.get("owner")))
         return out
 
     def declaration(self, item: LocDict, span: Span | None) -> Declaration:
