@@ -136,3 +136,13 @@ def test_a_thrown_in_round_with_no_new_deal_says_so(tmp_path):
                                                 r"must go on with the new deal") as err:
             read(path)
         assert (err.value.span.line, err.value.span.column) == (5, 5)
+
+
+def test_an_owner_out_of_range_is_refused_where_seats_is_left_out(tmp_path):
+    # Before: with no `seats:`, owner 7 in a 4-seat hand passed validate and replay called it a difference.
+    path = seep(tmp_path, "[6H, 8D, {build: [6D, 4C, 7D, 3S], value: 10, owner: [2, 7], fixed: true}]")
+    path.write_text(path.read_text().replace("seats: 4\n", ""))
+    for read in (replay, check_transcript_cards):
+        with pytest.raises(RulespecError, match=r"seat 7 is out of range: this hand has 4 seats \(0 to 3\)") as err:
+            read(path)
+        assert (err.value.span.line, err.value.span.column) == (15, 63)

@@ -220,7 +220,18 @@ class _Replayer:
             # The engine ran out of the deal the transcript gives before any play: that deal is the place.
             raise RulespecError(err.message, t.deal_span or t.deck_span or t.ruleset_span) from None
         self.check_rounds_to_come(hand)
+        self.check_owner_seats(hand.n)
         return hand
+
+    def check_owner_seats(self, n: int) -> None:
+        """An `owner:` of expect.table is a seat of this hand: where the transcript leaves `seats` out, the
+        reader could not check it (transcript.py does where `seats` is given)."""
+        e = self.t.expect
+        for tb in (e.table_builds if e is not None else ()):
+            for seat in tb.owner or ():
+                if seat >= n:
+                    raise RulespecError(f"seat {seat} is out of range: this hand has {n} seats (0 to {n - 1})",
+                                        tb.owner_span or tb.span)
 
     def check_cards(self) -> None:
         """Every card and name the transcript writes read against its ruleset, without playing (notation.md:
