@@ -146,3 +146,13 @@ def test_an_owner_out_of_range_is_refused_where_seats_is_left_out(tmp_path):
         with pytest.raises(RulespecError, match=r"seat 7 is out of range: this hand has 4 seats \(0 to 3\)") as err:
             read(path)
         assert (err.value.span.line, err.value.span.column) == (15, 63)
+
+
+def test_thousands_of_structural_errors_are_reported_as_at_most_twenty(tmp_path):
+    # Before: a transcript of 3,000 plays by seat 9 of 4 printed 3,000 messages (every other stage caps at 20).
+    from rulespec.source.validate import MAX_ERRORS
+    text = SEEP.split("plays:")[0] + "plays:\n" + "  - {seat: 9, card: 2C}\n" * 3000
+    with pytest.raises(RulespecError, match="seat 9 is out of range") as err:
+        check_transcript_cards(write(tmp_path, text))
+    assert len(err.value.all) == MAX_ERRORS
+    assert [e.span.line for e in err.value.all] == list(range(12, 12 + MAX_ERRORS))

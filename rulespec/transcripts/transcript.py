@@ -14,7 +14,7 @@ from pathlib import Path
 
 from rulespec.errors import RulespecError, Span, collect
 from rulespec.source.files import read_regular
-from rulespec.source.validate import validate
+from rulespec.source.validate import MAX_ERRORS, validate
 from rulespec.source.yamlsafe import LocDict, LocList, load
 
 _RECORDED = re.compile(r"#\s*recorded\b", re.IGNORECASE)
@@ -225,7 +225,10 @@ class _Build:
                       self.numbered(game["totals"], "side", "game.totals").items()}
         carried = game.get("carried", LocDict())
         options = doc.get("options", LocDict())
-        collect(self.errors)
+        # At most MAX_ERRORS, as every stage reports: a stranger's file of thousands of seats out of range
+        # is not thousands of messages.
+        place = lambda e: (e.span.line, e.span.column) if e.span else (0, 0)   # noqa: E731
+        collect(sorted(self.errors, key=place)[:MAX_ERRORS])
         return Transcript(
             path=self.path,
             ruleset=doc["ruleset"],
