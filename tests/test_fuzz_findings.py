@@ -33,7 +33,9 @@ def test_a_redeal_with_no_next_round_listed_is_located_at_the_deal():
         replay(path)
     except RulespecError as err:
         assert err.span is not None and Path(err.span.file) == path and err.span.line == 18                 # the deal's round
-        assert "does not list round 1" in err.message
+        # round 1 is listed, and thrown in: what is missing is the new deal after it
+        assert "round 1 is thrown in (redeal: true), so the transcript's deal must go on with the new deal" \
+            in err.message
     else:
         raise AssertionError("replayed a deal the transcript does not give")
 

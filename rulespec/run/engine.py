@@ -397,6 +397,11 @@ class Hand:
                         pos += packet
         else:
             if src.round_no >= len(src.rounds):
+                if self.round == 1 and src.round_no and src.rounds[src.round_no - 1].redeal:
+                    # The round before was thrown in: what is missing is the new deal, not round 1 itself.
+                    raise RulespecError(f"round {src.round_no} is thrown in (redeal: true), so the transcript's "
+                                        f"deal must go on with the new deal as its next round; it lists none",
+                                        src.rounds[src.round_no - 1].span)
                 raise RulespecError(f"the transcript's deal does not list round {self.round}")
             given = src.rounds[src.round_no]
             src.round_no += 1

@@ -106,7 +106,41 @@ def check_names(transcript, ruleset) -> list[RulespecError]:
         if e.outcome is not None and e.outcome not in known["outcome"]:
             errors.append(_unknown("outcome", e.outcome, known, rid, e.outcome_span or e.span))
         errors += _totals(e, ruleset)
+        errors += _build_owners(e, ruleset)
     return errors
+
+
+def check_constructs(transcript, ruleset) -> list[RulespecError]:
+    """For `validate`, what replay refuses when it reaches it: a build or a bid written in a play of a
+    ruleset without builds (capture.builds) or a bid (bid:), up to and including a play that expects a
+    refusal (replay reads that play too), and a build in expect.table of a ruleset without builds."""
+    errors = []
+    for play in transcript.plays:
+        where = f"play {play.number} (seat {play.seat}"
+        if play.build is not None and getattr(ruleset, "builds", None) is None:
+            errors.append(RulespecError(f"{where}, {play.card}) makes a build, but {ruleset.id} has no builds "
+                                        f"(capture.builds)", play.build_span or play.span))
+        if play.bid is not None and getattr(ruleset, "bid", None) is None:
+            errors.append(RulespecError(f"{where}, bid {play.bid}) is a bid, but {ruleset.id} has no bid (bid:)",
+                                        play.bid_span or play.span))
+        if play.error is not None:
+            return errors
+    e = transcript.expect
+    if e is not None and e.table_builds and getattr(ruleset, "builds", None) is None:
+        errors.append(RulespecError(f"expect.table shows a build, but {ruleset.id} has no builds (capture.builds)",
+                                    e.table_builds[0].span or e.table_span or e.span))
+    return errors
+
+
+def _build_owners(expect, ruleset) -> list[RulespecError]:
+    """A build of expect.table given several owners where the ruleset's builds have one each
+    (capture.builds.owners: last): the transcript asks for what the rules never make."""
+    builds = getattr(ruleset, "builds", None)
+    if builds is None or builds.owners == "per_side":
+        return []
+    return [RulespecError(f"owner: {list(tb.owner)}: a build of {ruleset.id} has one owner (capture.builds.owners: "
+                          f"{builds.owners}); write its owner as one seat", tb.owner_span or tb.span or expect.span)
+            for tb in expect.table_builds if tb.owner is not None and len(tb.owner) > 1]
 
 
 def _totals(expect, ruleset) -> list[RulespecError]:

@@ -80,6 +80,26 @@ class _Replayer:
             m |= 1 << c
         return m
 
+    def table_masks(self, e) -> tuple[int, list[int]]:
+        """expect.table read as (its loose cards, each build's cards): a card is on the table once, so a card
+        written twice anywhere in it (loose and in a build, or in two builds) is refused, named where it is
+        written the second time, as within one list."""
+        loose = self.mask(e.table or [], "expect.table")
+        first = {self.card(ref): ("loose", ref.span) for ref in e.table or []}
+        builds = []
+        for tb in e.table_builds:
+            cards = self.mask(tb.cards, "a build of expect.table")
+            for ref in tb.cards:
+                c = self.card(ref)
+                if c in first:
+                    how, span = first[c]
+                    line = f" at line {span.line}" if span is not None else ""
+                    raise RulespecError(f"card {ref.name} is listed twice in expect.table: in this build, and "
+                                        f"{how}{line}", ref.span)
+                first[c] = ("in another build", tb.span)
+            builds.append(cards)
+        return loose, builds
+
     def move(self, play) -> int:
         """The move's mask of a play with a card: its capture, or its build (capture.builds: the table cards
         joined, with the value; run/builds.build_move)."""
@@ -200,7 +220,18 @@ class _Replayer:
             # The engine ran out of the deal the transcript gives before any play: that deal is the place.
             raise RulespecError(err.message, t.deal_span or t.deck_span or t.ruleset_span) from None
         self.check_rounds_to_come(hand)
+        self.check_owner_seats(hand.n)
         return hand
+
+    def check_owner_seats(self, n: int) -> None:
+        """An `owner:` of expect.table is a seat of this hand: where the transcript leaves `seats` out, the
+        reader could not check it (transcript.py does where `seats` is given)."""
+        e = self.t.expect
+        for tb in (e.table_builds if e is not None else ()):
+            for seat in tb.owner or ():
+                if seat >= n:
+                    raise RulespecError(f"seat {seat} is out of range: this hand has {n} seats (0 to {n - 1})",
+                                        tb.owner_span or tb.span)
 
     def check_cards(self) -> None:
         """Every card and name the transcript writes read against its ruleset, without playing (notation.md:
@@ -229,10 +260,10 @@ class _Replayer:
             for d in play.declare:
                 read(self.mask, d.cards or [], "the declared cards")
         if self.t.expect is not None and self.t.expect.table is not None:
-            read(self.mask, self.t.expect.table, "expect.table")
-            for b in self.t.expect.table_builds:
-                read(self.mask, b.cards, "a build of expect.table")
+            read(self.table_masks, self.t.expect)
         errors += self.unknown_names()
+        from rulespec.transcripts.names import check_constructs
+        errors += check_constructs(self.t, self.compiled.ruleset)
         if hand is not None and not errors:
             read(self.check_rounds_suffice, hand)
         collect(sorted(errors, key=lambda e: (e.span.line, e.span.column) if e.span else (0, 0))[:MAX_ERRORS])
@@ -374,21 +405,20 @@ class _Replayer:
         for b in builds:
             built |= b.cards
         loose = (hand.final_table if over else hand.table) & ~built
-        want = self.mask(e.table, "expect.table")
+        want, build_masks = self.table_masks(e)
         if want != loose:
             self.fail(at, f"expect.table: expected loose cards {_ms(self.names(want))}, got {_ms(self.names(loose))}")
         unmatched = list(builds)
-        for tb in e.table_builds:
-            cards = self.mask(tb.cards, "a build of expect.table")
+        for tb, cards in zip(e.table_builds, build_masks):
             found = next((b for b in unmatched if b.cards == cards), None)
+            if found is not None:
+                unmatched.remove(found)     # the build of these cards: a difference below is said once, here
             if found is None or found.value != tb.value or (tb.owner is not None and tb.owner != tuple(sorted(found.owners))) \
                     or (tb.fixed is not None and tb.fixed != found.fixed):
                 got = ("; the table has " + _build_words(None, self.names(found.cards), found.value, found.owners,
                                                             found.fixed)) if found is not None else \
                     " (no build of these cards is on the table)"
                 self.fail(tb.span or at, f"expect.table: expected {_build_words(None, self.names(cards), tb.value, tb.owner, tb.fixed)}{got}")
-                continue
-            unmatched.remove(found)
         for b in unmatched:
             self.fail(at, f"expect.table: the table also holds {_build_words(None, self.names(b.cards), b.value, b.owners, b.fixed)}")
 

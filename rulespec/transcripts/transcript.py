@@ -14,7 +14,7 @@ from pathlib import Path
 
 from rulespec.errors import RulespecError, Span, collect
 from rulespec.source.files import read_regular
-from rulespec.source.validate import validate
+from rulespec.source.validate import MAX_ERRORS, validate
 from rulespec.source.yamlsafe import LocDict, LocList, load
 
 _RECORDED = re.compile(r"#\s*recorded\b", re.IGNORECASE)
@@ -65,6 +65,7 @@ class TableBuild:
     owner: tuple[int, ...] | None
     fixed: bool | None
     span: Span | None
+    owner_span: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -224,7 +225,10 @@ class _Build:
                       self.numbered(game["totals"], "side", "game.totals").items()}
         carried = game.get("carried", LocDict())
         options = doc.get("options", LocDict())
-        collect(self.errors)
+        # At most MAX_ERRORS, as every stage reports: a stranger's file of thousands of seats out of range
+        # is not thousands of messages.
+        place = lambda e: (e.span.line, e.span.column) if e.span else (0, 0)   # noqa: E731
+        collect(sorted(self.errors, key=place)[:MAX_ERRORS])
         return Transcript(
             path=self.path,
             ruleset=doc["ruleset"],
@@ -327,7 +331,7 @@ class _Build:
                     for seat in owner:
                         self.check_seat(seat, item.value_spans.get("owner"))
                 out.append(TableBuild(self.cards(item["build"]), item["value"], owner, item.get("fixed"),
-                                      _item_span(items, i)))
+                                      _item_span(items, i), item.value_spans.get("owner")))
         return out
 
     def declaration(self, item: LocDict, span: Span | None) -> Declaration:
