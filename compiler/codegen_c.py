@@ -784,20 +784,19 @@ def _pick_known(w, conds, totals) -> None:
         for u in ts[:i]:
             w(f"    if ({t} > 0 && {u} == {t}) return 0;    /* one set offered twice */")
     w("    uint64_t set = 0;")
+    # No branch on the counts (which the processor cannot predict): a total t is -1 (passed), 0 (made) or
+    # 1..LIMIT, and row[t] counts its sets in every case, row[0] being 1 (the empty set) and row[-1] one of
+    # the PAD zeros in front of every row.
     w("    for (int j = tab_n - 1; j >= 0; j--) {")
-    w("        const RowT *row = ROW[j] + PAD;")
-    w("        int64_t below = 0;                     /* the sets that leave TAB[j] out */")
-    w("        int open = 0;")
+    w(f"        if (!({' | '.join(f'({t} > 0)' for t in ts)})) break;     /* every total made or passed: the set so far */")
+    w("        const RowT *row = ROW[j] + PAD;        /* row[0] = 1: a total made (the set so far); row[-1] = 0 */")
+    w(f"        int64_t below = {' + '.join(f'(int64_t)row[{t}]' for t in ts)};     /* the sets that leave TAB[j] out */")
+    w("        int64_t take = -(int64_t)(r >= below);     /* all ones where TAB[j] is in the set */")
+    w("        r -= (int)(below & take);")
+    w("        set |= (uint64_t)(take & 1) << TAB[j];")
+    w("        int64_t tw = TW[j] & take;")
     for t in ts:
-        w(f"        if ({t} > 0) {{ below += row[{t}]; open = 1; }}")
-        w(f"        else if ({t} == 0) below++;           /* made: the set so far */")
-    w("        if (!open) break;                      /* every total made or passed: the set so far */")
-    w("        if (r < below) continue;")
-    w("        r -= (int)below;")
-    w("        set |= UINT64_C(1) << TAB[j];")
-    w("        int64_t tw = TW[j];")
-    for t in ts:
-        w(f"        if ({t} >= 0) {t} = {t} >= tw ? {t} - tw : -1;")
+        w(f"        {t} -= tw; {t} |= {t} >> 63;              /* passed: -1 */")
     w("    }")
     w("    *capture = set;")
     w("    return 1;")
@@ -919,8 +918,8 @@ static inline uint64_t rs_bits(Rng *r, int k) {
     return v;
 }
 static inline uint32_t rs_below(Rng *r, uint32_t n) {
-    if (n <= 1) return 0;
-    int k = 32 - __builtin_clz(n - 1);
+    if (n == 0) return 0;
+    int k = 63 - __builtin_clzll(((uint64_t)(n - 1) << 1) | 1);     /* bit_length(n - 1), no branch: 0 bits for n = 1 */
     uint32_t v;
     do v = (uint32_t)rs_bits(r, k); while (v >= n);
     return v;
@@ -1621,7 +1620,7 @@ RS_INLINE void play_card(Hand *h, int seat, int card, uint64_t capture) {
     int last_play = hands_empty && h->round >= h->n_rounds;
     play_events(h, side, PLAY_EVENTS_ARGS);
     if (h->wild_as >= 0 && capture && ((capture | bit) & WILD_BIT)) h->wild_as = -1;
-    h->turn = seat + 1 == h->n ? 0 : seat + 1;
+    h->turn = (seat + 1) & -(seat + 1 != h->n);     /* the next seat, 0 after the last: no branch */
     if (hands_empty) { if (last_play) finish(h); else lay_round(h); }
 }
 
