@@ -81,6 +81,13 @@ def _general(w: Writer, rs: Ruleset, cp: CapturePlan) -> None:
     w("    return " + take.format(f"_offered(p, played, table, {cp.sums_call}, round, turn, play)"))
     w()
     w()
+    w("def offered(played, table, round, turn, play):")
+    w('    """The sets `captures` combines (capture.combine), as they are offered: a capture is judged by them alone."""')
+    w("    if not table:")
+    w("        return []")
+    w(f"    return _offered(played.bit_length() - 1, played, table, {cp.sums_call}, round, turn, play)")
+    w()
+    w()
     def moves() -> None:
         w("got = " + take.format("_offered(p, 1 << p, table, sums, round, turn, play)"))
         w("out += [(p, m) for m in got]")

@@ -415,12 +415,16 @@ def test_adapters_reach_a_build_through_their_actions(rules):
 
 
 def test_listing_builds_is_bounded(rules, monkeypatch):
-    # A listing past the bound on memory stops with one error, never an endless listing.
+    # A listing past the bound on memory stops with one error, never an endless listing; the state is not
+    # refused with it: a move is drawn without the list (Hand.random_move) and played.
     from rulespec.run import builds
+    from rulespec.run.engine import TooManyMoves
     monkeypatch.setattr(builds, "MAX_BUILD_MOVES", 5)
     hand = _hand(rules, ["3H", "9C", "AD", "2S"], ["5D", "8S", "2C", "JH"], ["AC", "4H", "6C", "7C"])
-    with pytest.raises(RulespecError, match="loose cards are too many to list them"):
+    with pytest.raises(TooManyMoves, match="loose cards are too many to list them"):
         hand.legal_moves()
+    card, mask = hand.random_move(random.Random(0))
+    assert hand.hands[0] >> card & 1 and not mask & ~hand.table & ((1 << rules.N_CARDS) - 1)
 
 
 def test_the_observation_array_shows_builds_owner_fixed_and_value(rules):

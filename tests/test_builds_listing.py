@@ -15,7 +15,7 @@ from rulespec.compiler.build import compile_ruleset
 from rulespec.errors import RulespecError
 from rulespec.run import builds
 from rulespec.run.builds import Build, Config, build_move, build_options
-from rulespec.run.engine import Hand, RuleFailed, shuffled_source
+from rulespec.run.engine import Hand, IllegalMove, RuleFailed, TooManyMoves, shuffled_source
 from tests.test_builds import _hand, _ruleset
 
 
@@ -207,17 +207,97 @@ def test_a_turn_asked_twice_lists_once_and_answers_the_same(tmp_path, monkeypatc
     assert calls
 
 
-def test_too_many_builds_to_list_is_a_located_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(builds, "MAX_BUILD_MOVES", 5)
+def test_too_many_builds_to_list_is_a_located_refusal_of_the_list_and_the_state_plays_on(tmp_path, monkeypatch):
     path = _ruleset(tmp_path)
     rules = compile_ruleset(path).module
     hand = _hand(rules, ["3H", "9C", "AD", "2S"], ["5D", "8S", "2C", "JH"], ["AC", "4H", "6C", "7C"])
+    every = set(hand.legal_moves())
+    monkeypatch.setattr(builds, "MAX_BUILD_MOVES", 5)
+    hand = _hand(rules, ["3H", "9C", "AD", "2S"], ["5D", "8S", "2C", "JH"], ["AC", "4H", "6C", "7C"])
     before = (hand.table, list(hand.hands))
-    with pytest.raises(RuleFailed, match="more than 5 .* too many to list them") as err:
+    with pytest.raises(TooManyMoves, match="more than 5 .* too many to list them") as err:
         hand.legal_moves()
     assert err.value.span is not None and str(path) in err.value.headline()
     assert (hand.table, list(hand.hands)) == before
-    assert isinstance(err.value, RulespecError)
+    assert isinstance(err.value, RuleFailed) and isinstance(err.value, RulespecError)
+    # the list is refused, not the state: a draw without the list is one of the moves the list holds, each
+    # move drawn (uniform: every one of them in 4,000 draws, none more than twice as often as the mean)
+    drawn = [hand.random_move(random.Random(k)) for k in range(4000)]
+    assert set(drawn) == every
+    counts = [drawn.count(m) for m in every]
+    assert max(counts) < 2 * len(drawn) / len(every)
+    # and every listed move is played (judged alone; a build made counts its sets by the same bound, which the
+    # few cards of one build never reach), a move not listed refused as before
+    monkeypatch.setattr(builds, "MAX_BUILD_MOVES", 200_000)
+    calls = []
+    monkeypatch.setattr(builds, "build_options", lambda *a, **k: calls.append(a) or [])
+    for card, mask in sorted(every):
+        hand.clone().play(0, card, mask)
+    assert calls == []
+    with pytest.raises(IllegalMove):
+        hand.clone().play(0, rules.CARD_NAMES.index("5D"), build_move(1 << rules.CARD_NAMES.index("3H"), 9,
+                                                                           rules.N_CARDS))
+
+
+@pytest.mark.parametrize("spec", BUILD_RULES + ["zwicker"])
+def test_one_build_move_is_judged_as_the_listing_judges_it(tmp_path, spec):
+    # builds.build_allowed (Hand.play's check of one move, no listing) against build_options
+    path = "rulesets/zwicker.yaml" if spec == "zwicker" else _ruleset(tmp_path, spec)
+    rules = compile_ruleset(path).module
+    cfg, rng, n_cards = Config(rules.BUILDS), random.Random(spec), rules.N_CARDS
+    agreed = 0
+    for _ in range(100):
+        card, rest, loose, table_builds = _random_position(rng, cfg, n_cards)
+        values = sorted({v for c in _bits(rest) for v in cfg.hand_values[c] if cfg.allowed(v)})
+        listed = set(build_options(cfg, card, rest, loose, table_builds, n_cards))
+        units = [1 << c for c in _bits(loose)] + [b.cards for b in table_builds]
+        tries = [builds.split_move(m, n_cards) for m in listed]
+        for _ in range(60):
+            tries.append((sum(u for u in units if rng.random() < 0.4), rng.choice(values or [1] + [rng.randint(1, 30)])))
+        for cards, value in tries:
+            assert builds.build_allowed(cfg, card, cards, value, loose, table_builds, values) == \
+                (build_move(cards, value, n_cards) in listed), (card, cards, value)
+            agreed += 1
+    assert agreed > 6000
+
+
+def test_a_capture_is_judged_without_listing_the_unions():
+    from rulespec.run.runtime import ALONE, combine, combine_alone, combined_has
+    rng = random.Random(5)
+    for _ in range(300):
+        sets = list(dict.fromkeys(rng.randrange(1, 1 << 10) for _ in range(rng.randint(0, 8))))
+        if rng.random() < 0.3 and sets:
+            sets[0] |= ALONE
+        for mode in ("union", "one"):
+            listed = set(combine_alone(sets, mode)) if any(s & ALONE for s in sets) else \
+                set(combine(sets, mode) if mode != "one" else sets)
+            for mask in range(1 << 10):
+                assert combined_has(mask, sets, mode) == (mask in listed), (sets, mode, mask)
+    assert combined_has(3, [1, 2], "all") is None
+
+
+def _trailed(game, seed, loose):
+    """A hand of four players who only trail (each its lowest card) until `loose` cards lie on the table."""
+    rules = compile_ruleset(f"rulesets/{game}.yaml").module
+    hand = Hand(rules, 4, 0, shuffled_source(rules.N_CARDS, random.Random(seed)))
+    while hand.table.bit_count() < loose:
+        seat = hand.current_seat
+        low = hand.hands[seat] & -hand.hands[seat]
+        hand.play(seat, low.bit_length() - 1, 0)
+    return rules, hand
+
+
+def test_a_build_on_a_table_of_22_loose_zwicker_cards_is_played():
+    # Before, Hand.play listed every move of the card to check one and stopped with the located RuleFailed
+    # (a card offered more than 200,000 unions); the move is judged alone now.
+    rules, hand = _trailed("zwicker", 10, 22)
+    cfg, seat, n_cards = Config(rules.BUILDS), hand.current_seat, rules.N_CARDS
+    held = _bits(hand.hands[seat])
+    card, keep = held[0], held[1]                     # build the value of a card kept in hand
+    value = max(cfg.hand_values[keep])
+    part = next(builds._totalling(hand.table, cfg.table_values, value - min(cfg.table_values[card])))
+    hand.play(seat, card, build_move(part, value, n_cards))
+    assert [(b.cards, b.value, b.owner) for b in hand.builds] == [(part | 1 << card, value, seat)]
 
 
 def test_a_table_of_19_loose_zwicker_cards_lists_its_moves():

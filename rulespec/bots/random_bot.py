@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import random
 
-from rulespec.bots.policy import declared_moves
 from rulespec.run.engine import Hand
 
 
@@ -16,6 +15,8 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, hand: Hand, seat: int):
-        decls, moves = declared_moves(hand, seat)
-        card, capture = moves[self.rng.randrange(len(moves))]
+        # Hand.random_move: a draw from legal_moves_after's list; from every legal move without the list where
+        # the builds on offer are more than a list holds (run/engine.TooManyMoves)
+        decls = hand.best_declarations(seat) if hand.declares_with_play else []
+        card, capture = hand.random_move(self.rng, decls)
         return decls, card, capture

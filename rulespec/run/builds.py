@@ -273,6 +273,81 @@ def build_options(cfg: Config, card: int, rest: int, loose: int, builds: list[Bu
     return sorted(out)
 
 
+def _totalling(mask: int, tv, target: int, first: int = 0):
+    """Each set (mask) of `mask`'s cards, holding `first` (a card of it, or 0), whose values (one above 0 chosen
+    per card) can total `target`: a search that stops where the total passes the target, each set once."""
+    cards = [c for c in _bits(mask & ~first) if any(t > 0 for t in tv[c])]
+    start = {t for c in _bits(first) for t in tv[c] if t > 0} if first else {0}
+
+    def grow(i: int, chosen: int, totals: frozenset):
+        if target in totals and (chosen or first):
+            yield chosen | first
+        if i == len(cards):
+            return
+        c = cards[i]
+        more = frozenset(s + t for s in totals for t in tv[c] if t > 0 and s + t <= target)
+        if more:
+            yield from grow(i + 1, chosen | 1 << c, more)
+        yield from grow(i + 1, chosen, totals)
+
+    live = frozenset(t for t in start if t <= target)
+    if live:
+        yield from grow(0, 0, live)
+
+
+def _splits(mask: int, tv, value: int, memo: dict) -> bool:
+    """Whether `mask`'s cards split into disjoint sets each totalling `value` (the empty mask does)."""
+    if not mask:
+        return True
+    known = memo.get(mask)
+    if known is None:
+        low = mask & -mask
+        known = memo[mask] = any(_splits(mask ^ s, tv, value, memo) for s in _totalling(mask, tv, value, low))
+    return known
+
+
+def build_allowed(cfg: Config, card: int, cards: int, value: int, loose: int, builds: list[Build],
+                  values: list[int]) -> bool:
+    """Whether the build move of `card` joining table `cards` into a build of `value` is one build_options
+    lists (with `values` for `rest`), decided for this one move without listing the others: a small search for
+    the card's own set among the loose cards it joins and a split of the rest into sets of the value. A table
+    with more builds than build_options lists (MAX_BUILD_MOVES) is judged the same way."""
+    tv = cfg.table_values
+    if not tv[card] or not cards or value not in values:
+        return False
+    joined = [b for b in builds if b.cards & cards]
+    if len(joined) > 1 or any(b.cards & ~cards for b in joined):
+        return False                                  # at most one build, taken in whole
+    build = joined[0] if joined else None
+    rest = cards & ~build.cards if build is not None else cards
+    if rest & ~loose:
+        return False
+    v, card_values, memo = value, set(tv[card]), {}
+
+    def extra(mask: int) -> bool:                     # further sets of the value: a second set makes it multiple
+        return not mask or (cfg.multiple and _splits(mask, tv, v, memo))
+
+    def own_set_and_extra(mask: int) -> bool:         # the card's own set (build_options' firsts), then extras
+        for cv in card_values:
+            if cv == v and extra(mask):
+                return True
+            if 0 < cv < v and any(extra(mask ^ s) for s in _totalling(mask, tv, v - cv)):
+                return True
+            if cfg.subtract and any(v + cv in tv[c] and extra(mask & ~(1 << c)) for c in _bits(mask)):
+                return True
+        return False
+
+    standing = any(b.value == v for b in builds)
+    if build is None:
+        return not (cfg.one_per_value and standing) and own_set_and_extra(rest)
+    if build.value == v and cfg.multiple and own_set_and_extra(rest):
+        return True                                   # the card's set joins the build of its value
+    if cfg.raise_ and not build.fixed and not (cfg.one_per_value and standing and build.value != v):
+        if (build.value != v and v - build.value in card_values) or (cfg.subtract and build.value - v in card_values):
+            return extra(rest)                        # raised (or lowered) by the card alone, with extras
+    return False
+
+
 def _split_count(mask: int, groups: list[int]) -> list[int]:
     """Some disjoint sets of `groups` whose union is `mask` (one split; [] for the empty mask)."""
     if not mask:

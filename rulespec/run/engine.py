@@ -22,6 +22,8 @@ from rulespec.run import builds as _builds
 from rulespec.run.declarations import Declaration, choose, declarer, open_in, unique_holder
 from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.runtime import bits as _rt_bits
+from rulespec.run.runtime import TooManyUnions as _rt_TooManyUnions
+from rulespec.run.runtime import combined_has as _rt_combined_has
 
 if TYPE_CHECKING:
     from rulespec.run.protocol import CompiledRules
@@ -36,6 +38,12 @@ class IllegalMove(RulespecError):
 
 class RuleFailed(RulespecError):
     """A rule of the ruleset failed while it was evaluated (located at the rule; the hand is unchanged)."""
+
+
+class TooManyMoves(RuleFailed):
+    """legal_moves() of a turn whose build moves are more than a list holds (builds.MAX_BUILD_MOVES for one
+    card): the state is legal and plays on (Hand.play judges one move without the list, Hand.random_move
+    draws one uniformly); only the list is refused, located at the capture section."""
 
 
 def rule_failure(exc: Exception, rules) -> Exception:
@@ -838,11 +846,8 @@ class Hand:
         without those the owner of a build may not make (builds.owner_allows)."""
         cfg, rules = self._build_cfg, self.rules
         view = self._turn_view()
-        loose = view.loose
+        caps = self._build_captures(card, view)
         try:
-            loose_sets = rules.captures(1 << card, loose, *self._moment()) if loose else []
-            caps = _builds.capture_options(loose_sets, cfg.hand_values[card], self.builds,
-                                           getattr(rules, "COMBINE", "one"))
             if caps and rules.FORCED:
                 moves = caps
             else:
@@ -856,17 +861,171 @@ class Hand:
                      if _builds.owner_allows(cfg, self.turn, card, rest, m, self.builds, held) is None]
         return sorted(moves)
 
+    def _build_captures(self, card: int, view: "_builds.TurnView") -> list[int]:
+        """With capture.builds: the captures of `card` (loose sets by the capture kinds, whole builds of its
+        value), without the builds it can make."""
+        rules, loose = self.rules, view.loose
+        try:
+            loose_sets = rules.captures(1 << card, loose, *self._moment()) if loose else []
+            return _builds.capture_options(loose_sets, self._build_cfg.hand_values[card], self.builds,
+                                           getattr(rules, "COMBINE", "one"))
+        except _rt_TooManyUnions as exc:       # the list refused, the state not: one capture is judged alone
+            failure = rule_failure(exc, rules)
+            raise TooManyMoves(failure.message, failure.span) from exc
+        except Exception as exc:
+            _raise_located(exc, rules)
+
+    def _build_move_allowed(self, card: int, move: int, owner_rule: bool = True, caps: list[int] | None = None) -> bool:
+        """With capture.builds: whether `move` is one of _build_moves(card), judged for this one move: a build
+        move by builds.build_allowed, never by listing the card's builds (a table may offer more than a list
+        holds, builds.MAX_BUILD_MOVES), and a capture by _capture_allowed. `caps`, when given, is the card's
+        _build_captures; without it they are listed only where capture.forced asks whether there are any."""
+        cfg, rules = self._build_cfg, self.rules
+        view = self._turn_view()
+        if caps is None and rules.FORCED:
+            caps = self._build_captures(card, view)
+        cards, value = _builds.split_move(move, rules.N_CARDS)
+        if value:
+            if (caps and rules.FORCED) or cards & ~self.table:
+                return False
+            try:
+                ok = _builds.build_allowed(cfg, card, cards, value, view.loose, self.builds,
+                                           view.held_without(cfg, card))
+            except Exception as exc:
+                _raise_located(exc, rules)
+            if not ok:
+                return False
+        elif move:
+            if not (move in caps if caps is not None else self._capture_allowed(card, move, view)):
+                return False
+        elif caps and rules.FORCED:
+            return False
+        if owner_rule and view.owner_binds:
+            rest = self.hands[self.turn] & ~(1 << card)
+            held = set(view.held_without(cfg, card, allowed_only=False))
+            return _builds.owner_allows(cfg, self.turn, card, rest, move, self.builds, held) is None
+        return True
+
+    def _capture_allowed(self, card: int, move: int, view: "_builds.TurnView") -> bool:
+        """With capture.builds: whether `move` (no value bits) is one of `card`'s _build_captures. Where the
+        module gives the sets before capture.combine joins them (`offered`) and the combine is not `all`, judged
+        without listing the unions (runtime.combined_has; builds.capture_options for the builds taken whole)."""
+        rules = self.rules
+        combine = getattr(rules, "COMBINE", "one")
+        offered = getattr(rules, "offered", None)
+        if offered is None or combine == "all":
+            return move in self._build_captures(card, view)
+        if move & ~self.table:
+            return False
+        taken = 0
+        for b in self.builds:
+            if b.cards & move:
+                if b.cards & ~move or b.value not in self._build_cfg.hand_values[card]:
+                    return False
+                taken |= b.cards
+        loose = move & ~taken
+        if loose & ~view.loose:
+            return False
+        if loose:
+            try:
+                if not _rt_combined_has(loose, offered(1 << card, view.loose, *self._moment()), combine):
+                    return False
+            except Exception as exc:
+                _raise_located(exc, rules)
+        if combine == "one":
+            return not (loose and taken) and (not taken or any(b.cards == taken for b in self.builds))
+        return True
+
+    def plain_options(self, card: int) -> list[int]:
+        """options_for(card) without the build moves: the captures the card may take, 0 where it may be laid
+        (with capture.builds, found without listing its builds)."""
+        if self._build_cfg is None:
+            return self.options_for(card)
+        self._check_card(card)
+        caps = self._build_captures(card, self._turn_view())
+        return [m for m in sorted(caps + [0]) if self._build_move_allowed(card, m, caps=caps)]
+
+    def random_move(self, rng, declarations=()) -> tuple[int, int]:
+        """One of legal_moves_after(declarations), drawn uniformly with `rng` (the list's draw wherever the
+        moves are listed). With capture.builds and more moves than a list holds (TooManyMoves), drawn without
+        listing them: a draw among every card's captures (listed; where they are too many as well, every
+        choice of table cards, judged alone) and every choice of a value it may build and of valued loose
+        cards and whole builds, drawn again until the choice is a legal move (_build_move_allowed). Each
+        legal move is exactly one choice: the draw is uniform over the moves legal_moves() would list."""
+        try:
+            moves = self.legal_moves_after(declarations)
+        except TooManyMoves:
+            pass
+        else:
+            return moves[rng.randrange(len(moves))]
+        cfg, rules = self._build_cfg, self.rules
+        seat, n_cards = self.turn, rules.N_CARDS
+        hand = self.hands[seat]
+        declared = self.declared[seat]
+        for d in declarations:
+            declared |= d.cards
+        if rules.DECLARED_FIRST and declared & hand:
+            hand &= declared
+        bound = self.bid_binds and seat == self.bidder
+        view = self._turn_view()
+        tv = cfg.table_values
+        units = [1 << c for c in _lowbits(view.loose) if any(t > 0 for t in tv[c])] + [b.cards for b in self.builds]
+        every = [1 << c for c in _lowbits(view.loose)] + [b.cards for b in self.builds]     # a capture's choices
+        blocks, total = [], 0
+        for c in _lowbits(hand):
+            try:
+                caps = self._build_captures(c, view)
+                plain = [m for m in sorted(caps + [0]) if self._build_move_allowed(c, m, caps=caps)]
+            except TooManyMoves:
+                if rules.FORCED or getattr(rules, "offered", None) is None:
+                    raise
+                caps = plain = None    # captures too many to list: every choice of table cards, judged alone
+            values = [] if (caps and rules.FORCED) or not tv[c] else view.held_without(cfg, c)
+            blocks.append((c, plain, values, caps))
+            total += (1 << len(every) if plain is None else len(plain)) + (len(values) << len(units))
+        for _ in range(10_000_000):
+            r, move = rng.randrange(total), None
+            for c, plain, values, caps in blocks:
+                if plain is None and r < 1 << len(every):
+                    move = 0
+                    for i, unit in enumerate(every):
+                        if r >> i & 1:
+                            move |= unit
+                    if not self._build_move_allowed(c, move):
+                        move = None
+                    break
+                if plain is not None and r < len(plain):
+                    move = plain[r]
+                    break
+                r -= 1 << len(every) if plain is None else len(plain)
+                if r < len(values) << len(units):
+                    cards = 0
+                    for i, unit in enumerate(units):
+                        if r >> i & 1:
+                            cards |= unit
+                    move = _builds.build_move(cards, values[r >> len(units)], n_cards)
+                    if not self._build_move_allowed(c, move, caps=caps):
+                        move = None
+                    break
+                r -= len(values) << len(units)
+            if move is not None and not (bound and not _bid.keeps_bid(self._bid_cfg, self.bid, c, move, n_cards,
+                                                                        self.bid_cards)):
+                return c, move
+        raise RuleFailed(f"this rule failed: no legal move of seat {seat} was drawn in 10,000,000 draws",
+                         getattr(rules, "CAPTURE_SPAN", None))
+
     def _listed_builds(self, card: int, view: "_builds.TurnView") -> list[int]:
         """builds.build_options for `card`; a table with more builds than the bound on memory lets list
-        (builds.MAX_BUILD_MOVES) is the located RuleFailed at the capture section, where builds are written."""
+        (builds.MAX_BUILD_MOVES) is the located TooManyMoves at the capture section, where builds are written
+        (the state plays on: Hand.play judges a move alone, Hand.random_move draws one without the list)."""
         cfg, rules = self._build_cfg, self.rules
         try:
             return _builds.build_options(cfg, card, 0, view.loose, self.builds, rules.N_CARDS, cfg.table_cache(),
                                          view.held_without(cfg, card),
                                          _builds.partner_builds(cfg, self.turn, self.k, self.builds))
         except RulespecError as exc:
-            raise RuleFailed(f"this rule failed: {exc.message} (the hand is left as it was)",
-                             getattr(rules, "CAPTURE_SPAN", None)) from exc
+            raise TooManyMoves(f"this rule failed: {exc.message} (the hand is left as it was)",
+                               getattr(rules, "CAPTURE_SPAN", None)) from exc
 
     def _turn_view(self) -> "_builds.TurnView":
         """What every card of the seat to play shares in listing its build moves (builds.TurnView), made once
@@ -1322,12 +1481,14 @@ class Hand:
         known = self._legal
         if not (wild_as is None and known is not None and known[0] == seat and known[1] == hand
                 and known[2] == table and known[4] == self.plays and (card, capture) in known[3]):
-            # Not a move legal_moves() offered for this very state: check it.
-            options = self._options_now(card)
-            if capture not in options:
-                if self._build_cfg is not None:
-                    self._refuse_build(card, capture, options)
-                self._refuse(card, capture, options)
+            # Not a move legal_moves() offered for this very state: check it (with builds, this one move alone).
+            if self._build_cfg is not None:
+                if not self._build_move_allowed(card, capture):
+                    self._refuse_build(card, capture)
+            else:
+                options = self._options_now(card)
+                if capture not in options:
+                    self._refuse(card, capture, options)
         bound = self.bid_binds and seat == self.bidder
         if bound and not _bid.keeps_bid(self._bid_cfg, self.bid, card, capture, rules.N_CARDS, self.bid_cards):
             if not self.bid_cards >> card & 1:
@@ -1420,7 +1581,7 @@ class Hand:
         elif capture:
             self.builds = [b for b in self.builds if not b.cards & capture]
 
-    def _refuse_build(self, card: int, move: int, options: list[int]) -> None:
+    def _refuse_build(self, card: int, move: int) -> None:
         """With capture.builds: raise the IllegalMove that says why `move` is not one of the card's moves."""
         rules = self.rules
         name = rules.CARD_NAMES[card]
@@ -1431,22 +1592,24 @@ class Hand:
             if b.cards & cards and b.cards & ~cards:
                 raise IllegalMove(f"a build is taken or built on only whole: the build of {b.value} is "
                                   f"{rules.card_names(b.cards)}")
-        if move in self._build_moves(card, owner_rule=False):
+        if self._build_move_allowed(card, move, owner_rule=False):
             why = _builds.owner_allows(self._build_cfg, self.turn, card, self.hands[self.turn] & ~(1 << card),
                                        move, self.builds)
             raise IllegalMove(why)
         if value:
-            shown = " or ".join(f"{_builds.split_move(m, rules.N_CARDS)[1]} with "
-                                f"{rules.card_names(_builds.split_move(m, rules.N_CARDS)[0])}"
-                                for m in options if m >> rules.N_CARDS) or "nothing"
+            try:
+                shown = " or ".join(f"{_builds.split_move(m, rules.N_CARDS)[1]} with "
+                                    f"{rules.card_names(_builds.split_move(m, rules.N_CARDS)[0])}"
+                                    for m in self._build_moves(card) if m >> rules.N_CARDS) or "nothing"
+            except TooManyMoves:
+                shown = f"more than {_builds.MAX_BUILD_MOVES} builds"
             raise IllegalMove(f"{name} cannot build {value} with {rules.card_names(cards) if cards else 'nothing'} "
                               f"(a build needs a card of its value kept in hand, and sets of that value; "
                               f"{name} can build: {shown})")
         for b in self.builds:
             if b.cards & cards and b.value not in self._build_cfg.hand_values[card]:
                 raise IllegalMove(f"the build of {b.value} is taken only by a card of {b.value}, not by {name}")
-        plain = [m for m in options if not m >> rules.N_CARDS]
-        self._refuse(card, move, plain)
+        self._refuse(card, move, self.plain_options(card))
 
     def _refuse(self, card: int, capture: int, options: list[int]) -> None:
         """Raise the IllegalMove that says why `capture` is not one of the card's options."""

@@ -351,6 +351,11 @@ def card_names(mask: int, names) -> str:
 # ====================================================================
 
 
+class TooManyUnions(RulespecError):
+    """combine's unions past MAX_SUBSETS: the sets themselves are listed (`offered`), so one capture is still
+    judged by them (combined_has)."""
+
+
 def combine(sets: list[int], mode: str) -> list[int]:
     """The captures a card may make from the sets it is offered, by `capture.combine`, ascending.
 
@@ -364,7 +369,7 @@ def combine(sets: list[int], mode: str) -> list[int]:
     for s in dict.fromkeys(sets):
         unions |= {u | s for u in unions if not u & s}
         if len(unions) > MAX_SUBSETS:
-            raise RulespecError(f"a card is offered more than {MAX_SUBSETS} unions of capture sets; this "
+            raise TooManyUnions(f"a card is offered more than {MAX_SUBSETS} unions of capture sets; this "
                                 f"ruleset's deck makes captures too many to list")
     unions.discard(0)
     if mode == "all":
@@ -384,6 +389,20 @@ def combine_alone(sets: list[int], mode: str) -> list[int]:
     rest = [s for s in sets if not s & ALONE]
     joined = combine(rest, mode) if mode != "one" else rest
     return sorted(set(joined) | alone)
+
+
+def combined_has(mask: int, sets: list[int], mode: str) -> bool | None:
+    """Whether `mask` is one of combine_alone(sets, mode), judged without listing the unions: with `union`, a
+    set marked ALONE, or a split of the mask into pairwise disjoint unmarked sets (partition_sets); None for
+    `all`, whose unions are the largest ones (the caller lists them)."""
+    if mode == "all":
+        return None
+    if mask | ALONE in sets:
+        return True
+    rest = [s for s in sets if not s & ALONE]
+    if mode == "one" or len(rest) < 2:
+        return mask in rest
+    return bool(mask) and partition_sets(mask, rest) > 0
 
 
 def partition_sets(mask: int, sets: list[int]) -> int:

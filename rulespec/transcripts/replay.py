@@ -430,8 +430,8 @@ class _Replayer:
         for option in play.legal:
             # A pile's face-down cards go with it: a set may name them or not (Hand's moves do not).
             expected.add(self.mask(option, "a legal capture set") & ~hand.face_down)
-        got = set(probe.options_for(card)) if probe.hands[play.seat] >> card & 1 else set()
-        got = {m for m in got if not m >> self.rules.N_CARDS}     # `legal` lists captures; builds are not among them
+        # `legal` lists captures; builds are not among them (plain_options: found without listing the builds)
+        got = set(probe.plain_options(card)) if probe.hands[play.seat] >> card & 1 else set()
         if got != expected:
             fmt = lambda ms: ", ".join(_ms(self.names(m)) for m in sorted(ms, key=lambda m: self.names(m)))
             self.fail(play.legal_span or play.span, f"{where}: expected legal captures {{{fmt(expected)}}}, got {{{fmt(got)}}}")

@@ -234,7 +234,7 @@ def updated_text(path: Path) -> str:
                 probe = hand.clone()
                 if decls:
                     probe._apply_declarations(play.seat, decls, with_card=True)
-                options = probe.options_for(card) if probe.hands[play.seat] >> card & 1 else []
+                options = probe.plain_options(card) if probe.hands[play.seat] >> card & 1 else []
                 entry["legal"] = sorted(([names[i] for i in range(len(names)) if m >> i & 1] for m in options
                                          if not m >> r.rules.N_CARDS))
             events = hand.declare(play.seat, decls) if card is None else hand.play(play.seat, card, capture, decls)
