@@ -249,13 +249,16 @@ def test_one_build_move_is_judged_as_the_listing_judges_it(tmp_path, spec):
     for _ in range(100):
         card, rest, loose, table_builds = _random_position(rng, cfg, n_cards)
         values = sorted({v for c in _bits(rest) for v in cfg.hand_values[c] if cfg.allowed(v)})
-        listed = set(build_options(cfg, card, rest, loose, table_builds, n_cards))
+        # owners: per_side: builds a partner owns, which the card may join without a card of their value kept
+        partners = [b for b in table_builds if rng.random() < 0.5]
+        listed = set(build_options(cfg, card, rest, loose, table_builds, n_cards, partners=partners))
         units = [1 << c for c in _bits(loose)] + [b.cards for b in table_builds]
         tries = [builds.split_move(m, n_cards) for m in listed]
+        stated = values + [b.value for b in partners]
         for _ in range(60):
-            tries.append((sum(u for u in units if rng.random() < 0.4), rng.choice(values or [1] + [rng.randint(1, 30)])))
+            tries.append((sum(u for u in units if rng.random() < 0.4), rng.choice(stated or [1] + [rng.randint(1, 30)])))
         for cards, value in tries:
-            assert builds.build_allowed(cfg, card, cards, value, loose, table_builds, values) == \
+            assert builds.build_allowed(cfg, card, cards, value, loose, table_builds, values, partners) == \
                 (build_move(cards, value, n_cards) in listed), (card, cards, value)
             agreed += 1
     assert agreed > 6000
@@ -297,7 +300,7 @@ def test_a_build_on_a_table_of_22_loose_zwicker_cards_is_played():
     value = max(cfg.hand_values[keep])
     part = next(builds._totalling(hand.table, cfg.table_values, value - min(cfg.table_values[card])))
     hand.play(seat, card, build_move(part, value, n_cards))
-    assert [(b.cards, b.value, b.owner) for b in hand.builds] == [(part | 1 << card, value, seat)]
+    assert [(b.cards, b.value, b.owners) for b in hand.builds] == [(part | 1 << card, value, (seat,))]
 
 
 def test_a_table_of_19_loose_zwicker_cards_lists_its_moves():

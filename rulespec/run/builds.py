@@ -307,18 +307,22 @@ def _splits(mask: int, tv, value: int, memo: dict) -> bool:
 
 
 def build_allowed(cfg: Config, card: int, cards: int, value: int, loose: int, builds: list[Build],
-                  values: list[int]) -> bool:
+                  values: list[int], partners: list[Build] = ()) -> bool:
     """Whether the build move of `card` joining table `cards` into a build of `value` is one build_options
-    lists (with `values` for `rest`), decided for this one move without listing the others: a small search for
-    the card's own set among the loose cards it joins and a split of the rest into sets of the value. A table
-    with more builds than build_options lists (MAX_BUILD_MOVES) is judged the same way."""
+    lists (with `values` for `rest`, and `partners`), decided for this one move without listing the others: a
+    small search for the card's own set among the loose cards it joins and a split of the rest into sets of the
+    value. A table with more builds than build_options lists (MAX_BUILD_MOVES) is judged the same way."""
     tv = cfg.table_values
-    if not tv[card] or not cards or value not in values:
+    if not tv[card] or not cards:
         return False
     joined = [b for b in builds if b.cards & cards]
     if len(joined) > 1 or any(b.cards & ~cards for b in joined):
         return False                                  # at most one build, taken in whole
     build = joined[0] if joined else None
+    if value not in values:                           # no card of it kept: only a set added to a partner's build
+        if build is None or build.value != value or build not in partners:
+            return False
+        values = [value]
     rest = cards & ~build.cards if build is not None else cards
     if rest & ~loose:
         return False

@@ -890,7 +890,8 @@ class Hand:
                 return False
             try:
                 ok = _builds.build_allowed(cfg, card, cards, value, view.loose, self.builds,
-                                           view.held_without(cfg, card))
+                                           view.held_without(cfg, card),
+                                           _builds.partner_builds(cfg, self.turn, self.k, self.builds))
             except Exception as exc:
                 _raise_located(exc, rules)
             if not ok:
@@ -972,6 +973,7 @@ class Hand:
         units = [1 << c for c in _lowbits(view.loose) if any(t > 0 for t in tv[c])] + [b.cards for b in self.builds]
         every = [1 << c for c in _lowbits(view.loose)] + [b.cards for b in self.builds]     # a capture's choices
         blocks, total = [], 0
+        partners = _builds.partner_builds(cfg, seat, self.k, self.builds)
         for c in _lowbits(hand):
             try:
                 caps = self._build_captures(c, view)
@@ -980,7 +982,8 @@ class Hand:
                 if rules.FORCED or getattr(rules, "offered", None) is None:
                     raise
                 caps = plain = None    # captures too many to list: every choice of table cards, judged alone
-            values = [] if (caps and rules.FORCED) or not tv[c] else view.held_without(cfg, c)
+            values = [] if (caps and rules.FORCED) or not tv[c] else \
+                sorted(set(view.held_without(cfg, c)) | {b.value for b in partners})
             blocks.append((c, plain, values, caps))
             total += (1 << len(every) if plain is None else len(plain)) + (len(values) << len(units))
         for _ in range(10_000_000):
