@@ -212,6 +212,15 @@ def test_the_owners_option_is_said_and_checked(tmp_path):
     with pytest.raises(RulespecError) as e:
         _rules(bad, "{owners: partners}")
     assert "owners" in str(e.value) and "per_side" in str(e.value) and "houses.yaml:" in str(e.value)
+    # per_side without multiple builds decides nothing (nothing is ever added to a build): a located warning
+    lone = tmp_path / "lone"
+    lone.mkdir()
+    (lone / "houses.yaml").write_text(BUILDING.replace("BUILDS", "{owners: per_side, multiple: false}"))
+    warned = [w for w in compile_ruleset(lone / "houses.yaml").ruleset.warnings if "owners: per_side" in w.message]
+    assert len(warned) == 1 and "multiple: false" in warned[0].message
+    line = (lone / "houses.yaml").read_text().splitlines()[warned[0].span.line - 1]
+    assert "owners: per_side" in line
+    assert not any("owners" in w.message for w in rs.warnings)
 
 
 def test_the_observation_array_shows_each_owner_of_a_build(tmp_path):

@@ -610,6 +610,18 @@ def check_short_deal_and_runs(rs: Ruleset, report: _Report) -> None:
                            else k.span)
 
 
+def check_build_owners(rs: Ruleset, report: _Report) -> None:
+    """capture.builds.owners: per_side only decides who owns a build a set is added to, which needs multiple
+    builds: with `multiple: false` nothing is ever added to a build, and the option does nothing."""
+    b = rs.builds
+    if b is None or b.owners != "per_side" or b.multiple:
+        return
+    builds = rs.doc.get("capture", {}).get("builds") if isinstance(rs.doc, dict) else None
+    report.warning("capture.builds.owners: per_side only matters when a set is added to a build, which "
+                   "multiple: false never allows: every build keeps its one owner",
+                   _value_span(builds, "owners") if isinstance(builds, dict) else b.span)
+
+
 CHECKS = [
     check_extends,
     check_categories,
@@ -624,4 +636,5 @@ CHECKS = [
     check_bonus_rounds,
     check_divisions,
     check_short_deal_and_runs,
+    check_build_owners,
 ]
