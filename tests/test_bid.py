@@ -425,6 +425,29 @@ def test_rulespec_play_asks_the_bid_and_says_it(tmp_path):
     assert re.search(r"you bid \d+; the table is turned face up: \S\S", text)
 
 
+def test_rulespec_play_shows_the_bidder_the_cards_of_a_deal_thrown_in(tmp_path):
+    # the bidder saw its first cards before they were thrown in: play says them to the bidder, and to nobody else
+    import io
+    from rulespec.cli.play import TerminalGame
+    compiled = compile_ruleset(_ruleset(tmp_path))
+    told = {True: 0, False: 0}
+    for seed in range(40):
+        for seat in (0, 1):
+            out = io.StringIO()
+            game = TerminalGame(compiled, inp=io.StringIO("1\n" * 40), out=out, seat=seat, seed=seed, hands=1)
+            assert game.run() == 0
+            text = out.getvalue()
+            if "deal: no_bid" not in text:
+                continue
+            held = re.search(r"deal: no_bid \(.*\); you held (\S+) (\S+) (\S+) (\S+)\n", text)
+            bidder = "your bids:" in text
+            told[bidder] += 1
+            assert (held is not None) == bidder, text
+            if held:
+                assert not any(card_of(compiled.module, c) is None for c in held.groups())
+    assert told[True] and told[False]
+
+
 def test_the_hand_page_shows_the_bid(tmp_path):
     from rulespec.authoring.html_hand import render_hand
     from rulespec.transcripts.trace import trace_transcript

@@ -204,6 +204,14 @@ class TerminalGame:
         table.add_row("game total", *[str(t) for t in self.game.totals])
         console(self.out, width=80, color_system=None).print(table)
 
+    def thrown_in_bid(self, hand: Hand, i: int, event: str) -> str:
+        """The cards you held to bid on in the `i`th deal, when it was thrown in for want of a bid and you are
+        the bidder (you saw them; nobody else did)."""
+        bid = getattr(self.compiled.ruleset, "bid", None)
+        if bid is None or event != bid.void or hand.bidder != self.me or i >= len(hand.bid_log) - 1:
+            return ""
+        return f"; you held {self.names(hand.bid_log[i])}"
+
     def deal_reason(self, event: str) -> str:
         """Why the deal check that reports `event` threw the deal in: its name and its condition in words."""
         from rulespec.lang.words import Words
@@ -227,8 +235,8 @@ class TerminalGame:
         self.say(f"\n=== hand {self.game.hands_played + 1}: dealer {self.who(hand.dealer)}; "
                  f"you are seat {self.me}, side {self.me % self.k}"
                  + (f" with {', '.join(f'seat {m}' for m in mates)}" if mates else "") + " ===")
-        for event in hand.dealer_events:
-            self.say(f"deal: {event}{self.deal_reason(event)}")
+        for i, event in enumerate(hand.dealer_events):
+            self.say(f"deal: {event}{self.deal_reason(event)}{self.thrown_in_bid(hand, i, event)}")
         if hand.bid_pending:
             self.say(f"dealt to the table: {hand.table.bit_count()} cards, face down until the bid")
         elif hand.deal_log and hand.deal_log[-1] is not None:
