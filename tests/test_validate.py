@@ -120,6 +120,7 @@ CASES = [
      "v.yaml:2:7: unknown value 'cappoto'; expected one of: cappotto, capotun, misdeal; did you mean 'cappotto'?"),
     ("enum, nothing close", "name: x\nmode: 3\n", "v.yaml:2:7: unknown value 3; expected one of: cappotto, capotun, misdeal"),
     ("enum, left empty", "name: x\nmode:\n", "v.yaml:2:6: expected one of: cappotto, capotun, misdeal, found an empty value"),
+    ("enum, a list", "name: x\nmode: [cappotto]\n", "v.yaml:2:7: expected one of: cappotto, capotun, misdeal, found a list"),
     ("const", "name: x\nfixed: 52\n", "v.yaml:2:8: expected 40, found 52"),
     ("minimum", "name: x\nseats: 1\n", "v.yaml:2:8: expected at least 2, found 1"),
     ("maximum", "name: x\nseats: 9\n", "v.yaml:2:8: expected at most 6, found 9"),

@@ -364,6 +364,8 @@ def _plain_message(error: ValidationError, where: str, suggest: bool = True) -> 
         options = [str(v) for v in expected]
         if found is None:
             return f"expected one of: {', '.join(options)}, found an empty value"
+        if isinstance(found, (dict, list)):
+            return f"expected one of: {', '.join(options)}, found {_show(found)}"
         hint = did_you_mean(found, options) if suggest and isinstance(found, str) else ""
         return f"unknown value {_show(found)}; expected one of: {', '.join(options)}{hint}"
     if kind == "const":
