@@ -29,7 +29,7 @@ SPECS = {
     "DealSource": (DealSource, False, [("order", (None,)), ("rounds", (None,)), ("rng", (None,)), ("pos", (0,)),
                                        ("round_no", (0,)), ("seen", (0,))]),
     "ExplicitRound": (ExplicitRound, False, [("table", None), ("hands", None), ("redeal", (False,)),
-                                             ("span", (None,))]),
+                                             ("span", (None,)), ("card_spans", (None,))]),
     "Stats": (Stats, False, [("sides", None), ("seats", None), ("categories", None)]
               + [(n, (0,)) for n in ("hands", "plays", "decisions", "legal_moves", "games", "game_hands")]
               + [(n, dict) for n in ("outcomes", "sums", "squares")] + [(n, list) for n in ("hand_wins", "game_wins")]
@@ -65,7 +65,8 @@ def reference(name: str):
 ARGS = {
     "Span": [("a.yaml", 3, 4), ("a.yaml", 3, 4, 5, 6), ("b.yaml", 1, 1, None, 9)],
     "DealSource": [(), ([3, 1, 2],), (None, [("t", {0: [1]})], random.Random(1), 3, 1, 2)],
-    "ExplicitRound": [([1, 2], {0: [3]}), (None, {1: [4, 5]}, True, Span("x", 1, 2))],
+    "ExplicitRound": [([1, 2], {0: [3]}), (None, {1: [4, 5]}, True, Span("x", 1, 2)),
+                      ([1], {0: [2]}, False, None, {(None, 1): Span("x", 2, 3)})],
     "Stats": [(2, 4, ("scope", "total")), (3, 3, ("a",), 5, 6, 7, 8, 1, 2, {"x": 1}, {(0, "a"): 3}, {(0, "a"): 9},
                                           [1, 0, 0], [0, 1, 0], {(0, 3): 1}, {36: 1}, {(0, "a"): 1})],
     "Compiled": [("rs", "src", sys), ("rs", "src", sys, (None, Span("f", 1, 1)), "<f>", ("w",))],

@@ -205,7 +205,7 @@ def test_a_round_after_the_last_one_the_rules_deal_is_refused(tmp_path):
 
 @pytest.mark.parametrize("old,new,message", [
     ("[5D, KC, 3H]", "[5D, KC, 9H]", "t.yaml:6:25: unknown card '9H' in deck french40"),
-    ("[5D, KC, 3H]", "[5D, KC, 2C]", "t.yaml:5:5: card 2C is dealt twice in this deal"),
+    ("[5D, KC, 3H]", "[5D, KC, 2C]", "t.yaml:6:25: card 2C is dealt twice in this deal"),  # at the card
     ("capture: [2C, 6H]", "capture: [2C, 6X]", "t.yaml:9:39: unknown card '6X' in deck french40"),
     ("legal: [[5S], [2C, JD]]", "legal: [[5S], [JD, JD]]", "t.yaml:8:59: card JD is listed twice in a legal capture set"),
     ("table: []", "table: [QQ]", "t.yaml:12:11: unknown card 'QQ' in deck french40"),

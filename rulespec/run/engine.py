@@ -207,27 +207,29 @@ class DealSource:
 
 
 class ExplicitRound:
-    """One round as a transcript writes it: table cards, cards per seat, thrown in or not."""
+    """One round as a transcript writes it: table cards, cards per seat, thrown in or not; `card_spans`, where
+    each card is written (card index: span), for errors about one card."""
 
-    __match_args__ = ("table", "hands", "redeal", "span")
+    __match_args__ = ("table", "hands", "redeal", "span", "card_spans")
 
     table: list[int] | None
     hands: dict[int, list[int]]
     redeal: bool = False
     span: object = None
+    card_spans: dict | None = None
 
     def __init__(self, table: list[int] | None, hands: dict[int, list[int]], redeal: bool = False,
-                 span: object = None) -> None:
-        self.table, self.hands, self.redeal, self.span = table, hands, redeal, span
+                 span: object = None, card_spans: dict | None = None) -> None:
+        self.table, self.hands, self.redeal, self.span, self.card_spans = table, hands, redeal, span, card_spans
 
     def __repr__(self) -> str:
         return (f"{type(self).__qualname__}(table={self.table!r}, hands={self.hands!r}, redeal={self.redeal!r}, "
-                f"span={self.span!r})")
+                f"span={self.span!r}, card_spans={self.card_spans!r})")
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return (self.table, self.hands, self.redeal, self.span) == \
-                (other.table, other.hands, other.redeal, other.span)
+            return (self.table, self.hands, self.redeal, self.span, self.card_spans) == \
+                (other.table, other.hands, other.redeal, other.span, other.card_spans)
         return NotImplemented
 
     __hash__ = None
@@ -563,7 +565,7 @@ class Hand:
             filled[seat] += [next(spare) for _ in range(seat_cards - len(filled[seat]))]
         table = table or [next(spare) for _ in range(table_cards)]
         extra = {s: cards for s, cards in hands.items() if not 0 <= s < self.n}
-        return ExplicitRound(table, {**filled, **extra}, given.redeal, given.span)
+        return ExplicitRound(table, {**filled, **extra}, given.redeal, given.span, given.card_spans)
 
     def _lay_explicit(self, given: "ExplicitRound", seat_cards: int, table_cards: int) -> None:
         """Lay a round written out in a transcript, checking it against the schedule."""
@@ -585,7 +587,8 @@ class Hand:
         for seat, c in [(None, c) for c in given.table or ()] + [(s, c) for s in sorted(given.hands)
                                                                  for c in given.hands[s]]:
             if self.source.seen >> c & 1:
-                raise RulespecError(f"card {names[c]} is dealt twice in this deal", given.span)
+                at = (given.card_spans or {}).get((seat, c)) or given.span
+                raise RulespecError(f"card {names[c]} is dealt twice in this deal", at)
             self.source.seen |= 1 << c
             if seat is None:
                 self.table |= 1 << c

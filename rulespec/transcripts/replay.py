@@ -157,7 +157,12 @@ class _Replayer:
             for r in t.deal:
                 table = [self.card(c) for c in r.table] if r.table is not None else None
                 hands = {int(seat): [self.card(c) for c in cards] for seat, cards in r.hands.items()}
-                rounds.append(ExplicitRound(table, hands, r.redeal, r.span))
+                spans = {}                       # where each card is written: an error about one card points at it
+                for seat, refs in [(None, r.table or ())] + [(int(s), cards) for s, cards in r.hands.items()]:
+                    for ref in refs:
+                        if getattr(ref, "span", None) is not None:
+                            spans[seat, self.card(ref)] = ref.span
+                rounds.append(ExplicitRound(table, hands, r.redeal, r.span, spans))
             source = DealSource(rounds=rounds)
         return Hand(rules, seats, t.dealer, source, self.game_state(seats))
 
