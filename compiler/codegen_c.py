@@ -926,7 +926,10 @@ static inline uint32_t rs_below(Rng *r, uint32_t n) {
 }
 static inline double rs_random(Rng *r) { return (double)rs_bits(r, 53) * (1.0 / 9007199254740992.0); }
 /* rs_below(i + 1) for each i, drawn as rs_below draws; the pool kept in locals (a byte written to x could
- * be *r's, so the compiler would otherwise reload it after every swap) */
+ * be *r's, so the compiler would otherwise reload it after every swap). Where the pool holds two draws
+ * (2k bits, k <= 31: a shift of at most 62), the second is taken by a select where the first is refused
+ * (i is below 2^k, so up to half are): the same bits drawn, with no branch on a random draw but a refusal
+ * of both. */
 static inline void rs_shuffle(Rng *r, uint8_t *x, int len) {
     uint64_t w = r->w;
     int left = r->left;
@@ -934,10 +937,17 @@ static inline void rs_shuffle(Rng *r, uint8_t *x, int len) {
         int k = 32 - __builtin_clz((uint32_t)i);           /* bit_length(i): 1..31, the same down to 2^(k-1) */
         uint64_t mask = (UINT64_C(1) << k) - 1, v;
         for (int low = 1 << (k - 1); i >= low; i--) {
-            do {
+            if (left < k) { w = rs_next(r); left = 64; }
+            v = w & mask;
+            if (left >= 2 * k) {                  /* the first refused: the second, in the same word */
+                int refused = v > (uint64_t)i, used = k << refused;
+                v = refused ? (w >> k) & mask : v;
+                w >>= used; left -= used;
+            } else { w >>= k; left -= k; }
+            while (v > (uint64_t)i) {             /* refused twice, or at the word's end: drawn on */
                 if (left < k) { w = rs_next(r); left = 64; }
                 v = w & mask; w >>= k; left -= k;
-            } while (v > (uint64_t)i);
+            }
             uint8_t t = x[i]; x[i] = x[v]; x[v] = t;
         }
     }
