@@ -141,11 +141,12 @@ class Config:
 
 class TurnView:
     """What the cards of one seat's turn share in listing their build moves, computed once: the loose cards,
-    how many of the hand's cards count as each value, and whether the owner's rule binds (owner_allows)."""
+    how many of the hand's cards count as each value, whether the owner's rule binds (owner_allows), and the
+    builds a partner owns (partner_builds)."""
 
-    __slots__ = ("loose", "counts", "allowed", "owner_binds")
+    __slots__ = ("loose", "counts", "allowed", "owner_binds", "partners")
 
-    def __init__(self, cfg: Config, seat: int, hand: int, table: int, builds: list[Build]):
+    def __init__(self, cfg: Config, seat: int, hand: int, table: int, builds: list[Build], sides: int):
         built = 0
         for b in builds:
             built |= b.cards
@@ -161,6 +162,7 @@ class TurnView:
         # would leave no move at all).
         own = [b.value for b in builds if seat in b.owners]
         self.owner_binds = bool(cfg.owner_must_act and own and all(v in counts for v in own))
+        self.partners = partner_builds(cfg, seat, sides, builds)
 
     def held_without(self, cfg: Config, card: int, allowed_only: bool = True) -> list[int]:
         """The values the hand holds a card of once `card` is played (those a build may state, with

@@ -894,7 +894,7 @@ class Hand:
             try:
                 ok = _builds.build_allowed(cfg, card, cards, value, view.loose, self.builds,
                                            view.held_without(cfg, card),
-                                           _builds.partner_builds(cfg, self.turn, self.k, self.builds))
+                                           view.partners)
             except Exception as exc:
                 _raise_located(exc, rules)
             if not ok:
@@ -976,7 +976,6 @@ class Hand:
         units = [1 << c for c in _lowbits(view.loose) if any(t > 0 for t in tv[c])] + [b.cards for b in self.builds]
         every = [1 << c for c in _lowbits(view.loose)] + [b.cards for b in self.builds]     # a capture's choices
         blocks, total = [], 0
-        partners = _builds.partner_builds(cfg, seat, self.k, self.builds)
         for c in _lowbits(hand):
             try:
                 caps = self._build_captures(c, view)
@@ -986,7 +985,7 @@ class Hand:
                     raise
                 caps = plain = None    # captures too many to list: every choice of table cards, judged alone
             values = [] if (caps and rules.FORCED) or not tv[c] else \
-                sorted(set(view.held_without(cfg, c)) | {b.value for b in partners})
+                sorted(set(view.held_without(cfg, c)) | {b.value for b in view.partners})
             blocks.append((c, plain, values, caps))
             total += (1 << len(every) if plain is None else len(plain)) + (len(values) << len(units))
         for _ in range(10_000_000):
@@ -1028,7 +1027,7 @@ class Hand:
         try:
             return _builds.build_options(cfg, card, 0, view.loose, self.builds, rules.N_CARDS, cfg.table_cache(),
                                          view.held_without(cfg, card),
-                                         _builds.partner_builds(cfg, self.turn, self.k, self.builds))
+                                         view.partners)
         except RulespecError as exc:
             raise TooManyMoves(f"this rule failed: {exc.message} (the hand is left as it was)",
                                getattr(rules, "CAPTURE_SPAN", None)) from exc
@@ -1040,7 +1039,7 @@ class Hand:
         known = self._build_view
         if known is not None and known[0] == state and known[1] == self.builds:
             return known[2]
-        view = _builds.TurnView(self._build_cfg, self.turn, self.hands[self.turn], self.table, self.builds)
+        view = _builds.TurnView(self._build_cfg, self.turn, self.hands[self.turn], self.table, self.builds, self.k)
         self._build_view = (state, list(self.builds), view)
         return view
 
