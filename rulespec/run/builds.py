@@ -368,7 +368,7 @@ def _split_count(mask: int, groups: list[int]) -> list[int]:
 
 
 def new_build(cfg: Config, card: int, cards: int, value: int, builds: list[Build], seat: int,
-              sides: int = 0) -> tuple[Build, Build | None]:
+              sides: int) -> tuple[Build, Build | None]:
     """The build a build move makes (the played card joined), and the build on the table it takes in (or
     None). It is fixed when it holds two sets of its value or more, or takes in a fixed build. Its owners
     (`owners`): `seat` alone when it makes or raises a build, or with `last` (the default) adds to one; with
@@ -387,8 +387,7 @@ def new_build(cfg: Config, card: int, cards: int, value: int, builds: list[Build
     fixed = sets > 1 or (joined is not None and joined.fixed)
     owners: tuple[int, ...] = (seat,)
     if cfg.owners == "per_side" and joined is not None and joined.value == value:
-        side = seat % sides if sides else seat
-        mine = any((o % sides if sides else o) == side for o in joined.owners)
+        mine = any(o % sides == seat % sides for o in joined.owners)
         owners = joined.owners if mine else joined.owners + (seat,)
     return Build(cards | 1 << card, value, owners, fixed), joined
 
