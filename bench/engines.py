@@ -53,8 +53,8 @@ def cpu_of(cmd: list[str], env: dict | None = None) -> float:
 def installed_env(tmp: Path) -> dict[str, str]:
     """The timed processes' environment: this checkout on PYTHONPATH, and Python's bytecode cache on (in a
     folder of `tmp`), whatever PYTHONDONTWRITEBYTECODE says here: an installed rulespec runs from the .pyc
-    files its installation wrote, and compiling some 30 modules from source costs each run about 25 ms of CPU
-    (bench/README.md, the fifth pass). The untimed first runs write the bytecode."""
+    files its installation wrote, and compiling some 30 modules from source costs each run about 40 ms of CPU
+    (bench/README.md, the 1.5x target's fifth pass). The untimed first runs write the bytecode."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=str(tmp / "pycache"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
