@@ -29,6 +29,28 @@ def test_simulate_imports_nothing_it_does_not_need_on_a_cache_hit(tmp_path):
     assert outs[1] == "[]\n"
 
 
+# Nor does a native run served by the cache's manifest need these (its table is checked by str methods, the
+# option and bot numbers too): re with enum, random with its hashes (bench/README.md, the fifth pass).
+NOT_NEEDED_NATIVE = NOT_NEEDED + ("re", "enum", "random")
+
+
+def test_a_native_run_from_the_manifest_imports_no_re_or_random(tmp_path):
+    """`simulate --engine native`, its second run served by the manifest (no ruleset compiled), imports none of
+    NOT_NEEDED_NATIVE, with a bot per seat read too; the first run (which compiles) does."""
+    code = ("import sys\n"
+            "from rulespec.cli.main import run\n"
+            "import io; out = io.StringIO()\n"
+            "code = run(['simulate', 'cirulla', '--hands', '2', '--engine', 'native', '--bots', "
+            "'random,greedy,random,random'], out, io.StringIO())\n"
+            f"print(code, 'hands' in out.getvalue(), sorted(m for m in {NOT_NEEDED_NATIVE!r} if m in sys.modules))")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    env.pop("RULESPEC_CACHE", None)
+    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+            for _ in range(2)]
+    assert outs[0].startswith("0 True [") and outs[0] != "0 True []\n"
+    assert outs[1] == "0 True []\n"
+
+
 def test_the_byte_tables_list_each_bytes_bits_in_order():
     assert runtime._BYTES == tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
                                    for k in range(5))

@@ -3,10 +3,8 @@ or `policy:NAME` (a policy shipped in rulespec/policies: bots/shipped.py), one p
 line's `--bots`."""
 from __future__ import annotations
 
-import random
-import re
-
 from rulespec.errors import RulespecError
+from rulespec.source.option_pairs import ascii_digits
 
 # name -> (module, class): imported when a bot is made, so that naming bots (a native run's --bots
 # random) never imports the Python engine the bots play on.
@@ -29,14 +27,14 @@ def check_spec(spec: str) -> tuple[str, int | None]:
     if not arg:
         return name, None
     # ASCII digits only: str.isdigit() accepts '²' and other digits int() refuses.
-    if name != "ismcts" or not re.fullmatch(r"[0-9]{1,%d}" % len(str(MAX_BUDGET)), arg) \
+    if name != "ismcts" or not ascii_digits(arg, len(str(MAX_BUDGET))) \
             or not 1 <= int(arg) <= MAX_BUDGET:
         raise RulespecError(f"bot '{spec}': only ismcts takes a budget, a number of rollouts from 1 to "
                             f"{MAX_BUDGET} (ismcts:200)")
     return name, int(arg)
 
 
-def make_bot(spec: str, rng: random.Random):
+def make_bot(spec: str, rng):
     """A bot from its name, with an optional budget after a colon (`ismcts:200`), or `policy:FILE` or
     `policy:NAME` (a file of that name first, else a shipped policy: bots/shipped.py)."""
     import importlib

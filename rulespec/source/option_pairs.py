@@ -3,8 +3,6 @@ string (rulespec/interop/openspiel.py) both read. Below the command line and the
 use it (tests/test_layout.py: the command line imports the adapters to play an .npz policy)."""
 from __future__ import annotations
 
-import re
-
 from rulespec.errors import RulespecError
 
 BOOL_WORDS = {"yes": True, "true": True, "on": True, "no": False, "false": False, "off": False}
@@ -31,12 +29,23 @@ def parse_options(pairs: list[str] | None, declared: dict | None = None) -> dict
                 raise RulespecError(f"option '{name}' is bool, found {value[:60]!r}; on the command line write "
                                     f"yes or no (or true/false, on/off)")
             out[name] = BOOL_WORDS[value.lower()]
-        elif kind == "int" and not re.fullmatch(r"-?[0-9]{1,18}", value):
+        elif kind == "int" and not _whole(value):
             raise RulespecError(f"option '{name}' is int, found {value[:60]!r}; write a whole number")
         elif kind is None and value in ("true", "false"):
             out[name] = value == "true"
-        elif re.fullmatch(r"-?[0-9]{1,18}", value):  # not isdigit(): int() refuses '²', '--5', 5000 digits
+        elif _whole(value):  # not isdigit(): int() refuses '²', '--5', 5000 digits
             out[name] = int(value)
         else:
             out[name] = value
     return out
+
+
+def ascii_digits(text: str, most: int) -> bool:
+    """Whether `text` is 1 to `most` ASCII digits (r"[0-9]{1,most}"; by str methods: a native run imports no
+    `re`)."""
+    return 1 <= len(text) <= most and text.isascii() and text.isdigit()
+
+
+def _whole(value: str) -> bool:
+    """A whole number as an option's value is written: r"-?[0-9]{1,18}"."""
+    return ascii_digits(value[1:] if value.startswith("-") else value, 18)
