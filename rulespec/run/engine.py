@@ -1998,6 +1998,27 @@ def game_length(rules: CompiledRules) -> str:
     return " or ".join(parts)
 
 
+def game_winners(rules: CompiledRules, totals: list[int] | tuple[int, ...], hands_played: int | None = None) \
+        -> list[int] | None:
+    """Who has won the game once a hand's totals are added (`totals`, the game's after it), or None while it
+    goes on: the one highest total where a side has reached the target (or, with `hands_played` given, the
+    game's number of hands is played; a tie at the top plays on), else a side `game.lead` points ahead of
+    every other."""
+    target, hands = rules.TARGET, rules.HANDS
+    if (target is not None and max(totals) >= target) or \
+            (hands is not None and hands_played is not None and hands_played >= hands):
+        best = max(totals)
+        top = [s for s, t in enumerate(totals) if t == best]
+        if len(top) == 1:
+            return top
+    lead = rules.LEAD
+    if lead is not None:
+        for side, total in enumerate(totals):
+            if all(total - other >= lead for s, other in enumerate(totals) if s != side):
+                return [side]
+    return None
+
+
 class Game:
     """A game: hands until a side reaches the target or the game's number of hands is played (or an
     outcome ends it); then the highest total wins, and a tie at the top plays another hand. With
@@ -2049,17 +2070,7 @@ class Game:
         self.dealer = (self.dealer + 1) % self.n
         if self.winners is not None:
             return
-        target, hands = self.rules.TARGET, self.rules.HANDS
-        if (target is not None and max(self.totals) >= target) or (hands is not None and self.hands_played >= hands):
-            best = max(self.totals)
-            top = [s for s, t in enumerate(self.totals) if t == best]
-            if len(top) == 1:
-                self.winners = top
-        lead = self.rules.LEAD
-        if self.winners is None and lead is not None:
-            for side, total in enumerate(self.totals):
-                if all(total - other >= lead for s, other in enumerate(self.totals) if s != side):
-                    self.winners = [side]
+        self.winners = game_winners(self.rules, self.totals, self.hands_played)
 
     def _carry(self, rows: list[dict[str, int]]) -> None:
         """After a hand: a category that carries and that nobody took (carried_to) carries its points, and

@@ -22,6 +22,7 @@ from rulespec.run.engine import (
     GameState,
     Hand,
     IllegalMove,
+    game_winners,
 )
 from rulespec.run.bid import BID_MOVE
 from rulespec.run.builds import build_move, split_move
@@ -497,15 +498,34 @@ class _Replayer:
         if e.winner is not None:
             if hand.outcome is not None:
                 got = sorted(hand.outcome[1])
+                why = f" (the outcome {hand.outcome[0]})"
             elif hand.is_over and not ended_at_deal:
-                totals = [row["total"] for row in hand.score()]
-                got = [s for s, v in enumerate(totals) if v == max(totals)]
+                got, why = self._hand_winner(hand, sorted(e.winner))
             else:
-                got = None
+                got, why = None, ""
             if got is None:
                 self.fail(at(e.winner_span), "expect.winner: the hand is not complete and no outcome ended the game")
             elif sorted(e.winner) != got:
-                self.fail(at(e.winner_span), f"expect.winner: expected {sorted(e.winner)}, got {got}")
+                self.fail(at(e.winner_span), f"expect.winner: expected {sorted(e.winner)}, got {got}{why}")
+
+    @staticmethod
+    def _hand_winner(hand: Hand, want: list[int]) -> tuple[list[int], str]:
+        """`winner` of a complete hand no outcome ended (docs/resolutions.md): the game's winners where the
+        hand ends the game (the game's totals before it, `game.totals` or 0 each, plus the hand's reach the
+        target or a lead); where the game goes on, the hand's leaders (the highest total, every side tied at
+        it), or [] for "nobody has won the game yet" (both readings are accepted: `want` says which); with the
+        words that say which reading the answer is."""
+        hand_totals = [row["total"] for row in hand.score()]
+        after = [b + t for b, t in zip(hand.before, hand_totals)]
+        shown = ", ".join(f"side {s} {t}" for s, t in enumerate(after))
+        won = game_winners(hand.rules, after)
+        if won is not None:
+            return won, f" (the game's winner: its totals after this hand are {shown})"
+        if want == []:
+            return [], f" (the game goes on: its totals after this hand are {shown})"
+        leaders = [s for s, v in enumerate(hand_totals) if v == max(hand_totals)]
+        return leaders, (f" (the highest total of the hand; the game goes on, its totals after this hand "
+                         f"{shown}: [] says nobody has won it yet)")
 
 
 def _build_words(names, cards: list[str], value: int, owners, fixed) -> str:
