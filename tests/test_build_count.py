@@ -169,3 +169,21 @@ def test_a_crowded_table_draws_legal_moves_without_listing_them():
     build = next((c, m) for c, m in drawn if m >> hand.rules.N_CARDS)
     assert hand._build_move_allowed(*build) and all(hand._build_move_allowed(c, m) for c, m in drawn[:4])
     hand.clone().play(0, *build)                                                   # legal: played
+
+
+def test_greedy_chooses_a_legal_move_on_a_crowded_table():
+    # past the bound greedy (and ISMCTS) choose among Hand.sample_moves: legal, the same for a seed; greedy's pick
+    # captures or builds the most cards it found (the largest of each counted block is among them)
+    from rulespec.bots.greedy import GreedyBot
+    hand = _crowded_casino()
+    sample = hand.sample_moves(random.Random(0), 8)
+    assert sample == hand.sample_moves(random.Random(0), 8) and len(sample) >= 8
+    assert all(hand._build_move_allowed(c, m) for c, m in sample)
+    n = hand.rules.N_CARDS
+    size = max((m & ((1 << n) - 1)).bit_count() for _, m in sample)
+    picks = [GreedyBot(random.Random(k)).choose(hand, 0) for k in range(2)]
+    assert picks[0] == GreedyBot(random.Random(0)).choose(hand, 0)
+    for _decls, card, mask in picks:
+        assert hand._build_move_allowed(card, mask)
+        assert (mask & ((1 << n) - 1)).bit_count() == size      # no points to make: the most cards taken
+    assert hand.count_moves() > builds.MAX_BUILD_MOVES

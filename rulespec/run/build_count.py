@@ -145,6 +145,10 @@ class Block:
     def count(self) -> int:
         return self.cumulative[-1] if self.cumulative else 0
 
+    def largest(self, rng, n_cards: int) -> int:
+        """A move of the block joining the most loose cards (drawn with `rng` among those of its vector)."""
+        return self.move(_largest(self.vectors, self.cumulative, self.kinds, rng), n_cards)
+
     def move(self, r: int, n_cards: int) -> int:
         """The r-th move of the block (0 <= r < count): its mask with the value (builds.build_move)."""
         i = bisect_right(self.cumulative, r)
@@ -152,6 +156,14 @@ class Block:
         loose = self.kinds.unrank(self.vectors[i], r - below)
         joined = self.joined.cards if self.joined is not None else 0
         return _builds.build_move(loose | joined, self.value, n_cards)
+
+
+def _largest(vectors: list[int], cumulative: list[int], kinds: Kinds, rng) -> int:
+    """The index (into the cumulative weights) of a set of the most loose cards among the vectors' (drawn with
+    `rng` among that vector's sets)."""
+    i = max(range(len(vectors)), key=lambda j: (sum(kinds.counts(vectors[j])), -j))
+    below = cumulative[i - 1] if i else 0
+    return below + rng.randrange(cumulative[i] - below)
 
 
 class CaptureBlock:
@@ -174,6 +186,18 @@ class CaptureBlock:
     def count(self) -> int:
         return sum(self._per(t) for t in self.taken)
 
+    def largest(self, rng) -> int:
+        """A capture taking the most cards: the most builds allowed, with the largest loose part."""
+        taken = max(self.taken, key=lambda t: (t.bit_count(), -t))
+        loose = self._loose(_largest(self.vectors, self.cumulative, self.kinds, rng)) if self.vectors else 0
+        alone = max(self.alone, key=lambda a: (a.bit_count(), -a), default=0)
+        return taken | (alone if alone.bit_count() > loose.bit_count() else loose)
+
+    def _loose(self, r: int) -> int:
+        """The r-th union of offered sets (0 <= r < the unions' weight)."""
+        i = bisect_right(self.cumulative, r)
+        return self.kinds.unrank(self.vectors[i], r - (self.cumulative[i - 1] if i else 0))
+
     def move(self, r: int) -> int:
         """The r-th capture (0 <= r < count): the builds taken and the loose part."""
         for taken in self.taken:
@@ -183,8 +207,7 @@ class CaptureBlock:
             r -= per
         unions = self.cumulative[-1] if self.cumulative else 0
         if r < unions:
-            i = bisect_right(self.cumulative, r)
-            return taken | self.kinds.unrank(self.vectors[i], r - (self.cumulative[i - 1] if i else 0))
+            return taken | self._loose(r)
         r -= unions
         return taken | (self.alone[r] if r < len(self.alone) else 0)
 

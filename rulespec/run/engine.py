@@ -994,6 +994,39 @@ class Hand:
         raise RuleFailed(f"this rule failed: no legal move of seat {self.turn} was drawn in 10,000,000 draws",
                          getattr(rules, "CAPTURE_SPAN", None))
 
+    def sample_moves(self, rng, draws: int = 64, declarations=()) -> list[tuple[int, int]]:
+        """legal_moves_after(declarations) wherever it is listed. Past the bound (TooManyMoves), a bounded list of
+        legal moves found without the whole list: every listed trail and capture; of each counted block of
+        captures or builds (one card, one value, one joined build), a move taking or joining the most cards
+        (drawn among those with `rng`); and `draws` uniform draws (random_move). Ascending, each once; the same
+        for the same `rng` state. The greedy bot and ISMCTS choose among it where the list is refused."""
+        try:
+            return self.legal_moves_after(declarations)
+        except TooManyMoves:
+            pass
+        entries, _total = self._counted_moves(declarations)
+        n_cards = self.rules.N_CARDS
+        found = set()
+        for kind, c, what, w in entries:
+            if kind == "plain":
+                found.update((c, m) for m in what)
+            elif kind == "build":
+                found.add((c, what.largest(rng, n_cards)))
+            elif kind == "captures":
+                found.add((c, what.largest(rng)))
+        found.update(self.random_move(rng, declarations) for _ in range(draws))
+        return sorted(found)
+
+    def count_moves(self, declarations=()) -> int | None:
+        """len(legal_moves_after(declarations)), counted without the list past the bound; None where a card's
+        captures are too many to list and cannot be counted either (Hand.random_move proposes them instead)."""
+        try:
+            return len(self.legal_moves_after(declarations))
+        except TooManyMoves:
+            pass
+        entries, total = self._counted_moves(declarations)
+        return None if any(kind == "propose" for kind, *_ in entries) else total
+
     def _counted_moves(self, declarations=()) -> tuple[list[tuple], int]:
         """With capture.builds, the moves of legal_moves_after(declarations) without listing the builds, as
         entries (kind, card, what, weight) and their total weight: ("plain", c, moves, len(moves)) for the
