@@ -12,6 +12,7 @@ class GreedyBot:
     """Takes the move with the most immediate points, then the most cards captured, then the biggest build."""
 
     name = "greedy"
+    DRAWS = 16            # uniform draws beside the largest moves where the moves are too many to list
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -24,7 +25,10 @@ class GreedyBot:
         best, best_key = None, None
         made = len(base.events)
         n_cards = hand.rules.N_CARDS
-        for card, capture in base.legal_moves():
+        # Hand.sample_moves: the list; past the bound (too many builds or captures to list), every listed
+        # trail and capture, the move taking or joining the most cards of each counted block (the ones the
+        # key below ranks first among a block's) and a few uniform draws
+        for card, capture in base.sample_moves(self.rng, self.DRAWS):
             events = base.child((card, capture)).events[made:]     # what this play scores
             # A build's mask holds its value above the deck's bits: it takes nothing now, but the cards it
             # joins are the player's to take with the card it keeps, so it comes before laying a card.

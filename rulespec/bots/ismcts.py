@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 
-from rulespec.bots.policy import declared_moves, sensible_bid
+from rulespec.bots.policy import sensible_bid
 from rulespec.run.engine import Hand, score_located, stake
 from rulespec.run.stream import Stream
 
@@ -123,8 +123,7 @@ def playout_value(hand: Hand, side: int, rng: random.Random, resume) -> float:
 def rollout(hand: Hand, rng: random.Random) -> None:
     """Finish the hand with uniformly random legal moves and no declarations."""
     while not hand.over:
-        moves = hand.legal_moves()
-        card, capture = moves[rng.randrange(len(moves))]
+        card, capture = hand.random_move(rng)     # the list's draw; past the bound, drawn without it
         hand.play(hand.turn, card, capture)
 
 
@@ -141,6 +140,7 @@ class ISMCTSBot:
     """Information-set Monte Carlo: `budget` random rollouts per decision, spread over the legal moves."""
 
     name = "ismcts"
+    SAMPLE = 32           # uniform draws among the moves where they are too many to list
 
     def __init__(self, rng: random.Random, budget: int = 120, playouts: bool = True, native=None):
         self.rng = rng
@@ -153,7 +153,11 @@ class ISMCTSBot:
             # The bidder has seen only the cards it bids on: a search over this hand's worlds would see the
             # rest of its deal, so it bids as greedy does, from those cards alone.
             return [], *sensible_bid(hand)
-        decls, moves = declared_moves(hand, seat)
+        decls = hand.best_declarations(seat) if hand.declares_with_play else []
+        # declared_moves' list; past the bound (too many builds or captures to list), a bounded sample of the
+        # legal moves (Hand.sample_moves: the listed trails and captures, the largest move of each counted block
+        # and SAMPLE uniform draws), the search spread over those
+        moves = hand.sample_moves(self.rng, self.SAMPLE, decls)
         if len(moves) == 1:
             return decls, moves[0][0], moves[0][1]
         scores = self.evaluate(hand, seat, decls, moves)

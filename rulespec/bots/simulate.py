@@ -112,7 +112,8 @@ def _play(hand, bots: list, stats: Stats) -> None:
 
     def on_turn(h, seat):
         stats.decisions += 1
-        stats.legal_moves += len(h.legal_moves())
+        # counted without the list where it is refused (Hand.count_moves; none where not even counted)
+        stats.legal_moves += h.count_moves() or 0
 
     def on_play(seat, decls, card, capture, events):
         captures[0] += capture != 0

@@ -18,11 +18,13 @@ else:
 
 from rulespec.errors import RulespecError
 from rulespec.run import bid as _bid
+from rulespec.run import build_count as _build_count
 from rulespec.run import builds as _builds
 from rulespec.run.declarations import Declaration, choose, declarer, open_in, unique_holder
 from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.runtime import bits as _rt_bits
 from rulespec.run.runtime import TooManyUnions as _rt_TooManyUnions
+from rulespec.run.runtime import MAX_SUBSETS as _rt_MAX_SUBSETS
 from rulespec.run.runtime import combined_has as _rt_combined_has
 
 if TYPE_CHECKING:
@@ -849,6 +851,7 @@ class Hand:
         without those the owner of a build may not make (builds.owner_allows)."""
         cfg, rules = self._build_cfg, self.rules
         view = self._turn_view()
+        self._refuse_crowded(1 << card, view)
         caps = self._build_captures(card, view)
         try:
             if caps and rules.FORCED:
@@ -952,16 +955,84 @@ class Hand:
     def random_move(self, rng, declarations=()) -> tuple[int, int]:
         """One of legal_moves_after(declarations), drawn uniformly with `rng` (the list's draw wherever the
         moves are listed). With capture.builds and more moves than a list holds (TooManyMoves), drawn without
-        listing them: a draw among every card's captures (listed; where they are too many as well, every
-        choice of table cards, judged alone) and every choice of a value it may build and of valued loose
-        cards and whole builds, drawn again until the choice is a legal move (_build_move_allowed). Each
-        legal move is exactly one choice: the draw is uniform over the moves legal_moves() would list."""
+        listing the builds: every card's captures and trail are listed (where the captures are too many as
+        well, every choice of table cards is proposed and judged alone, drawn again when refused), its build
+        moves counted exactly by kind of loose card (run/build_count.py), and one index drawn over them all:
+        the build move of an index is found by unranking. Each legal move is exactly one index, so the draw is
+        uniform over the moves legal_moves() would list."""
         try:
             moves = self.legal_moves_after(declarations)
         except TooManyMoves:
             pass
         else:
             return moves[rng.randrange(len(moves))]
+        entries, total = self._counted_moves(declarations)
+        rules, n_cards = self.rules, self.rules.N_CARDS
+        bound = self.bid_binds and self.turn == self.bidder
+        if not total:
+            raise RuleFailed(f"this rule failed: seat {self.turn} has no legal move",
+                             getattr(rules, "CAPTURE_SPAN", None))
+        for _ in range(10_000_000):
+            r = rng.randrange(total)
+            for kind, c, what, w in entries:
+                if r < w:
+                    break
+                r -= w
+            if kind == "plain":
+                return c, what[r]
+            if kind == "build":
+                return c, what.move(r, n_cards)
+            if kind == "captures":
+                return c, what.move(r)
+            move = 0                           # a proposal among every choice of table cards, judged alone
+            for i, unit in enumerate(what):
+                if r >> i & 1:
+                    move |= unit
+            if self._build_move_allowed(c, move) and not (
+                    bound and not _bid.keeps_bid(self._bid_cfg, self.bid, c, move, n_cards, self.bid_cards)):
+                return c, move
+        raise RuleFailed(f"this rule failed: no legal move of seat {self.turn} was drawn in 10,000,000 draws",
+                         getattr(rules, "CAPTURE_SPAN", None))
+
+    def sample_moves(self, rng, draws: int = 64, declarations=()) -> list[tuple[int, int]]:
+        """legal_moves_after(declarations) wherever it is listed. Past the bound (TooManyMoves), a bounded list of
+        legal moves found without the whole list: every listed trail and capture; of each counted block of
+        captures or builds (one card, one value, one joined build), a move taking or joining the most cards
+        (drawn among those with `rng`); and `draws` uniform draws (random_move). Ascending, each once; the same
+        for the same `rng` state. The greedy bot and ISMCTS choose among it where the list is refused."""
+        try:
+            return self.legal_moves_after(declarations)
+        except TooManyMoves:
+            pass
+        entries, _total = self._counted_moves(declarations)
+        n_cards = self.rules.N_CARDS
+        found = set()
+        for kind, c, what, w in entries:
+            if kind == "plain":
+                found.update((c, m) for m in what)
+            elif kind == "build":
+                found.add((c, what.largest(rng, n_cards)))
+            elif kind == "captures":
+                found.add((c, what.largest(rng)))
+        found.update(self.random_move(rng, declarations) for _ in range(draws))
+        return sorted(found)
+
+    def count_moves(self, declarations=()) -> int | None:
+        """len(legal_moves_after(declarations)), counted without the list past the bound; None where a card's
+        captures are too many to list and cannot be counted either (Hand.random_move proposes them instead)."""
+        try:
+            return len(self.legal_moves_after(declarations))
+        except TooManyMoves:
+            pass
+        entries, total = self._counted_moves(declarations)
+        return None if any(kind == "propose" for kind, *_ in entries) else total
+
+    def _counted_moves(self, declarations=()) -> tuple[list[tuple], int]:
+        """With capture.builds, the moves of legal_moves_after(declarations) without listing the builds, as
+        entries (kind, card, what, weight) and their total weight: ("plain", c, moves, len(moves)) for the
+        card's listed captures and trail, ("build", c, block, block.count) for a block of its build moves
+        (build_count.Block: one value, one joined build), and ("propose", c, units, 2**len(units)) where its
+        captures are too many to list: every choice of the table's units, a proposal to judge alone."""
         cfg, rules = self._build_cfg, self.rules
         seat, n_cards = self.turn, rules.N_CARDS
         hand = self.hands[seat]
@@ -971,53 +1042,85 @@ class Hand:
         if rules.DECLARED_FIRST and declared & hand:
             hand &= declared
         bound = self.bid_binds and seat == self.bidder
+
+        def keeps(c, move):
+            return not bound or _bid.keeps_bid(self._bid_cfg, self.bid, c, move, n_cards, self.bid_cards)
         view = self._turn_view()
-        tv = cfg.table_values
-        units = [1 << c for c in _lowbits(view.loose) if any(t > 0 for t in tv[c])] + [b.cards for b in self.builds]
+        counter = self._counter(view)
         every = [1 << c for c in _lowbits(view.loose)] + [b.cards for b in self.builds]     # a capture's choices
-        blocks, total = [], 0
+        entries, total = [], 0
         for c in _lowbits(hand):
+            # a crowded table's captures counted (never listed) where they can be; else listed, and where they are
+            # too many to list, every choice of table cards proposed and judged alone
+            counted = self._counted_captures(c, view, counter, keeps) \
+                if not rules.FORCED and view.loose.bit_count() >= _build_count.COUNT_FIRST else None
+            caps = None
+            if counted is not None:
+                entries += counted
+            else:
+                try:
+                    caps = self._build_captures(c, view)
+                    listed = set(caps)        # a set: each capture is looked up in it (_build_move_allowed)
+                    plain = [m for m in sorted(caps + [0])
+                             if self._build_move_allowed(c, m, caps=listed) and keeps(c, m)]
+                    if plain:
+                        entries.append(("plain", c, plain, len(plain)))
+                except TooManyMoves:
+                    if rules.FORCED or getattr(rules, "offered", None) is None:
+                        raise
+                    entries.append(("propose", c, every, 1 << len(every)))
+            if (caps and rules.FORCED) or not cfg.table_values[c]:
+                continue
+            rest = self.hands[seat] & ~(1 << c)
+            held = set(view.held_without(cfg, c, allowed_only=False))
             try:
-                caps = self._build_captures(c, view)
-                plain = [m for m in sorted(caps + [0]) if self._build_move_allowed(c, m, caps=caps)]
-            except TooManyMoves:
-                if rules.FORCED or getattr(rules, "offered", None) is None:
-                    raise
-                caps = plain = None    # captures too many to list: every choice of table cards, judged alone
-            values = [] if (caps and rules.FORCED) or not tv[c] else \
-                sorted(set(view.held_without(cfg, c)) | {b.value for b in view.partners})
-            blocks.append((c, plain, values, caps))
-            total += (1 << len(every) if plain is None else len(plain)) + (len(values) << len(units))
-        for _ in range(10_000_000):
-            r, move = rng.randrange(total), None
-            for c, plain, values, caps in blocks:
-                if plain is None and r < 1 << len(every):
-                    move = 0
-                    for i, unit in enumerate(every):
-                        if r >> i & 1:
-                            move |= unit
-                    if not self._build_move_allowed(c, move):
-                        move = None
-                    break
-                if plain is not None and r < len(plain):
-                    move = plain[r]
-                    break
-                r -= 1 << len(every) if plain is None else len(plain)
-                if r < len(values) << len(units):
-                    cards = 0
-                    for i, unit in enumerate(units):
-                        if r >> i & 1:
-                            cards |= unit
-                    move = _builds.build_move(cards, values[r >> len(units)], n_cards)
-                    if not self._build_move_allowed(c, move, caps=caps):
-                        move = None
-                    break
-                r -= len(values) << len(units)
-            if move is not None and not (bound and not _bid.keeps_bid(self._bid_cfg, self.bid, c, move, n_cards,
-                                                                        self.bid_cards)):
-                return c, move
-        raise RuleFailed(f"this rule failed: no legal move of seat {seat} was drawn in 10,000,000 draws",
-                         getattr(rules, "CAPTURE_SPAN", None))
+                blocks = counter.blocks(c, view.held_without(cfg, c), view.partners)
+            except Exception as exc:
+                _raise_located(exc, rules)
+            for block in blocks:
+                # the owner's rule and the bid judge a build move by its card, value and joined build alone
+                shown = _builds.build_move(block.joined.cards if block.joined is not None else 0, block.value,
+                                           n_cards)
+                if view.owner_binds and _builds.owner_allows(cfg, seat, c, rest, shown, self.builds, held):
+                    continue
+                if keeps(c, shown):
+                    entries.append(("build", c, block, block.count))
+        for entry in entries:
+            total += entry[3]
+        return entries, total
+
+    def _counted_captures(self, card: int, view: "_builds.TurnView", counter: "_build_count.Counter",
+                          keeps) -> list[tuple] | None:
+        """The entries of _counted_moves for a card whose captures are too many to list: its trail (listed) and
+        its captures counted (build_count.Counter.captures, with `capture.combine: union`); None where they
+        cannot be counted (the caller proposes every choice of table cards instead)."""
+        cfg, rules, seat = self._build_cfg, self.rules, self.turn
+        if getattr(rules, "COMBINE", "one") != "union" or getattr(rules, "offered", None) is None:
+            return None
+        try:
+            offered = rules.offered(1 << card, view.loose, *self._moment())
+        except Exception as exc:
+            _raise_located(exc, rules)
+        takeable = [b.cards for b in self.builds if b.value in cfg.hand_values[card]]
+        rest = self.hands[seat] & ~(1 << card)
+        held = set(view.held_without(cfg, card, allowed_only=False))
+        taken = []
+        for u in _builds._disjoint_unions(takeable, 0):
+            # the owner's rule judges a capture by the builds it takes (a bit above the deck: not a trail)
+            if not (view.owner_binds and _builds.owner_allows(cfg, seat, card, rest, u | 1 << rules.N_CARDS,
+                                                             self.builds, held)):
+                taken.append(u)
+        if not keeps(card, 0):
+            return []                     # a capture or a trail of this card breaks the bid
+        block = counter.captures(card, offered, taken)
+        if block is None:
+            return None
+        out = []
+        if self._build_move_allowed(card, 0):
+            out.append(("plain", card, [0], 1))
+        if block is not None and block.count:
+            out.append(("captures", card, block, block.count))
+        return out
 
     def _listed_builds(self, card: int, view: "_builds.TurnView") -> list[int]:
         """builds.build_options for `card`; a table with more builds than the bound on memory lets list
@@ -1031,6 +1134,45 @@ class Hand:
         except RulespecError as exc:
             raise TooManyMoves(f"this rule failed: {exc.message} (the hand is left as it was)",
                                getattr(rules, "CAPTURE_SPAN", None)) from exc
+
+    def _refuse_crowded(self, cards: int, view: "_builds.TurnView") -> None:
+        """On a crowded table (build_count.COUNT_FIRST loose cards or more), the located TooManyMoves where a card
+        of `cards` has more captures (unions, `capture.combine: union`) or build moves than a list holds, found by
+        counting them (build_count.Counter): the listing would refuse them too, after growing its list to the
+        bound, and the cards before it would be listed for nothing."""
+        if view.loose.bit_count() < _build_count.COUNT_FIRST:
+            return
+        cfg, rules = self._build_cfg, self.rules
+        counter = self._counter(view)
+        unions = getattr(rules, "COMBINE", "one") == "union" and getattr(rules, "offered", None) is not None
+        for card in _lowbits(cards):
+            try:
+                counted = counter.captures(card, rules.offered(1 << card, view.loose, *self._moment()), [0]) \
+                    if unions else None
+                # with capture.forced a card with captures lists no builds: counted only without it
+                built = 0 if rules.FORCED else sum(
+                    b.count for b in counter.blocks(card, view.held_without(cfg, card), view.partners))
+            except Exception as exc:
+                _raise_located(exc, rules)
+            if counted is not None and counted.count + 1 > _rt_MAX_SUBSETS:
+                raise TooManyMoves(f"this rule failed: a card is offered more than {_rt_MAX_SUBSETS} unions of "
+                                   f"capture sets; this ruleset's deck makes captures too many to list (the hand "
+                                   f"is left as it was)", getattr(rules, "CAPTURE_SPAN", None))
+            if built > _builds.MAX_BUILD_MOVES:
+                raise TooManyMoves(f"this rule failed: a card is offered more than {_builds.MAX_BUILD_MOVES} builds; "
+                                   f"the table's {view.loose.bit_count()} loose cards are too many to list them (the "
+                                   f"hand is left as it was)", getattr(rules, "CAPTURE_SPAN", None))
+
+    def _counter(self, view: "_builds.TurnView") -> "_build_count.Counter":
+        """The build_count.Counter of the table (kept in the builds' table cache: every card of a turn, and the
+        turn's listing and draw, count over the same loose cards)."""
+        cfg = self._build_cfg
+        key = ("counter", view.loose, tuple(self.builds))
+        cache = cfg.table_cache()
+        counter = cache.get(key)
+        if counter is None:
+            counter = cache[key] = _build_count.Counter(cfg, view.loose, self.builds)
+        return counter
 
     def _turn_view(self) -> "_builds.TurnView":
         """What every card of the seat to play shares in listing its build moves (builds.TurnView), made once
@@ -1081,6 +1223,7 @@ class Hand:
             if (known is not None and known[0] == self.turn and known[1] == hand and known[2] == self.table
                     and known[4] == self.plays and known[5:] == (self.builds, self.hands[self.turn])):
                 return list(known[3])      # asked again for the same state (a turn's observer, then its bot)
+            self._refuse_crowded(hand, self._turn_view())     # every card counted before any is listed
             moves = [(c, m) for c in _lowbits(hand) for m in self._build_moves(c)]
             self._legal = (self.turn, hand, self.table, moves, self.plays, list(self.builds), self.hands[self.turn])
             return moves
@@ -1118,6 +1261,8 @@ class Hand:
         if self.rules.DECLARED_FIRST and declared & hand:
             hand &= declared
         moves = []
+        if self._build_cfg is not None:
+            self._refuse_crowded(hand, self._turn_view())
         for c in _lowbits(hand):
             # with builds (no wild card there: checks/check.build_problems) a card's moves are the builds' own
             moves += [(c, m) for m in (self._build_moves(c) if self._build_cfg is not None
