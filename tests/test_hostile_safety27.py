@@ -88,3 +88,27 @@ def test_event_points_past_the_bound_are_a_located_rule_failure(mode, tmp_path):
         assert code == 2, out
         assert err.startswith(f"{path}:{line}:14: this rule failed: the points of event 'scopa' must lie strictly "
                               "between -10**15 and 10**15, found a number of 108 digits"), err
+
+
+# ---------------------------------------------------------------- --root: a refusal shows nothing outside the root
+
+@pytest.mark.parametrize("ref", ["../../../../../../../../proc/self/cwd/x", "../../../../../../../../proc/self/exe",
+                                 "linkdir/secret", "linkdir/secret.txt", "../outside/secret"])
+def test_a_reference_out_of_the_root_shows_no_real_path_outside_it(ref, tmp_path, monkeypatch):
+    """Before: the suffix was judged before the root, and its refusal named the real path, links resolved: a
+    stranger's ruleset learnt the service's working folder (/proc/self/cwd), the Python executable
+    (/proc/self/exe) and where a link of the root leads."""
+    work = tmp_path / "service-working-folder"
+    root, outside = tmp_path / "uploads", tmp_path / "outside"
+    for folder in (work, root, outside):
+        folder.mkdir()
+    (outside / "secret").write_text("id: secret\n", encoding="utf-8")
+    (root / "linkdir").symlink_to(outside)
+    (root / "r.yaml").write_text(f"id: r\nextends: {ref}\n", encoding="utf-8")
+    monkeypatch.chdir(work)
+    code, _, err = cli("validate", str(root / "r.yaml"), "--root", str(root))
+    assert code == 1                           # validate: the file is invalid
+    assert f"r.yaml:2:10: no ruleset file '{ref}' under the root folder {root}: only files under it may be read" \
+        in err, err
+    for secret in (str(work), str(outside), "python", "does not end in"):
+        assert secret not in err, err
