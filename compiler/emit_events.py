@@ -44,7 +44,11 @@ def emit_events(w: Writer, rs: Ruleset, plan: Plan) -> None:
             if isinstance(e.points, Expression):
                 with w.at(e.points.span):
                     w.where(e.points)
-                    w(f"    out.append(({e.name!r}, {emit_rule(rs, e.points, pile_names(rs, EVENT_POINT_NAMES))}, {e.category!r}))")
+                    w(f"    points = {emit_rule(rs, e.points, pile_names(rs, EVENT_POINT_NAMES))}")
+                    # Bounded where they are made: with `points: as_made` they join the game's totals at once.
+                    w("    if not -_rt.MAX_POINTS < points < _rt.MAX_POINTS:")
+                    w(f"        _rt.points_past({f'points of event {e.name!r}'!r}, points)")
+                    w(f"    out.append(({e.name!r}, points, {e.category!r}))")
             else:
                 w(f"    out.append(({e.name!r}, {e.points!r}, {e.category!r}))")
         w("return out")

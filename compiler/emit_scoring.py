@@ -54,22 +54,40 @@ def emit_scoring(w: Writer, rs: Ruleset, plan: Plan) -> None:
             w("got = event_points[side]")
             for c in rs.categories.values():
                 _category(w, c, exprs)
-            w("row['total'] = sum(row.values())")
+            w("row['total'] = total = sum(row.values())")
+            # Each category is checked where it is written (its line gives the failure's place), the total
+            # with the first category's: many categories within the bound may add up past it.
+            first = next(iter(rs.categories.values()), None)
+            with w.at(_place(first) if first is not None else None):
+                w("if not -_rt.MAX_POINTS < total < _rt.MAX_POINTS:")
+                w("    _rt.points_past(\"the hand's total\", total)")
             w("out.append(row)")
         w("return out")
     w()
     w()
 
 
+def _place(c):
+    """Where a category's points are written: its expression, else the category itself."""
+    return c.points.span if isinstance(c.points, Expression) else c.span
+
+
 def _category(w: Writer, c, exprs: dict) -> None:
+    """The line that scores category `c` into `row`, and, unless its points are a literal, the check that they
+    lie within runtime.MAX_POINTS, located at the expression (or the category, for events' points)."""
     if c.from_events:
-        w(f"row[{c.name!r}] = got.get({c.name!r}, 0)")
+        with w.at(c.span):
+            w(f"row[{c.name!r}] = points = got.get({c.name!r}, 0)")
     elif isinstance(c.points, Expression):
         with w.at(c.points.span):
             w.where(c.points)
-            w(f"row[{c.name!r}] = {exprs[c.name]}")
+            w(f"row[{c.name!r}] = points = {exprs[c.name]}")
     else:
-        w(f"row[{c.name!r}] = {c.points!r}")
+        w(f"row[{c.name!r}] = {c.points!r}")     # a literal: at most 18 digits (yamlsafe), the total checks them
+        return
+    with w.at(_place(c)):
+        w("if not -_rt.MAX_POINTS < points < _rt.MAX_POINTS:")
+        w(f"    _rt.points_past({f'points of category {c.name!r}'!r}, points)")
 
 
 def emit_outcomes(w: Writer, rs: Ruleset, plan: Plan) -> None:

@@ -98,7 +98,7 @@ PRODUCT = ("""id: product
 extends: cirulla
 scoring:
   carte:
-    points: '(count(pile) + 1) * 999999999999999999 * 999999999999999999 // 999999999999999999'
+    points: '(count(pile) + 1) * 999999999999999999 * 999999999999999999 // 999999999999999999 // 999999999999999999'
 """, "an int that may pass ±2**62 (the native back end computes with 64-bit integers; this one may reach 5.1e+19)",
            5)
 # Each suit's best is below 2**62, their sum over four suits is not.

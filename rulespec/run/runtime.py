@@ -245,6 +245,25 @@ def round_down(n: int, step: int) -> int:
     return n // step * step
 
 
+# A category's points in one hand, and the hand's total, stay within this (a 15-digit number): the game's
+# totals then stay within 18 digits over any game (a transcript's ints, yamlsafe.MAX_INT_DIGITS) and exact as
+# floats in the statistics. Python's ints would otherwise grow as large as an expression makes them, or, through
+# `game_score`, without end: `game_score * game_score` squares the total every hand (docs/security.md, "Bounds").
+MAX_POINTS = 10**15
+
+
+def points_past(what: str, points: int) -> None:
+    """Raise the rule's failure for `what` (\"points of category 'x'\", ...) past MAX_POINTS; the generated code
+    calls it only then."""
+    if points.bit_length() < 64:
+        shown = str(points)
+    else:           # never str() of it: past 4300 digits Python refuses to write an int
+        digits = int(points.bit_length() * 0.30102999566398120) + 1
+        digits -= 10 ** (digits - 1) > abs(points)
+        shown = f"a{' negative' if points < 0 else ''} number of {digits} digits"
+    raise RulespecError(f"the {what} must lie strictly between -10**15 and 10**15, found {shown}")
+
+
 # ====================================================================
 # Engine helpers (added by the lead)
 # ====================================================================

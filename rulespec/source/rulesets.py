@@ -77,6 +77,15 @@ def locate(ref: str | Path, *, relative_to: Path | None = None, span: Span | Non
         path = Path(relative_to) / path
     check_name_length(str(path), span)
     real = Path(os.path.realpath(path))
+    # The root first: a refusal of a file out of it says nothing of where its path leads (its real path would
+    # show a stranger the working folder by /proc/self/cwd, or where a link of the root points).
+    if root is not None:
+        top = Path(os.path.realpath(root))     # '' is the current folder
+        if real != top and top not in real.parents:
+            named = str(root) or "."
+            named += f" ({top})" if named != str(top) else ""
+            raise RulespecError(f"no ruleset file '{text}' under the root folder {named}: only files under it "
+                                f"may be read", span)
     if not real.name.lower().endswith(suffixes):
         shown = "its name" if str(real) == text else f"its real path {real}"
         ends = ", ".join(suffixes[:-1]) + " or " + suffixes[-1]
@@ -85,13 +94,6 @@ def locate(ref: str | Path, *, relative_to: Path | None = None, span: Span | Non
     for tree in SYSTEM_TREES:
         if real == tree or tree in real.parents:
             raise RulespecError(f"no ruleset file '{text}': {tree} holds no rulesets", span)
-    if root is not None:
-        top = Path(os.path.realpath(root))     # '' is the current folder
-        if real != top and top not in real.parents:
-            named = str(root) or "."
-            named += f" ({top})" if named != str(top) else ""
-            raise RulespecError(f"no ruleset file '{text}' under the root folder {named}: only files under it "
-                                f"may be read", span)
     try:
         mode = os.stat(real).st_mode
     except OSError as exc:
