@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from rulespec.compiler.build import compile_ruleset
 from rulespec.run import build_count, builds
-from rulespec.run.builds import Build, Config, build_options
+from rulespec.run.builds import Config, build_options
 from rulespec.run.engine import Hand, TooManyMoves, shuffled_source
 from rulespec.run.runtime import combine_alone
 from tests.test_builds import _ruleset
-from tests.test_builds_listing import BUILD_RULES, _bits, _totals
+from tests.test_builds_listing import BUILD_RULES, _bits, _random_position
 
 SHIPPED = ["casino", "casino-royal", "seep", "zwicker"]
 
@@ -36,20 +36,7 @@ def _rules(tmp_path_factory, spec):
 
 def _position(rng, cfg, n_cards, most):
     """A card, the rest of its hand, up to `most` loose cards and up to three builds, at random."""
-    cards = rng.sample(range(n_cards), rng.randint(6, most + 5))
-    card, rest = cards[0], sum(1 << c for c in cards[1:rng.randint(2, 5)])
-    loose = sum(1 << c for c in cards[len(_bits(rest)) + 1:])
-    table_builds = []
-    for _ in range(rng.randint(0, 3)):
-        own = [c for c in _bits(loose) if cfg.table_values[c]][:rng.randint(1, 3)]
-        if not own:
-            break
-        mask = sum(1 << c for c in own)
-        value = min(_totals(own, cfg.table_values))
-        if cfg.allowed(value) and all(b.value != value for b in table_builds):
-            loose &= ~mask
-            table_builds.append(Build(mask, value, (rng.randint(0, 1),), rng.random() < 0.3))
-    return card, rest, loose, table_builds
+    return _random_position(rng, cfg, n_cards, cards_drawn=(6, most + 5), most_builds=3)
 
 
 @pytest.mark.parametrize("spec", BUILD_RULES + SHIPPED)

@@ -97,14 +97,15 @@ def _legal(cfg, card, v, chosen, joined, standing):
     return False
 
 
-def _random_position(rng, cfg, n_cards):
-    """A card, the rest of its hand, the loose cards and up to two builds, at random (small: brute force)."""
-    cards = rng.sample(range(n_cards), rng.randint(5, 12))
+def _random_position(rng, cfg, n_cards, cards_drawn=(5, 12), most_builds=2):
+    """A card, the rest of its hand, the loose cards and up to `most_builds` builds of up to as many cards each,
+    at random (small by default: brute force); `cards_drawn` the bounds of the cards in play."""
+    cards = rng.sample(range(n_cards), rng.randint(*cards_drawn))
     card, rest = cards[0], sum(1 << c for c in cards[1:rng.randint(2, 5)])
     loose = sum(1 << c for c in cards[len(_bits(rest)) + 1:])
     table_builds = []
-    for _ in range(rng.randint(0, 2)):
-        own = [c for c in _bits(loose) if cfg.table_values[c]][:rng.randint(1, 2)]
+    for _ in range(rng.randint(0, most_builds)):
+        own = [c for c in _bits(loose) if cfg.table_values[c]][:rng.randint(1, most_builds)]
         if not own:
             break
         mask = sum(1 << c for c in own)

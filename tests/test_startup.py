@@ -16,16 +16,21 @@ NOT_NEEDED = ("dataclasses", "inspect", "typing", "difflib", "contextlib", "copy
               "encodings.utf_8_sig")
 
 
+def _run_twice(code: str, cache) -> list[str]:
+    """What `code` prints, run twice in fresh processes sharing a new compile cache (the second a cache hit)."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    env.pop("RULESPEC_CACHE", None)
+    return [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+            for _ in range(2)]
+
+
 def test_simulate_imports_nothing_it_does_not_need_on_a_cache_hit(tmp_path):
     """A compile-cache hit's `rulespec simulate` (as the console script runs it) imports none of NOT_NEEDED."""
     code = ("import sys; sys.argv = ['rulespec', 'simulate', 'cirulla', '--hands', '1', '--workers', '1']\n"
             "from rulespec.cli.main import run\n"
             "import io; run(sys.argv[1:], io.StringIO(), io.StringIO())\n"
             f"print(sorted(m for m in {NOT_NEEDED!r} if m in sys.modules))")
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
-    env.pop("RULESPEC_CACHE", None)
-    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
-            for _ in range(2)]
+    outs = _run_twice(code, tmp_path)
     assert outs[1] == "[]\n"
 
 
@@ -43,10 +48,7 @@ def test_a_native_run_from_the_manifest_imports_no_re_or_random(tmp_path):
             "code = run(['simulate', 'cirulla', '--hands', '2', '--engine', 'native', '--bots', "
             "'random,greedy,random,random'], out, io.StringIO())\n"
             f"print(code, 'hands' in out.getvalue(), sorted(m for m in {NOT_NEEDED_NATIVE!r} if m in sys.modules))")
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
-    env.pop("RULESPEC_CACHE", None)
-    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
-            for _ in range(2)]
+    outs = _run_twice(code, tmp_path)
     assert outs[0].startswith("0 True [") and outs[0] != "0 True []\n"
     assert outs[1] == "0 True []\n"
 
