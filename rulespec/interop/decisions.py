@@ -20,6 +20,9 @@ capture as a set of table cards named in increasing index order, ending with
 DONE; as soon as the cards named so far leave a single option, that option is
 taken. No bound on the number of captures or legal moves is needed: cicera's
 29 captures of one card are 29 paths through at most N+1 actions.
+Where a card's moves are too many to list (Hand.legal_moves raises TooManyMoves),
+each step's actions are found by counting the moves that extend the choice
+(interop/counted.py), the same actions the list would give.
 
 Declarations are decisions too, never made for the agent. A declare phase opens
 whenever the rules let the seat declare, whatever its cards
