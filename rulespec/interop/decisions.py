@@ -20,6 +20,9 @@ capture as a set of table cards named in increasing index order, ending with
 DONE; as soon as the cards named so far leave a single option, that option is
 taken. No bound on the number of captures or legal moves is needed: cicera's
 29 captures of one card are 29 paths through at most N+1 actions.
+Where a card's moves are too many to list (Hand.legal_moves raises TooManyMoves),
+each step's actions are found by counting the moves that extend the choice
+(interop/counted.py), the same actions the list would give.
 
 Declarations are decisions too, never made for the agent. A declare phase opens
 whenever the rules let the seat declare, whatever its cards
@@ -74,7 +77,8 @@ from rulespec.bots.ismcts import result_for
 from rulespec.bots.policy import best_declarations
 from rulespec.run.bid import BID_MOVE
 from rulespec.run.declarations import rerank
-from rulespec.run.engine import Declaration, Hand, IllegalMove
+from rulespec.interop.counted import CountedMoves
+from rulespec.run.engine import Declaration, Hand, IllegalMove, TooManyMoves
 from rulespec.run.pickling import state_with_rules, state_without_rules
 from rulespec.run.protocol import CompiledRules
 from rulespec.run.runtime import bits as _bits
@@ -331,6 +335,9 @@ class Decisions:
         if self.phase == CARD:
             return sorted(self._moves)
         if self.phase == CAPTURE:
+            counted = self._moves[self.card]
+            if isinstance(counted, CountedMoves):          # too many to list: each step counted (interop/counted.py)
+                return counted.legal_steps(self.partial, self.hand.table, self.layout.done, self.layout.build_action)
             out = set()
             partial = self.partial
             n_cards = self.layout.n_cards
@@ -379,6 +386,12 @@ class Decisions:
             return
         if self.phase == CARD:
             options = self._moves[action]
+            if isinstance(options, CountedMoves):
+                if options.total() == 1:
+                    self._play(action, options.only(0, 0))
+                else:
+                    self.phase, self.card, self.partial = CAPTURE, action, 0
+                return
             if action >= self.layout.bid_offset:        # a bid: no card (run/bid.py)
                 self._play(BID_MOVE, options[0])
             elif len(options) == 1:
@@ -394,6 +407,12 @@ class Decisions:
             self._play(self.card, self.partial | (action - self.layout.build_offset + 1) << self.layout.n_cards)
             return
         self.partial |= 1 << action
+        counted = self._moves[self.card]
+        if isinstance(counted, CountedMoves):
+            passed = self.hand.table & ((1 << action) - 1) & ~self.partial
+            if counted.count(self.partial, passed, enough=2) == 1:
+                self._play(self.card, counted.only(self.partial, passed))
+            return
         low = (1 << self.layout.n_cards) - 1
         left = [o for o in self._moves[self.card] if _prefix_rest(o & low, self.partial) is not None]
         if len(left) == 1:
@@ -553,8 +572,20 @@ class Decisions:
     # -- turns ----------------------------------------------------------------
     def _start_card_phase(self, seat: int) -> None:
         base = self.hand.with_declarations(seat, self.decls) if self.decls else self.hand
-        moves: dict[int, list[int]] = {}
-        for card, capture in base.legal_moves():
+        moves: dict[int, list[int] | CountedMoves] = {}
+        try:
+            listed = base.legal_moves()
+        except TooManyMoves:
+            # more moves than a list holds (capture.builds on a crowded table): each card's moves counted, and
+            # each step's actions found by counting the moves that extend it (interop/counted.py)
+            entries, _total = base._counted_moves()
+            if any(kind == "propose" for kind, *_ in entries):
+                raise                            # captures neither listed nor counted: no exact mask
+            for card in sorted({e[1] for e in entries if e[3]}):
+                moves[card] = CountedMoves(card, entries, self.layout.n_cards)
+            self.seat, self.phase, self._moves, self._legal = seat, CARD, moves, None
+            return
+        for card, capture in listed:
             if card == BID_MOVE:                 # a bid: its own action, the value its move
                 moves[self.layout.bid_action(capture)] = [capture]
                 continue

@@ -30,7 +30,7 @@ COUNT_FIRST = 18
 class Kinds:
     """The loose cards by kind (the values each counts as on the table), with the packing of count vectors."""
 
-    __slots__ = ("cards", "values", "width", "guard", "zero", "unit_of")
+    __slots__ = ("cards", "values", "width", "guard", "zero", "unit_of", "_counted")
 
     def __init__(self, cfg: "_builds.Config", loose: int):
         by: dict[tuple[int, ...], list[int]] = {}
@@ -46,6 +46,7 @@ class Kinds:
         # each field starts at half-1-n: it reaches the guard bit exactly when its count passes n
         self.zero = sum((half - 1 - len(cs)) << (i * self.width) for i, cs in enumerate(self.cards))
         self.unit_of = {c: 1 << (i * self.width) for i, cs in enumerate(self.cards) for c in cs}
+        self._counted: dict[int, list[int]] = {}     # counts() of the vectors weight_within judged, kept
 
     def vector(self, mask: int) -> int:
         """The count vector of a set of loose cards."""
@@ -105,6 +106,41 @@ class Kinds:
                     todo.append(nxt)
         return seen
 
+    def within(self, inside: int, outside: int) -> tuple[list[int], list[int]] | None:
+        """Per kind, the least and most cards a set of loose cards may hold where it must hold every loose card
+        of `inside` and none of `outside`: (forced, available); None where `inside` holds a card not loose."""
+        if inside & ~self.loose:
+            return None
+        forced = [sum(1 for c in cs if inside >> c & 1) for cs in self.cards]
+        available = [sum(1 for c in cs if not outside >> c & 1 or inside >> c & 1) for cs in self.cards]
+        return forced, available
+
+    def weight_within(self, vector: int, bounds: tuple[list[int], list[int]]) -> int:
+        """How many of the vector's sets hold every card forced in and none forced out (Kinds.within)."""
+        counts = self._counted.get(vector)
+        if counts is None:
+            counts = self._counted[vector] = self.counts(vector)
+        w = 1
+        for n, lo, hi in zip(counts, *bounds):
+            if not lo <= n <= hi:
+                return 0
+            w *= comb(hi - lo, n - lo)
+        return w
+
+    def only_within(self, vector: int, inside: int, outside: int) -> int:
+        """The one set of the vector's where weight_within is 1: the cards forced in, and each kind's free
+        cards all taken or none (comb(free, k) is 1 only for k 0 or free)."""
+        mask = inside & self.loose
+        for n, cs in zip(self.counts(vector), self.cards):
+            chosen = [c for c in cs if inside >> c & 1]
+            if n > len(chosen):
+                mask |= sum(1 << c for c in cs if not outside >> c & 1 and not inside >> c & 1)
+        return mask
+
+    @property
+    def loose(self) -> int:
+        return sum(1 << c for c in self.unit_of)
+
     def unrank(self, vector: int, r: int) -> int:
         """The r-th set of loose cards (0 <= r < weight(vector)) of the vector's counts: a mixed radix of one
         combination per kind, each by the combinatorial number system."""
@@ -144,6 +180,26 @@ class Block:
     @property
     def count(self) -> int:
         return self.cumulative[-1] if self.cumulative else 0
+
+    def count_within(self, inside: int, outside: int, enough: int | None = None) -> int:
+        """How many of the block's moves join every table card of `inside` and none of `outside` (counted no
+        further once `enough` are found)."""
+        joined = self.joined.cards if self.joined is not None else 0
+        bounds = self.kinds.within(inside & ~joined, outside) if not joined & outside else None
+        total = 0
+        for v in self.vectors if bounds is not None else ():
+            total += self.kinds.weight_within(v, bounds)
+            if enough is not None and total >= enough:
+                break
+        return total
+
+    def only_within(self, inside: int, outside: int, n_cards: int) -> int:
+        """The block's one move of count_within 1 (its mask with the value)."""
+        joined = self.joined.cards if self.joined is not None else 0
+        bounds = self.kinds.within(inside & ~joined, outside)
+        v = next(v for v in self.vectors if self.kinds.weight_within(v, bounds))
+        return _builds.build_move(self.kinds.only_within(v, inside & ~joined, outside) | joined, self.value,
+                                  n_cards)
 
     def largest(self, rng, n_cards: int) -> int:
         """A move of the block joining the most loose cards (drawn with `rng` among those of its vector)."""
@@ -185,6 +241,44 @@ class CaptureBlock:
     @property
     def count(self) -> int:
         return sum(self._per(t) for t in self.taken)
+
+    def _within(self, inside: int, outside: int):
+        """Per union of builds taken that `inside` and `outside` allow: (taken, the loose cards forced in, the
+        loose part's bounds or None where that part cannot hold them)."""
+        for taken in self.taken:
+            if not taken & outside:
+                loose_in = inside & ~taken
+                yield taken, loose_in, self.kinds.within(loose_in, outside)
+
+    def count_within(self, inside: int, outside: int, enough: int | None = None) -> int:
+        """How many of the block's captures take every table card of `inside` and none of `outside` (counted
+        no further once `enough` are found)."""
+        total = 0
+        for taken, loose_in, bounds in self._within(inside, outside):
+            if bounds is None:
+                continue
+            for v in self.vectors:
+                total += self.kinds.weight_within(v, bounds)
+                if enough is not None and total >= enough:
+                    return total
+            total += sum(1 for a in self.alone if a & loose_in == loose_in and not a & outside & ~loose_in)
+            total += 1 if taken and not loose_in else 0
+        return total
+
+    def only_within(self, inside: int, outside: int) -> int:
+        """The block's one capture of count_within 1."""
+        for taken, loose_in, bounds in self._within(inside, outside):
+            if bounds is None:
+                continue
+            for v in self.vectors:
+                if self.kinds.weight_within(v, bounds):
+                    return taken | self.kinds.only_within(v, loose_in, outside)
+            for a in self.alone:
+                if a & loose_in == loose_in and not a & outside & ~loose_in:
+                    return taken | a
+            if taken and not loose_in:
+                return taken
+        raise ValueError("no capture of the block holds those cards")
 
     def largest(self, rng) -> int:
         """A capture taking the most cards: the most builds allowed, with the largest loose part."""
