@@ -601,7 +601,18 @@ def _c_empty(w: Words, e: Call, negate: bool):
         return "the play captures something" if negate else "the play captures nothing"
     if isinstance(arg, Name) and arg.id == "previous":
         return "the previous play left a card on the table" if negate else "the previous play left no card on the table"
+    if isinstance(arg, BinOp) and arg.op == "&":
+        # "the cards both in A and in B is not empty" is no sentence: say what the two sets share
+        part, whole = (arg.left, arg.right) if _one_card(arg.left) and not _one_card(arg.right) else \
+            (arg.right, arg.left)
+        some = "" if _one_card(part) else "one or more of " if negate else "any of "
+        return f"{w.holds(whole, not negate)} {some}{w.cards(part)}"
     return f"{w.cards(arg)} {'is not' if negate else 'is'} empty"
+
+
+def _one_card(e) -> bool:
+    """Whether card-set expression `e` holds at most one card: a card written, or `previous`."""
+    return isinstance(e, CardLit) or (isinstance(e, Name) and e.id == "previous")
 
 
 def _c_holds(w: Words, e: Call, negate: bool):
