@@ -158,8 +158,12 @@ def check_categories(rs: Ruleset, report: _Report) -> None:
                      rs.categories["total"].span)
     for name, c in rs.categories.items():
         if c.from_events and name not in used:
+            # Inherited, it is written in a base the author may not edit (a shipped one): say what their file writes.
+            own = rs.files[0] if len(rs.files) > 1 else None
+            where = (f" (inherited by {own.name}: `scoring: {{{name}: null}}` there removes it)"
+                     if own is not None and c.span is not None and str(c.span.file) != str(own) else "")
             report.warning(f"scoring category '{name}' is from_events but no event or bonus scores in it, "
-                           f"so it is always 0", c.span)
+                           f"so it is always 0{where}", c.span)
 
 
 # ------------------------------------------------------------ names of bonuses and events
