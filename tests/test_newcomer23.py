@@ -226,3 +226,19 @@ def test_explain_says_a_set_shared_with_several_cards_or_with_none(tmp_path):
     assert ("**caida**: when the captured cards include one or more of the seven of diamonds (7D) and the seven of "
             "hearts (7H) and the table before the play does not hold the seven of spades (7S): 2 points") \
         in out.getvalue()
+
+
+# `rulespec explain casino` said of the court cards' match "when the played card has a value of exactly 0", the
+# deck line above it "J no value"; and `explain seep` counted "the number of cards for which the card's rank is
+# exactly "A" and the card's suit is other than "S"", a deck with suit names.
+
+def test_explain_says_a_card_with_no_value_and_the_aces_not_spades():
+    out = io.StringIO()
+    run(["explain", "casino"], out, io.StringIO())
+    text = out.getvalue()
+    assert "value of exactly 0" not in text and "value of more than 0" not in text
+    assert "(a card with no value: one of its rank), when the played card has no value;" in text
+    assert "(a card with no value: one of its rank), when the played card has a value." in text
+    out = io.StringIO()
+    run(["explain", "seep"], out, io.StringIO())
+    assert "| `other_aces` | the number of aces that are not spades in the side's captured cards |" in out.getvalue()
