@@ -242,3 +242,39 @@ def test_explain_says_a_card_with_no_value_and_the_aces_not_spades():
     out = io.StringIO()
     run(["explain", "seep"], out, io.StringIO())
     assert "| `other_aces` | the number of aces that are not spades in the side's captured cards |" in out.getvalue()
+
+
+# -- rulespec new: every example validates, without a warning ----------------------------------------------------
+# `rulespec new v --extends kasino`, "Change the points of an event (mokki: 0)" uncommented: an error (mokki is only
+# counted, it has no category to score in). `--extends basra`, "Optional captures: capture: {forced: false}": a
+# warning that basra's option optional_capture is no longer read. `--extends cuarenta`, "Remove a hand bonus":
+# two warnings (the ronda category and the declarations left with nothing).
+
+FISHING = ["basra", "casino", "casino-royal", "chkobba", "cuarenta", "kasino", "kasino-solo", "kontsina", "kseri",
+           "pishti", "scopa-a-15", "seep", "tablanette", "zwicker"]
+
+
+@pytest.mark.parametrize("base", FISHING)
+def test_each_example_of_new_validates_without_a_warning(tmp_path, monkeypatch, base):
+    monkeypatch.chdir(tmp_path)
+    assert run(["new", "mine", "--extends", base], io.StringIO(), io.StringIO()) == 0
+    text = (tmp_path / "mine.yaml").read_text(encoding="utf-8")
+    blocks = text.split("\n#\n")[1:]
+    assert len(blocks) >= 3
+    for i, block in enumerate(blocks):
+        title, *lines = block.splitlines()
+        if title.startswith("# Another deal"):
+            continue                        # the base's deal written out to edit: as written it changes nothing
+        path = tmp_path / f"example{i}.yaml"
+        path.write_text(text.replace("id: mine", f"id: example{i}") + "\n".join(line[2:] for line in lines) + "\n",
+                        encoding="utf-8")
+        code, said = _validate(path)
+        assert code == 0 and "warning" not in said, (base, title, said)
+
+
+def test_new_sets_the_bases_own_option_for_optional_captures(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run(["new", "mine", "--extends", "basra"], io.StringIO(), io.StringIO())
+    text = (tmp_path / "mine.yaml").read_text(encoding="utf-8")
+    assert ("# Optional captures (option optional_capture, also --option optional_capture=...):\n# options:\n"
+            "#   optional_capture: {default: true}\n") in text
