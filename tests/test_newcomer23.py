@@ -278,3 +278,14 @@ def test_new_sets_the_bases_own_option_for_optional_captures(tmp_path, monkeypat
     text = (tmp_path / "mine.yaml").read_text(encoding="utf-8")
     assert ("# Optional captures (option optional_capture, also --option optional_capture=...):\n# options:\n"
             "#   optional_capture: {default: true}\n") in text
+
+
+# -- an unknown command --------------------------------------------------------------------------------------------
+# `rulespec check casino-house.yaml` (the word other tools use) got argparse's "invalid choice" and the list of
+# every command; no spelling brings "check" near "validate".
+
+@pytest.mark.parametrize("typed, meant", [("check", "validate"), ("lint", "validate"), ("init", "new")])
+def test_another_tools_word_for_a_command_gets_a_did_you_mean(typed, meant):
+    out, err = io.StringIO(), io.StringIO()
+    assert run([typed, "casino"], out, err) == 2
+    assert (out.getvalue(), err.getvalue()) == ("", f"rulespec: unknown command '{typed}'; did you mean '{meant}'?\n")
