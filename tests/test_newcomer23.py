@@ -320,3 +320,13 @@ def test_each_house_variant_differs_from_its_base_and_plays(variant):
         out, err = io.StringIO(), io.StringIO()
         assert run(["simulate", str(HOUSE / f"{variant}.yaml"), "--hands", "4", "--bots", bots, "--no-timings",
                     "--json", "--engine", "python"], out, err) == 0, err.getvalue()
+
+
+def test_play_says_a_trail_to_the_table_with_builds_as_without():
+    # Casino's play said "seat 3 (greedy) plays QS" for a trail, Cuarenta's "plays KH, to the table"
+    out = io.StringIO()
+    TerminalGame(compile_ruleset("casino"), inp=io.StringIO("1\n" * 200), out=out, seed=3, seats=4, hands=1).run()
+    plays = [line for line in out.getvalue().splitlines() if " (greedy) plays " in line or line.startswith("your move")]
+    assert plays and all(", to the table" in line or ": " in line.split(" plays ")[-1] for line in plays
+                         if " plays " in line), plays
+    assert any(line.endswith(", to the table") for line in plays)

@@ -189,7 +189,7 @@ class TerminalGame:
     def narrate_play(self, seat: int, card: int, capture: int, events, said: str | None = None) -> None:
         verb = "play" if seat == self.me else "plays"
         if said is not None:                  # with builds: the move in words, said before it was made
-            what = "" if said == "stays on the table" else f": {said}"
+            what = ", to the table" if said == "stays on the table" else f": {said}"   # a trail, as without builds
         else:
             what = f", taking {self.names(capture)}" if capture else ", to the table"
         scored = [e for e in events if e.name not in self.rules.HAND_BONUSES]
