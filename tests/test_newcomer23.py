@@ -330,3 +330,13 @@ def test_play_says_a_trail_to_the_table_with_builds_as_without():
     assert plays and all(", to the table" in line or ": " in line.split(" plays ")[-1] for line in plays
                          if " plays " in line), plays
     assert any(line.endswith(", to the table") for line in plays)
+
+
+def test_explain_of_builds_that_are_never_raised_does_not_say_fixed_ones_are_no_longer_raised():
+    # casino-house (raise: false) read "A build cannot be raised to another value. Another set ... makes a multiple
+    # build, which is fixed: it can no longer be raised", as if single builds could be
+    out = io.StringIO()
+    assert run(["explain", str(HOUSE / "casino-house.yaml")], out, io.StringIO()) == 0
+    text = out.getvalue()
+    assert "A build cannot be raised to another value. Another set of the build's value may be joined to it (a " \
+           "multiple build)." in text and "no longer be raised" not in text
