@@ -340,3 +340,12 @@ def test_explain_of_builds_that_are_never_raised_does_not_say_fixed_ones_are_no_
     text = out.getvalue()
     assert "A build cannot be raised to another value. Another set of the build's value may be joined to it (a " \
            "multiple build)." in text and "no longer be raised" not in text
+
+
+def test_docs_lists_the_topics_in_one_column():
+    # "fishing-family The fishing family ..." ran into its title: the names were padded to 12 characters
+    out = io.StringIO()
+    assert run(["docs"], out, io.StringIO()) == 0
+    rows = out.getvalue().splitlines()[1:]
+    starts = {len(row) - len(row.split("  ", 2)[-1].lstrip()) for row in rows}
+    assert len(rows) >= 9 and len(starts) == 1, rows
