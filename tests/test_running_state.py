@@ -281,8 +281,9 @@ def test_carry_is_refused_by_the_back_ends_and_said_in_words(tmp_path):
     plain.write_text(CARRY.read_text().replace(", carry: 30", "").replace("id: carry", "id: plain"))
     out = io.StringIO()
     run(["diff", str(plain), str(CARRY)], out, io.StringIO())
-    assert ("added: scoring category cards: points carried to the next hand when no one side scores the most in "
-            "it: 30 points") in out.getvalue()
+    # a carry added to a category both have is a change of that category (tests/test_newcomer23.py)
+    assert ("changed: scoring category cards: points carried to the next hand when no one side scores the most in "
+            "it: none → 30 points") in out.getvalue()
     for bad, where in [("carry: 0", "expected at least 1, found 0"), ("carry: lots", "expected an integer")]:
         broken = tmp_path / "broken.yaml"
         broken.write_text(CARRY.read_text().replace("carry: 30", bad).replace("id: carry", "id: broken"))

@@ -148,9 +148,10 @@ class _Facts:
             else:
                 value = _points(c.points)
             self.put(("category", name), f"scoring category {name}", value)
-            if c.carry:
-                self.put(("carry", name), f"scoring category {name}: points carried to the next hand "
-                         f"when no one side scores the most in it", _points(c.carry))
+            # A detail of the category (keyed under it): a carry added or removed changes the category, and a
+            # category added or removed takes its carry with it.
+            self.put(("category", name, "carry"), f"scoring category {name}: points carried to the next hand "
+                     f"when no one side scores the most in it", _points(c.carry) if c.carry else "none")
         for name, o in rs.outcomes.items():
             if o.at == "deal":
                 self.put(("outcome", name), f"outcome {name}",

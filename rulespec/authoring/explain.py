@@ -458,8 +458,10 @@ def builds_words(b) -> str:
         parts.append("A build may also be made by subtraction: the card laid on one loose table card of greater "
                      "value makes a build of the difference" + (", and a single build may be lowered so by a card "
                      "from the hand." if b.raise_ else "."))
-    parts.append("Another set of the build's value joined to it makes a multiple build, which is fixed: it can no "
-                 "longer be raised." if b.multiple else "A build is one set of its value: no multiple builds.")
+    # "fixed: it can no longer be raised" where no build is ever raised would read as if single ones were
+    parts.append(("Another set of the build's value joined to it makes a multiple build, which is fixed: it can no "
+                  "longer be raised." if b.raise_ else "Another set of the build's value may be joined to it (a "
+                  "multiple build).") if b.multiple else "A build is one set of its value: no multiple builds.")
     if b.one_per_value:
         parts.append("At most one build of each value stands: a set of a value made while a build of that value "
                      "stands is joined to it (making it multiple), and no build is raised to the value of another.")

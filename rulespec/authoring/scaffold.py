@@ -99,6 +99,15 @@ def _examples(rs: Ruleset) -> list[tuple[str, list[str]]]:
         # Why the lines after the null are there: a reference to a removed bonus is an error.
         also = (f"; {', '.join(named_by)} refer{'s' * (len(named_by) == 1)} to {gone}, so that reference goes too"
                 if named_by else "")
+        # What would be left empty goes too (validate warns of each): the declarations, with no bonus left, and
+        # the bonus's from_events category where nothing else scores in it.
+        if len(rs.hand_bonuses) == 1 and "declarations" in rs.doc:
+            lines.append("declarations: null")
+        category = rs.hand_bonuses[gone].category
+        others = ([b.category for n, b in rs.hand_bonuses.items() if n != gone]
+                  + [e.category for e in rs.events.values()] + [b.category for b in rs.dealer_bonuses])
+        if category in rs.categories and rs.categories[category].from_events and category not in others:
+            lines += ["scoring:", f"  {category}: null"]
         out.append((f"Remove a hand bonus ({rs.id} has: {', '.join(rs.hand_bonuses)}){also}:", lines))
     deck = rs.deck
     card = deck.ranks[-1] + deck.suits[min(1, len(deck.suits) - 1)]
@@ -106,12 +115,21 @@ def _examples(rs: Ruleset) -> list[tuple[str, list[str]]]:
     if category not in rs.categories:
         out.append((f"A new scoring category: 1 point to the side that captured {card}:",
                     ["scoring:", f"  {category}: {{points: '1 if holds(pile, {card}) else 0'}}"]))
-    if any(isinstance(e.points, int) for e in rs.events.values()):
-        name, e = next((n, e) for n, e in rs.events.items() if isinstance(e.points, int))
+    # An event of 0 points only counted (made() in scoring) has no category to score in: not that one.
+    scoring = [(n, e) for n, e in rs.events.items() if isinstance(e.points, int) and e.points > 0]
+    if scoring:
+        name, e = scoring[0]
         out.append((f"Change the points of an event ({name}: {e.points}):",
                     ["events:", f"  {name}: {{points: {e.points + 1}}}"]))
-    out.append(("Optional captures:" if rs.forced else "Compulsory captures:",
-                [f"capture: {{forced: {_flow(not rs.forced)}}}"]))
+    said = "Optional captures" if rs.forced else "Compulsory captures"
+    switch = re.fullmatch(r"\s*(not\s+)?options\.([A-Za-z_][A-Za-z0-9_]*)\s*", str(rs.doc["capture"].get("forced")))
+    option = rs.options.get(switch.group(2)) if switch else None
+    if option is not None and option.type == "bool":
+        # The base's own option says it: set its default (overriding `forced` would leave the option unread).
+        out.append((f"{said} (option {switch.group(2)}, also --option {switch.group(2)}=...):",
+                    ["options:", f"  {switch.group(2)}: {{default: {_flow(not option.default)}}}"]))
+    else:
+        out.append((f"{said}:", [f"capture: {{forced: {_flow(not rs.forced)}}}"]))
     if isinstance(target, int) and "short" not in rs.options:
         out.append(("An option, set on the command line with --option short=true:",
                     ["options:", "  short: {type: bool, default: false, description: play to half the target}",

@@ -158,8 +158,12 @@ def check_categories(rs: Ruleset, report: _Report) -> None:
                      rs.categories["total"].span)
     for name, c in rs.categories.items():
         if c.from_events and name not in used:
+            # Inherited, it is written in a base the author may not edit (a shipped one): say what their file writes.
+            own = rs.files[0] if len(rs.files) > 1 else None
+            where = (f" (inherited by {own.name}: `scoring: {{{name}: null}}` there removes it)"
+                     if own is not None and c.span is not None and str(c.span.file) != str(own) else "")
             report.warning(f"scoring category '{name}' is from_events but no event or bonus scores in it, "
-                           f"so it is always 0", c.span)
+                           f"so it is always 0{where}", c.span)
 
 
 # ------------------------------------------------------------ names of bonuses and events
@@ -622,6 +626,27 @@ def check_build_owners(rs: Ruleset, report: _Report) -> None:
                    _value_span(builds, "owners") if isinstance(builds, dict) else b.span)
 
 
+def check_bid_and_builds(rs: Ruleset, report: _Report) -> None:
+    """A bid that binds the first play to "a build of the value, or a card of it", of a value no build may have
+    (capture.builds.values): the build is never open, so the bid binds the card alone; said, as a house rule that
+    widened the bids and not the builds (or the reverse) likely meant otherwise."""
+    bid, builds = rs.bid, rs.builds
+    if bid is None or builds is None or builds.values is None or bid.binds != "first_play":
+        return
+    never = [v for v in bid.values if v not in builds.values]
+    if never:
+        section = rs.doc.get("bid") if isinstance(rs.doc, dict) else None
+        written = (rs.doc.get("capture") or {}).get("builds") if isinstance(rs.doc, dict) else None
+        # located at whichever of the two lists the variant wrote (the nearest along the extends chain)
+        span = _nearest([_value_span(section, "values") if isinstance(section, dict) else bid.span,
+                         _value_span(written, "values") if isinstance(written, dict) else None], rs.files)
+        shown = ", ".join(map(str, never))
+        report.warning(f"bid.values: a bid of {shown} binds the first play to a build of its value or a card of it, "
+                       f"but no build is of {shown} (capture.builds.values: "
+                       f"{', '.join(map(str, sorted(builds.values)))}): only the card keeps such a bid",
+                       span or bid.span)
+
+
 CHECKS = [
     check_extends,
     check_categories,
@@ -637,4 +662,5 @@ CHECKS = [
     check_divisions,
     check_short_deal_and_runs,
     check_build_owners,
+    check_bid_and_builds,
 ]

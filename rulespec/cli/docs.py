@@ -26,9 +26,10 @@ def run(args, out, err) -> int:
     found = topics()
     if args.topic is None:
         print("rulespec docs TOPIC shows one of:", file=out)
+        width = max(map(len, found), default=0)      # the titles in one column, past the longest name
         for name, path in found.items():
             title = path.read_text(encoding="utf-8").splitlines()[0].lstrip("# ").strip()
-            print(f"  {name:12} {title}", file=out)
+            print(f"  {name:{width}}  {title}", file=out)
         return 0
     wanted = args.topic.removesuffix(".md")
     starting = [name for name in found if name.startswith(wanted)]

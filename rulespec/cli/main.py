@@ -14,6 +14,9 @@ from rulespec.errors import RulespecError
 # In the order `rulespec --help` lists them; each is the module rulespec/cli/NAME.py.
 COMMAND_NAMES = ("validate", "compile", "replay", "record", "simulate", "leaderboard", "list", "show", "play",
                  "explain", "diff", "test", "new", "schema", "docs")
+# Words other tools use for a command, which no spelling brings near its name here.
+_OTHER_WORDS = {"check": "validate", "lint": "validate", "verify": "validate", "sim": "simulate",
+                "init": "new", "create": "new", "build": "compile"}
 
 
 def _command(name: str):
@@ -170,7 +173,8 @@ def run(argv: list[str], out=None, err=None) -> int:
     err = safe(err or sys.stderr)
     if argv and argv[0] not in COMMAND_NAMES and not argv[0].startswith("-"):
         from rulespec.errors import did_you_mean, printable
-        hint = did_you_mean(argv[0], COMMAND_NAMES)
+        hint = (f"; did you mean '{_OTHER_WORDS[argv[0]]}'?" if argv[0] in _OTHER_WORDS
+                else did_you_mean(argv[0], COMMAND_NAMES))
         if hint:        # else argparse's own message, which lists the commands
             print(printable(f"rulespec: unknown command '{argv[0][:60]}'{hint}"), file=err)
             return 2

@@ -99,7 +99,13 @@ class TerminalGame:
         wild = self.rules.WILD_INDEX
         declared = (f"   (the wild card {self.names([wild])} counts as {obs['wild_as']})"
                     if obs["wild_as"] else "")
-        self.say(f"table: {self.names(obs['table'])}" + (declared if wild in obs["table"] else "")
+        # With builds on the table, the table line is its loose cards, the builds' cards on their own line below
+        # (listed among the loose ones, a card in a build could not be told from a card lying loose).
+        in_builds = {c for b in obs.get("builds") or () for c in b["cards"]}
+        table = [c for c in obs["table"] if c not in in_builds]
+        loose = (f"{self.names(table) if table else 'no card'} loose, and the builds below" if in_builds
+                 else self.names(table))
+        self.say(f"table: {loose}" + (declared if wild in table else "")
                  + (f"   ({obs['face_down']} face down under them)" if obs.get("face_down") else ""))
         bid = obs.get("bid")
         if bid is not None:                   # bid: who bids, and the value once bid
@@ -183,7 +189,7 @@ class TerminalGame:
     def narrate_play(self, seat: int, card: int, capture: int, events, said: str | None = None) -> None:
         verb = "play" if seat == self.me else "plays"
         if said is not None:                  # with builds: the move in words, said before it was made
-            what = "" if said == "stays on the table" else f": {said}"
+            what = ", to the table" if said == "stays on the table" else f": {said}"   # a trail, as without builds
         else:
             what = f", taking {self.names(capture)}" if capture else ", to the table"
         scored = [e for e in events if e.name not in self.rules.HAND_BONUSES]

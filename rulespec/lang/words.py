@@ -240,6 +240,11 @@ class Words:
                 return f"{cards} of value {_ORDER[op].format(right.value)}"
             if attr == "card" and op == "!=" and isinstance(right, CardLit):
                 return f"{cards} other than {self.card_name(right.name)}"
+        if isinstance(f, BoolOp) and f.op == "and" and _is_rank(f.left) and _is_suit(f.right):
+            # "rank == "A" and suit != "S"": the aces that are not spades (not "cards for which the card's rank
+            # is exactly "A" and the card's suit is other than "S"")
+            rank, suit = self.rank_word(f.left.right.value, plural=plural), self.suit_word(f.right.right.value)
+            return f"{rank} of {suit}" if f.right.op == "==" else f"{rank} that {are} not {suit}"
         if isinstance(f, Name) and f.ref == "candidate" and f.id == "numbered":
             return f"numbered {cards}"
         if isinstance(f, Not) and isinstance(f.operand, Name) and f.operand.id == "numbered":
@@ -465,6 +470,8 @@ class Words:
             return f"the values of {self.cards(left.args[0])} total {_ORDER[op].format(n)}"
         if isinstance(left, Call) and left.func == "value":
             subject = self.cards(left.args[0]).replace("the declared cards", "the declared card")
+            if n == 0 and op in ("==", "<=", ">", "!="):    # value() is 0 for a card with no value (J Q K in Casino)
+                return f"{subject} has {'no' if op in ('==', '<=') else 'a'} value"
             return f"{subject} has a value of {_ORDER[op].format(n)}"
         return f"{self.number(left)} is {_ORDER[op].format(n)}"
 
@@ -601,7 +608,30 @@ def _c_empty(w: Words, e: Call, negate: bool):
         return "the play captures something" if negate else "the play captures nothing"
     if isinstance(arg, Name) and arg.id == "previous":
         return "the previous play left a card on the table" if negate else "the previous play left no card on the table"
+    if isinstance(arg, BinOp) and arg.op == "&":
+        # "the cards both in A and in B is not empty" is no sentence: say what the two sets share
+        part, whole = (arg.left, arg.right) if _one_card(arg.left) and not _one_card(arg.right) else \
+            (arg.right, arg.left)
+        some = "" if _one_card(part) else "one or more of " if negate else "any of "
+        return f"{w.holds(whole, not negate)} {some}{w.cards(part)}"
     return f"{w.cards(arg)} {'is not' if negate else 'is'} empty"
+
+
+def _is_rank(f) -> bool:
+    """Whether filter `f` is `rank == "X"`."""
+    return (isinstance(f, Compare) and isinstance(f.left, Name) and f.left.ref == "candidate" and f.left.id == "rank"
+            and f.op == "==" and isinstance(f.right, Str))
+
+
+def _is_suit(f) -> bool:
+    """Whether filter `f` is `suit == "X"` or `suit != "X"`."""
+    return (isinstance(f, Compare) and isinstance(f.left, Name) and f.left.ref == "candidate" and f.left.id == "suit"
+            and f.op in ("==", "!=") and isinstance(f.right, Str))
+
+
+def _one_card(e) -> bool:
+    """Whether card-set expression `e` holds at most one card: a card written, or `previous`."""
+    return isinstance(e, CardLit) or (isinstance(e, Name) and e.id == "previous")
 
 
 def _c_holds(w: Words, e: Call, negate: bool):

@@ -439,6 +439,44 @@ def capture_options(loose_sets: list[int], card_values, builds: list[Build], com
     return sorted(out)
 
 
+def _or_list(values) -> str:
+    words = [str(v) for v in sorted(values)]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def rule_refusing(cfg: Config, card: int, cards: int, value: int, builds: list[Build], names) -> str | None:
+    """Why the build move of `card` joining table `cards` into `value` is refused, where one option of the
+    construct says it alone: a value outside `values`; a raise (or lowering) by the card where builds are not
+    raised, of a fixed build, or to the value of another standing build (`one_per_value`); a set added to a build
+    where builds are single. None where no such rule applies (the generic reason then stands). `names(mask)`:
+    card names."""
+    if cfg.values is not None and value not in cfg.values:
+        return f"a build's value is {_or_list(cfg.values)} (capture.builds.values), not {value}"
+    joined = [b for b in builds if b.cards & cards]
+    if len(joined) != 1:
+        return None
+    b = joined[0]
+    shown = f"the build of {b.value} ({names(b.cards)})"
+    if b.value == value:
+        return None if cfg.multiple else \
+            f"{shown} is single: nothing is added to a build (capture.builds.multiple: false)"
+    card_values = set(cfg.table_values[card])
+    if value - b.value in card_values:
+        verb = "raised"
+    elif cfg.subtract and b.value - value in card_values:
+        verb = "lowered"
+    else:
+        return None
+    if not cfg.raise_:
+        return f"{shown} cannot be {verb}: builds are not raised (capture.builds.raise: false)"
+    if b.fixed:
+        return f"{shown} is fixed (a multiple build): it can no longer be {verb}"
+    if cfg.one_per_value and any(o.value == value for o in builds if o is not b):
+        return (f"a build of {value} stands already: no build is {verb} to the value of another (one build of "
+                f"each value, capture.builds.one_per_value)")
+    return None
+
+
 def owner_allows(cfg: Config, seat: int, card: int, rest: int, mask: int,
                  builds: list[Build], held: set[int] | None = None) -> str | None:
     """None if the build's owner may make this move, else why not: a seat that owns a build (one of its owners)

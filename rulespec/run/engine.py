@@ -1747,6 +1747,9 @@ class Hand:
                                        move, self.builds)
             raise IllegalMove(why)
         if value:
+            rule = _builds.rule_refusing(self._build_cfg, card, cards, value, self.builds, rules.card_names)
+            if rule is not None:               # one option of capture.builds refuses it: say which
+                raise IllegalMove(f"{name} cannot build {value} with {rules.card_names(cards)}: {rule}")
             try:
                 shown = " or ".join(f"{_builds.split_move(m, rules.N_CARDS)[1]} with "
                                     f"{rules.card_names(_builds.split_move(m, rules.N_CARDS)[0])}"

@@ -125,11 +125,32 @@ def check_constructs(transcript, ruleset) -> list[RulespecError]:
                                         play.bid_span or play.span))
         if play.error is not None:
             return errors
+        errors += _values_allowed(play, where, ruleset)
     e = transcript.expect
     if e is not None and e.table_builds and getattr(ruleset, "builds", None) is None:
         errors.append(RulespecError(f"expect.table shows a build, but {ruleset.id} has no builds (capture.builds)",
                                     e.table_builds[0].span or e.table_span or e.span))
     return errors
+
+
+def _values_allowed(play, where: str, ruleset) -> list[RulespecError]:
+    """A bid of a value `bid.values` does not list, or a build of a value `capture.builds.values` does not: the
+    rules refuse it whatever the cards (replay would, at the play), so validate says so before any play."""
+    errors = []
+    bid, builds = getattr(ruleset, "bid", None), getattr(ruleset, "builds", None)
+    if play.bid is not None and bid is not None and play.bid not in bid.values:
+        errors.append(RulespecError(f"{where}, bid {play.bid}): {ruleset.id} bids {_or(bid.values)} (bid.values), "
+                                    f"not {play.bid}", play.bid_span or play.span))
+    if (play.build is not None and play.value is not None and builds is not None and builds.values is not None
+            and play.value not in builds.values):
+        errors.append(RulespecError(f"{where}, {play.card}): value {play.value}: a build of {ruleset.id} is of "
+                                    f"{_or(builds.values)} (capture.builds.values)", play.value_span or play.span))
+    return errors
+
+
+def _or(values) -> str:
+    words = [str(v) for v in sorted(values)]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def _build_owners(expect, ruleset) -> list[RulespecError]:

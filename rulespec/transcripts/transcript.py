@@ -92,6 +92,7 @@ class Play:
     build_span: Span | None = None
     bid: int | None = None               # a bid (bid: in the rules): the value bid; no card is played
     bid_span: Span | None = None
+    value_span: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -313,6 +314,7 @@ class _Build:
             build_span=vs.get("build"),
             bid=item.get("bid"),
             bid_span=vs.get("bid"),
+            value_span=vs.get("value"),
         )
 
     def table_cards(self, items: LocList) -> list[CardRef]:
