@@ -98,21 +98,39 @@ def _enumerated(hand):
     return out
 
 
-@pytest.mark.parametrize("game,seats", [("casino", 2), ("casino-royal", 4), ("seep", 4), ("zwicker", 2)])
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32 - 1), plays=st.integers(0, 20), more=st.integers(0, 5))
+def over_random_states(examples: int, most_plays: int, most_more: int):
+    """The decorators of a test over random_listed_state's arguments: the built games and seats, then drawn by
+    hypothesis a seed, the random plays and the cards laid on the table besides."""
+    def decorate(test):
+        test = given(seed=st.integers(0, 2**32 - 1), plays=st.integers(0, most_plays),
+                     more=st.integers(0, most_more))(test)
+        test = settings(max_examples=examples, deadline=None,
+                        suppress_health_check=[HealthCheck.function_scoped_fixture])(test)
+        return pytest.mark.parametrize("game,seats", [("casino", 2), ("casino-royal", 4), ("seep", 4),
+                                                      ("zwicker", 2)])(test)
+    return decorate
+
+
+@over_random_states(examples=12, most_plays=20, most_more=5)
 def test_the_counted_draw_stands_for_each_listed_move_once(tmp_path_factory, monkeypatch, game, seats, seed,
                                                            plays, more):
     # under the bound, on states of random play with more cards laid on the table: the entries Hand.random_move
     # draws an index over (counting from any number of loose cards) are exactly legal_moves(), each once, so a
     # uniform index is a uniform legal move
     monkeypatch.setattr(build_count, "COUNT_FIRST", 0)
-    rules = _rules(tmp_path_factory, game)
+    hand = random_listed_state(_rules(tmp_path_factory, game), seats, seed, plays, more)
+    if hand is not None:
+        assert sorted(_enumerated(hand)) == hand.legal_moves()
+
+
+def random_listed_state(rules, seats: int, seed: int, plays: int, more: int) -> Hand | None:
+    """A hand after `plays` random moves with up to `more` cards laid on the table too (_crowd), where its moves
+    can still be listed; None where the hand ended, waits for a bid, or its moves are too many to list."""
     rng = random.Random(seed)
     hand = Hand(rules, seats, seed % seats, shuffled_source(rules.N_CARDS, rng))
     for _ in range(plays):
         if hand.is_over:
-            return
+            return None
         moves = hand.legal_moves()
         card, mask = moves[rng.randrange(len(moves))]
         if card < 0:
@@ -120,13 +138,13 @@ def test_the_counted_draw_stands_for_each_listed_move_once(tmp_path_factory, mon
         else:
             hand.play(hand.current_seat, card, mask)
     if hand.is_over or hand.bid_pending:
-        return
+        return None
     _crowd(hand, rng, more)
     try:
-        listed = hand.legal_moves()
+        hand.legal_moves()
     except TooManyMoves:
-        return
-    assert sorted(_enumerated(hand)) == listed
+        return None
+    return hand
 
 
 def _crowded_casino(seed=3):

@@ -7,13 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
 
 from rulespec.interop.counted import CountedMoves
 from rulespec.interop.decisions import CAPTURE, CARD, Decisions
 from rulespec.run import build_count
-from rulespec.run.engine import Hand, TooManyMoves, shuffled_source
-from tests.test_build_count import _crowd, _crowded_casino, _rules
+from rulespec.run.engine import Hand, TooManyMoves
+from tests.test_build_count import _crowded_casino, _rules, over_random_states, random_listed_state
 
 
 def _played(d: Decisions):
@@ -39,33 +38,15 @@ def _follow(d: Decisions, path: list[int]) -> None:
     raise AssertionError("the path made no play")
 
 
-@pytest.mark.parametrize("game,seats", [("casino", 2), ("casino-royal", 4), ("seep", 4), ("zwicker", 2)])
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32 - 1), plays=st.integers(0, 16), more=st.integers(0, 6))
+@over_random_states(examples=10, most_plays=16, most_more=6)
 def test_the_counted_mask_is_the_listed_mask_at_every_step(tmp_path_factory, monkeypatch, game, seats, seed,
                                                            plays, more):
     # under the bound, on states of random play with more cards laid on the table: the same decision driven
     # with its moves listed and with them counted (legal_moves refused) allows the same actions at every step
     # of random paths, and ends in the same play
     monkeypatch.setattr(build_count, "COUNT_FIRST", 0)
-    rules = _rules(tmp_path_factory, game)
-    rng = random.Random(seed)
-    hand = Hand(rules, seats, seed % seats, shuffled_source(rules.N_CARDS, rng))
-    for _ in range(plays):
-        if hand.is_over:
-            return
-        moves = hand.legal_moves()
-        card, mask = moves[rng.randrange(len(moves))]
-        if card < 0:
-            hand.make_bid(hand.current_seat, mask)
-        else:
-            hand.play(hand.current_seat, card, mask)
-    if hand.is_over or hand.bid_pending:
-        return
-    _crowd(hand, rng, more)
-    try:
-        hand.legal_moves()
-    except TooManyMoves:
+    hand = random_listed_state(_rules(tmp_path_factory, game), seats, seed, plays, more)
+    if hand is None:
         return
     seat = hand.current_seat
     listed = Decisions.at_turn(hand.clone(), seat)
