@@ -222,6 +222,12 @@ def in_order(errors: list[RulespecError], files, limit: int | None = None) -> li
     return sorted(flat, key=key)[:limit]
 
 
+def or_list(values) -> str:
+    """Values in ascending order in words for a message: `9`, `9 or 10`, `9, 10 or 11`."""
+    words = [str(v) for v in sorted(values)]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
 def did_you_mean(word: str, candidates) -> str:
     """`; did you mean 'x'?` for the nearest candidate, or an empty string."""
     import difflib

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 else:
     from rulespec.run.records import NamedTuple
 
-from rulespec.errors import RulespecError
+from rulespec.errors import RulespecError, or_list
 from rulespec.run.runtime import bits_of as _bits
 
 # At most this many build moves of one card, disjoint unions of sets of one value, or table sets of totals up to
@@ -439,11 +439,6 @@ def capture_options(loose_sets: list[int], card_values, builds: list[Build], com
     return sorted(out)
 
 
-def _or_list(values) -> str:
-    words = [str(v) for v in sorted(values)]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
-
-
 def rule_refusing(cfg: Config, card: int, cards: int, value: int, builds: list[Build], names) -> str | None:
     """Why the build move of `card` joining table `cards` into `value` is refused, where one option of the
     construct says it alone: a value outside `values`; a raise (or lowering) by the card where builds are not
@@ -451,7 +446,7 @@ def rule_refusing(cfg: Config, card: int, cards: int, value: int, builds: list[B
     where builds are single. None where no such rule applies (the generic reason then stands). `names(mask)`:
     card names."""
     if cfg.values is not None and value not in cfg.values:
-        return f"a build's value is {_or_list(cfg.values)} (capture.builds.values), not {value}"
+        return f"a build's value is {or_list(cfg.values)} (capture.builds.values), not {value}"
     joined = [b for b in builds if b.cards & cards]
     if len(joined) != 1:
         return None

@@ -1118,7 +1118,7 @@ class Hand:
         out = []
         if self._build_move_allowed(card, 0):
             out.append(("plain", card, [0], 1))
-        if block is not None and block.count:
+        if block.count:
             out.append(("captures", card, block, block.count))
         return out
 

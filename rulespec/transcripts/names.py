@@ -5,7 +5,7 @@ written, with the nearest name it does have, instead of failing at replay as a d
 """
 from __future__ import annotations
 
-from rulespec.errors import RulespecError, did_you_mean
+from rulespec.errors import RulespecError, did_you_mean, or_list
 
 # engine.TARGET_OUTCOME: a hand that ends at the target as its points are made (`game.points: as_made`).
 TARGET_OUTCOME = "target"
@@ -139,18 +139,13 @@ def _values_allowed(play, where: str, ruleset) -> list[RulespecError]:
     errors = []
     bid, builds = getattr(ruleset, "bid", None), getattr(ruleset, "builds", None)
     if play.bid is not None and bid is not None and play.bid not in bid.values:
-        errors.append(RulespecError(f"{where}, bid {play.bid}): {ruleset.id} bids {_or(bid.values)} (bid.values), "
+        errors.append(RulespecError(f"{where}, bid {play.bid}): {ruleset.id} bids {or_list(bid.values)} (bid.values), "
                                     f"not {play.bid}", play.bid_span or play.span))
     if (play.build is not None and play.value is not None and builds is not None and builds.values is not None
             and play.value not in builds.values):
         errors.append(RulespecError(f"{where}, {play.card}): value {play.value}: a build of {ruleset.id} is of "
-                                    f"{_or(builds.values)} (capture.builds.values)", play.value_span or play.span))
+                                    f"{or_list(builds.values)} (capture.builds.values)", play.value_span or play.span))
     return errors
-
-
-def _or(values) -> str:
-    words = [str(v) for v in sorted(values)]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def _build_owners(expect, ruleset) -> list[RulespecError]:
