@@ -86,8 +86,8 @@ def _crowd(hand, rng, loose):
 
 
 def _enumerated(hand):
-    """Every move _counted_moves' entries stand for, index by index."""
-    entries, total = hand._counted_moves()
+    """Every move counted_moves' entries stand for, index by index."""
+    entries, total = hand.counted_moves()
     out = []
     for kind, c, what, w in entries:
         assert kind != "propose"
@@ -165,7 +165,7 @@ def test_a_crowded_table_draws_legal_moves_without_listing_them():
     assert hand.table.bit_count() == 22
     with pytest.raises(TooManyMoves):
         hand.legal_moves()
-    entries, total = hand._counted_moves()
+    entries, total = hand.counted_moves()
     assert total > builds.MAX_BUILD_MOVES and all(kind != "propose" for kind, *_ in entries)
     drawn = [hand.random_move(random.Random(k)) for k in range(12)]
     assert drawn == [hand.random_move(random.Random(k)) for k in range(12)]       # the same for a seed

@@ -3,7 +3,7 @@ step-by-step actions: counted, never listed, with the table cards named so far a
 
 A play names its table cards lowest first (decisions.py), so a partial choice P whose highest card is t stands
 for the moves M with M's cards up to t exactly P: P's cards forced in, the table cards below t not in P forced
-out. Each entry of Hand._counted_moves (a listed trail or captures, a counted block of builds or captures,
+out. Each entry of Hand.counted_moves (a listed trail or captures, a counted block of builds or captures,
 run/build_count.py) counts its moves under that constraint exactly, by kind of interchangeable loose cards; an
 action is legal iff some move extends the choice with it, i.e. the count is above 0.
 """
@@ -13,7 +13,7 @@ from rulespec.run.builds import build_move
 
 
 class CountedMoves:
-    """The moves of one card of Hand._counted_moves' entries (plain, build, captures), counted under a choice."""
+    """The moves of one card of Hand.counted_moves' entries (plain, build, captures), counted under a choice."""
 
     def __init__(self, card: int, entries: list[tuple], n_cards: int):
         self.card, self.n_cards = card, n_cards

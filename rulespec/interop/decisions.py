@@ -578,7 +578,7 @@ class Decisions:
         except TooManyMoves:
             # more moves than a list holds (capture.builds on a crowded table): each card's moves counted, and
             # each step's actions found by counting the moves that extend it (interop/counted.py)
-            entries, _total = base._counted_moves()
+            entries, _total = base.counted_moves()
             if any(kind == "propose" for kind, *_ in entries):
                 raise                            # captures neither listed nor counted: no exact mask
             for card in sorted({e[1] for e in entries if e[3]}):

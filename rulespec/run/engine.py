@@ -966,7 +966,7 @@ class Hand:
             pass
         else:
             return moves[rng.randrange(len(moves))]
-        entries, total = self._counted_moves(declarations)
+        entries, total = self.counted_moves(declarations)
         rules, n_cards = self.rules, self.rules.N_CARDS
         bound = self.bid_binds and self.turn == self.bidder
         if not total:
@@ -1004,7 +1004,7 @@ class Hand:
             return self.legal_moves_after(declarations)
         except TooManyMoves:
             pass
-        entries, _total = self._counted_moves(declarations)
+        entries, _total = self.counted_moves(declarations)
         n_cards = self.rules.N_CARDS
         found = set()
         for kind, c, what, w in entries:
@@ -1024,10 +1024,10 @@ class Hand:
             return len(self.legal_moves_after(declarations))
         except TooManyMoves:
             pass
-        entries, total = self._counted_moves(declarations)
+        entries, total = self.counted_moves(declarations)
         return None if any(kind == "propose" for kind, *_ in entries) else total
 
-    def _counted_moves(self, declarations=()) -> tuple[list[tuple], int]:
+    def counted_moves(self, declarations=()) -> tuple[list[tuple], int]:
         """With capture.builds, the moves of legal_moves_after(declarations) without listing the builds, as
         entries (kind, card, what, weight) and their total weight: ("plain", c, moves, len(moves)) for the
         card's listed captures and trail, ("build", c, block, block.count) for a block of its build moves
@@ -1091,7 +1091,7 @@ class Hand:
 
     def _counted_captures(self, card: int, view: "_builds.TurnView", counter: "_build_count.Counter",
                           keeps) -> list[tuple] | None:
-        """The entries of _counted_moves for a card whose captures are too many to list: its trail (listed) and
+        """The entries of counted_moves for a card whose captures are too many to list: its trail (listed) and
         its captures counted (build_count.Counter.captures, with `capture.combine: union`); None where they
         cannot be counted (the caller proposes every choice of table cards instead)."""
         cfg, rules, seat = self._build_cfg, self.rules, self.turn
