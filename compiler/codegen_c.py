@@ -1717,9 +1717,11 @@ RS_INLINE int play_hand(Hand *h, const int32_t *bots, int64_t unit, Trace *tr, i
 static void new_hand(Hand *h, int seats, int dealer, const Rng *deal, Rng *bot) {
     memset(h, 0, sizeof *h);
     h->n = seats; h->k = SIDES[seats]; h->dealer = dealer;
-    for (int s = 0; s < seats; s++) { h->side_of[s] = s % h->k; h->bot[s] = bot ? &bot[s] : &h->rng; }
+    for (int s = 0, side = 0; s < seats; s++, side = side + 1 == h->k ? 0 : side + 1) {     /* s % k */
+        h->side_of[s] = side; h->bot[s] = bot ? &bot[s] : &h->rng;
+    }
     h->sched = SCHEDULE[seats]; h->n_rounds = N_ROUNDS[seats];
-    for (int s = 0, seat = (dealer + 1) % seats; s < seats; s++, seat = seat + 1 == seats ? 0 : seat + 1)
+    for (int s = 0, seat = dealer + 1 == seats ? 0 : dealer + 1; s < seats; s++, seat = seat + 1 == seats ? 0 : seat + 1)
         h->dst[s] = &h->hands[seat];
     h->dst[seats] = &h->table;
     h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
@@ -1754,31 +1756,33 @@ RS_INLINE int tally(Hand *h, int64_t *agg, int32_t *ph, int64_t decisions, int64
     if (rs_evagg) {                               /* as bots/simulate.py Stats counts a played hand */
         int64_t *times = rs_evagg, *in_hands = times + K * N_EV, *points = in_hands + K * N_EV;
         int64_t *a_caps = points + K * N_EV, *a_swept = a_caps + N_CARDS + 1;
-        for (int s = 0; s < K; s++)
-            for (int e = 0; e < N_EV; e++) {
-                times[s * N_EV + e] += h->evs[s][e];
-                in_hands[s * N_EV + e] += h->evs[s][e] > 0;
-                points[s * N_EV + e] += h->evq[s][e];
-            }
+        for (int s = 0; s < K; s++) {
+            const int32_t *fired = h->evs[s]; const int64_t *q = h->evq[s];
+            int64_t *t = times + s * N_EV, *in = in_hands + s * N_EV, *p = points + s * N_EV;
+            for (int e = 0; e < N_EV; e++) { t[e] += fired[e]; in[e] += fired[e] > 0; p[e] += q[e]; }
+        }
         if (h->captures > N_CARDS || h->swept >= SW_N) return rs_err_code = 7;
         a_caps[h->captures]++;
         a_swept[h->swept]++;
     }
     score(h->piles, K, h->evp, rows);
     if (rs_err_code) return rs_err_code;
-    int64_t top = rows[0][N_CAT]; int tops = 0, who = 0;
-    for (int s = 1; s < K; s++) if (rows[s][N_CAT] > top) top = rows[s][N_CAT];
-    for (int s = 0; s < K; s++) if (rows[s][N_CAT] == top) { tops++; who = s; }
-    if (tops == 1) a_wins[who]++;
+    /* the best total (first held by side `first`) and the best of the others: each side's margin is its
+     * total less the best other side's, the second best for `first`, the best for the rest */
+    int64_t top = rows[0][N_CAT], second = INT64_MIN; int first = 0, tops = 1;
+    for (int s = 1; s < K; s++) {
+        int64_t t = rows[s][N_CAT];
+        if (t > top) { second = top; top = t; first = s; tops = 1; }
+        else { tops += t == top; if (t > second) second = t; }
+    }
+    if (tops == 1) a_wins[first]++;
     for (int s = 0; s < K; s++) {
-        int64_t other = INT64_MIN;
-        for (int o = 0; o < K; o++) if (o != s && rows[o][N_CAT] > other) other = rows[o][N_CAT];
-        int64_t margin = K > 1 ? rows[s][N_CAT] - other : 0;
-        for (int c = 0; c <= N_CAT + 1; c++) {
-            int64_t x = c <= N_CAT ? rows[s][c] : margin;
-            a_sum[s * (N_CAT + 2) + c] += x; a_sq[s * (N_CAT + 2) + c] += x * x;
-            if (ph && c <= N_CAT) ph[2 + s * (N_CAT + 1) + c] = (int32_t)x;
-        }
+        const int64_t *row = rows[s];
+        int64_t *sum = a_sum + s * (N_CAT + 2), *sq = a_sq + s * (N_CAT + 2);
+        int64_t margin = K > 1 ? row[N_CAT] - (s == first ? second : top) : 0;
+        for (int c = 0; c <= N_CAT; c++) { sum[c] += row[c]; sq[c] += row[c] * row[c]; }
+        sum[N_CAT + 1] += margin; sq[N_CAT + 1] += margin * margin;
+        if (ph) for (int c = 0; c <= N_CAT; c++) ph[2 + s * (N_CAT + 1) + c] = (int32_t)row[c];
     }
     return 0;
 }
