@@ -1235,13 +1235,15 @@ static void make_plan(int n) {
 }
 
 static void lay_round(Hand *h) {
-    int r = h->round++, n = h->n, cards = PLAN_N[r];
+    int r = h->round++, cards = PLAN_N[r];
     const int8_t *plan = PLAN[r];
     const uint8_t *order = h->order + h->pos;
     h->pos += cards;
     h->in_hands += PLAN_HANDS[r];
     for (int i = 0; i < cards; i++) *h->dst[plan[i]] |= UINT64_C(1) << order[i];
-    for (int s = 0; s < n; s++) { h->played_this_round[s] = 0; h->knocked_round[s] = 0; h->round_dealt[s] = h->hands[s]; }
+    /* every seat's entry, not just the n in play: a fixed size the compiler writes in a few moves (the
+     * others are read by no one, and hands[s] of a seat not in play is 0) */
+    for (int s = 0; s < MAX_SEATS; s++) { h->played_this_round[s] = 0; h->knocked_round[s] = 0; h->round_dealt[s] = h->hands[s]; }
 }
 
 static int start(Hand *h) {
