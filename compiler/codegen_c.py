@@ -864,6 +864,7 @@ def _score_functions(w, rs, strings, aux, layout):
 # The fixed parts of every generated file. They name no game: everything game-specific comes from
 # the tables and functions generated above.
 _PRELUDE = r"""
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1717,7 +1718,18 @@ RS_INLINE int play_hand(Hand *h, const int32_t *bots, int64_t unit, Trace *tr, i
 /* A new hand for `seats` players dealt by `dealer`, its deals drawn from `deal`, seat s's bot from bot[s]
  * (NULL: the deals' stream, as a hand of a hand run draws everything from one stream). */
 static void new_hand(Hand *h, int seats, int dealer, const Rng *deal, Rng *bot) {
-    memset(h, 0, sizeof *h);
+    /* all zero but the per-side event rows (evp, evs, evq: in this order in Hand) of sides not in play,
+     * which no one reads: the hand's k rows of each, not MAX_SIDES */
+    char *z = (char *)h;
+    size_t evp_end = offsetof(Hand, evp) + sizeof h->evp, evs_end = offsetof(Hand, evs) + sizeof h->evs,
+           evq_end = offsetof(Hand, evq) + sizeof h->evq;
+    memset(z, 0, offsetof(Hand, evp));
+    memset(z + evp_end, 0, offsetof(Hand, evs) - evp_end);
+    memset(z + evs_end, 0, offsetof(Hand, evq) - evs_end);
+    memset(z + evq_end, 0, sizeof *h - evq_end);
+    for (int s = 0; s < SIDES[seats]; s++) {
+        memset(h->evp[s], 0, sizeof h->evp[s]); memset(h->evs[s], 0, sizeof h->evs[s]); memset(h->evq[s], 0, sizeof h->evq[s]);
+    }
     h->n = seats; h->k = SIDES[seats]; h->dealer = dealer;
     for (int s = 0, side = 0; s < seats; s++, side = side + 1 == h->k ? 0 : side + 1) {     /* s % k */
         h->side_of[s] = side; h->bot[s] = bot ? &bot[s] : &h->rng;
