@@ -841,6 +841,7 @@ def _score_functions(w, rs, strings, aux, layout):
     for name, value in hoisted:     # most() values the same for every side: once, before the sides
         w(f"    int64_t {name}[MAX_SIDES];")
         w(f"    for (int s = 0; s < k; s++) {{ uint64_t v_pile = piles[s]; {name}[s] = {value}; }}")
+        w(f"    int {name}_top = rs_top({name}, k);")
     w("    for (int s = 0; s < k; s++) {")
     w("        uint64_t v_pile = piles[s]; int64_t v_side = s; int64_t total = 0;")
     w("        (void)v_pile; (void)v_side;")
@@ -1050,6 +1051,15 @@ static inline int64_t rs_first(uint64_t m, const int64_t *table, int64_t none) {
 static inline int rs_most(const int64_t *vals, int k, int64_t side) {
     for (int s = 0; s < k; s++) if (s != side && !(vals[side] > vals[s])) return 0;
     return 1;
+}
+/* the side whose value is strictly greater than every other side's, -1 if none: most() of each side at once */
+static inline int rs_top(const int64_t *vals, int k) {
+    int top = 0, unique = 1;
+    for (int s = 1; s < k; s++) {
+        if (vals[s] > vals[top]) { top = s; unique = 1; }
+        else if (vals[s] == vals[top]) unique = 0;
+    }
+    return unique ? top : -1;
 }
 
 /* ---- capture sets by total ----

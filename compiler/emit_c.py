@@ -537,7 +537,7 @@ def _most(em: CEmitter, node: Call) -> str:
     if em.hoisted is not None and not per_side:
         name = em.aux.name("most_vals")
         em.hoisted.append((name, value))
-        return f"rs_most({name}, k, v_side)"
+        return f"(v_side == {name}_top)"     # the caller computes {name}_top = rs_top({name}, k)
     name = em.aux.name("most")
     em.aux.lines.append(
         f"static int {name}(const uint64_t *piles, int k, int64_t v_side) {{\n"
