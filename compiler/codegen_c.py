@@ -1271,7 +1271,7 @@ static int start(Hand *h) {
         lay_round(h);
         /* the deal's first round, as the Python engine's deal_log has it (a paired comparison's same deal) */
         h->kept[0] = h->table;
-        for (int s = 0; s < h->n; s++) h->kept[1 + s] = h->hands[s];
+        memcpy(h->kept + 1, h->hands, sizeof h->hands);      /* every seat's: a fixed size (0 beyond n) */
         int c = deal_check(h->table);
         if (c < 0) break;
         if (++thrown > MAX_REDEALS) { rs_err_code = 1; rs_err_where = c + 1; return 1; }
@@ -1296,7 +1296,7 @@ static int start(Hand *h) {
         add_event(h, DB_EVENT[b], side, DB_POINTS[b], DB_CAT[b], 0);
         if (DB_CAPTURE[b]) { h->piles[side] |= h->table; h->table = 0; h->last_capturer = side; }
     }
-    h->turn = (h->dealer + 1) % h->n;
+    h->turn = h->dealer + 1 == h->n ? 0 : h->dealer + 1;
     return 0;
 }
 
