@@ -1760,6 +1760,15 @@ static void new_hand(Hand *h, int seats, int dealer, const Rng *deal, Rng *bot) 
     h->rng = *deal;
 }
 
+/* a loop of a few iterations, fixed by the ruleset: unrolled (gcc and clang; the compiler's choice otherwise) */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define RS_UNROLL _Pragma("GCC unroll 16")
+#elif defined(__clang__)
+#define RS_UNROLL _Pragma("unroll 16")
+#else
+#define RS_UNROLL
+#endif
+
 /* Adds a finished hand to agg (the layout of rs_play) and its row to ph (may be NULL); its scores into
  * rows (when it had plays). 0, or an error code. */
 RS_INLINE int tally(Hand *h, int64_t *agg, int32_t *ph, int64_t decisions, int64_t legal, int64_t rows[][N_CAT + 1]) {
@@ -1769,7 +1778,7 @@ RS_INLINE int tally(Hand *h, int64_t *agg, int32_t *ph, int64_t decisions, int64
     int stride = 2 + K * (N_CAT + 1) + N_EV;
     agg[0]++; agg[1] += h->plays; agg[2] += decisions; agg[3] += legal;
     if (h->outcome >= 0) a_out[h->outcome]++;
-    for (int e = 0; e < N_EV; e++) a_ev[e] += h->evn[e];
+    RS_UNROLL for (int e = 0; e < N_EV; e++) a_ev[e] += h->evn[e];
     if (ph) {
         memset(ph, 0, sizeof *ph * (size_t)stride);
         ph[0] = h->plays; ph[1] = h->outcome;
@@ -1791,7 +1800,7 @@ RS_INLINE int tally(Hand *h, int64_t *agg, int32_t *ph, int64_t decisions, int64
         for (int s = 0; s < K; s++) {
             const int32_t *fired = h->evs[s]; const int64_t *q = h->evq[s];
             int64_t *t = times + s * N_EV, *in = in_hands + s * N_EV, *p = points + s * N_EV;
-            for (int e = 0; e < N_EV; e++) { t[e] += fired[e]; in[e] += fired[e] > 0; p[e] += q[e]; }
+            RS_UNROLL for (int e = 0; e < N_EV; e++) { t[e] += fired[e]; in[e] += fired[e] > 0; p[e] += q[e]; }
         }
         if (h->captures > N_CARDS || h->swept >= SW_N) return rs_err_code = 7;
         a_caps[h->captures]++;
@@ -1812,7 +1821,7 @@ RS_INLINE int tally(Hand *h, int64_t *agg, int32_t *ph, int64_t decisions, int64
         const int64_t *row = rows[s];
         int64_t *sum = a_sum + s * (N_CAT + 2), *sq = a_sq + s * (N_CAT + 2);
         int64_t margin = K > 1 ? row[N_CAT] - (s == first ? second : top) : 0;
-        for (int c = 0; c <= N_CAT; c++) { sum[c] += row[c]; sq[c] += row[c] * row[c]; }
+        RS_UNROLL for (int c = 0; c <= N_CAT; c++) { sum[c] += row[c]; sq[c] += row[c] * row[c]; }
         sum[N_CAT + 1] += margin; sq[N_CAT + 1] += margin * margin;
         if (ph) for (int c = 0; c <= N_CAT; c++) ph[2 + s * (N_CAT + 1) + c] = (int32_t)row[c];
     }
