@@ -1760,14 +1760,9 @@ static void new_hand(Hand *h, int seats, int dealer, const Rng *deal, Rng *bot) 
     h->rng = *deal;
 }
 
-/* a loop of a few iterations, fixed by the ruleset: unrolled (gcc and clang; the compiler's choice otherwise) */
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+/* a loop of a few iterations, fixed by the ruleset: unrolled (gcc 8 and later, clang; a compiler that does
+ * not know the pragma ignores it) */
 #define RS_UNROLL _Pragma("GCC unroll 16")
-#elif defined(__clang__)
-#define RS_UNROLL _Pragma("unroll 16")
-#else
-#define RS_UNROLL
-#endif
 
 /* Adds a finished hand to agg (the layout of rs_play) and its row to ph (may be NULL); its scores into
  * rows (when it had plays). 0, or an error code. */
