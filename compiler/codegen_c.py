@@ -1245,6 +1245,25 @@ static void make_plan(int n) {
     }
 }
 
+/* card c's bit, read from memory: a load in place of a shift by a variable count (lay_round, per card) */
+static const uint64_t RS_BIT[64] = {
+    UINT64_C(0x1), UINT64_C(0x2), UINT64_C(0x4), UINT64_C(0x8),
+    UINT64_C(0x10), UINT64_C(0x20), UINT64_C(0x40), UINT64_C(0x80),
+    UINT64_C(0x100), UINT64_C(0x200), UINT64_C(0x400), UINT64_C(0x800),
+    UINT64_C(0x1000), UINT64_C(0x2000), UINT64_C(0x4000), UINT64_C(0x8000),
+    UINT64_C(0x10000), UINT64_C(0x20000), UINT64_C(0x40000), UINT64_C(0x80000),
+    UINT64_C(0x100000), UINT64_C(0x200000), UINT64_C(0x400000), UINT64_C(0x800000),
+    UINT64_C(0x1000000), UINT64_C(0x2000000), UINT64_C(0x4000000), UINT64_C(0x8000000),
+    UINT64_C(0x10000000), UINT64_C(0x20000000), UINT64_C(0x40000000), UINT64_C(0x80000000),
+    UINT64_C(0x100000000), UINT64_C(0x200000000), UINT64_C(0x400000000), UINT64_C(0x800000000),
+    UINT64_C(0x1000000000), UINT64_C(0x2000000000), UINT64_C(0x4000000000), UINT64_C(0x8000000000),
+    UINT64_C(0x10000000000), UINT64_C(0x20000000000), UINT64_C(0x40000000000), UINT64_C(0x80000000000),
+    UINT64_C(0x100000000000), UINT64_C(0x200000000000), UINT64_C(0x400000000000), UINT64_C(0x800000000000),
+    UINT64_C(0x1000000000000), UINT64_C(0x2000000000000), UINT64_C(0x4000000000000), UINT64_C(0x8000000000000),
+    UINT64_C(0x10000000000000), UINT64_C(0x20000000000000), UINT64_C(0x40000000000000), UINT64_C(0x80000000000000),
+    UINT64_C(0x100000000000000), UINT64_C(0x200000000000000), UINT64_C(0x400000000000000), UINT64_C(0x800000000000000),
+    UINT64_C(0x1000000000000000), UINT64_C(0x2000000000000000), UINT64_C(0x4000000000000000), UINT64_C(0x8000000000000000)};
+
 static void lay_round(Hand *h) {
     int r = h->round++, cards = PLAN_N[r];
     const int8_t *plan = PLAN[r];
@@ -1254,12 +1273,12 @@ static void lay_round(Hand *h) {
     uint64_t *const *dst = h->dst;
     int i = 0;
     for (; i + 4 <= cards; i += 4) {           /* four cards a step: fewer loop tests than cards */
-        *dst[plan[i]] |= UINT64_C(1) << order[i];
-        *dst[plan[i + 1]] |= UINT64_C(1) << order[i + 1];
-        *dst[plan[i + 2]] |= UINT64_C(1) << order[i + 2];
-        *dst[plan[i + 3]] |= UINT64_C(1) << order[i + 3];
+        *dst[plan[i]] |= RS_BIT[order[i]];
+        *dst[plan[i + 1]] |= RS_BIT[order[i + 1]];
+        *dst[plan[i + 2]] |= RS_BIT[order[i + 2]];
+        *dst[plan[i + 3]] |= RS_BIT[order[i + 3]];
     }
-    for (; i < cards; i++) *dst[plan[i]] |= UINT64_C(1) << order[i];
+    for (; i < cards; i++) *dst[plan[i]] |= RS_BIT[order[i]];
     /* every seat's entry, not just the n in play: a fixed size the compiler writes in a few moves (the
      * others are read by no one, and hands[s] of a seat not in play is 0) */
     for (int s = 0; s < MAX_SEATS; s++) { h->played_this_round[s] = 0; h->knocked_round[s] = 0; h->round_dealt[s] = h->hands[s]; }
