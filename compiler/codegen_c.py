@@ -841,6 +841,7 @@ def _score_functions(w, rs, strings, aux, layout):
     for name, value in hoisted:     # most() values the same for every side: once, before the sides
         w(f"    int64_t {name}[MAX_SIDES];")
         w(f"    for (int s = 0; s < k; s++) {{ uint64_t v_pile = piles[s]; {name}[s] = {value}; }}")
+        w(f"    int {name}_top = rs_top({name}, k);")
     w("    for (int s = 0; s < k; s++) {")
     w("        uint64_t v_pile = piles[s]; int64_t v_side = s; int64_t total = 0;")
     w("        (void)v_pile; (void)v_side;")
@@ -864,6 +865,7 @@ def _score_functions(w, rs, strings, aux, layout):
 # The fixed parts of every generated file. They name no game: everything game-specific comes from
 # the tables and functions generated above.
 _PRELUDE = r"""
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1050,6 +1052,15 @@ static inline int rs_most(const int64_t *vals, int k, int64_t side) {
     for (int s = 0; s < k; s++) if (s != side && !(vals[side] > vals[s])) return 0;
     return 1;
 }
+/* the side whose value is strictly greater than every other side's, -1 if none: most() of each side at once */
+static inline int rs_top(const int64_t *vals, int k) {
+    int top = 0, unique = 1;
+    for (int s = 1; s < k; s++) {
+        if (vals[s] > vals[top]) { top = s; unique = 1; }
+        else if (vals[s] == vals[top]) unique = 0;
+    }
+    return unique ? top : -1;
+}
 
 /* ---- capture sets by total ----
  * The table's numbered cards in card order (TAB, their values TW), with prefix counts: ROW[i][PAD + s]
@@ -1234,14 +1245,43 @@ static void make_plan(int n) {
     }
 }
 
+/* card c's bit, read from memory: a load in place of a shift by a variable count (lay_round, per card) */
+static const uint64_t RS_BIT[64] = {
+    UINT64_C(0x1), UINT64_C(0x2), UINT64_C(0x4), UINT64_C(0x8),
+    UINT64_C(0x10), UINT64_C(0x20), UINT64_C(0x40), UINT64_C(0x80),
+    UINT64_C(0x100), UINT64_C(0x200), UINT64_C(0x400), UINT64_C(0x800),
+    UINT64_C(0x1000), UINT64_C(0x2000), UINT64_C(0x4000), UINT64_C(0x8000),
+    UINT64_C(0x10000), UINT64_C(0x20000), UINT64_C(0x40000), UINT64_C(0x80000),
+    UINT64_C(0x100000), UINT64_C(0x200000), UINT64_C(0x400000), UINT64_C(0x800000),
+    UINT64_C(0x1000000), UINT64_C(0x2000000), UINT64_C(0x4000000), UINT64_C(0x8000000),
+    UINT64_C(0x10000000), UINT64_C(0x20000000), UINT64_C(0x40000000), UINT64_C(0x80000000),
+    UINT64_C(0x100000000), UINT64_C(0x200000000), UINT64_C(0x400000000), UINT64_C(0x800000000),
+    UINT64_C(0x1000000000), UINT64_C(0x2000000000), UINT64_C(0x4000000000), UINT64_C(0x8000000000),
+    UINT64_C(0x10000000000), UINT64_C(0x20000000000), UINT64_C(0x40000000000), UINT64_C(0x80000000000),
+    UINT64_C(0x100000000000), UINT64_C(0x200000000000), UINT64_C(0x400000000000), UINT64_C(0x800000000000),
+    UINT64_C(0x1000000000000), UINT64_C(0x2000000000000), UINT64_C(0x4000000000000), UINT64_C(0x8000000000000),
+    UINT64_C(0x10000000000000), UINT64_C(0x20000000000000), UINT64_C(0x40000000000000), UINT64_C(0x80000000000000),
+    UINT64_C(0x100000000000000), UINT64_C(0x200000000000000), UINT64_C(0x400000000000000), UINT64_C(0x800000000000000),
+    UINT64_C(0x1000000000000000), UINT64_C(0x2000000000000000), UINT64_C(0x4000000000000000), UINT64_C(0x8000000000000000)};
+
 static void lay_round(Hand *h) {
-    int r = h->round++, n = h->n, cards = PLAN_N[r];
+    int r = h->round++, cards = PLAN_N[r];
     const int8_t *plan = PLAN[r];
     const uint8_t *order = h->order + h->pos;
     h->pos += cards;
     h->in_hands += PLAN_HANDS[r];
-    for (int i = 0; i < cards; i++) *h->dst[plan[i]] |= UINT64_C(1) << order[i];
-    for (int s = 0; s < n; s++) { h->played_this_round[s] = 0; h->knocked_round[s] = 0; h->round_dealt[s] = h->hands[s]; }
+    uint64_t *const *dst = h->dst;
+    int i = 0;
+    for (; i + 4 <= cards; i += 4) {           /* four cards a step: fewer loop tests than cards */
+        *dst[plan[i]] |= RS_BIT[order[i]];
+        *dst[plan[i + 1]] |= RS_BIT[order[i + 1]];
+        *dst[plan[i + 2]] |= RS_BIT[order[i + 2]];
+        *dst[plan[i + 3]] |= RS_BIT[order[i + 3]];
+    }
+    for (; i < cards; i++) *dst[plan[i]] |= RS_BIT[order[i]];
+    /* every seat's entry, not just the n in play: a fixed size the compiler writes in a few moves (the
+     * others are read by no one, and hands[s] of a seat not in play is 0) */
+    for (int s = 0; s < MAX_SEATS; s++) { h->played_this_round[s] = 0; h->knocked_round[s] = 0; h->round_dealt[s] = h->hands[s]; }
 }
 
 static int start(Hand *h) {
@@ -1250,7 +1290,7 @@ static int start(Hand *h) {
         lay_round(h);
         /* the deal's first round, as the Python engine's deal_log has it (a paired comparison's same deal) */
         h->kept[0] = h->table;
-        for (int s = 0; s < h->n; s++) h->kept[1 + s] = h->hands[s];
+        memcpy(h->kept + 1, h->hands, sizeof h->hands);      /* every seat's: a fixed size (0 beyond n) */
         int c = deal_check(h->table);
         if (c < 0) break;
         if (++thrown > MAX_REDEALS) { rs_err_code = 1; rs_err_where = c + 1; return 1; }
@@ -1275,7 +1315,7 @@ static int start(Hand *h) {
         add_event(h, DB_EVENT[b], side, DB_POINTS[b], DB_CAT[b], 0);
         if (DB_CAPTURE[b]) { h->piles[side] |= h->table; h->table = 0; h->last_capturer = side; }
     }
-    h->turn = (h->dealer + 1) % h->n;
+    h->turn = h->dealer + 1 == h->n ? 0 : h->dealer + 1;
     return 0;
 }
 
@@ -1715,16 +1755,33 @@ RS_INLINE int play_hand(Hand *h, const int32_t *bots, int64_t unit, Trace *tr, i
 /* A new hand for `seats` players dealt by `dealer`, its deals drawn from `deal`, seat s's bot from bot[s]
  * (NULL: the deals' stream, as a hand of a hand run draws everything from one stream). */
 static void new_hand(Hand *h, int seats, int dealer, const Rng *deal, Rng *bot) {
-    memset(h, 0, sizeof *h);
+    /* all zero but the per-side event rows (evp, evs, evq: in this order in Hand) of sides not in play,
+     * which no one reads: the hand's k rows of each, not MAX_SIDES */
+    char *z = (char *)h;
+    size_t evp_end = offsetof(Hand, evp) + sizeof h->evp, evs_end = offsetof(Hand, evs) + sizeof h->evs,
+           evq_end = offsetof(Hand, evq) + sizeof h->evq;
+    memset(z, 0, offsetof(Hand, evp));
+    memset(z + evp_end, 0, offsetof(Hand, evs) - evp_end);
+    memset(z + evs_end, 0, offsetof(Hand, evq) - evs_end);
+    memset(z + evq_end, 0, sizeof *h - evq_end);
+    for (int s = 0; s < SIDES[seats]; s++) {
+        memset(h->evp[s], 0, sizeof h->evp[s]); memset(h->evs[s], 0, sizeof h->evs[s]); memset(h->evq[s], 0, sizeof h->evq[s]);
+    }
     h->n = seats; h->k = SIDES[seats]; h->dealer = dealer;
-    for (int s = 0; s < seats; s++) { h->side_of[s] = s % h->k; h->bot[s] = bot ? &bot[s] : &h->rng; }
+    for (int s = 0, side = 0; s < seats; s++, side = side + 1 == h->k ? 0 : side + 1) {     /* s % k */
+        h->side_of[s] = side; h->bot[s] = bot ? &bot[s] : &h->rng;
+    }
     h->sched = SCHEDULE[seats]; h->n_rounds = N_ROUNDS[seats];
-    for (int s = 0, seat = (dealer + 1) % seats; s < seats; s++, seat = seat + 1 == seats ? 0 : seat + 1)
+    for (int s = 0, seat = dealer + 1 == seats ? 0 : dealer + 1; s < seats; s++, seat = seat + 1 == seats ? 0 : seat + 1)
         h->dst[s] = &h->hands[seat];
     h->dst[seats] = &h->table;
     h->outcome = -1; h->last_capturer = -1; h->wild_as = -1;
     h->rng = *deal;
 }
+
+/* a loop of a few iterations, fixed by the ruleset: unrolled (gcc 8 and later, clang; a compiler that does
+ * not know the pragma ignores it) */
+#define RS_UNROLL _Pragma("GCC unroll 16")
 
 /* Adds a finished hand to agg (the layout of rs_play) and its row to ph (may be NULL); its scores into
  * rows (when it had plays). 0, or an error code. */
@@ -1735,7 +1792,7 @@ RS_INLINE int tally(Hand *h, int64_t *agg, int32_t *ph, int64_t decisions, int64
     int stride = 2 + K * (N_CAT + 1) + N_EV;
     agg[0]++; agg[1] += h->plays; agg[2] += decisions; agg[3] += legal;
     if (h->outcome >= 0) a_out[h->outcome]++;
-    for (int e = 0; e < N_EV; e++) a_ev[e] += h->evn[e];
+    RS_UNROLL for (int e = 0; e < N_EV; e++) a_ev[e] += h->evn[e];
     if (ph) {
         memset(ph, 0, sizeof *ph * (size_t)stride);
         ph[0] = h->plays; ph[1] = h->outcome;
@@ -1754,31 +1811,33 @@ RS_INLINE int tally(Hand *h, int64_t *agg, int32_t *ph, int64_t decisions, int64
     if (rs_evagg) {                               /* as bots/simulate.py Stats counts a played hand */
         int64_t *times = rs_evagg, *in_hands = times + K * N_EV, *points = in_hands + K * N_EV;
         int64_t *a_caps = points + K * N_EV, *a_swept = a_caps + N_CARDS + 1;
-        for (int s = 0; s < K; s++)
-            for (int e = 0; e < N_EV; e++) {
-                times[s * N_EV + e] += h->evs[s][e];
-                in_hands[s * N_EV + e] += h->evs[s][e] > 0;
-                points[s * N_EV + e] += h->evq[s][e];
-            }
+        for (int s = 0; s < K; s++) {
+            const int32_t *fired = h->evs[s]; const int64_t *q = h->evq[s];
+            int64_t *t = times + s * N_EV, *in = in_hands + s * N_EV, *p = points + s * N_EV;
+            RS_UNROLL for (int e = 0; e < N_EV; e++) { t[e] += fired[e]; in[e] += fired[e] > 0; p[e] += q[e]; }
+        }
         if (h->captures > N_CARDS || h->swept >= SW_N) return rs_err_code = 7;
         a_caps[h->captures]++;
         a_swept[h->swept]++;
     }
     score(h->piles, K, h->evp, rows);
     if (rs_err_code) return rs_err_code;
-    int64_t top = rows[0][N_CAT]; int tops = 0, who = 0;
-    for (int s = 1; s < K; s++) if (rows[s][N_CAT] > top) top = rows[s][N_CAT];
-    for (int s = 0; s < K; s++) if (rows[s][N_CAT] == top) { tops++; who = s; }
-    if (tops == 1) a_wins[who]++;
+    /* the best total (first held by side `first`) and the best of the others: each side's margin is its
+     * total less the best other side's, the second best for `first`, the best for the rest */
+    int64_t top = rows[0][N_CAT], second = INT64_MIN; int first = 0, tops = 1;
+    for (int s = 1; s < K; s++) {
+        int64_t t = rows[s][N_CAT];
+        if (t > top) { second = top; top = t; first = s; tops = 1; }
+        else { tops += t == top; if (t > second) second = t; }
+    }
+    if (tops == 1) a_wins[first]++;
     for (int s = 0; s < K; s++) {
-        int64_t other = INT64_MIN;
-        for (int o = 0; o < K; o++) if (o != s && rows[o][N_CAT] > other) other = rows[o][N_CAT];
-        int64_t margin = K > 1 ? rows[s][N_CAT] - other : 0;
-        for (int c = 0; c <= N_CAT + 1; c++) {
-            int64_t x = c <= N_CAT ? rows[s][c] : margin;
-            a_sum[s * (N_CAT + 2) + c] += x; a_sq[s * (N_CAT + 2) + c] += x * x;
-            if (ph && c <= N_CAT) ph[2 + s * (N_CAT + 1) + c] = (int32_t)x;
-        }
+        const int64_t *row = rows[s];
+        int64_t *sum = a_sum + s * (N_CAT + 2), *sq = a_sq + s * (N_CAT + 2);
+        int64_t margin = K > 1 ? row[N_CAT] - (s == first ? second : top) : 0;
+        RS_UNROLL for (int c = 0; c <= N_CAT; c++) { sum[c] += row[c]; sq[c] += row[c] * row[c]; }
+        sum[N_CAT + 1] += margin; sq[N_CAT + 1] += margin * margin;
+        if (ph) for (int c = 0; c <= N_CAT; c++) ph[2 + s * (N_CAT + 1) + c] = (int32_t)row[c];
     }
     return 0;
 }

@@ -431,22 +431,70 @@ def _run(em: CEmitter, node: Call) -> str:
     return f"rs_run({cards}, (const uint64_t[]){{{items}}}, {len(seq.items)})"
 
 
+# best_per_suit() by table: a suit whose real cards lie within this many consecutive card indices gets
+# its best score looked up, indexed by those bits (2 ** 13 entries at most: a suit of 13 ranks).
+_SUIT_WINDOW = 13
+
+
 def _best_per_suit(em: CEmitter, node: Call) -> str:
     table = em.constant(node.args[1], False)
     if table is None:
         raise Unsupported("best_per_suit() with a score table computed at run time", node.args[1])
     ranks, suits = em.py.tables["_RANK"], em.py.tables["_SUIT"]
-    suit_masks = [_u64(sum(1 << i for i in range(em.n_indices) if suits[i] == s)) for s in em.py.deck.suits]
+    suit_bits = [sum(1 << i for i in range(em.n_indices) if suits[i] == s) for s in em.py.deck.suits]
     # Each suit's best is the first score level, highest first, that the suit's cards in the set reach:
     # one mask test per level instead of a loop over the cards.
     scores = [table.value.get(r, 0) for r in ranks]
     levels = sorted(set(scores), reverse=True)
     level_masks = [_u64(sum(1 << i for i in range(em.n_indices) if scores[i] == v)) for v in levels]
-    masks_name = em.table("SUITS", "uint64_t", suit_masks)
+    masks_name = em.table("SUITS", "uint64_t", [_u64(m) for m in suit_bits])
     levels_name = em.table("LEVEL_MASKS", "uint64_t", level_masks)
     values_name = em.table("LEVEL_SCORES", "int64_t", [_i64(v) for v in levels])
-    return (f"rs_best_per_suit({em.emit(node.args[0])}, {masks_name}, {len(suit_masks)}, {levels_name}, "
-            f"{values_name}, {len(levels)})")
+    general = f"rs_best_per_suit({{}}, {masks_name}, {len(suit_bits)}, {levels_name}, {values_name}, {len(levels)})"
+    cards = em.emit(node.args[0])
+    lookup = _best_by_table(em, suit_bits, scores, general.format("m"))
+    return f"{lookup}({cards})" if lookup else general.format(cards)
+
+
+def _best_by_table(em: CEmitter, suit_bits: list[int], scores: list[int], general: str) -> str | None:
+    """A function of a set giving best_per_suit by one table look-up per suit (the general helper for a
+    set holding cards beyond the suits' windows, such as a wild card's stand-ins); None if some suit's
+    real cards do not lie within _SUIT_WINDOW consecutive indices."""
+    real = (1 << em.py.deck.size) - 1
+    windows, outside = [], 0
+    for bits in suit_bits:
+        if not bits & real:
+            return None
+        low = (bits & -bits).bit_length() - 1
+        window = bits & (((1 << _SUIT_WINDOW) - 1) << low)
+        if bits & real & ~window:
+            return None
+        outside |= bits & ~window
+        windows.append((low, window >> low))
+    tables: dict[tuple, str] = {}
+    names = []
+    for low, window in windows:
+        # entry x: the best score of the suit's cards x (shifted down by `low`); 0 where x is not a
+        # set of the suit's cards (never looked up) or empty (the caller's test)
+        entries = [max((scores[low + i] for i in range(window.bit_length()) if (x >> i) & 1), default=0)
+                   if x & ~window == 0 else 0 for x in range(1 << window.bit_length())]
+        key = tuple(entries)
+        if key not in tables:
+            lo, hi = min(entries), max(entries)
+            ctype = next(t for t, b in (("int8_t", 7), ("int16_t", 15), ("int32_t", 31), ("int64_t", 63))
+                         if -(1 << b) <= lo and hi < 1 << b)
+            tables[key] = em.table("BEST", ctype, [_i64(e) if ctype == "int64_t" else str(e) for e in entries])
+        names.append(tables[key])
+    name = em.aux.name("best_per_suit")
+    held = [f"x{i} = (m >> {low}) & {_u64(window)}" for i, (low, window) in enumerate(windows)]
+    em.aux.lines.append(
+        f"static int64_t {name}(uint64_t m) {{\n"
+        + (f"    if (m & {_u64(outside)}) return {general};\n" if outside else "")
+        + f"    uint64_t {', '.join(held)};\n"
+        f"    if ({' || '.join(f'!x{i}' for i in range(len(windows)))}) return 0;\n"
+        f"    return {' + '.join(f'(int64_t){t}[x{i}]' for i, t in enumerate(names))};\n"
+        f"}}")
+    return name
 
 
 def _simple(helper: str):
@@ -489,7 +537,7 @@ def _most(em: CEmitter, node: Call) -> str:
     if em.hoisted is not None and not per_side:
         name = em.aux.name("most_vals")
         em.hoisted.append((name, value))
-        return f"rs_most({name}, k, v_side)"
+        return f"(v_side == {name}_top)"     # the caller computes {name}_top = rs_top({name}, k)
     name = em.aux.name("most")
     em.aux.lines.append(
         f"static int {name}(const uint64_t *piles, int k, int64_t v_side) {{\n"
