@@ -1529,20 +1529,11 @@ static int same_rank(const Hand *h, int seat, int b, uint64_t cards, int wild_ra
     return bonus_check(b, virt(cards, wild_rank), h->hands[seat], h->round, h->round == h->n_rounds) ? wild_rank : CLASH;
 }
 
-/* DECL_PURE: the hands known to make no declaration, by a hash of the cards (direct-mapped; 0, the empty
- * hand, makes none either) */
-#define NODECL_BITS 14
-static uint64_t NODECL[DECL_PURE ? 1 << NODECL_BITS : 1];
-
-static int best_declarations(const Hand *h, int seat, Decl *chosen) {
-    uint64_t undeclared = h->hands[seat] & ~h->shown[seat];
-    unsigned slot = DECL_PURE ? (unsigned)((undeclared * RS_GOLDEN) >> (64 - NODECL_BITS)) : 0;
-    if (DECL_PURE && NODECL[slot] == undeclared) return 0;
+/* The declarations Hand.bonus_options offers and bots/policy.py best_declarations chooses of them (in
+ * `chosen`): how many. */
+static int choose_declarations(const Hand *h, int seat, Decl *chosen) {
     int n = bonus_options(h, seat);
-    if (!n) {
-        if (DECL_PURE && !rs_err_code) NODECL[slot] = undeclared;
-        return 0;
-    }
+    if (!n) return 0;
     for (int i = 1; i < n; i++) {                 /* stable sort, most points first */
         Decl x = OPTS[i]; int j = i - 1;
         while (j >= 0 && B_POINTS[OPTS[j].bonus] < B_POINTS[x.bonus]) { OPTS[j + 1] = OPTS[j]; j--; }
@@ -1582,6 +1573,43 @@ static int best_declarations(const Hand *h, int seat, Decl *chosen) {
         if (d.wild_rank >= 0) wild_rank = d.wild_rank;
     }
     return nc;
+}
+
+/* DECL_PURE: a seat's best declarations depend on its undeclared cards alone, kept by a hash of the cards
+ * (direct-mapped, the same hash's top bits): NODECL the hands known to make none (0, the empty hand, makes
+ * none either); DMEMO those that make some (DMEMO_K declarations at most), with what they make. About 10k
+ * hands of three cards come back, each checked at every round's first turn: a miss asks every bonus. */
+#define NODECL_BITS 16
+#define DMEMO_BITS 12
+#define DMEMO_K 2
+static uint64_t NODECL[DECL_PURE ? 1 << NODECL_BITS : 1];
+typedef struct { uint64_t key; int n; Decl d[DMEMO_K]; } DMemo;
+static DMemo DMEMO[DECL_PURE ? 1 << DMEMO_BITS : 1];
+
+/* best_declarations past NODECL: from DMEMO, else chosen and kept (not where choosing failed) */
+static __attribute__((noinline)) int declarations_memo(const Hand *h, int seat, Decl *chosen, uint64_t undeclared, uint64_t hash) {
+    DMemo *e = &DMEMO[DECL_PURE ? hash >> (64 - DMEMO_BITS) : 0];
+    if (e->key == undeclared) {
+        for (int i = 0; i < e->n; i++) chosen[i] = e->d[i];
+        return e->n;
+    }
+    int n = choose_declarations(h, seat, chosen);
+    if (rs_err_code) return n;
+    if (!n) NODECL[DECL_PURE ? hash >> (64 - NODECL_BITS) : 0] = undeclared;
+    else if (n <= DMEMO_K) {
+        e->key = undeclared; e->n = n;
+        for (int i = 0; i < n; i++) e->d[i] = chosen[i];
+    }
+    return n;
+}
+
+/* The declarations a bot makes now (in `chosen`): how many. Inlined where a hand that makes none is known:
+ * a load and a comparison at each round's first turn. */
+RS_INLINE int best_declarations(const Hand *h, int seat, Decl *chosen) {
+    if (!DECL_PURE) return choose_declarations(h, seat, chosen);
+    uint64_t undeclared = h->hands[seat] & ~h->shown[seat], hash = undeclared * RS_GOLDEN;
+    if (NODECL[hash >> (64 - NODECL_BITS)] == undeclared) return 0;
+    return declarations_memo(h, seat, chosen, undeclared, hash);
 }
 
 static void apply_declarations(Hand *h, int seat, const Decl *ds, int n) {
