@@ -333,6 +333,10 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
         w(line)
     w(f"#define N_EXPR_ERRORS {len(aux.errors)}")
     w(body.text())
+    w("/* the seat after each seat (0 after the last) per number of seats: play_card's next turn */")
+    w("static const int8_t NEXT_SEAT[MAX_SEATS + 1][MAX_SEATS] = {" + ", ".join(
+        "{" + ", ".join(str((s + 1) % n if s < n else 0) for s in range(MAX_SEATS)) + "}" if n else
+        "{" + ", ".join("0" for _ in range(MAX_SEATS)) + "}" for n in range(MAX_SEATS + 1)) + "};")
     w(_ENGINE)
     w(_vector_section(rs, layout))
     return w.text()
@@ -920,9 +924,15 @@ static inline uint64_t rs_bits(Rng *r, int k) {
 static inline uint32_t rs_below(Rng *r, uint32_t n) {
     if (n == 0) return 0;
     int k = 63 - __builtin_clzll(((uint64_t)(n - 1) << 1) | 1);     /* bit_length(n - 1), no branch: 0 bits for n = 1 */
-    uint32_t v;
-    do v = (uint32_t)rs_bits(r, k); while (v >= n);
-    return v;
+    /* rs_bits(k) drawn again while n or more, the pool in locals and k <= 32 (rs_bits' k == 64 never) */
+    uint64_t w = r->w, mask = (UINT64_C(1) << k) - 1, v;
+    int left = r->left;
+    do {
+        if (left < k) { w = rs_next(r); left = 64; }
+        v = w & mask; w >>= k; left -= k;
+    } while (v >= n);
+    r->w = w; r->left = left;
+    return (uint32_t)v;
 }
 static inline double rs_random(Rng *r) { return (double)rs_bits(r, 53) * (1.0 / 9007199254740992.0); }
 /* rs_below(i + 1) for each i, drawn as rs_below draws; the pool kept in locals (a byte written to x could
@@ -957,6 +967,7 @@ static inline void rs_shuffle(Rng *r, uint8_t *x, int len) {
 
 # capture sets one table may have (the prelude's MAX_SUBS, runtime.MAX_SUBSETS)
 MAX_SUBS = int(re.search(r"#define MAX_SUBS (\d+)", _PRELUDE).group(1))
+MAX_SEATS = int(re.search(r"#define MAX_SEATS (\d+)", _PRELUDE).group(1))
 
 _HELPERS = r"""
 /* ---- helpers of the expressions and the capture kinds ---- */
@@ -1658,7 +1669,7 @@ RS_INLINE void play_card(Hand *h, int seat, int card, uint64_t capture) {
     int last_play = hands_empty && h->round >= h->n_rounds;
     play_events(h, side, PLAY_EVENTS_ARGS);
     if (h->wild_as >= 0 && capture && ((capture | bit) & WILD_BIT)) h->wild_as = -1;
-    h->turn = (seat + 1) & -(seat + 1 != h->n);     /* the next seat, 0 after the last: no branch */
+    h->turn = NEXT_SEAT[h->n][seat];
     if (hands_empty) { if (last_play) finish(h); else lay_round(h); }
 }
 
