@@ -333,6 +333,10 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
         w(line)
     w(f"#define N_EXPR_ERRORS {len(aux.errors)}")
     w(body.text())
+    w("/* the seat after each seat (0 after the last) per number of seats: play_card's next turn */")
+    w("static const int8_t NEXT_SEAT[MAX_SEATS + 1][MAX_SEATS] = {" + ", ".join(
+        "{" + ", ".join(str((s + 1) % n if s < n else 0) for s in range(MAX_SEATS)) + "}" if n else
+        "{" + ", ".join("0" for _ in range(MAX_SEATS)) + "}" for n in range(MAX_SEATS + 1)) + "};")
     w(_ENGINE)
     w(_vector_section(rs, layout))
     return w.text()
@@ -922,9 +926,15 @@ static inline uint64_t rs_bits(Rng *r, int k) {
 static inline uint32_t rs_below(Rng *r, uint32_t n) {
     if (n == 0) return 0;
     int k = 63 - __builtin_clzll(((uint64_t)(n - 1) << 1) | 1);     /* bit_length(n - 1), no branch: 0 bits for n = 1 */
-    uint32_t v;
-    do v = (uint32_t)rs_bits(r, k); while (v >= n);
-    return v;
+    /* rs_bits(k) drawn again while n or more, the pool in locals and k <= 32 (rs_bits' k == 64 never) */
+    uint64_t w = r->w, mask = (UINT64_C(1) << k) - 1, v;
+    int left = r->left;
+    do {
+        if (left < k) { w = rs_next(r); left = 64; }
+        v = w & mask; w >>= k; left -= k;
+    } while (v >= n);
+    r->w = w; r->left = left;
+    return (uint32_t)v;
 }
 static inline double rs_random(Rng *r) { return (double)rs_bits(r, 53) * (1.0 / 9007199254740992.0); }
 /* rs_below(i + 1) for each i, drawn as rs_below draws; the pool kept in locals (a byte written to x could
@@ -959,6 +969,7 @@ static inline void rs_shuffle(Rng *r, uint8_t *x, int len) {
 
 # capture sets one table may have (the prelude's MAX_SUBS, runtime.MAX_SUBSETS)
 MAX_SUBS = int(re.search(r"#define MAX_SUBS (\d+)", _PRELUDE).group(1))
+MAX_SEATS = int(re.search(r"#define MAX_SEATS (\d+)", _PRELUDE).group(1))
 
 _HELPERS = r"""
 /* ---- helpers of the expressions and the capture kinds ---- */
@@ -1569,20 +1580,11 @@ static int same_rank(const Hand *h, int seat, int b, uint64_t cards, int wild_ra
     return bonus_check(b, virt(cards, wild_rank), h->hands[seat], h->round, h->round == h->n_rounds) ? wild_rank : CLASH;
 }
 
-/* DECL_PURE: the hands known to make no declaration, by a hash of the cards (direct-mapped; 0, the empty
- * hand, makes none either) */
-#define NODECL_BITS 14
-static uint64_t NODECL[DECL_PURE ? 1 << NODECL_BITS : 1];
-
-static int best_declarations(const Hand *h, int seat, Decl *chosen) {
-    uint64_t undeclared = h->hands[seat] & ~h->shown[seat];
-    unsigned slot = DECL_PURE ? (unsigned)((undeclared * RS_GOLDEN) >> (64 - NODECL_BITS)) : 0;
-    if (DECL_PURE && NODECL[slot] == undeclared) return 0;
+/* The declarations Hand.bonus_options offers and bots/policy.py best_declarations chooses of them (in
+ * `chosen`): how many. */
+static int choose_declarations(const Hand *h, int seat, Decl *chosen) {
     int n = bonus_options(h, seat);
-    if (!n) {
-        if (DECL_PURE && !rs_err_code) NODECL[slot] = undeclared;
-        return 0;
-    }
+    if (!n) return 0;
     for (int i = 1; i < n; i++) {                 /* stable sort, most points first */
         Decl x = OPTS[i]; int j = i - 1;
         while (j >= 0 && B_POINTS[OPTS[j].bonus] < B_POINTS[x.bonus]) { OPTS[j + 1] = OPTS[j]; j--; }
@@ -1622,6 +1624,43 @@ static int best_declarations(const Hand *h, int seat, Decl *chosen) {
         if (d.wild_rank >= 0) wild_rank = d.wild_rank;
     }
     return nc;
+}
+
+/* DECL_PURE: a seat's best declarations depend on its undeclared cards alone, kept by a hash of the cards
+ * (direct-mapped, the same hash's top bits): NODECL the hands known to make none (0, the empty hand, makes
+ * none either); DMEMO those that make some (DMEMO_K declarations at most), with what they make. About 10k
+ * hands of three cards come back, each checked at every round's first turn: a miss asks every bonus. */
+#define NODECL_BITS 16
+#define DMEMO_BITS 12
+#define DMEMO_K 2
+static uint64_t NODECL[DECL_PURE ? 1 << NODECL_BITS : 1];
+typedef struct { uint64_t key; int n; Decl d[DMEMO_K]; } DMemo;
+static DMemo DMEMO[DECL_PURE ? 1 << DMEMO_BITS : 1];
+
+/* best_declarations past NODECL: from DMEMO, else chosen and kept (not where choosing failed) */
+static __attribute__((noinline)) int declarations_memo(const Hand *h, int seat, Decl *chosen, uint64_t undeclared, uint64_t hash) {
+    DMemo *e = &DMEMO[DECL_PURE ? hash >> (64 - DMEMO_BITS) : 0];
+    if (e->key == undeclared) {
+        for (int i = 0; i < e->n; i++) chosen[i] = e->d[i];
+        return e->n;
+    }
+    int n = choose_declarations(h, seat, chosen);
+    if (rs_err_code) return n;
+    if (!n) NODECL[DECL_PURE ? hash >> (64 - NODECL_BITS) : 0] = undeclared;
+    else if (n <= DMEMO_K) {
+        e->key = undeclared; e->n = n;
+        for (int i = 0; i < n; i++) e->d[i] = chosen[i];
+    }
+    return n;
+}
+
+/* The declarations a bot makes now (in `chosen`): how many. Inlined where a hand that makes none is known:
+ * a load and a comparison at each round's first turn. */
+RS_INLINE int best_declarations(const Hand *h, int seat, Decl *chosen) {
+    if (!DECL_PURE) return choose_declarations(h, seat, chosen);
+    uint64_t undeclared = h->hands[seat] & ~h->shown[seat], hash = undeclared * RS_GOLDEN;
+    if (NODECL[hash >> (64 - NODECL_BITS)] == undeclared) return 0;
+    return declarations_memo(h, seat, chosen, undeclared, hash);
 }
 
 static void apply_declarations(Hand *h, int seat, const Decl *ds, int n) {
@@ -1670,7 +1709,7 @@ RS_INLINE void play_card(Hand *h, int seat, int card, uint64_t capture) {
     int last_play = hands_empty && h->round >= h->n_rounds;
     play_events(h, side, PLAY_EVENTS_ARGS);
     if (h->wild_as >= 0 && capture && ((capture | bit) & WILD_BIT)) h->wild_as = -1;
-    h->turn = (seat + 1) & -(seat + 1 != h->n);     /* the next seat, 0 after the last: no branch */
+    h->turn = NEXT_SEAT[h->n][seat];
     if (hands_empty) { if (last_play) finish(h); else lay_round(h); }
 }
 
