@@ -703,11 +703,12 @@ def _match_and_sum(rs):
 def _pick_function(w, rs, strings, aux, extra):
     """card_pick: the r-th of card_options' sets in ascending order, found from the rows without listing them,
     where every set offered is a set of numbered table cards making one of a few totals (a match and a sum
-    together: every set of the card's value; a fifteen: every set of its total); 0 where another kind applies
-    (the caller lists and sorts)."""
+    together: every set of the card's value; a fifteen: every set of its total) or an exclusive sweep's one set;
+    0 where another kind applies (the caller lists and sorts)."""
     w("/* the r-th (from 0) of card_options' sets for card index p in ascending order, where the sets offered are")
     w(" * those of the numbered table cards making one of a few totals (the caller ran sub_sync, and no declared")
-    w(" * wild card is on the table): 1 with *capture set; 0 where another kind applies (the caller lists them).")
+    w(" * wild card is on the table), or an exclusive sweep's whole table: 1 with *capture set; 0 where another")
+    w(" * kind applies (the caller lists them).")
     w(" * Deciding each card of TAB from the highest: the sets without it come first, ROW[j] counting them. */")
     w(f"RS_INLINE int card_pick(int p, uint64_t v_played, uint64_t v_table, "
       f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}int r, uint64_t *capture) {{")
@@ -715,10 +716,16 @@ def _pick_function(w, rs, strings, aux, extra):
     w("    int64_t v = VAL[p];")
     w("    int numbered = ALL_NUMBERED || NUMBERED[p];")
     w("    (void)v_played;")
-    w("    if (!numbered) return 0;")
     w("    uint64_t matches = v_table & MATCH_MASK[p];")
     w("    (void)matches;")
     conds = [(k, _kind_condition(rs, k, strings, aux)) for k in rs.kinds]
+    # The exclusive kinds first, in their order: the first that offers a set offers the only ones, whatever
+    # the kinds that add sets offer (as card_options and card_count take them).
+    for i, (k, cond) in enumerate(conds):
+        if k.exclusive:
+            w(f"    /* capture kind {i + 1}: {k.kind} */")
+            _pick_exclusive(w, k, cond)
+    w("    if (!numbered) return 0;")
     # Where every kind that adds a total applies to every numbered card (no condition read in play), the
     # totals are known here: held in locals, the walk unrolled over them.
     adds = [(k, c) for k, c in conds if not k.exclusive and (k.kind == "match" or (k.kind == "sum" and k.min_cards <= 2)
@@ -732,10 +739,10 @@ def _pick_function(w, rs, strings, aux, extra):
     w(f"    int64_t T[{len(rs.kinds) + 1}];")
     w("    int nt = 0, single = 0, several = 0;")
     for i, (k, cond) in enumerate(conds):
+        if k.exclusive:                         # asked above
+            continue
         w(f"    /* capture kind {i + 1}: {k.kind} */")
-        if k.exclusive:                         # its sets alone where it offers any: listed by the caller
-            w(f"    if (({cond}) && matches) return 0;" if k.kind == "match" else f"    if ({cond}) return 0;")
-        elif k.kind == "match":                 # the numbered cards of the card's value, one at a time
+        if k.kind == "match":                 # the numbered cards of the card's value, one at a time
             w(f"    if ({cond}) single = 1;")
         elif k.kind == "sum" and k.min_cards <= 2:
             w(f"    if ({cond}) several = 1;")
@@ -768,13 +775,24 @@ def _pick_function(w, rs, strings, aux, extra):
     w("}")
 
 
+def _pick_exclusive(w, k, cond: str) -> None:
+    """card_pick for an exclusive kind: where it offers a set, its sets alone. A sweep's one set is the whole
+    table (the real cards: card_pick is not asked with a declared wild card on the table); another kind's
+    are listed by the caller."""
+    if k.kind == "sweep":
+        w(f"    if ({cond}) {{ *capture = v_table; return 1; }}     /* its one set (r is 0) */")
+    elif k.kind == "match":
+        w(f"    if (({cond}) && matches) return 0;")
+    else:
+        w(f"    if ({cond}) return 0;")
+
+
 def _pick_known(w, conds, totals) -> None:
     """card_pick's walk (as the general one) for totals known when the C is generated: one local per total."""
     for i, (k, cond) in enumerate(conds):
-        if k.exclusive:
-            w(f"    /* capture kind {i + 1}: {k.kind} */")
-            w(f"    if (({cond}) && matches) return 0;" if k.kind == "match" else f"    if ({cond}) return 0;")
-        elif k.kind not in ("match", "sum", "fifteen") or (k.kind == "sum" and k.min_cards > 2) or \
+        if k.exclusive:                         # asked above
+            continue
+        if k.kind not in ("match", "sum", "fifteen") or (k.kind == "sum" and k.min_cards > 2) or \
                 (k.kind == "fifteen" and k.min_cards > 1):
             w(f"    /* capture kind {i + 1}: {k.kind} */")
             w(f"    if ({cond}) return 0;")
@@ -786,6 +804,7 @@ def _pick_known(w, conds, totals) -> None:
         for u in ts[:i]:
             w(f"    if ({t} > 0 && {u} == {t}) return 0;    /* one set offered twice */")
     w("    uint64_t set = 0;")
+    w("    int64_t left = r;                          /* r, as wide as the counts: no widening in the walk */")
     # No branch on the counts (which the processor cannot predict): a total t is -1 (passed), 0 (made) or
     # 1..LIMIT, and row[t] counts its sets in every case, row[0] being 1 (the empty set) and row[-1] one of
     # the PAD zeros in front of every row.
@@ -793,8 +812,8 @@ def _pick_known(w, conds, totals) -> None:
     w(f"        if (!({' | '.join(f'({t} > 0)' for t in ts)})) break;     /* every total made or passed: the set so far */")
     w("        const RowT *row = ROW[j] + PAD;        /* row[0] = 1: a total made (the set so far); row[-1] = 0 */")
     w(f"        int64_t below = {' + '.join(f'(int64_t)row[{t}]' for t in ts)};     /* the sets that leave TAB[j] out */")
-    w("        int64_t take = -(int64_t)(r >= below);     /* all ones where TAB[j] is in the set */")
-    w("        r -= (int)(below & take);")
+    w("        int64_t take = ~((left - below) >> 63);     /* all ones where TAB[j] is in the set (left >= below) */")
+    w("        left -= below & take;")
     w("        set |= (uint64_t)(take & 1) << TAB[j];")
     w("        int64_t tw = TW[j] & take;")
     for t in ts:
@@ -1063,11 +1082,13 @@ static inline int rs_most(const int64_t *vals, int k, int64_t side) {
  * sets below each card). More than MAX_SUBS sets in all is an error, as the Python engine's
  * runtime.subset_sums makes it (ROW_CHECK 0: no table of the deck has so many, nor a count past RowT). */
 #define PAD LANES                          /* LANES: a row's totals 0..LIMIT, rounded up to a power of two */
-static uint64_t sub_t = ~UINT64_C(0);      /* the numbered table cards the rows are for */
+static uint64_t sub_t;                     /* the numbered table cards the rows are for (tab_n of them) */
 static int tab_n;
 static uint8_t TAB[N_ALL];
-static int TW[N_ALL];
-static RowT ROW[N_ALL + 1][PAD + LANES];
+static int64_t TW[N_ALL];
+static RowT ROW[N_ALL + 1][PAD + LANES] = {{[PAD] = 1}};     /* no cards: one set, the empty one, totalling 0 */
+/* the rows made again from the first card on at the next sub_sync (ROW[0] is never written) */
+static inline void sub_reset(void) { sub_t = 0; tab_n = 0; }
 /* a row is made in parts of at most 16 bytes (one SSE/NEON register each: a wider vector type, with no AVX
  * to hold it, is kept in memory by the compiler), the row being made held in registers from one card to
  * the next (only the row before it, at the card's offset, is read back) */
@@ -1093,7 +1114,8 @@ RS_INLINE void sub_make(uint64_t t, uint64_t m, int j) {
     RowVec x[ROW_PARTS];                          /* ROW[j], then each row as it is made */
     memcpy(x, ROW[j] + PAD, sizeof x);
     for (; m; m &= m - 1, j++) {
-        int c = rs_low(m), w = (int)VAL[c];       /* w: 1..MAX_VALUE, within the PAD zeros */
+        int c = rs_low(m);
+        int64_t w = VAL[c];                       /* 1..MAX_VALUE: within the PAD zeros */
         TAB[j] = (uint8_t)c; TW[j] = w;
         const char *a = (const char *)(ROW[j] + PAD - w);
         for (int q = 0; q < ROW_PARTS; q++) {
@@ -1104,7 +1126,7 @@ RS_INLINE void sub_make(uint64_t t, uint64_t m, int j) {
         memcpy(ROW[j + 1] + PAD, x, sizeof x);
         if (ROW_CHECK) {
             sub_check(j);
-            if (rs_err_code) { sub_t = ~UINT64_C(0); return; }     /* none joins past MAX_SUBS */
+            if (rs_err_code) { sub_reset(); return; }     /* none joins past MAX_SUBS */
             memcpy(x, ROW[j + 1] + PAD, sizeof x);
         }
     }
@@ -1115,14 +1137,7 @@ RS_INLINE void sub_make(uint64_t t, uint64_t m, int j) {
 RS_INLINE void sub_sync(uint64_t table) {
     uint64_t t = table & NUMBERED_MASK;
     if (t == sub_t) return;
-    if (sub_t == ~UINT64_C(0)) {
-        tab_n = 0; sub_t = 0;
-        memset(ROW[0], 0, sizeof ROW[0]);
-        ROW[0][PAD] = 1;                          /* no cards: one set, the empty one, totalling 0 */
-    }
-    uint64_t gone = sub_t & ~t, come = t & ~sub_t;
-    if (!(gone | come)) return;                   /* rows just reset for a table of no numbered card */
-    uint64_t below = (UINT64_C(1) << rs_low(gone | come)) - 1;     /* the cards that keep their rows */
+    uint64_t below = (UINT64_C(1) << rs_low(t ^ sub_t)) - 1;     /* the cards that keep their rows */
     sub_make(t, t & ~below, rs_popcount(t & below));
 }
 
@@ -1134,7 +1149,7 @@ RS_INLINE int one_sets(int64_t total) { return total <= MAX_VALUE ? rs_popcount(
  * last card in TAB order: a card j can be that card only if the first j cards make the rest of T. */
 static int sub_walk(int i, int T, uint64_t m, int cards, int min_cards, uint64_t *out, int n, int count) {
     for (int j = i - 1; j >= 0 && ROW[j + 1][PAD + T]; j--) {
-        int w = TW[j];
+        int w = (int)TW[j];
         if (w > T || !ROW[j][PAD + T - w]) continue;
         uint64_t with = m | UINT64_C(1) << TAB[j];
         if (w < T) { n = sub_walk(j, T - w, with, cards + 1, min_cards, out, n, count); continue; }
@@ -1940,7 +1955,7 @@ int rs_play(uint64_t seed, int64_t first, int64_t count, int seats, const int32_
     static Hand hs;
     Hand *h = &hs;
     rs_err_code = 0;
-    sub_t = ~UINT64_C(0);
+    sub_reset();
     make_plan(seats);
     uint64_t run_key = rs_stream_step(seed, RS_HAND);     /* hand i's stream: path (RS_HAND, i) */
     for (int64_t i = first; i < first + count; i++) {

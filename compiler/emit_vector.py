@@ -381,7 +381,7 @@ int rs_vec_reset(void *p, int64_t count, int seats, int agent, uint64_t seed, fl
     if (!p || ve_check(count, seats, agent, obs_size, actions)) return -1;
     VEnv *envs = (VEnv *)p;
     rs_err_code = 0;
-    sub_t = ~UINT64_C(0);
+    sub_reset();
     for (int64_t i = 0; i < count; i++) {
         VEnv *e = &envs[i];
         e->seed = seed; e->index = e->first;
