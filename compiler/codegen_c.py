@@ -385,7 +385,7 @@ class _Tables:
         return count
 
     def sets_bound(self) -> int:
-        """At most how many sets of one table's numbered cards total 0..limit (sub_row's MAX_SUBS check)."""
+        """At most how many sets of one table's numbered cards total 0..limit (sub_check's MAX_SUBS check)."""
         return sum(self.sets_by_total())
 
     def write(self, w) -> None:
@@ -658,6 +658,8 @@ def _count_function(w, rs, strings, aux, extra):
     w("    (void)k; (void)v_played;")
     w("    uint64_t matches = v_table & MATCH_MASK[p];")
     w("    (void)matches;")
+    w("    const RowT *sums = ROW[tab_n] + PAD;       /* the table's sets by total (the caller ran sub_sync) */")
+    w("    (void)sums;")
     max_value = max([v for v in (rs.deck.value_of(i) for i in range(_n_indices(rs))) if v is not None] + [0])
     folded = _match_and_sum(rs)
     for i, k in enumerate(rs.kinds):
@@ -668,7 +670,7 @@ def _count_function(w, rs, strings, aux, extra):
         if folded and k is folded[1]:
             # A numbered card's matches are the table's one-card sets of its value, and the sum's sets are
             # that value's other sets: together every set of the value, one row entry.
-            w("    if (numbered) n += ROW[tab_n][PAD + v];")
+            w("    if (numbered) n += sums[v];")
             w("    else n += rs_popcount(matches);")
             continue
         w(f"    if ({_kind_condition(rs, k, strings, aux)}) {{")
@@ -705,11 +707,12 @@ def _match_and_sum(rs):
 def _pick_function(w, rs, strings, aux, extra):
     """card_pick: the r-th of card_options' sets in ascending order, found from the rows without listing them,
     where every set offered is a set of numbered table cards making one of a few totals (a match and a sum
-    together: every set of the card's value; a fifteen: every set of its total); 0 where another kind applies
-    (the caller lists and sorts)."""
+    together: every set of the card's value; a fifteen: every set of its total) or an exclusive sweep's one set;
+    0 where another kind applies (the caller lists and sorts)."""
     w("/* the r-th (from 0) of card_options' sets for card index p in ascending order, where the sets offered are")
     w(" * those of the numbered table cards making one of a few totals (the caller ran sub_sync, and no declared")
-    w(" * wild card is on the table): 1 with *capture set; 0 where another kind applies (the caller lists them).")
+    w(" * wild card is on the table), or an exclusive sweep's whole table: 1 with *capture set; 0 where another")
+    w(" * kind applies (the caller lists them).")
     w(" * Deciding each card of TAB from the highest: the sets without it come first, ROW[j] counting them. */")
     w(f"RS_INLINE int card_pick(int p, uint64_t v_played, uint64_t v_table, "
       f"{''.join(_params({n: t}) + ', ' for n, t in extra.items())}int r, uint64_t *capture) {{")
@@ -717,10 +720,16 @@ def _pick_function(w, rs, strings, aux, extra):
     w("    int64_t v = VAL[p];")
     w("    int numbered = ALL_NUMBERED || NUMBERED[p];")
     w("    (void)v_played;")
-    w("    if (!numbered) return 0;")
     w("    uint64_t matches = v_table & MATCH_MASK[p];")
     w("    (void)matches;")
     conds = [(k, _kind_condition(rs, k, strings, aux)) for k in rs.kinds]
+    # The exclusive kinds first, in their order: the first that offers a set offers the only ones, whatever
+    # the kinds that add sets offer (as card_options and card_count take them).
+    for i, (k, cond) in enumerate(conds):
+        if k.exclusive:
+            w(f"    /* capture kind {i + 1}: {k.kind} */")
+            _pick_exclusive(w, k, cond)
+    w("    if (!numbered) return 0;")
     # Where every kind that adds a total applies to every numbered card (no condition read in play), the
     # totals are known here: held in locals, the walk unrolled over them.
     adds = [(k, c) for k, c in conds if not k.exclusive and (k.kind == "match" or (k.kind == "sum" and k.min_cards <= 2)
@@ -734,10 +743,10 @@ def _pick_function(w, rs, strings, aux, extra):
     w(f"    int64_t T[{len(rs.kinds) + 1}];")
     w("    int nt = 0, single = 0, several = 0;")
     for i, (k, cond) in enumerate(conds):
+        if k.exclusive:                         # asked above
+            continue
         w(f"    /* capture kind {i + 1}: {k.kind} */")
-        if k.exclusive:                         # its sets alone where it offers any: listed by the caller
-            w(f"    if (({cond}) && matches) return 0;" if k.kind == "match" else f"    if ({cond}) return 0;")
-        elif k.kind == "match":                 # the numbered cards of the card's value, one at a time
+        if k.kind == "match":                 # the numbered cards of the card's value, one at a time
             w(f"    if ({cond}) single = 1;")
         elif k.kind == "sum" and k.min_cards <= 2:
             w(f"    if ({cond}) several = 1;")
@@ -770,13 +779,24 @@ def _pick_function(w, rs, strings, aux, extra):
     w("}")
 
 
+def _pick_exclusive(w, k, cond: str) -> None:
+    """card_pick for an exclusive kind: where it offers a set, its sets alone. A sweep's one set is the whole
+    table (the real cards: card_pick is not asked with a declared wild card on the table); another kind's
+    are listed by the caller."""
+    if k.kind == "sweep":
+        w(f"    if ({cond}) {{ *capture = v_table; return 1; }}     /* its one set (r is 0) */")
+    elif k.kind == "match":
+        w(f"    if (({cond}) && matches) return 0;")
+    else:
+        w(f"    if ({cond}) return 0;")
+
+
 def _pick_known(w, conds, totals) -> None:
     """card_pick's walk (as the general one) for totals known when the C is generated: one local per total."""
     for i, (k, cond) in enumerate(conds):
-        if k.exclusive:
-            w(f"    /* capture kind {i + 1}: {k.kind} */")
-            w(f"    if (({cond}) && matches) return 0;" if k.kind == "match" else f"    if ({cond}) return 0;")
-        elif k.kind not in ("match", "sum", "fifteen") or (k.kind == "sum" and k.min_cards > 2) or \
+        if k.exclusive:                         # asked above
+            continue
+        if k.kind not in ("match", "sum", "fifteen") or (k.kind == "sum" and k.min_cards > 2) or \
                 (k.kind == "fifteen" and k.min_cards > 1):
             w(f"    /* capture kind {i + 1}: {k.kind} */")
             w(f"    if ({cond}) return 0;")
@@ -788,6 +808,7 @@ def _pick_known(w, conds, totals) -> None:
         for u in ts[:i]:
             w(f"    if ({t} > 0 && {u} == {t}) return 0;    /* one set offered twice */")
     w("    uint64_t set = 0;")
+    w("    int64_t left = r;                          /* r, as wide as the counts: no widening in the walk */")
     # No branch on the counts (which the processor cannot predict): a total t is -1 (passed), 0 (made) or
     # 1..LIMIT, and row[t] counts its sets in every case, row[0] being 1 (the empty set) and row[-1] one of
     # the PAD zeros in front of every row.
@@ -795,8 +816,8 @@ def _pick_known(w, conds, totals) -> None:
     w(f"        if (!({' | '.join(f'({t} > 0)' for t in ts)})) break;     /* every total made or passed: the set so far */")
     w("        const RowT *row = ROW[j] + PAD;        /* row[0] = 1: a total made (the set so far); row[-1] = 0 */")
     w(f"        int64_t below = {' + '.join(f'(int64_t)row[{t}]' for t in ts)};     /* the sets that leave TAB[j] out */")
-    w("        int64_t take = -(int64_t)(r >= below);     /* all ones where TAB[j] is in the set */")
-    w("        r -= (int)(below & take);")
+    w("        int64_t take = ~((left - below) >> 63);     /* all ones where TAB[j] is in the set (left >= below) */")
+    w("        left -= below & take;")
     w("        set |= (uint64_t)(take & 1) << TAB[j];")
     w("        int64_t tw = TW[j] & take;")
     for t in ts:
@@ -808,11 +829,11 @@ def _pick_known(w, conds, totals) -> None:
 
 
 def _count_of(target: str, min_cards: int) -> str:
-    """C for subsets_count(table, target, min_cards) where target is known to be within 1..LIMIT."""
+    """C for subsets_count(table, target, min_cards) where target is known to be within 1..LIMIT (card_count's `sums`)."""
     if min_cards <= 1:
-        return f"ROW[tab_n][PAD + ({target})]"
+        return f"sums[{target}]"
     if min_cards == 2:
-        return f"ROW[tab_n][PAD + ({target})] - one_sets({target})"
+        return f"sums[{target}] - one_sets({target})"
     return f"subsets_count(v_table, {target}, {min_cards})"
 
 
@@ -1083,24 +1104,25 @@ static inline int rs_top(const int64_t *vals, int k) {
  * sets below each card). More than MAX_SUBS sets in all is an error, as the Python engine's
  * runtime.subset_sums makes it (ROW_CHECK 0: no table of the deck has so many, nor a count past RowT). */
 #define PAD LANES                          /* LANES: a row's totals 0..LIMIT, rounded up to a power of two */
-static uint64_t sub_t = ~UINT64_C(0);      /* the numbered table cards the rows are for */
+static uint64_t sub_t;                     /* the numbered table cards the rows are for (tab_n of them) */
 static int tab_n;
 static uint8_t TAB[N_ALL];
-static int TW[N_ALL];
-static RowT ROW[N_ALL + 1][PAD + LANES];
-typedef RowT RowVec __attribute__((vector_size(LANES * sizeof(RowT))));     /* a whole row (gcc and clang) */
+static int64_t TW[N_ALL];
+static RowT ROW[N_ALL + 1][PAD + LANES] = {{[PAD] = 1}};     /* no cards: one set, the empty one, totalling 0 */
+/* the rows made again from the first card on at the next sub_sync (ROW[0] is never written) */
+static inline void sub_reset(void) { sub_t = 0; tab_n = 0; }
+/* a row is made in parts of at most 16 bytes (one SSE/NEON register each: a wider vector type, with no AVX
+ * to hold it, is kept in memory by the compiler), the row being made held in registers from one card to
+ * the next (only the row before it, at the card's offset, is read back) */
+#define ROW_BYTES (LANES * (int)sizeof(RowT))
+#define ROW_PART (ROW_BYTES < 16 ? ROW_BYTES : 16)
+#define ROW_PARTS (ROW_BYTES / ROW_PART)
+typedef RowT RowVec __attribute__((vector_size(ROW_PART)));     /* a part of a row (gcc and clang) */
 
-static inline void sub_row(int i) {
-    int w = TW[i];                                /* 1..MAX_VALUE: within the PAD zeros */
-    const RowT *a = ROW[i] + PAD;
-    RowVec x, y;
-    memcpy(&x, a, sizeof x); memcpy(&y, a - w, sizeof y);
-    x += y;
-    memcpy(ROW[i + 1] + PAD, &x, sizeof x);
-    if (!ROW_CHECK) return;
+/* the checks of row i + 1 just made (ROW_CHECK): totals past LIMIT are never asked for and only feed higher
+ * ones, kept 0, so that no count can pass int32 (those up to LIMIT stop at the first row past MAX_SUBS) */
+static void sub_check(int i) {
     RowT *b = ROW[i + 1] + PAD;
-    /* totals past LIMIT are never asked for and only feed higher ones: kept 0, so that no count can
-     * pass int32 (those up to LIMIT stop at the first row past MAX_SUBS, sub_sync) */
     for (int s = LIMIT + 1; s < LANES; s++) b[s] = 0;
     if (i + 1 > 17) {                             /* i + 1 cards make at most 2^(i + 1) sets */
         int64_t all = 0;
@@ -1109,26 +1131,36 @@ static inline void sub_row(int i) {
     }
 }
 
-RS_INLINE void sub_sync(uint64_t table) {
-    uint64_t t = table & NUMBERED_MASK;
-    if (t == sub_t) return;
-    if (sub_t == ~UINT64_C(0)) {
-        tab_n = 0; sub_t = 0;
-        memset(ROW[0], 0, sizeof ROW[0]);
-        ROW[0][PAD] = 1;                          /* no cards: one set, the empty one, totalling 0 */
-    }
-    uint64_t gone = sub_t & ~t, come = t & ~sub_t;
-    if (!(gone | come)) return;                   /* rows just reset for a table of no numbered card */
-    uint64_t below = (UINT64_C(1) << rs_low(gone | come)) - 1;     /* the cards that keep their rows */
-    int j = rs_popcount(t & below);
-    for (uint64_t m = t & ~below; m; m &= m - 1, j++) {
+/* the rows of the numbered table cards t from card j on (those below keep theirs): TAB, TW, ROW[j + 1..] */
+RS_INLINE void sub_make(uint64_t t, uint64_t m, int j) {
+    RowVec x[ROW_PARTS];                          /* ROW[j], then each row as it is made */
+    memcpy(x, ROW[j] + PAD, sizeof x);
+    for (; m; m &= m - 1, j++) {
         int c = rs_low(m);
-        TAB[j] = (uint8_t)c; TW[j] = (int)VAL[c];
-        sub_row(j);
-        if (ROW_CHECK && rs_err_code) { sub_t = ~UINT64_C(0); return; }     /* none joins past MAX_SUBS */
+        int64_t w = VAL[c];                       /* 1..MAX_VALUE: within the PAD zeros */
+        TAB[j] = (uint8_t)c; TW[j] = w;
+        const char *a = (const char *)(ROW[j] + PAD - w);
+        for (int q = 0; q < ROW_PARTS; q++) {
+            RowVec y;
+            memcpy(&y, a + q * ROW_PART, sizeof y);
+            x[q] += y;
+        }
+        memcpy(ROW[j + 1] + PAD, x, sizeof x);
+        if (ROW_CHECK) {
+            sub_check(j);
+            if (rs_err_code) { sub_reset(); return; }     /* none joins past MAX_SUBS */
+            memcpy(x, ROW[j + 1] + PAD, sizeof x);
+        }
     }
     tab_n = j;
     sub_t = t;
+}
+
+RS_INLINE void sub_sync(uint64_t table) {
+    uint64_t t = table & NUMBERED_MASK;
+    if (t == sub_t) return;
+    uint64_t below = (UINT64_C(1) << rs_low(t ^ sub_t)) - 1;     /* the cards that keep their rows */
+    sub_make(t, t & ~below, rs_popcount(t & below));
 }
 
 /* the one-card sets of the table (as sub_sync last saw it) totalling `total` (1 or more) */
@@ -1139,7 +1171,7 @@ RS_INLINE int one_sets(int64_t total) { return total <= MAX_VALUE ? rs_popcount(
  * last card in TAB order: a card j can be that card only if the first j cards make the rest of T. */
 static int sub_walk(int i, int T, uint64_t m, int cards, int min_cards, uint64_t *out, int n, int count) {
     for (int j = i - 1; j >= 0 && ROW[j + 1][PAD + T]; j--) {
-        int w = TW[j];
+        int w = (int)TW[j];
         if (w > T || !ROW[j][PAD + T - w]) continue;
         uint64_t with = m | UINT64_C(1) << TAB[j];
         if (w < T) { n = sub_walk(j, T - w, with, cards + 1, min_cards, out, n, count); continue; }
@@ -1380,8 +1412,10 @@ static int gen_moves(Hand *h, int seat) {
 /* ---- a uniform choice: how many moves, then the r-th of gen_moves' order ----
  * COUNTABLE: each card's number of moves from card_count, then only the chosen card's sets listed and
  * sorted; otherwise every move listed by gen_moves. */
-/* per card of the hand, ascending (N_HELD of them): the moves of the cards before it, its card, its capture sets */
-static int FROM[64], CARD[64], CAPS[64], N_HELD;
+/* per card of a hand, ascending (n_held of them): the moves of the cards before it, its card, its capture
+ * sets; count_moves' in COUNTED for pick_move, a random bot's own in a local (random_move) */
+typedef struct { int n_held, from[64], card[64], caps[64]; } Counted;
+static Counted COUNTED;
 
 RS_INLINE uint64_t playable(const Hand *h, int seat) {
     uint64_t hand = h->hands[seat];
@@ -1389,46 +1423,35 @@ RS_INLINE uint64_t playable(const Hand *h, int seat) {
     return DECLARED_FIRST && pending ? pending : hand;
 }
 
-static int count_moves(Hand *h, int seat) {
-    if (!COUNTABLE) return gen_moves(h, seat);
-    uint64_t hand = playable(h, seat);
-    if (!h->table) return rs_popcount(hand);
-    uint64_t table = eff(h, h->table);
+/* COUNTABLE: how many moves `hand` has against the non-empty table (`table`: as the wild card counts), each
+ * card's into *k */
+RS_INLINE int count_cards(Hand *h, int seat, uint64_t hand, uint64_t table, Counted *k) {
     sub_sync(table);                              /* the capture lists of this table, once a turn */
     if (rs_err_code) return 0;
+    int wild_p = h->wild_as >= 0 ? h->wild_as : WILD_INDEX;     /* the index the wild card plays as */
     int n = 0, j = 0;
-    for (uint64_t m = hand; m; m &= m - 1) {
+    for (uint64_t m = hand; m; m &= m - 1, j++) {
         int c = rs_low(m);
-        int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
-        int k = card_count(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT 0);
-        CAPS[j] = k; CARD[j] = c; FROM[j++] = n;
-        k += (k == 0) | !FORCED;                  /* the card laid without a capture */
-        n += k;
+        int p = c == WILD_INDEX ? wild_p : c;
+        int caps = card_count(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT 0);
+        k->caps[j] = caps; k->card[j] = c; k->from[j] = n;
+        n += caps + ((caps == 0) | !FORCED);     /* the card laid without a capture */
     }
-    N_HELD = j;
+    k->n_held = j;
     if (rs_err_code) return 0;
     if (n > MAX_MOVES) { rs_err_code = 5; return 0; }
     return n;
 }
 
-/* the r-th move (0 <= r < count_moves' number, which it follows) */
-RS_INLINE void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture) {
-    if (!COUNTABLE) { *card = MV_CARD[r]; *capture = MV_CAP[r]; return; }
-    uint64_t m = playable(h, seat);
-    if (!h->table) {
-        for (; r; r--) m &= m - 1;
-        *card = rs_low(m); *capture = 0;
-        return;
-    }
+/* the r-th move (0 <= r < count_cards' number, counted into *k against the same non-empty table) */
+RS_INLINE void pick_from(Hand *h, int seat, uint64_t table, const Counted *k, int r, int *card, uint64_t *capture) {
     int j = 0;                                    /* the card whose moves hold the r-th: counted, no branch */
-    for (int i = 1; i < N_HELD; i++) j += r >= FROM[i];
-    r -= FROM[j];
-    int c = CARD[j];
-    /* laid on the table: the card captures nothing, or (capture not forced) the first move, sorted */
-    if (CAPS[j] == 0 || (!FORCED && r == 0)) { *card = c; *capture = 0; return; }
-    uint64_t table = eff(h, h->table);
-    sub_sync(table);                              /* as count_moves left it: a comparison */
+    for (int i = 1; i < k->n_held; i++) j += r >= k->from[i];
+    r -= k->from[j];
+    int c = k->card[j];
     *card = c;
+    /* laid on the table: the card captures nothing, or (capture not forced) the first move, sorted */
+    if (k->caps[j] == 0 || (!FORCED && r == 0)) { *capture = 0; return; }
     /* the r-th capture found from the rows, where the card's sets allow it and the sets are the real
      * cards' (a declared wild card on the table is another index there: listed and sorted) */
     int p = (c == WILD_INDEX && h->wild_as >= 0) ? h->wild_as : c;
@@ -1436,6 +1459,49 @@ RS_INLINE void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture)
         card_pick(p, UINT64_C(1) << p, table, CARD_OPTIONS_MOMENT FORCED ? r : r - 1, capture)) return;
     card_moves(h, seat, c, table);
     *capture = OPT[r];
+}
+
+/* the r-th of `hand`'s moves on an empty table: its r-th card, laid */
+RS_INLINE void pick_laid(uint64_t hand, int r, int *card, uint64_t *capture) {
+    for (; r; r--) hand &= hand - 1;
+    *card = rs_low(hand); *capture = 0;
+}
+
+static int count_moves(Hand *h, int seat) {
+    if (!COUNTABLE) return gen_moves(h, seat);
+    uint64_t hand = playable(h, seat);
+    if (!h->table) return rs_popcount(hand);
+    return count_cards(h, seat, hand, eff(h, h->table), &COUNTED);
+}
+
+/* the r-th move (0 <= r < count_moves' number, which it follows) */
+RS_INLINE void pick_move(Hand *h, int seat, int r, int *card, uint64_t *capture) {
+    if (!COUNTABLE) { *card = MV_CARD[r]; *capture = MV_CAP[r]; return; }
+    if (!h->table) { pick_laid(playable(h, seat), r, card, capture); return; }
+    uint64_t table = eff(h, h->table);
+    sub_sync(table);                              /* as count_moves left it: a comparison */
+    pick_from(h, seat, table, &COUNTED, r, card, capture);
+}
+
+/* a random bot's move: count_moves' number of moves (returned), then (where no error and 1 or more) the
+ * r-th of them with r = rs_below(rng, number): count_moves then pick_move, the counts held in a local */
+RS_INLINE int random_move(Hand *h, int seat, Rng *rng, int *card, uint64_t *capture) {
+    if (!COUNTABLE) {
+        int n = gen_moves(h, seat);
+        if (!rs_err_code && n >= 1) pick_move(h, seat, (int)rs_below(rng, (uint32_t)n), card, capture);
+        return n;
+    }
+    uint64_t hand = playable(h, seat);
+    if (!h->table) {
+        int n = rs_popcount(hand);
+        if (n >= 1) pick_laid(hand, (int)rs_below(rng, (uint32_t)n), card, capture);
+        return n;
+    }
+    uint64_t table = eff(h, h->table);
+    Counted k;
+    int n = count_cards(h, seat, hand, table, &k);
+    if (!rs_err_code && n >= 1) pick_from(h, seat, table, &k, (int)rs_below(rng, (uint32_t)n), card, capture);
+    return n;
 }
 
 /* ---- declarations: bots/policy.py best_declarations over Hand.bonus_options ---- */
@@ -1772,12 +1838,14 @@ RS_INLINE int play_hand(Hand *h, const int32_t *bots, int64_t unit, Trace *tr, i
             /* the moves change only where a declared wild card takes another value or declared cards go first */
             if (greedy || DECLARED_FIRST || h->wild_as != wild_as) counted = -1;
         }
-        nm = greedy ? gen_moves(h, seat) : counted >= 0 ? counted : count_moves(h, seat);
+        if (greedy) nm = gen_moves(h, seat);
+        else if (counted < 0) nm = random_move(h, seat, h->bot[seat], &card, &capture);
+        else if ((nm = counted) >= 1 && !rs_err_code)
+            pick_move(h, seat, (int)rs_below(h->bot[seat], (uint32_t)nm), &card, &capture);
         if (rs_err_code) return rs_err_code;
         if (nm < 1) return rs_err_code = 6;       /* a bot chooses among nm >= 1 moves */
         if (!nd) *legal += nm;
         if (greedy) greedy_pick(h, seat, nm, &card, &capture);
-        else pick_move(h, seat, (int)rs_below(h->bot[seat], (uint32_t)nm), &card, &capture);
         if (rs_err_code) return rs_err_code;
         if (tr->trace && *tr->tl < tr->cap) {
             int64_t *t = tr->trace + 6 * (*tr->tl)++;
@@ -1985,7 +2053,7 @@ int rs_play(uint64_t seed, int64_t first, int64_t count, int seats, const int32_
     static Hand hs;
     Hand *h = &hs;
     rs_err_code = 0;
-    sub_t = ~UINT64_C(0);
+    sub_reset();
     make_plan(seats);
     uint64_t run_key = rs_stream_step(seed, RS_HAND);     /* hand i's stream: path (RS_HAND, i) */
     for (int64_t i = first; i < first + count; i++) {
@@ -2065,12 +2133,11 @@ int rs_rollouts(const int64_t *st, const uint64_t *hidden, const uint8_t *stock,
         play_card(h, seat, cards[i], caps[i]);
         if (rs_err_code) return rs_err_code;
         while (!h->over) {
-            int who = h->turn, nm = count_moves(h, who), card;
+            int who = h->turn, card;
             uint64_t capture;
+            int nm = random_move(h, who, h->bot[who], &card, &capture);
             if (rs_err_code) return rs_err_code;
             if (nm < 1) return rs_err_code = 6;
-            pick_move(h, who, (int)rs_below(h->bot[who], (uint32_t)nm), &card, &capture);
-            if (rs_err_code) return rs_err_code;
             play_card(h, who, card, capture);
             if (rs_err_code) return rs_err_code;
         }

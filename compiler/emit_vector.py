@@ -186,13 +186,11 @@ static int ve_advance(VEnv *e, int agent) {
             return 0;
         }
         if (nd) ve_declare(e, seat, nd);
-        int nm = count_moves(h, seat);
+        int card;
+        uint64_t capture;
+        int nm = random_move(h, seat, &h->rng, &card, &capture);
         if (rs_err_code) return rs_err_code;
         if (nm < 1) return rs_err_code = 6;
-        int r = (int)rs_below(&h->rng, (uint32_t)nm), card;
-        uint64_t capture;
-        pick_move(h, seat, r, &card, &capture);
-        if (rs_err_code) return rs_err_code;
         play_card(h, seat, card, capture);
         if (rs_err_code) return rs_err_code;
     }
@@ -383,7 +381,7 @@ int rs_vec_reset(void *p, int64_t count, int seats, int agent, uint64_t seed, fl
     if (!p || ve_check(count, seats, agent, obs_size, actions)) return -1;
     VEnv *envs = (VEnv *)p;
     rs_err_code = 0;
-    sub_t = ~UINT64_C(0);
+    sub_reset();
     for (int64_t i = 0; i < count; i++) {
         VEnv *e = &envs[i];
         e->seed = seed; e->index = e->first;
