@@ -337,9 +337,35 @@ def generate(rs: Ruleset, aux: Aux | None = None, checked: bool = False) -> str:
     w("static const int8_t NEXT_SEAT[MAX_SEATS + 1][MAX_SEATS] = {" + ", ".join(
         "{" + ", ".join(str((s + 1) % n if s < n else 0) for s in range(MAX_SEATS)) + "}" if n else
         "{" + ", ".join("0" for _ in range(MAX_SEATS)) + "}" for n in range(MAX_SEATS + 1)) + "};")
+    _write_hand_ranks(w, deck.size)
     w(_ENGINE)
     w(_vector_section(rs, layout))
     return w.text()
+
+
+# Hands of up to RANKED_CARDS cards have a place each in best_declarations' memo of one byte a hand, as long
+# as all of them together take no more places than this (64 KiB: the hands of three cards of a 40- or
+# 52-card deck, 10,701 or 23,479 places, lie within a few KiB of the level-1 and level-2 caches, where the
+# hashed table of 8-byte keys they replace missed them).
+RANKED_PLACES = 1 << 16
+
+
+def _write_hand_ranks(w, n_cards: int) -> None:
+    """best_declarations' ranked memo: RANKED_CARDS, the most cards a ranked hand holds; RANKED_N places;
+    RANKED_OFF[s], the first place of the hands of s cards; RANKED_BIN[i][c] = C(c, i), so that a hand of
+    cards c_0 < ... < c_(s-1) is place RANKED_OFF[s] + sum C(c_i, i + 1), below RANKED_OFF[s] + C(n_cards, s)
+    (the combinatorial number system), itself at most RANKED_N."""
+    sizes = [1]                                  # the one hand of no cards
+    while len(sizes) <= n_cards and sum(sizes) + comb(n_cards, len(sizes)) <= RANKED_PLACES:
+        sizes.append(comb(n_cards, len(sizes)))
+    most = len(sizes) - 1
+    offsets = [sum(sizes[:s]) for s in range(most + 1)]
+    w(f"#define RANKED_CARDS {most}")
+    w(f"#define RANKED_N {sum(sizes)}")
+    w(f"#define RANKED_REAL {_u64((1 << n_cards) - 1)}      /* the deck's cards (no wild card's stand-in) */")
+    w(f"static const int32_t RANKED_OFF[RANKED_CARDS + 1] = {{{', '.join(map(str, offsets))}}};")
+    w("static const int32_t RANKED_BIN[RANKED_CARDS + 1][N_CARDS] = {" + ", ".join(
+        "{" + ", ".join(str(comb(c, i) if i else 0) for c in range(n_cards)) + "}" for i in range(most + 1)) + "};")
 
 
 def _vector_section(rs: Ruleset, layout: Layout) -> str:
@@ -1703,6 +1729,16 @@ static uint64_t NODECL[DECL_PURE ? 1 << NODECL_BITS : 1];
 typedef struct { uint64_t key; int n; Decl d[DMEMO_K]; } DMemo;
 static DMemo DMEMO[DECL_PURE ? 1 << DMEMO_BITS : 1];
 
+/* Hands of at most RANKED_CARDS of the deck's cards: each its own place (hand_place), RANKED[place] 0 where
+ * not yet known, 1 where the hand makes no declaration, 2 where it makes some (found in DMEMO or chosen) */
+static uint8_t RANKED[DECL_PURE ? RANKED_N : 1];
+/* the place of a hand of at most RANKED_CARDS of the deck's cards (the caller counted them) */
+RS_INLINE int hand_place(uint64_t m) {
+    int s = 0, at = 0;
+    for (; m; m &= m - 1) at += RANKED_BIN[++s][rs_low(m)];
+    return RANKED_OFF[s] + at;
+}
+
 /* best_declarations past NODECL: from DMEMO, else chosen and kept (not where choosing failed) */
 static __attribute__((noinline)) int declarations_memo(const Hand *h, int seat, Decl *chosen, uint64_t undeclared, uint64_t hash) {
     DMemo *e = &DMEMO[DECL_PURE ? hash >> (64 - DMEMO_BITS) : 0];
@@ -1725,6 +1761,13 @@ static __attribute__((noinline)) int declarations_memo(const Hand *h, int seat, 
 RS_INLINE int best_declarations(const Hand *h, int seat, Decl *chosen) {
     if (!DECL_PURE) return choose_declarations(h, seat, chosen);
     uint64_t undeclared = h->hands[seat] & ~h->shown[seat], hash = undeclared * RS_GOLDEN;
+    if (rs_popcount(undeclared) <= RANKED_CARDS && !(undeclared & ~RANKED_REAL)) {
+        int at = hand_place(undeclared);
+        if (at < RANKED_N && RANKED[at] == 1) return 0;
+        int n = declarations_memo(h, seat, chosen, undeclared, hash);
+        if (!rs_err_code && at < RANKED_N) RANKED[at] = n ? 2 : 1;
+        return n;
+    }
     if (NODECL[hash >> (64 - NODECL_BITS)] == undeclared) return 0;
     return declarations_memo(h, seat, chosen, undeclared, hash);
 }
