@@ -1720,8 +1720,8 @@ static int choose_declarations(const Hand *h, int seat, Decl *chosen) {
 
 /* DECL_PURE: a seat's best declarations depend on its undeclared cards alone, kept by a hash of the cards
  * (direct-mapped, the same hash's top bits): NODECL the hands known to make none (0, the empty hand, makes
- * none either); DMEMO those that make some (DMEMO_K declarations at most), with what they make. About 10k
- * hands of three cards come back, each checked at every round's first turn: a miss asks every bonus. */
+ * none either), asked for hands of more than RANKED_CARDS cards (smaller ones: RANKED below); DMEMO those
+ * that make some (DMEMO_K declarations at most), with what they make. A miss asks every bonus. */
 #define NODECL_BITS 16
 #define DMEMO_BITS 12
 #define DMEMO_K 2
@@ -1756,8 +1756,8 @@ static __attribute__((noinline)) int declarations_memo(const Hand *h, int seat, 
     return n;
 }
 
-/* The declarations a bot makes now (in `chosen`): how many. Inlined where a hand that makes none is known:
- * a load and a comparison at each round's first turn. */
+/* The declarations a bot makes now (in `chosen`): how many. Inlined where a hand that makes none is known
+ * (its byte in RANKED, else its key in NODECL): a few loads and comparisons at each round's first turn. */
 RS_INLINE int best_declarations(const Hand *h, int seat, Decl *chosen) {
     if (!DECL_PURE) return choose_declarations(h, seat, chosen);
     uint64_t undeclared = h->hands[seat] & ~h->shown[seat], hash = undeclared * RS_GOLDEN;
