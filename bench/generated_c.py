@@ -44,12 +44,15 @@ int main(int argc, char **argv) {
 """
 
 def build(checkout: Path, out: Path) -> Path:
-    """The checkout's generated C for cirulla with the driver, built with that checkout's flags."""
+    """The checkout's generated C for cirulla with the driver, built with that checkout's flags (its rulespec
+    alone on the path: a folder without one is refused, never measured as another version)."""
+    if not (checkout / "rulespec" / "__init__.py").is_file():
+        raise SystemExit(f"{checkout}: not a rulespec checkout (no rulespec/__init__.py)")
     code = (f"import sys; sys.path.insert(0, {str(checkout)!r})\n"
             "from rulespec.compiler import native\nfrom rulespec.compiler.build import compile_ruleset\n"
             "print(' '.join(f for f in native._flags() if f not in ('-shared', '-fPIC')))\n"
             f"open({str(out / 'g.c')!r}, 'w').write(native.source_of(compile_ruleset('cirulla')))\n")
-    env = dict(os.environ, XDG_CACHE_HOME=str(out / "cache"))
+    env = dict(os.environ, XDG_CACHE_HOME=str(out / "cache"), PYTHONPATH=str(checkout))
     flags = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env).stdout.split()
     (out / "d.c").write_text(DRIVER)
     exe = out / "nat"
